@@ -1,0 +1,108 @@
+# cvmbench - plain GNU make, pkg-config for every library.
+#
+#   make            build cvmbench and the static cvmfn
+#   make check      unit and system tests through prove (TAP)
+#   make clean
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP
+PKG_CONFIG ?= pkg-config
+VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+
+B := build
+
+# --- libraries -------------------------------------------------------------
+# Required by the harness.
+REQ_PKGS := sqlite3 inih libcjson
+# Optional: a probe whose library is missing builds as "unsupported".
+have_pkg = $(shell $(PKG_CONFIG) --exists $(1) && echo 1)
+HAVE_TRACEFS := $(call have_pkg,libtracefs libtraceevent)
+HAVE_HWLOC   := $(call have_pkg,hwloc)
+HAVE_PFM     := $(shell printf '\043include <perfmon/pfmlib.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+
+OPT_PKGS :=
+ifeq ($(HAVE_TRACEFS),1)
+OPT_PKGS += libtracefs libtraceevent
+FEATURES += -DHAVE_TRACEFS
+endif
+ifeq ($(HAVE_HWLOC),1)
+OPT_PKGS += hwloc
+FEATURES += -DHAVE_HWLOC
+endif
+ifeq ($(HAVE_PFM),1)
+FEATURES += -DHAVE_LIBPFM
+PFM_LIBS := -lpfm
+endif
+
+BENCH_CFLAGS := $(CFLAGS) $(FEATURES) -Ibench -Iprobes -Iworkloads \
+	-DCVMBENCH_VERSION='"$(VERSION)"' \
+	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
+BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) -lpthread -lm
+
+# cvmfn is static: it runs unchanged in a bare container rootfs or a busybox guest.
+FN_CFLAGS := $(CFLAGS) -Iworkloads -pthread
+FN_LIBS   := -static -pthread -lsqlite3 -lgif -lz -lm
+
+# --- sources -----------------------------------------------------------------
+FN_SRCS    := $(sort $(wildcard workloads/*.c))
+FN_OBJS    := $(FN_SRCS:%.c=$(B)/%.o)
+BENCH_SRCS := $(sort $(wildcard bench/*.c probes/*.c))
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/schema-gen.o $(B)/workloads/memstat.o
+SCHEMA     := $(sort $(wildcard results-schema/*.sql))
+
+UNIT_SRCS  := $(sort $(wildcard tests/unit/*.c))
+UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%.t)
+# Unit tests link every harness object but the one holding main().
+LIB_OBJS   := $(filter-out $(B)/bench/main.o,$(BENCH_OBJS))
+FN_LIB_OBJS := $(filter-out $(B)/workloads/cvmfn.o,$(FN_OBJS))
+
+all: cvmbench cvmfn
+
+cvmbench: $(BENCH_OBJS)
+	$(CC) -o $@ $^ $(BENCH_LIBS)
+
+cvmfn: $(FN_OBJS)
+	$(CC) -o $@ $^ $(FN_LIBS)
+
+$(B)/workloads/%.o: workloads/%.c
+	@mkdir -p $(@D)
+	$(CC) $(FN_CFLAGS) -c -o $@ $<
+
+$(B)/bench/%.o $(B)/probes/%.o: CFLAGS_X = $(BENCH_CFLAGS)
+$(B)/bench/%.o: bench/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+
+$(B)/probes/%.o: probes/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+
+# The migrations are compiled in, in file-name order (001-..., 002-...).
+$(B)/bench/schema-gen.c: $(SCHEMA) bench/embed-sql.sh
+	@mkdir -p $(@D)
+	sh bench/embed-sql.sh $(SCHEMA) > $@
+
+$(B)/bench/schema-gen.o: $(B)/bench/schema-gen.c
+	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+
+# The version string must follow the checkout.
+$(B)/bench/version.o: .FORCE
+.FORCE:
+
+$(B)/tests/%.t: tests/unit/%.c $(LIB_OBJS) $(FN_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(filter-out $(B)/workloads/memstat.o,$(FN_LIB_OBJS)) \
+		$(BENCH_LIBS) -lgif -lz
+
+tests: $(UNIT_BINS)
+
+check: all tests
+	prove --exec '' $(UNIT_BINS) $(sort $(wildcard tests/workloads/*.t tests/system/*.t))
+
+clean:
+	rm -rf $(B) cvmbench cvmfn
+
+.PHONY: all tests check clean .FORCE
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cvmfn.c - the static function runner: `cvmfn list | run | prepare | serve`.
+ * It hosts one workload in a process, a container or a guest, and is the
+ * only thing cvmbench needs inside any of them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "memstat.h"
+#include "protocol.h"
+#include "serve.h"
+#include "workload.h"
+
+#define DEFAULT_DATA_DIR "/var/tmp/cvmfn"
+
+struct cvmfn_opts {
+	struct wl_params params;
+	int repeat;
+	int json;
+};
+
+static const char usage_text[] =
+	"usage: cvmfn list [--json]\n"
+	"       cvmfn run NAME [options]      run the function and print its digest\n"
+	"       cvmfn prepare NAME [options]  write its model and data files\n"
+	"       cvmfn serve NAME [options]    warm instance on stdin/stdout (protocol.h)\n"
+	"options:\n"
+	"  --size test|small|large   input size (default test)\n"
+	"  --seed N                  seed of model and inputs (default 1)\n"
+	"  --threads N               worker threads (default: online CPUs)\n"
+	"  --wait spin|block|hybrid[:US]  how idle workers wait (default hybrid:200)\n"
+	"  --repeat N                invocations for run (default 1)\n"
+	"  --data-dir DIR            model and data files (default $CVMFN_DATA_DIR or "
+	DEFAULT_DATA_DIR ")\n"
+	"  --prepare                 create missing model/data files (run, serve)\n"
+	"  --variant NAME            workload variant (e.g. resnet152)\n"
+	"  --input PATH --output PATH  user input / output (pyaes, compression)\n"
+	"  --key HEX --iv HEX        pyaes key and IV, 32 hex digits each\n"
+	"  --json                    machine-readable output\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "cvmfn: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage_text);
+	return CVMFN_EXIT_USAGE;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static int cmd_list(int json)
+{
+	size_t i;
+
+	if (json)
+		printf("[");
+	for (i = 0; i < workload_count(); i++) {
+		const struct workload_ops *w = workload_at(i);
+
+		if (!json) {
+			printf("%-22s %-16s %s\n", w->name, w->origin, w->description);
+			continue;
+		}
+		printf("%s{\"name\":", i ? "," : "");
+		json_string(stdout, w->name);
+		printf(",\"origin\":");
+		json_string(stdout, w->origin);
+		printf(",\"description\":");
+		json_string(stdout, w->description);
+		printf(",\"threads\":%s}", w->uses_threads ? "true" : "false");
+	}
+	if (json)
+		printf("]\n");
+	return 0;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+enum { OPT_SIZE = 256, OPT_SEED, OPT_THREADS, OPT_WAIT, OPT_REPEAT,
+       OPT_DATA_DIR, OPT_PREPARE, OPT_VARIANT, OPT_INPUT, OPT_OUTPUT,
+       OPT_KEY, OPT_IV, OPT_JSON, OPT_HELP };
+
+static const struct option long_opts[] = {
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "wait", required_argument, NULL, OPT_WAIT },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "data-dir", required_argument, NULL, OPT_DATA_DIR },
+	{ "prepare", no_argument, NULL, OPT_PREPARE },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "input", required_argument, NULL, OPT_INPUT },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "key", required_argument, NULL, OPT_KEY },
+	{ "iv", required_argument, NULL, OPT_IV },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int apply_number_opt(int opt, const char *arg, struct cvmfn_opts *o)
+{
+	long v;
+
+	switch (opt) {
+	case OPT_SEED:
+		if (parse_long(arg, 0, 0x7fffffffffffffffL, &v))
+			return usage_error("bad --seed '%s': a non-negative integer", arg);
+		o->params.seed = (uint64_t)v;
+		return 0;
+	case OPT_THREADS:
+		if (parse_long(arg, 0, 1024, &v))
+			return usage_error("bad --threads '%s': 0 (= CPUs) to 1024", arg);
+		o->params.threads = (int)v;
+		return 0;
+	default:
+		if (parse_long(arg, 1, 100000000, &v))
+			return usage_error("bad --repeat '%s': 1 or more", arg);
+		o->repeat = (int)v;
+		return 0;
+	}
+}
+
+static int apply_opt(int opt, const char *arg, struct cvmfn_opts *o)
+{
+	switch (opt) {
+	case OPT_SIZE:
+		if (wl_size_parse(arg, &o->params.size))
+			return usage_error("bad --size '%s': test, small or large", arg);
+		return 0;
+	case OPT_SEED: case OPT_THREADS: case OPT_REPEAT:
+		return apply_number_opt(opt, arg, o);
+	case OPT_WAIT:
+		if (pool_wait_parse(arg, &o->params.wait))
+			return usage_error("bad --wait '%s': spin, block or hybrid[:MICROSECONDS]", arg);
+		return 0;
+	case OPT_DATA_DIR: o->params.data_dir = arg; return 0;
+	case OPT_PREPARE: o->params.prepare = 1; return 0;
+	case OPT_VARIANT: o->params.variant = arg; return 0;
+	case OPT_INPUT: o->params.input = arg; return 0;
+	case OPT_OUTPUT: o->params.output = arg; return 0;
+	case OPT_KEY: o->params.key_hex = arg; return 0;
+	case OPT_IV: o->params.iv_hex = arg; return 0;
+	case OPT_JSON: o->json = 1; return 0;
+	case OPT_HELP: fputs(usage_text, stdout); return -1;
+	default: return usage_error("%s", "unknown option");
+	}
+}
+
+static int parse_opts(int argc, char **argv, struct cvmfn_opts *o)
+{
+	const char *env_dir = getenv("CVMFN_DATA_DIR");
+	int opt, err;
+
+	memset(o, 0, sizeof(*o));
+	o->params.seed = 1;
+	o->params.wait = (struct pool_wait){ POOL_WAIT_HYBRID, POOL_DEFAULT_SPIN_US };
+	o->params.data_dir = env_dir && *env_dir ? env_dir : DEFAULT_DATA_DIR;
+	o->repeat = 1;
+	optind = 2;
+	while ((opt = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		err = apply_opt(opt, optarg, o);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+struct run_result {
+	long long init_ns;
+	long long fn_ns_first, fn_ns_min, fn_ns_total;
+	char digest[DIGEST_HEX_LEN];
+	struct memstat mem;
+};
+
+static void print_run(const struct wl_instance *inst, const struct cvmfn_opts *o,
+		      const struct run_result *r)
+{
+	char wait[32];
+
+	pool_wait_format(&inst->params.wait, wait, sizeof(wait));
+	if (!o->json) {
+		printf("%s size=%s seed=%llu threads=%d wait=%s\n", inst->ops->name,
+		       wl_size_name(inst->params.size),
+		       (unsigned long long)inst->params.seed, pool_threads(inst->pool), wait);
+		printf("init %.3f ms, rss %ld KiB, pss %ld KiB\n", r->init_ns / 1e6,
+		       r->mem.rss_kb, r->mem.pss_kb);
+		printf("invoke x%d: first %.3f ms, min %.3f ms, mean %.3f ms\n", o->repeat,
+		       r->fn_ns_first / 1e6, r->fn_ns_min / 1e6,
+		       r->fn_ns_total / 1e6 / o->repeat);
+		if (inst->summary[0])
+			printf("result: %s\n", inst->summary);
+		printf("digest %s\n", r->digest);
+		return;
+	}
+	printf("{\"workload\":");
+	json_string(stdout, inst->ops->name);
+	printf(",\"size\":\"%s\",\"seed\":%llu,\"threads\":%d,\"wait\":\"%s\","
+	       "\"init_ns\":%lld,\"rss_kb\":%ld,\"pss_kb\":%ld,\"repeat\":%d,"
+	       "\"fn_ns_first\":%lld,\"fn_ns_min\":%lld,\"fn_ns_mean\":%lld,\"summary\":",
+	       wl_size_name(inst->params.size), (unsigned long long)inst->params.seed,
+	       pool_threads(inst->pool), wait, r->init_ns, r->mem.rss_kb, r->mem.pss_kb,
+	       o->repeat, r->fn_ns_first, r->fn_ns_min, r->fn_ns_total / o->repeat);
+	json_string(stdout, inst->summary);
+	printf(",\"digest\":\"%s\"}\n", r->digest);
+}
+
+static int invoke_repeatedly(struct wl_instance *inst, int repeat,
+			     struct run_result *r)
+{
+	char hex[DIGEST_HEX_LEN];
+	int i, err;
+
+	for (i = 0; i < repeat; i++) {
+		struct digest d;
+		long long t0 = mono_ns(), dt;
+
+		digest_init(&d);
+		err = inst->ops->invoke(inst, &d);
+		dt = mono_ns() - t0;
+		if (err)
+			return err;
+		digest_final(&d, hex);
+		if (i == 0) {
+			memcpy(r->digest, hex, sizeof(hex));
+			r->fn_ns_first = r->fn_ns_min = dt;
+		} else if (strcmp(hex, r->digest)) {
+			return wl_error(inst, -EPROTO,
+					"invocation %d gave digest %s, the first gave %s",
+					i + 1, hex, r->digest);
+		}
+		if (dt < r->fn_ns_min)
+			r->fn_ns_min = dt;
+		r->fn_ns_total += dt;
+	}
+	return 0;
+}
+
+static int cmd_run(const struct workload_ops *ops, const struct cvmfn_opts *o,
+		   int invoke)
+{
+	struct run_result r = { 0 };
+	struct wl_instance inst;
+	long long t0 = mono_ns();
+	int err = wl_instance_open(&inst, ops, &o->params);
+
+	if (err) {
+		fprintf(stderr, "cvmfn: %s\n", inst.error);
+		return CVMFN_EXIT_INIT;
+	}
+	r.init_ns = mono_ns() - t0;
+	memstat_read(0, &r.mem);
+	if (invoke) {
+		err = invoke_repeatedly(&inst, o->repeat, &r);
+		if (err)
+			fprintf(stderr, "cvmfn: %s: %s\n", ops->name,
+				inst.error[0] ? inst.error : strerror(-err));
+		else
+			print_run(&inst, o, &r);
+	} else {
+		printf("prepared %s (size %s, seed %llu) in %s\n", ops->name,
+		       wl_size_name(o->params.size), (unsigned long long)o->params.seed,
+		       o->params.data_dir);
+	}
+	wl_instance_close(&inst);
+	return err ? CVMFN_EXIT_FAILED : CVMFN_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const struct workload_ops *ops;
+	struct cvmfn_opts o;
+	const char *cmd = argc > 1 ? argv[1] : "";
+	int err;
+
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "list"))
+		return cmd_list(argc > 2 && !strcmp(argv[2], "--json"));
+	if (strcmp(cmd, "run") && strcmp(cmd, "prepare") && strcmp(cmd, "serve"))
+		return usage_error("unknown command '%s'", cmd);
+	if (argc < 3 || argv[2][0] == '-')
+		return usage_error("%s needs a workload name (see cvmfn list)", cmd);
+	ops = workload_find(argv[2]);
+	if (!ops)
+		return usage_error("unknown workload '%s' (see cvmfn list)", argv[2]);
+	err = parse_opts(argc - 1, argv + 1, &o);
+	if (err)
+		return err < 0 ? 0 : err;
+	if (!strcmp(cmd, "prepare")) {
+		o.params.prepare = 1;
+		return cmd_run(ops, &o, 0);
+	}
+	if (!strcmp(cmd, "serve"))
+		return serve_loop(ops, &o.params, 0, 1);
+	return cmd_run(ops, &o, 1);
+}

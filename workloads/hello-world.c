@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hello-world.c - the lightest real function (SeBS-style): formats a small
+ * JSON greeting for a request. The memory study's baseline instance.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "workload.h"
+
+struct hello_state {
+	unsigned long requests;
+};
+
+static struct hello_state hello;
+
+static int hello_init(struct wl_instance *inst)
+{
+	hello.requests = 0;
+	inst->priv = &hello;
+	return 0;
+}
+
+static int hello_invoke(struct wl_instance *inst, struct digest *out)
+{
+	struct hello_state *st = inst->priv;
+	char body[128];
+	int n;
+
+	st->requests++;
+	n = snprintf(body, sizeof(body), "{\"message\":\"Hello, World!\",\"seed\":%llu}",
+		     (unsigned long long)inst->params.seed);
+	digest_update(out, body, (size_t)n);
+	snprintf(inst->summary, sizeof(inst->summary), "%s", body);
+	return 0;
+}
+
+const struct workload_ops wl_hello_world = {
+	.version = WL_OPS_VERSION,
+	.name = "hello-world",
+	.origin = "SeBS-style",
+	.description = "returns a small JSON greeting",
+	.init = hello_init,
+	.invoke = hello_invoke,
+};

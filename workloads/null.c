@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+/*
+ * null.c - the empty function. It does nothing, so that a round trip of
+ * `null` measures the harness itself (fio's null engine, for cvmbench).
+ */
+#include "workload.h"
+
+static int null_invoke(struct wl_instance *inst, struct digest *out)
+{
+	(void)inst;
+	(void)out;
+	return 0;
+}
+
+const struct workload_ops wl_null = {
+	.version = WL_OPS_VERSION,
+	.name = "null",
+	.origin = "cvmbench",
+	.description = "does nothing: measures the harness round trip",
+	.invoke = null_invoke,
+};

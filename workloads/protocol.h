@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * protocol.h - the warm-instance protocol between cvmbench and `cvmfn serve`.
+ *
+ * Line-based text over a pipe (or a virtio-serial port in a guest), one
+ * request and one reply at a time. cvmfn speaks first:
+ *
+ *   cvmfn   -> ready pid=P init_ns=N rss_kb=R pss_kb=S threads=T
+ *           or error MESSAGE               (init failed; cvmfn exits 3)
+ *   harness -> invoke SEQ
+ *   cvmfn   -> done SEQ ok=1 fn_ns=N digest=HEX
+ *           or done SEQ ok=0 fn_ns=N error=MESSAGE
+ *   harness -> mem
+ *   cvmfn   -> mem rss_kb=R pss_kb=S
+ *   harness -> quit                        (or end of file: cvmfn tears down)
+ *
+ * fn_ns is the function's own time (CLOCK_MONOTONIC around invoke()).
+ */
+#ifndef CVMFN_PROTOCOL_H
+#define CVMFN_PROTOCOL_H
+
+#define PROTO_LINE_MAX 1024
+
+/* Exit codes of cvmfn. */
+enum cvmfn_exit {
+	CVMFN_EXIT_OK = 0,
+	CVMFN_EXIT_FAILED = 1,      /* an invocation failed */
+	CVMFN_EXIT_USAGE = 2,       /* bad command line */
+	CVMFN_EXIT_INIT = 3,        /* init failed (model missing, ...) */
+};
+
+#endif

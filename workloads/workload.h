@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload.h - the one ops table every serverless function implements.
+ *
+ * A workload is a function in the SeBS / FunctionBench sense. cvmfn hosts
+ * it in a process: init() builds what a warm container already holds
+ * (model loaded, data generated, pool started), invoke() serves one request
+ * and feeds everything it produced into a digest, teardown() frees it all.
+ * The list of workloads lives in workloads/list.h (one line per workload).
+ */
+#ifndef CVMFN_WORKLOAD_H
+#define CVMFN_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "digest.h"
+#include "pool.h"
+
+#define WL_OPS_VERSION 1
+
+enum wl_size { WL_SIZE_TEST, WL_SIZE_SMALL, WL_SIZE_LARGE };
+
+/* Everything a caller may set for one instance of a workload. */
+struct wl_params {
+	enum wl_size size;
+	uint64_t seed;
+	int threads;              /* worker threads; 0 = online CPUs */
+	struct pool_wait wait;    /* how idle workers wait */
+	const char *data_dir;     /* model and generated input files */
+	const char *input;        /* optional user-supplied input path */
+	const char *output;       /* optional path to write the result to */
+	const char *variant;      /* workload-specific (e.g. resnet152) */
+	const char *key_hex;      /* pyaes: key as 32 hex digits */
+	const char *iv_hex;       /* pyaes: IV as 32 hex digits */
+	int prepare;              /* create missing model/data files */
+};
+
+/* One live instance: the parameters, the pool, and the workload's state. */
+struct wl_instance {
+	const struct workload_ops *ops;
+	struct wl_params params;
+	struct pool *pool;        /* started before init with params.threads */
+	void *priv;               /* the workload's own state */
+	char error[512];          /* first error, set with wl_error() */
+	char summary[256];        /* short human-readable result of invoke */
+};
+
+struct workload_ops {
+	int version;              /* WL_OPS_VERSION */
+	const char *name;
+	const char *origin;       /* e.g. "SeBS 411" */
+	const char *description;
+	int uses_threads;         /* 1 if invoke() uses inst->pool */
+	/* Returns 0 or -errno with inst->error set. */
+	int (*init)(struct wl_instance *inst);
+	/* One request. Feeds the output into @out. 0 or -errno. */
+	int (*invoke)(struct wl_instance *inst, struct digest *out);
+	void (*teardown)(struct wl_instance *inst);
+};
+
+/**
+ * wl_error() - record the first error of an instance and return @err.
+ * Later errors do not overwrite the first one.
+ */
+int wl_error(struct wl_instance *inst, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** wl_size_name() / wl_size_parse() - "test", "small", "large". */
+const char *wl_size_name(enum wl_size size);
+int wl_size_parse(const char *s, enum wl_size *size);
+
+/** wl_pick() - the value for the instance's size: test, small or large. */
+static inline long wl_pick(const struct wl_instance *inst,
+			   long test, long small, long large)
+{
+	switch (inst->params.size) {
+	case WL_SIZE_TEST:
+		return test;
+	case WL_SIZE_SMALL:
+		return small;
+	default:
+		return large;
+	}
+}
+
+/** workload_find() - the ops for @name, or NULL. */
+const struct workload_ops *workload_find(const char *name);
+/** workload_count() / workload_at() - iterate over all workloads. */
+size_t workload_count(void);
+const struct workload_ops *workload_at(size_t i);
+
+/**
+ * wl_instance_open() - start the pool and run init. On failure the error is
+ * in inst->error and everything already built is released.
+ */
+int wl_instance_open(struct wl_instance *inst, const struct workload_ops *ops,
+		     const struct wl_params *params);
+/** wl_instance_close() - teardown and stop the pool. */
+void wl_instance_close(struct wl_instance *inst);
+
+#endif
