@@ -38,7 +38,7 @@ endif
 BENCH_CFLAGS := $(CFLAGS) $(FEATURES) -Ibench -Iprobes -Iworkloads \
 	-DCVMBENCH_VERSION='"$(VERSION)"' \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
-BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) -lpthread -lm
+BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) -lgif -lz -lpthread -lm
 
 # cvmfn is static: it runs unchanged in a bare container rootfs or a busybox guest.
 FN_CFLAGS := $(CFLAGS) -Iworkloads -pthread
@@ -47,15 +47,17 @@ FN_LIBS   := -static -pthread -lsqlite3 -lgif -lz -lm
 # --- sources -----------------------------------------------------------------
 FN_SRCS    := $(sort $(wildcard workloads/*.c))
 FN_OBJS    := $(FN_SRCS:%.c=$(B)/%.o)
+# cvmbench links the workload registry too (one list of workloads for both
+# programs), but not cvmfn's main or its static-only dlopen stubs.
+WL_OBJS    := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o,$(FN_OBJS))
 BENCH_SRCS := $(sort $(wildcard bench/*.c probes/*.c))
-BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/schema-gen.o $(B)/workloads/memstat.o
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/schema-gen.o $(WL_OBJS)
 SCHEMA     := $(sort $(wildcard results-schema/*.sql))
 
 UNIT_SRCS  := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%.t)
 # Unit tests link every harness object but the one holding main().
 LIB_OBJS   := $(filter-out $(B)/bench/main.o,$(BENCH_OBJS))
-FN_LIB_OBJS := $(filter-out $(B)/workloads/cvmfn.o,$(FN_OBJS))
 
 all: cvmbench cvmfn
 
@@ -69,7 +71,6 @@ $(B)/workloads/%.o: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FN_CFLAGS) -c -o $@ $<
 
-$(B)/bench/%.o $(B)/probes/%.o: CFLAGS_X = $(BENCH_CFLAGS)
 $(B)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
@@ -90,10 +91,9 @@ $(B)/bench/schema-gen.o: $(B)/bench/schema-gen.c
 $(B)/bench/version.o: .FORCE
 .FORCE:
 
-$(B)/tests/%.t: tests/unit/%.c $(LIB_OBJS) $(FN_LIB_OBJS)
+$(B)/tests/%.t: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(filter-out $(B)/workloads/memstat.o,$(FN_LIB_OBJS)) \
-		$(BENCH_LIBS) -lgif -lz
+	$(CC) $(BENCH_CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(BENCH_LIBS)
 
 tests: $(UNIT_BINS)
 

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/* backend.c - the list of backends and the cvmfn command line they share. */
+#include <stdio.h>
+#include <string.h>
+
+#include "backend.h"
+
+extern const struct backend_ops backend_native;
+
+static const struct backend_ops *const backends[] = {
+	&backend_native,
+};
+
+const struct backend_ops *backend_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (!strcmp(backends[i]->name, name))
+			return backends[i];
+	return NULL;
+}
+
+/* Append @s to @store and return where it starts. */
+static char *keep(char *store, size_t storelen, size_t *used, const char *s)
+{
+	char *p = store + *used;
+	int n = snprintf(p, storelen - *used, "%s", s);
+
+	*used += (size_t)n + 1 < storelen - *used ? (size_t)n + 1 : storelen - *used;
+	return p;
+}
+
+void cvmfn_argv(const char *cvmfn, const char *cmd, const struct cell *c,
+		const char *data_dir, char *store, size_t storelen, char **argv,
+		size_t maxargs)
+{
+	char num[32];
+	size_t used = 0, n = 0;
+
+	argv[n++] = keep(store, storelen, &used, cvmfn);
+	argv[n++] = keep(store, storelen, &used, cmd);
+	argv[n++] = keep(store, storelen, &used, c->workload);
+	argv[n++] = "--size";
+	argv[n++] = keep(store, storelen, &used, c->size);
+	argv[n++] = "--seed";
+	snprintf(num, sizeof(num), "%lld", c->seed);
+	argv[n++] = keep(store, storelen, &used, num);
+	argv[n++] = "--threads";
+	snprintf(num, sizeof(num), "%d", c->threads);
+	argv[n++] = keep(store, storelen, &used, num);
+	argv[n++] = "--wait";
+	argv[n++] = keep(store, storelen, &used, c->wait);
+	argv[n++] = "--data-dir";
+	argv[n++] = keep(store, storelen, &used, data_dir);
+	if (n < maxargs)
+		argv[n] = NULL;
+}

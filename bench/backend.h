@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * backend.h - where a function instance runs. A backend starts a cvmfn
+ * serving one workload and hands back the two descriptors of the protocol;
+ * everything after that (handshake, invoke, quit) is instance.c's.
+ * Backends: native (a process here); runc, crun and qemu come later.
+ */
+#ifndef CVMBENCH_BACKEND_H
+#define CVMBENCH_BACKEND_H
+
+#include <stddef.h>
+
+#include "cell.h"
+#include "instance.h"
+
+struct backend_env {
+	const char *cvmfn;        /* path of the cvmfn binary */
+	const char *data_dir;     /* model and data files */
+};
+
+struct backend_ops {
+	const char *name;
+	/* 1 if it can run here; else 0 with the reason. NULL = always. */
+	int (*supported)(char *why, size_t len);
+	/* Start an instance of @c's workload; fills pid, fds and spawn_ns. */
+	int (*spawn)(const struct cell *c, const struct backend_env *env,
+		     struct instance *in, char *err, size_t errlen);
+};
+
+/** backend_find() - the backend called @name, or NULL. */
+const struct backend_ops *backend_find(const char *name);
+
+/**
+ * cvmfn_argv() - the argv of `cvmfn CMD` for cell @c into @argv (NULL
+ * terminated), with strings in @store. Shared by every backend.
+ */
+void cvmfn_argv(const char *cvmfn, const char *cmd, const struct cell *c,
+		const char *data_dir, char *store, size_t storelen, char **argv,
+		size_t maxargs);
+
+#endif

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cell-run.c - measure one cell: start its instances, bracket the cell and
+ * each invocation with its probes (start in order, stop in reverse, then
+ * emit), and write every invocation row as soon as it completes.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "journal.h"
+#include "log.h"
+#include "probe.h"
+#include "runner.h"
+#include "sink.h"
+
+#define MAX_PROBES 16
+#define MAX_INSTANCES 256
+
+struct cell_state {
+	struct cell_ctx *ctx;
+	struct probe probes[MAX_PROBES];
+	int nprobes;
+	struct probe_target target;
+	struct instance inst[MAX_INSTANCES];
+	long journal_id[MAX_INSTANCES];
+	pid_t pids[MAX_INSTANCES];
+	int ninst;
+	double *latency, *fn;
+	size_t nresults;
+	int failed;
+};
+
+void cell_fail_at(struct cell_ctx *ctx, const char *file, int line, const char *func,
+		  const char *fmt, ...)
+{
+	char msg[1024], where[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(where, sizeof(where), "%s:%d %s", file, line, func);
+	pr_err("%s: %s", ctx->cell->key, msg);
+	db_error_add(ctx->db, ctx->run_id, ctx->cell_id, where, msg);
+}
+
+static void skip_probe(struct cell_state *cs, const char *name, const char *why)
+{
+	struct sink s = { cs->ctx->db, cs->ctx->run_id, cs->ctx->cell_id, 0, name };
+
+	pr_warn("%s: probe %s skipped: %s", cs->ctx->cell->key, name, why);
+	sink_skip(&s, why);
+}
+
+static void open_probes(struct cell_state *cs)
+{
+	char list[256], *tok, *save = NULL, why[256];
+
+	snprintf(list, sizeof(list), "%s", cs->ctx->cell->probes);
+	for (tok = strtok_r(list, ", ", &save); tok && cs->nprobes < MAX_PROBES;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		const struct probe_ops *ops = probe_find(tok);
+		struct probe *p = &cs->probes[cs->nprobes];
+
+		if (!probe_supported(ops, why, sizeof(why))) {
+			skip_probe(cs, tok, why);
+			continue;
+		}
+		memset(p, 0, sizeof(*p));
+		p->ops = ops;
+		p->target = &cs->target;
+		if (ops->open && ops->open(p)) {
+			skip_probe(cs, tok, p->error[0] ? p->error : "could not open");
+			continue;
+		}
+		cs->nprobes++;
+	}
+}
+
+static void probes_start(struct cell_state *cs, enum probe_window w)
+{
+	int i;
+
+	for (i = 0; i < cs->nprobes; i++)
+		if ((cs->probes[i].ops->windows & w) && cs->probes[i].ops->start)
+			cs->probes[i].ops->start(&cs->probes[i], w);
+}
+
+static void probes_stop(struct cell_state *cs, enum probe_window w)
+{
+	int i;
+
+	for (i = cs->nprobes - 1; i >= 0; i--)
+		if ((cs->probes[i].ops->windows & w) && cs->probes[i].ops->stop)
+			cs->probes[i].ops->stop(&cs->probes[i], w);
+}
+
+static void probes_emit(struct cell_state *cs, enum probe_window w, int64_t inv_id)
+{
+	int i;
+
+	for (i = 0; i < cs->nprobes; i++) {
+		struct probe *p = &cs->probes[i];
+		struct sink s = { cs->ctx->db, cs->ctx->run_id, cs->ctx->cell_id, inv_id,
+				  p->ops->name };
+
+		if (!(p->ops->windows & w) || !p->ops->emit)
+			continue;
+		if (p->ops->emit(p, w, &s))
+			cell_fail(cs->ctx, "probe %s: %s", p->ops->name,
+				  p->error[0] ? p->error : "could not emit its rows");
+	}
+}
+
+static void close_probes(struct cell_state *cs)
+{
+	int i;
+
+	for (i = cs->nprobes - 1; i >= 0; i--)
+		if (cs->probes[i].ops->close)
+			cs->probes[i].ops->close(&cs->probes[i]);
+	cs->nprobes = 0;
+}
+
+static void record_instance(struct cell_state *cs, int idx, const struct instance *in)
+{
+	struct instance_row row = {
+		.cell_id = cs->ctx->cell_id, .idx = idx, .pid = in->pid,
+		.init_ns = in->init_ns, .start_ns = in->start_ns,
+		.rss_kb = in->rss_kb, .pss_kb = in->pss_kb, .threads = in->threads,
+	};
+
+	db_instance_add(cs->ctx->db, &row);
+}
+
+static int spawn_instance(struct cell_state *cs, struct instance *in)
+{
+	const struct cell *c = cs->ctx->cell;
+	const struct backend_ops *be = backend_find(c->backend);
+	char err[512];
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	in->to_fd = in->from_fd = -1;
+	in->pid = -1;
+	ret = be->spawn(c, &cs->ctx->env, in, err, sizeof(err));
+	if (ret) {
+		cell_fail(cs->ctx, "cannot start an instance of %s: %s", c->workload, err);
+		return ret;
+	}
+	ret = instance_handshake(in, c->timeout);
+	if (ret) {
+		cell_fail(cs->ctx, "instance of %s: %s", c->workload, in->error);
+		instance_close(in, 1.0);
+	}
+	return ret;
+}
+
+static int start_instances(struct cell_state *cs)
+{
+	const struct cell *c = cs->ctx->cell;
+	int i;
+
+	for (i = 0; i < c->instances && i < MAX_INSTANCES; i++) {
+		if (spawn_instance(cs, &cs->inst[i]))
+			return -EIO;
+		cs->journal_id[i] = journal_process(cs->inst[i].pid);
+		cs->pids[i] = cs->inst[i].pid;
+		cs->ninst = i + 1;
+		record_instance(cs, i, &cs->inst[i]);
+	}
+	cs->target.pids = cs->pids;
+	cs->target.npids = cs->ninst;
+	return 0;
+}
+
+static void stop_instances(struct cell_state *cs)
+{
+	int i;
+
+	for (i = 0; i < cs->ninst; i++) {
+		instance_close(&cs->inst[i], 5.0);
+		journal_forget(cs->journal_id[i]);
+	}
+	cs->ninst = 0;
+}
+
+/* One call on a warm instance, or a whole cold start in cold mode. */
+static int call_once(struct cell_state *cs, long seq, int *instance_idx,
+		     struct invoke_result *r)
+{
+	const struct cell *c = cs->ctx->cell;
+	struct instance cold;
+	int ret;
+
+	if (strcmp(c->mode, "cold")) {
+		*instance_idx = (int)(seq % cs->ninst);
+		return instance_invoke(&cs->inst[*instance_idx], seq, c->timeout, r);
+	}
+	*instance_idx = (int)seq;
+	ret = spawn_instance(cs, &cold);
+	if (ret) {
+		memset(r, 0, sizeof(*r));
+		r->latency_ns = r->fn_ns = -1;
+		snprintf(r->error, sizeof(r->error), "%s", cold.error);
+		return ret;
+	}
+	ret = instance_invoke(&cold, seq, c->timeout, r);
+	if (!ret)
+		r->latency_ns = mono_ns() - cold.spawn_ns;
+	record_instance(cs, (int)seq, &cold);
+	instance_close(&cold, 5.0);
+	return ret;
+}
+
+static int keep_result(struct cell_state *cs, const struct invoke_result *r)
+{
+	size_t n = cs->nresults + 1;
+	double *l = realloc(cs->latency, n * sizeof(*l));
+	double *f = l ? realloc(cs->fn, n * sizeof(*f)) : NULL;
+
+	if (l)
+		cs->latency = l;
+	if (!f)
+		return -ENOMEM;
+	cs->fn = f;
+	cs->latency[n - 1] = (double)r->latency_ns;
+	cs->fn[n - 1] = (double)r->fn_ns;
+	cs->nresults = n;
+	cs->target.latency_ns = cs->latency;
+	cs->target.fn_ns = cs->fn;
+	cs->target.nresults = n;
+	return 0;
+}
+
+static int invoke_and_record(struct cell_state *cs, long seq, int measured)
+{
+	struct invocation_row row = { .cell_id = cs->ctx->cell_id, .seq = seq };
+	struct invoke_result r;
+	char started[40];
+	int64_t inv_id;
+	int idx, ret;
+
+	utc_now(started, sizeof(started));
+	if (measured)
+		probes_start(cs, PROBE_WINDOW_INVOCATION);
+	ret = call_once(cs, seq, &idx, &r);
+	if (measured)
+		probes_stop(cs, PROBE_WINDOW_INVOCATION);
+	row.instance_idx = idx;
+	row.phase = measured ? "measured" : "warmup";
+	row.start = strcmp(cs->ctx->cell->mode, "cold") ? "warm" : "cold";
+	row.started_at = started;
+	row.latency_ns = r.latency_ns;
+	row.fn_ns = r.fn_ns;
+	row.ok = !ret && r.ok;
+	row.digest = r.ok ? r.digest : NULL;
+	row.error = row.ok ? NULL : r.error;
+	inv_id = db_invocation_add(cs->ctx->db, &row);
+	if (!row.ok) {
+		cell_fail(cs->ctx, "invocation %ld: %s", seq, r.error);
+		return -EIO;
+	}
+	if (measured) {
+		probes_emit(cs, PROBE_WINDOW_INVOCATION, inv_id);
+		if (keep_result(cs, &r))
+			return -ENOMEM;
+	}
+	return inv_id < 0 ? -EIO : 0;
+}
+
+static int run_calls(struct cell_state *cs)
+{
+	const struct cell *c = cs->ctx->cell;
+	long seq = 0;
+	int i;
+
+	for (i = 0; i < c->warmup; i++, seq++) {
+		if (runner_stop)
+			return -EINTR;
+		if (invoke_and_record(cs, seq, 0))
+			return -EIO;
+	}
+	for (i = 0; i < c->invocations; i++, seq++) {
+		if (runner_stop)
+			return -EINTR;
+		if (invoke_and_record(cs, seq, 1))
+			return runner_stop ? -EINTR : -EIO;
+	}
+	return 0;
+}
+
+static enum cell_status measure(struct cell_state *cs)
+{
+	int ret;
+
+	if (strcmp(cs->ctx->cell->mode, "cold") && start_instances(cs))
+		return runner_stop ? CELL_INTERRUPTED : CELL_FAILED;
+	open_probes(cs);
+	probes_start(cs, PROBE_WINDOW_CELL);
+	ret = run_calls(cs);
+	probes_stop(cs, PROBE_WINDOW_CELL);
+	probes_emit(cs, PROBE_WINDOW_CELL, 0);
+	close_probes(cs);
+	if (ret == -EINTR)
+		return CELL_INTERRUPTED;
+	return ret ? CELL_FAILED : CELL_OK;
+}
+
+static int backend_usable(struct cell_ctx *ctx)
+{
+	const struct backend_ops *be = backend_find(ctx->cell->backend);
+	char why[256] = "";
+
+	if (!be)
+		snprintf(why, sizeof(why), "backend %s is not built in", ctx->cell->backend);
+	else if (be->supported && !be->supported(why, sizeof(why)))
+		;
+	else
+		return 1;
+	pr_warn("%s: skipped: %s", ctx->cell->key, why);
+	db_skip_add(ctx->db, ctx->run_id, ctx->cell_id, NULL, why);
+	return 0;
+}
+
+enum cell_status cell_run(struct cell_ctx *ctx)
+{
+	struct cell_state *cs = calloc(1, sizeof(*cs));
+	enum cell_status st;
+
+	if (!cs)
+		return CELL_FAILED;
+	cs->ctx = ctx;
+	cs->target.cell = ctx->cell;
+	if (!backend_usable(ctx))
+		st = CELL_SKIPPED;
+	else
+		st = measure(cs);
+	stop_instances(cs);
+	free(cs->latency);
+	free(cs->fn);
+	free(cs);
+	return st;
+}

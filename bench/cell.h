@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cell.h - one point of an experiment matrix, fully expanded. Every field
+ * is a config key (see config-keys.c); spec holds them all as text.
+ */
+#ifndef CVMBENCH_CELL_H
+#define CVMBENCH_CELL_H
+
+#include <stdint.h>
+
+struct cell {
+	char key[112];            /* "<experiment>-<8 hex>": stable, for --only */
+	char experiment[64];
+	char workload[48];
+	char size[8];             /* test | small | large */
+	char backend[16];         /* native */
+	int threads;              /* 0 = as many as the instance has CPUs */
+	char wait[32];            /* spin | block | hybrid[:US] */
+	char mode[8];             /* warm | cold */
+	int instances;
+	int invocations;          /* measured invocations */
+	int warmup;               /* warm-up invocations (recorded as phase warmup) */
+	int repeats;              /* how many times the cell is repeated */
+	int repeat_index;         /* 0 .. repeats-1 */
+	long long seed;
+	char probes[256];         /* comma list of probe names */
+	double timeout;           /* seconds per invocation */
+	char spec[2048];          /* `key = value` lines, verbatim */
+	int index;                /* position in the expanded matrix */
+};
+
+#endif

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-list.c - `cvmbench list [--json]`: workloads, probes, backends and
+ * the experiments in configs/, each with "supported here" or the reason
+ * it is not.
+ */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "command.h"
+#include "config.h"
+#include "exitcode.h"
+#include "opts.h"
+#include "paths.h"
+#include "probe.h"
+#include "workload.h"
+
+enum { LIST_JSON, LIST_CONFIGS };
+
+static const struct opt list_opts[] = {
+	{ "json", 0, NULL, "machine-readable output", LIST_JSON },
+	{ "configs", 1, "DIR", "where the experiment configs are (default configs/)",
+	  LIST_CONFIGS },
+	OPT_END
+};
+
+struct list_args {
+	int json;
+	const char *configs;
+};
+
+static int on_list_opt(void *ctx, int id, const char *arg)
+{
+	struct list_args *a = ctx;
+
+	if (id == LIST_JSON)
+		a->json = 1;
+	else
+		a->configs = arg;
+	return 0;
+}
+
+static cJSON *item(cJSON *arr, const char *name, const char *about, const char *why)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", name);
+	cJSON_AddStringToObject(o, "about", about);
+	cJSON_AddBoolToObject(o, "supported", !why || !*why);
+	if (why && *why)
+		cJSON_AddStringToObject(o, "reason", why);
+	cJSON_AddItemToArray(arr, o);
+	return o;
+}
+
+static void list_workloads(cJSON *arr)
+{
+	size_t i;
+
+	for (i = 0; i < workload_count(); i++) {
+		const struct workload_ops *w = workload_at(i);
+		cJSON *o = item(arr, w->name, w->description, NULL);
+
+		cJSON_AddStringToObject(o, "origin", w->origin);
+	}
+}
+
+static void list_probes(cJSON *arr)
+{
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < probe_count(); i++) {
+		const struct probe_ops *p = probe_at(i);
+
+		why[0] = '\0';
+		item(arr, p->name, p->measures, probe_supported(p, why, sizeof(why)) ? NULL : why);
+	}
+}
+
+/* Why a cell cannot run here ("" if it can): its backend or its probes. */
+static void cell_unsupported(const struct cell *c, char *why, size_t len)
+{
+	const struct backend_ops *be = backend_find(c->backend);
+	char list[256], *tok, *save = NULL, pwhy[200];
+
+	why[0] = '\0';
+	if (!be) {
+		snprintf(why, len, "backend %s is not built in", c->backend);
+		return;
+	}
+	if (be->supported && !be->supported(why, len))
+		return;
+	snprintf(list, sizeof(list), "%s", c->probes);
+	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
+		if (!probe_supported(probe_find(tok), pwhy, sizeof(pwhy))) {
+			snprintf(why, len, "probe %s: %s", tok, pwhy);
+			return;
+		}
+}
+
+static void describe_experiment(cJSON *arr, const char *file, const struct config *cfg,
+				const struct config_section *s, const struct cell *cells,
+				size_t n)
+{
+	char why[512] = "", name[400];
+	const char *desc = "";
+	size_t i, count = 0;
+	cJSON *o;
+
+	for (i = 0; i < s->nentries; i++)
+		if (!strcmp(s->entries[i].key, "description"))
+			desc = s->entries[i].value;
+	for (i = 0; i < n; i++) {
+		if (strcmp(cells[i].experiment, s->name))
+			continue;
+		count++;
+		if (!why[0])
+			cell_unsupported(&cells[i], why, sizeof(why));
+	}
+	snprintf(name, sizeof(name), "%s:%s", file, s->name);
+	o = item(arr, name, desc, why);
+	cJSON_AddNumberToObject(o, "cells", (double)count);
+	(void)cfg;
+}
+
+static void list_config(cJSON *arr, const char *dir, const char *file)
+{
+	char path[PATH_MAX], err[1600];
+	struct config *cfg;
+	struct cell *cells;
+	size_t n, i;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (config_load(path, &cfg, err, sizeof(err))) {
+		item(arr, file, "", err);
+		return;
+	}
+	if (config_expand(cfg, &cells, &n, err, sizeof(err))) {
+		item(arr, file, "", err);
+		config_free(cfg);
+		return;
+	}
+	for (i = 0; i < cfg->nsections; i++)
+		if (!cfg->sections[i].is_defaults)
+			describe_experiment(arr, file, cfg, &cfg->sections[i], cells, n);
+	free(cells);
+	config_free(cfg);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_ini(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 4 && !strcmp(d->d_name + n - 4, ".ini");
+}
+
+static void list_configs(cJSON *arr, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, is_ini, by_name), i;
+
+	for (i = 0; i < n; i++) {
+		list_config(arr, dir, names[i]->d_name);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+static void print_section(const char *title, const cJSON *arr)
+{
+	const cJSON *o;
+
+	printf("%s:\n", title);
+	cJSON_ArrayForEach(o, arr) {
+		const cJSON *why = cJSON_GetObjectItem(o, "reason");
+
+		printf("  %-34s %s\n", cJSON_GetObjectItem(o, "name")->valuestring,
+		       why ? why->valuestring : "supported here");
+	}
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_args a = { 0 };
+	char configs[PATH_MAX];
+	cJSON *root, *w, *p, *e;
+	int first, ret = opts_parse(argc, argv, "list [--json]", list_opts, on_list_opt, &a,
+				    &first);
+
+	if (ret)
+		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	if (!a.configs) {
+		find_configs_dir(configs, sizeof(configs));
+		a.configs = configs;
+	}
+	root = cJSON_CreateObject();
+	w = cJSON_AddArrayToObject(root, "workloads");
+	p = cJSON_AddArrayToObject(root, "probes");
+	e = cJSON_AddArrayToObject(root, "experiments");
+	list_workloads(w);
+	list_probes(p);
+	list_configs(e, a.configs);
+	if (a.json) {
+		char *s = cJSON_Print(root);
+
+		puts(s);
+		free(s);
+	} else {
+		print_section("workloads", w);
+		print_section("probes", p);
+		print_section("experiments", e);
+	}
+	cJSON_Delete(root);
+	return EXIT_OK;
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/* cmd-run.c - `cvmbench run CONFIG [--db F] [--only CELL]...`. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "exitcode.h"
+#include "opts.h"
+#include "paths.h"
+#include "runner.h"
+
+#define MAX_ONLY 256
+
+enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN };
+
+static const struct opt run_opts[] = {
+	{ "db", 1, "FILE", "results database (default results.db)", RUN_DB },
+	{ "only", 1, "CELL", "run only this cell (repeatable; keys from --dry-run)", RUN_ONLY },
+	{ "data-dir", 1, "DIR", "model and data files (default " DEFAULT_DATA_DIR ")",
+	  RUN_DATA_DIR },
+	{ "cvmfn", 1, "PATH", "the cvmfn binary (default: next to cvmbench)", RUN_CVMFN },
+	{ "dry-run", 0, NULL, "print the expanded cells and their keys; measure nothing",
+	  RUN_DRY_RUN },
+	OPT_END
+};
+
+struct run_args {
+	struct runner_opts o;
+	const char *only[MAX_ONLY];
+};
+
+static int on_run_opt(void *ctx, int id, const char *arg)
+{
+	struct run_args *a = ctx;
+
+	switch (id) {
+	case RUN_DB: a->o.db_path = arg; break;
+	case RUN_DATA_DIR: a->o.data_dir = arg; break;
+	case RUN_CVMFN: a->o.cvmfn = arg; break;
+	case RUN_DRY_RUN: a->o.dry_run = 1; break;
+	default:
+		if (a->o.nonly == MAX_ONLY) {
+			fprintf(stderr, "cvmbench run: too many --only\n");
+			return 1;
+		}
+		a->only[a->o.nonly++] = arg;
+	}
+	return 0;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 16;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	strcpy(s, "cvmbench");
+	for (i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const char synopsis[] = "run CONFIG [options]";
+	struct run_args a = { 0 };
+	char cvmfn[PATH_MAX];
+	int first, ret;
+
+	a.o.db_path = "results.db";
+	a.o.data_dir = default_data_dir();
+	ret = opts_parse(argc, argv, synopsis, run_opts, on_run_opt, &a, &first);
+	if (ret)
+		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	if (argc - first != 1) {
+		fprintf(stderr, "cvmbench run: needs exactly one CONFIG file\n");
+		opts_usage(stderr, synopsis, run_opts);
+		return EXIT_USAGE;
+	}
+	a.o.config_path = argv[first];
+	a.o.only = a.only;
+	if (!a.o.cvmfn) {
+		find_cvmfn(cvmfn, sizeof(cvmfn));
+		a.o.cvmfn = cvmfn;
+	}
+	a.o.command_line = join_args(argc, argv);
+	ret = runner_run(&a.o);
+	free((char *)a.o.command_line);
+	return ret;
+}

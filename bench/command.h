@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * command.h - the subcommands of cvmbench, one file each (cmd-*.c).
+ * Each takes argv with argv[0] = its own name and returns an exit code
+ * (see exitcode.h).
+ */
+#ifndef CVMBENCH_COMMAND_H
+#define CVMBENCH_COMMAND_H
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_env(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+
+#endif

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * config-keys.c - the table of config keys: one entry per long option
+ * name, with its type, default, allowed values and where it goes in a
+ * cell. Parsing, validation, expansion and `--help` all read this table.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "pool.h"
+#include "probe.h"
+#include "workload.h"
+
+#define STR(field) offsetof(struct cell, field), sizeof(((struct cell *)0)->field)
+#define NUM(field) offsetof(struct cell, field), sizeof(((struct cell *)0)->field)
+#define NOT_STORED ((size_t)-1), 0
+
+const struct config_key config_keys[] = {
+	{ "workload", KEY_WORKLOAD, 1, STR(workload), 0, 0, NULL, NULL,
+	  "function(s) to run (cvmbench list)" },
+	{ "size", KEY_ENUM, 1, STR(size), 0, 0, "test|small|large", "test",
+	  "input size" },
+	{ "backend", KEY_ENUM, 1, STR(backend), 0, 0, "native", "native",
+	  "where an instance runs" },
+	{ "threads", KEY_INT, 1, NUM(threads), 0, 1024, NULL, "0",
+	  "worker threads per instance; 0 = its CPUs" },
+	{ "wait", KEY_WAIT, 1, STR(wait), 0, 0, NULL, "hybrid:200",
+	  "how idle workers wait: spin, block, hybrid[:US]" },
+	{ "mode", KEY_ENUM, 1, STR(mode), 0, 0, "warm|cold", "warm",
+	  "warm: one serving instance; cold: a new instance per call" },
+	{ "instances", KEY_INT, 1, NUM(instances), 1, 256, NULL, "1",
+	  "warm instances alive at once (calls go round-robin)" },
+	{ "invocations", KEY_INT, 1, NUM(invocations), 1, 1000000, NULL, "20",
+	  "measured calls per cell" },
+	{ "warmup", KEY_INT, 1, NUM(warmup), 0, 1000000, NULL, "2",
+	  "calls before measuring (stored as phase warmup)" },
+	{ "repeats", KEY_INT, 0, NUM(repeats), 1, 1000, NULL, "1",
+	  "run each cell this many times, fresh instances each" },
+	{ "seed", KEY_INT, 1, NUM(seed), 0, 2147483647, NULL, "1",
+	  "seed of models and inputs" },
+	{ "probes", KEY_PROBES, 0, STR(probes), 0, 0, NULL, "latency",
+	  "probes to run (a list, not a dimension)" },
+	{ "timeout", KEY_DOUBLE, 0, NUM(timeout), 0.001, 86400, NULL, "60",
+	  "seconds one call (or one instance start) may take" },
+	{ "description", KEY_STRING, 0, NOT_STORED, 0, 0, NULL, "",
+	  "free text shown by cvmbench list" },
+};
+
+const size_t config_key_count = sizeof(config_keys) / sizeof(config_keys[0]);
+
+const struct config_key *config_key_find(const char *name)
+{
+	size_t i;
+
+	if (!strcmp(name, "workloads"))
+		name = "workload";
+	for (i = 0; i < config_key_count; i++)
+		if (!strcmp(config_keys[i].name, name))
+			return &config_keys[i];
+	return NULL;
+}
+
+void config_key_names(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < config_key_count && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 config_keys[i].name);
+}
+
+static int enum_allows(const char *allowed, const char *value)
+{
+	size_t n = strlen(value);
+	const char *p = allowed;
+
+	while (p) {
+		if (!strncmp(p, value, n) && (p[n] == '|' || p[n] == '\0'))
+			return 1;
+		p = strchr(p, '|');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+static void list_workloads(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < workload_count() && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 workload_at(i)->name);
+}
+
+static void list_probes(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < probe_count() && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 probe_at(i)->name);
+}
+
+static int check_number(const struct config_key *k, const char *v, char *err,
+			size_t errlen)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = k->type == KEY_INT ? (double)strtoll(v, &end, 10) : strtod(v, &end);
+	if (errno || end == v || *end || isnan(d) || d < k->min || d > k->max) {
+		snprintf(err, errlen, "bad value '%s' for %s: %s from %g to %g", v, k->name,
+			 k->type == KEY_INT ? "an integer" : "a number", k->min, k->max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int config_value_check(const struct config_key *k, const char *v, char *err,
+		       size_t errlen)
+{
+	char names[1024];
+	struct pool_wait w;
+
+	switch (k->type) {
+	case KEY_INT:
+	case KEY_DOUBLE:
+		return check_number(k, v, err, errlen);
+	case KEY_ENUM:
+		if (enum_allows(k->allowed, v))
+			return 0;
+		snprintf(err, errlen, "bad value '%s' for %s: allowed %s", v, k->name,
+			 k->allowed);
+		return -EINVAL;
+	case KEY_WORKLOAD:
+		if (workload_find(v))
+			return 0;
+		list_workloads(names, sizeof(names));
+		snprintf(err, errlen, "unknown workload '%s': known workloads are %s", v, names);
+		return -EINVAL;
+	case KEY_WAIT:
+		if (!pool_wait_parse(v, &w))
+			return 0;
+		snprintf(err, errlen, "bad value '%s' for wait: allowed spin, block, "
+			 "hybrid, hybrid:MICROSECONDS", v);
+		return -EINVAL;
+	case KEY_PROBES:
+		if (probe_find(v))
+			return 0;
+		list_probes(names, sizeof(names));
+		snprintf(err, errlen, "unknown probe '%s': known probes are %s", v, names);
+		return -EINVAL;
+	default:
+		if (strlen(v) < 1024)
+			return 0;
+		snprintf(err, errlen, "value of %s is too long", k->name);
+		return -EINVAL;
+	}
+}
+
+void config_value_store(const struct config_key *k, const char *v, struct cell *c)
+{
+	char *field = (char *)c + k->offset;
+
+	if (k->offset == (size_t)-1)
+		return;
+	switch (k->type) {
+	case KEY_INT:
+		if (k->size == sizeof(long long))
+			*(long long *)field = strtoll(v, NULL, 10);
+		else
+			*(int *)field = (int)strtol(v, NULL, 10);
+		break;
+	case KEY_DOUBLE:
+		*(double *)field = strtod(v, NULL);
+		break;
+	default:
+		snprintf(field, k->size, "%s", v);
+	}
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db.c - the results database: WAL, foreign keys, migrations tracked in
+ * PRAGMA user_version, and one prepared statement per row kind. Each row is
+ * its own transaction: a crash loses at most the row in flight.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "log.h"
+
+extern const char *const schema_migrations[];
+extern const size_t schema_migration_count;
+extern const char *const schema_migration_names[];
+
+enum stmt_id {
+	ST_ENV, ST_CELL, ST_CELL_END, ST_INSTANCE, ST_INVOCATION, ST_METRIC,
+	ST_SKIP, ST_ERROR, ST_COUNT
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_ENV] = "INSERT OR REPLACE INTO environment (run_id, key, value, source) "
+		   "VALUES (?, ?, ?, ?)",
+	[ST_CELL] = "INSERT INTO cell (run_id, cell_key, experiment, workload, size, "
+		    "backend, threads, wait, mode, instances, invocations, warmup, "
+		    "repeat_index, seed, probes, spec, started_at) VALUES "
+		    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_CELL_END] = "UPDATE cell SET status = ?, ended_at = ? WHERE id = ?",
+	[ST_INSTANCE] = "INSERT OR REPLACE INTO instance (cell_id, idx, pid, init_ns, "
+			"start_ns, rss_kb, pss_kb, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_INVOCATION] = "INSERT INTO invocation (cell_id, instance_idx, seq, phase, "
+			  "start, started_at, latency_ns, fn_ns, ok, digest, error) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_METRIC] = "INSERT INTO metric (cell_id, invocation_id, probe, name, value, "
+		      "unit) VALUES (?, ?, ?, ?, ?, ?)",
+	[ST_SKIP] = "INSERT INTO skip (run_id, cell_id, probe, reason) VALUES (?, ?, ?, ?)",
+	[ST_ERROR] = "INSERT INTO error (run_id, cell_id, at, source, message) "
+		     "VALUES (?, ?, ?, ?, ?)",
+};
+
+struct db {
+	sqlite3 *h;
+	char *path;
+	sqlite3_stmt *stmt[ST_COUNT];
+};
+
+void utc_now(char *buf, size_t len)
+{
+	struct timeval tv;
+	struct tm tm;
+	char base[32];
+
+	gettimeofday(&tv, NULL);
+	gmtime_r(&tv.tv_sec, &tm);
+	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%06ldZ", base, (long)tv.tv_usec);
+}
+
+int db_schema_latest(void)
+{
+	return (int)schema_migration_count;
+}
+
+static int user_version(sqlite3 *h)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int apply_migration(sqlite3 *h, size_t i, const char *path, char *err,
+			   size_t errlen)
+{
+	char *msg = NULL, pragma[64];
+
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %zu", i + 1);
+	if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, &msg) == SQLITE_OK &&
+	    sqlite3_exec(h, schema_migrations[i], NULL, NULL, &msg) == SQLITE_OK &&
+	    sqlite3_exec(h, pragma, NULL, NULL, &msg) == SQLITE_OK &&
+	    sqlite3_exec(h, "COMMIT", NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	snprintf(err, errlen, "%s: migration %s failed: %s", path,
+		 schema_migration_names[i], msg ? msg : sqlite3_errmsg(h));
+	sqlite3_free(msg);
+	sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+	return -EIO;
+}
+
+int db_migrate(sqlite3 *h, const char *path, char *err, size_t errlen)
+{
+	int v = user_version(h);
+	size_t i;
+
+	if (v < 0) {
+		snprintf(err, errlen, "%s: cannot read the schema version: %s", path,
+			 sqlite3_errmsg(h));
+		return -EIO;
+	}
+	if ((size_t)v > schema_migration_count) {
+		snprintf(err, errlen,
+			 "%s was written by a newer cvmbench (schema %d; this build knows "
+			 "schemas up to %zu): use a newer cvmbench or another database",
+			 path, v, schema_migration_count);
+		return -EPROTO;
+	}
+	for (i = (size_t)v; i < schema_migration_count; i++)
+		if (apply_migration(h, i, path, err, errlen))
+			return -EIO;
+	return 0;
+}
+
+static int db_prepare_all(struct db *db, char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < ST_COUNT; i++)
+		if (sqlite3_prepare_v3(db->h, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &db->stmt[i], NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "%s: %s", db->path, sqlite3_errmsg(db->h));
+			return -EIO;
+		}
+	return 0;
+}
+
+static int db_setup(struct db *db, int flags, char *err, size_t errlen)
+{
+	const char *pragmas = flags & DB_CREATE ?
+		"PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+		"PRAGMA foreign_keys = ON;" : "PRAGMA foreign_keys = ON;";
+	char *msg = NULL;
+	int v;
+
+	sqlite3_busy_timeout(db->h, 5000);
+	if (sqlite3_exec(db->h, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", db->path, msg ? msg : "cannot set up");
+		sqlite3_free(msg);
+		return -EIO;
+	}
+	if (flags & DB_CREATE)
+		return db_migrate(db->h, db->path, err, errlen) ?:
+		       db_prepare_all(db, err, errlen);
+	v = user_version(db->h);
+	if (v > db_schema_latest()) {
+		snprintf(err, errlen, "%s was written by a newer cvmbench (schema %d; this "
+			 "build knows up to %d)", db->path, v, db_schema_latest());
+		return -EPROTO;
+	}
+	if (v < 1) {
+		snprintf(err, errlen, "%s is not a cvmbench database (no schema)", db->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int db_open(struct db **out, const char *path, int flags, char *err, size_t errlen)
+{
+	int oflags = flags & DB_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
+					 SQLITE_OPEN_READONLY;
+	struct db *db = calloc(1, sizeof(*db));
+	int ret;
+
+	if (!db)
+		return -ENOMEM;
+	db->path = strdup(path);
+	if (!(flags & DB_CREATE) && access(path, R_OK)) {
+		snprintf(err, errlen, "cannot open database %s: %s", path, strerror(errno));
+		ret = -errno;
+		goto err_free;
+	}
+	if (sqlite3_open_v2(path, &db->h, oflags, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open database %s: %s", path,
+			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		ret = -EIO;
+		goto err_free;
+	}
+	ret = db_setup(db, flags, err, errlen);
+	if (ret)
+		goto err_free;
+	*out = db;
+	return 0;
+err_free:
+	db_close(db);
+	return ret;
+}
+
+void db_close(struct db *db)
+{
+	int i;
+
+	if (!db)
+		return;
+	for (i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(db->stmt[i]);
+	sqlite3_close(db->h);
+	free(db->path);
+	free(db);
+}
+
+sqlite3 *db_sqlite(struct db *db)
+{
+	return db->h;
+}
+
+/* Bind helpers: NULL strings and negative "unknown" values become SQL NULL. */
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_id(sqlite3_stmt *st, int i, int64_t id)
+{
+	if (id > 0)
+		sqlite3_bind_int64(st, i, id);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_known(sqlite3_stmt *st, int i, long long v)
+{
+	if (v >= 0)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Step a bound statement once; log and return -EIO on failure. */
+static int step_done(struct db *db, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	pr_err("%s: write failed: %s", db->path, sqlite3_errmsg(db->h));
+	return -EIO;
+}
+
+int64_t db_run_begin(struct db *db, const struct run_info *info)
+{
+	sqlite3_stmt *st;
+	char now[40], host[256] = "";
+	int64_t id = -EIO;
+
+	utc_now(now, sizeof(now));
+	gethostname(host, sizeof(host) - 1);
+	if (sqlite3_prepare_v2(db->h, "INSERT INTO run (started_at, vantage, "
+			       "cvmbench_version, command_line, config_path, config_text, "
+			       "hostname) VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL))
+		return -EIO;
+	bind_text(st, 1, now);
+	bind_text(st, 2, info->vantage);
+	bind_text(st, 3, CVMBENCH_VERSION);
+	bind_text(st, 4, info->command_line);
+	bind_text(st, 5, info->config_path);
+	bind_text(st, 6, info->config_text);
+	bind_text(st, 7, host);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(db->h);
+	else
+		pr_err("%s: cannot record the run: %s", db->path, sqlite3_errmsg(db->h));
+	sqlite3_finalize(st);
+	return id;
+}
+
+int db_run_end(struct db *db, int64_t run_id, const char *status, int total,
+	       int ok, int skipped, int failed)
+{
+	sqlite3_stmt *st;
+	char now[40];
+	int ret;
+
+	utc_now(now, sizeof(now));
+	if (sqlite3_prepare_v2(db->h, "UPDATE run SET ended_at = ?, status = ?, "
+			       "cells_total = ?, cells_ok = ?, cells_skipped = ?, "
+			       "cells_failed = ? WHERE id = ?", -1, &st, NULL))
+		return -EIO;
+	bind_text(st, 1, now);
+	bind_text(st, 2, status);
+	sqlite3_bind_int(st, 3, total);
+	sqlite3_bind_int(st, 4, ok);
+	sqlite3_bind_int(st, 5, skipped);
+	sqlite3_bind_int(st, 6, failed);
+	sqlite3_bind_int64(st, 7, run_id);
+	ret = step_done(db, st);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int db_env_add(struct db *db, int64_t run_id, const char *key,
+	       const char *value, const char *source)
+{
+	sqlite3_stmt *st = db->stmt[ST_ENV];
+
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, key);
+	bind_text(st, 3, value);
+	bind_text(st, 4, source);
+	return step_done(db, st);
+}
+
+int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c)
+{
+	sqlite3_stmt *st = db->stmt[ST_CELL];
+	char now[40];
+
+	utc_now(now, sizeof(now));
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, c->key);
+	bind_text(st, 3, c->experiment);
+	bind_text(st, 4, c->workload);
+	bind_text(st, 5, c->size);
+	bind_text(st, 6, c->backend);
+	sqlite3_bind_int(st, 7, c->threads);
+	bind_text(st, 8, c->wait);
+	bind_text(st, 9, c->mode);
+	sqlite3_bind_int(st, 10, c->instances);
+	sqlite3_bind_int(st, 11, c->invocations);
+	sqlite3_bind_int(st, 12, c->warmup);
+	sqlite3_bind_int(st, 13, c->repeat_index);
+	sqlite3_bind_int64(st, 14, c->seed);
+	bind_text(st, 15, c->probes);
+	bind_text(st, 16, c->spec);
+	bind_text(st, 17, now);
+	if (step_done(db, st))
+		return -EIO;
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+int db_cell_end(struct db *db, int64_t cell_id, const char *status)
+{
+	sqlite3_stmt *st = db->stmt[ST_CELL_END];
+	char now[40];
+
+	utc_now(now, sizeof(now));
+	bind_text(st, 1, status);
+	bind_text(st, 2, now);
+	sqlite3_bind_int64(st, 3, cell_id);
+	return step_done(db, st);
+}
+
+int db_instance_add(struct db *db, const struct instance_row *r)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSTANCE];
+
+	sqlite3_bind_int64(st, 1, r->cell_id);
+	sqlite3_bind_int(st, 2, r->idx);
+	bind_known(st, 3, r->pid);
+	bind_known(st, 4, r->init_ns);
+	bind_known(st, 5, r->start_ns);
+	bind_known(st, 6, r->rss_kb);
+	bind_known(st, 7, r->pss_kb);
+	bind_known(st, 8, r->threads);
+	return step_done(db, st);
+}
+
+int64_t db_invocation_add(struct db *db, const struct invocation_row *r)
+{
+	sqlite3_stmt *st = db->stmt[ST_INVOCATION];
+
+	sqlite3_bind_int64(st, 1, r->cell_id);
+	sqlite3_bind_int(st, 2, r->instance_idx);
+	sqlite3_bind_int64(st, 3, r->seq);
+	bind_text(st, 4, r->phase);
+	bind_text(st, 5, r->start);
+	bind_text(st, 6, r->started_at);
+	bind_known(st, 7, r->latency_ns);
+	bind_known(st, 8, r->fn_ns);
+	sqlite3_bind_int(st, 9, r->ok);
+	bind_text(st, 10, r->digest);
+	bind_text(st, 11, r->error);
+	if (step_done(db, st))
+		return -EIO;
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+int db_metric_add(struct db *db, int64_t cell_id, int64_t invocation_id,
+		  const char *probe, const char *name, double value, const char *unit)
+{
+	sqlite3_stmt *st = db->stmt[ST_METRIC];
+
+	sqlite3_bind_int64(st, 1, cell_id);
+	bind_id(st, 2, invocation_id);
+	bind_text(st, 3, probe);
+	bind_text(st, 4, name);
+	sqlite3_bind_double(st, 5, value);
+	bind_text(st, 6, unit);
+	return step_done(db, st);
+}
+
+int db_skip_add(struct db *db, int64_t run_id, int64_t cell_id,
+		const char *probe, const char *reason)
+{
+	sqlite3_stmt *st = db->stmt[ST_SKIP];
+
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_id(st, 2, cell_id);
+	bind_text(st, 3, probe);
+	bind_text(st, 4, reason);
+	return step_done(db, st);
+}
+
+int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,
+		 const char *source, const char *message)
+{
+	sqlite3_stmt *st = db->stmt[ST_ERROR];
+	char now[40];
+
+	utc_now(now, sizeof(now));
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_id(st, 2, cell_id);
+	bind_text(st, 3, now);
+	bind_text(st, 4, source);
+	bind_text(st, 5, message);
+	return step_done(db, st);
+}

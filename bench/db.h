@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db.h - the results database: open, migrate, and write rows through
+ * prepared statements. Every row is committed when it is written, so a
+ * crash loses at most what was in flight.
+ */
+#ifndef CVMBENCH_DB_H
+#define CVMBENCH_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cell.h"
+
+struct db;
+struct sqlite3;
+
+enum db_open_flags {
+	DB_READONLY = 0,
+	DB_CREATE = 1,            /* create and migrate to the newest schema */
+};
+
+/**
+ * db_open() - open @path. With DB_CREATE the file is created if needed and
+ * migrated; a database from a newer schema is refused. Errors are written
+ * to @err (naming the file). Returns 0 or -errno.
+ */
+int db_open(struct db **out, const char *path, int flags, char *err, size_t errlen);
+void db_close(struct db *db);
+/** db_sqlite() - the handle, for read-only analysis code. */
+struct sqlite3 *db_sqlite(struct db *db);
+/** db_migrate() - apply pending migrations; used by db_open and the tests. */
+int db_migrate(struct sqlite3 *h, const char *path, char *err, size_t errlen);
+/** db_schema_latest() - the number of the newest migration this build has. */
+int db_schema_latest(void);
+
+struct run_info {
+	const char *vantage;
+	const char *command_line;
+	const char *config_path;
+	const char *config_text;
+};
+
+int64_t db_run_begin(struct db *db, const struct run_info *info);
+int db_run_end(struct db *db, int64_t run_id, const char *status, int total,
+	       int ok, int skipped, int failed);
+int db_env_add(struct db *db, int64_t run_id, const char *key,
+	       const char *value, const char *source);
+
+int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c);
+int db_cell_end(struct db *db, int64_t cell_id, const char *status);
+
+struct instance_row {
+	int64_t cell_id;
+	int idx;
+	int pid;
+	long long init_ns, start_ns;
+	long rss_kb, pss_kb;
+	int threads;
+};
+int db_instance_add(struct db *db, const struct instance_row *row);
+
+struct invocation_row {
+	int64_t cell_id;
+	int instance_idx;
+	long seq;
+	const char *phase;        /* warmup | measured */
+	const char *start;        /* warm | cold */
+	const char *started_at;
+	long long latency_ns;     /* < 0: unknown */
+	long long fn_ns;          /* < 0: unknown */
+	int ok;
+	const char *digest;
+	const char *error;
+};
+int64_t db_invocation_add(struct db *db, const struct invocation_row *row);
+
+int db_metric_add(struct db *db, int64_t cell_id, int64_t invocation_id,
+		  const char *probe, const char *name, double value, const char *unit);
+int db_skip_add(struct db *db, int64_t run_id, int64_t cell_id,
+		const char *probe, const char *reason);
+int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,
+		 const char *source, const char *message);
+
+/** utc_now() - current time as ISO 8601 UTC with microseconds. */
+void utc_now(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+/*
+ * instance.c - speak protocol.h to a cvmfn: handshake, invoke, quit, with
+ * a timeout on every read. The round trip is timed here, from just before
+ * the request is written to just after the reply line is complete.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "instance.h"
+
+long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Why the process behind @in is gone, for messages. */
+static void describe_exit(struct instance *in, char *buf, size_t len)
+{
+	int status;
+
+	if (in->pid <= 0 || waitpid(in->pid, &status, WNOHANG) != in->pid) {
+		snprintf(buf, len, "instance closed its channel");
+		return;
+	}
+	in->pid = -1;
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "instance died of signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "instance exited with status %d", WEXITSTATUS(status));
+}
+
+/* Read one line (without '\n') within @deadline_ns. 0, -ETIMEDOUT, -EPIPE, -EINTR. */
+static int read_reply(struct instance *in, char *line, size_t size, long long deadline_ns)
+{
+	for (;;) {
+		char *nl = memchr(in->buf, '\n', in->len);
+		struct pollfd pfd = { .fd = in->from_fd, .events = POLLIN };
+		long long left_ms;
+		ssize_t n;
+
+		if (nl) {
+			size_t l = (size_t)(nl - in->buf);
+
+			snprintf(line, size, "%.*s", (int)l, in->buf);
+			in->len -= l + 1;
+			memmove(in->buf, nl + 1, in->len);
+			return 0;
+		}
+		if (in->len == sizeof(in->buf))
+			return -EPROTO;
+		left_ms = (deadline_ns - mono_ns()) / 1000000;
+		if (left_ms < 0)
+			return -ETIMEDOUT;
+		n = poll(&pfd, 1, (int)(left_ms > 1000000 ? 1000000 : left_ms));
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			continue;
+		n = read(in->from_fd, in->buf + in->len, sizeof(in->buf) - in->len);
+		if (n < 0 && errno == EINTR)
+			return -EINTR;
+		if (n <= 0)
+			return -EPIPE;
+		in->len += (size_t)n;
+	}
+}
+
+static void fail_read(struct instance *in, int err, const char *what, char *out,
+		      size_t len)
+{
+	char why[256];
+
+	if (err == -EPIPE)
+		describe_exit(in, why, sizeof(why));
+	else if (err == -ETIMEDOUT)
+		snprintf(why, sizeof(why), "no reply in time (timeout)");
+	else if (err == -EINTR)
+		snprintf(why, sizeof(why), "interrupted");
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-err));
+	snprintf(out, len, "%s: %s", what, why);
+}
+
+int instance_handshake(struct instance *in, double timeout_s)
+{
+	char line[1024];
+	int pid, err;
+
+	err = read_reply(in, line, sizeof(line), in->spawn_ns + (long long)(timeout_s * 1e9));
+	in->start_ns = mono_ns() - in->spawn_ns;
+	if (err) {
+		fail_read(in, err, "instance start", in->error, sizeof(in->error));
+		return err;
+	}
+	if (!strncmp(line, "error ", 6)) {
+		snprintf(in->error, sizeof(in->error), "init failed: %.480s", line + 6);
+		return -EIO;
+	}
+	if (sscanf(line, "ready pid=%d init_ns=%lld rss_kb=%ld pss_kb=%ld threads=%d",
+		   &pid, &in->init_ns, &in->rss_kb, &in->pss_kb, &in->threads) != 5) {
+		snprintf(in->error, sizeof(in->error), "unexpected greeting '%.200s'", line);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int parse_done(const char *line, long seq, struct invoke_result *r)
+{
+	long got;
+	int ok, pos = 0;
+
+	if (sscanf(line, "done %ld ok=%d fn_ns=%lld %n", &got, &ok, &r->fn_ns, &pos) < 3 ||
+	    got != seq || !pos)
+		return -EPROTO;
+	r->ok = ok;
+	if (ok && sscanf(line + pos, "digest=%64s", r->digest) == 1)
+		return 0;
+	if (!ok && !strncmp(line + pos, "error=", 6)) {
+		snprintf(r->error, sizeof(r->error), "%s", line + pos + 6);
+		return 0;
+	}
+	return -EPROTO;
+}
+
+int instance_invoke(struct instance *in, long seq, double timeout_s,
+		    struct invoke_result *r)
+{
+	char req[64], line[1024];
+	int n = snprintf(req, sizeof(req), "invoke %ld\n", seq), err;
+	long long t0, t1;
+
+	memset(r, 0, sizeof(*r));
+	r->latency_ns = r->fn_ns = -1;
+	t0 = mono_ns();
+	if (write(in->to_fd, req, (size_t)n) != n) {
+		describe_exit(in, r->error, sizeof(r->error));
+		return -EPIPE;
+	}
+	err = read_reply(in, line, sizeof(line), t0 + (long long)(timeout_s * 1e9));
+	t1 = mono_ns();
+	if (err) {
+		fail_read(in, err, "invoke", r->error, sizeof(r->error));
+		return err;
+	}
+	r->latency_ns = t1 - t0;
+	if (parse_done(line, seq, r)) {
+		snprintf(r->error, sizeof(r->error), "unexpected reply '%.200s'", line);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* Wait for the child up to @timeout_s, then kill it. */
+static void reap(struct instance *in, double timeout_s)
+{
+	long long deadline = mono_ns() + (long long)(timeout_s * 1e9);
+	struct timespec pause = { 0, 1000000 };
+
+	while (in->pid > 0 && waitpid(in->pid, NULL, WNOHANG) == 0) {
+		if (mono_ns() > deadline) {
+			kill(in->pid, SIGKILL);
+			waitpid(in->pid, NULL, 0);
+			break;
+		}
+		nanosleep(&pause, NULL);
+	}
+	in->pid = -1;
+}
+
+void instance_close(struct instance *in, double timeout_s)
+{
+	if (in->to_fd >= 0) {
+		/* if it is already gone, the write fails and reap() collects it */
+		ssize_t n = write(in->to_fd, "quit\n", 5);
+
+		(void)n;
+		close(in->to_fd);
+		in->to_fd = -1;
+	}
+	reap(in, timeout_s);
+	if (in->from_fd >= 0) {
+		close(in->from_fd);
+		in->from_fd = -1;
+	}
+}

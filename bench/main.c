@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - cvmbench: measure what confidential VMs cost serverless
+ * functions. Dispatches to one subcommand (command.h); only main exits.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "command.h"
+#include "exitcode.h"
+#include "log.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "run the cells of an experiment config into a database" },
+	{ "list", cmd_list, "workloads, probes and experiments, and what is supported here" },
+	{ "env", cmd_env, "what this machine offers (CPU, hypervisor, CVM, cpuidle, KSM, ...)" },
+	{ "show", cmd_show, "runs, cells, skips and errors of a database" },
+	{ "export", cmd_export, "invocations and metrics as CSV or JSON" },
+	{ "plot", cmd_plot, "draw one figure with gnuplot" },
+	{ "report", cmd_report, "every figure and table, as Markdown and HTML" },
+	{ "restore", cmd_restore, "undo what a crashed run left (settings, processes)" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: cvmbench [-v|-q] COMMAND [options]   (cvmbench COMMAND --help)\n"
+		"version %s\ncommands:\n", CVMBENCH_VERSION);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "exit codes: 0 ok, 1 failed, 2 usage/config error, 3 finished with "
+		"skips, 130 interrupted\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	while (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "-q"))) {
+		log_set_level(argv[1][1] == 'v' ? LOG_DBG : LOG_WARN);
+		argv++;
+		argc--;
+	}
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("cvmbench %s\n", CVMBENCH_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "cvmbench: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

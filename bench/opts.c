@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/* opts.c - getopt_long driven by a struct opt table. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+
+#define OPT_HELP_ID -1000
+
+void opts_usage(FILE *out, const char *synopsis, const struct opt *table)
+{
+	const struct opt *o;
+
+	fprintf(out, "usage: cvmbench %s\n", synopsis);
+	if (!table || !table->name)
+		return;
+	fprintf(out, "options:\n");
+	for (o = table; o->name; o++) {
+		char left[64];
+
+		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->has_arg ? " " : "",
+			 o->has_arg ? o->metavar : "");
+		fprintf(out, "  %-24s %s\n", left, o->help);
+	}
+	fprintf(out, "  %-24s %s\n", "--help", "show this help");
+}
+
+static struct option *build_longopts(const struct opt *table)
+{
+	size_t n = 0, i;
+	struct option *lo;
+
+	while (table && table[n].name)
+		n++;
+	lo = calloc(n + 2, sizeof(*lo));
+	if (!lo)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		lo[i].name = table[i].name;
+		lo[i].has_arg = table[i].has_arg ? required_argument : no_argument;
+		lo[i].val = (int)i;
+	}
+	lo[n].name = "help";
+	lo[n].val = OPT_HELP_ID;
+	return lo;
+}
+
+int opts_parse(int argc, char **argv, const char *synopsis,
+	       const struct opt *table, opt_fn fn, void *ctx, int *first_arg)
+{
+	struct option *lo = build_longopts(table);
+	int c, ret = 0;
+
+	if (!lo)
+		return 2;
+	optind = 1;
+	opterr = 0;
+	while (!ret && (c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (c == OPT_HELP_ID) {
+			opts_usage(stdout, synopsis, table);
+			ret = 1;
+		} else if (c == '?' || c == ':') {
+			fprintf(stderr, "cvmbench: %s '%s'\n",
+				c == ':' ? "missing value for option" : "unknown option",
+				argv[optind - 1]);
+			opts_usage(stderr, synopsis, table);
+			ret = 2;
+		} else if (fn(ctx, table[c].id, optarg)) {
+			ret = 2;
+		}
+	}
+	free(lo);
+	*first_arg = optind;
+	return ret;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * paths.h - where cvmbench finds its companions: the cvmfn binary, the
+ * analysis scripts, the configs, and where workload data goes.
+ */
+#ifndef CVMBENCH_PATHS_H
+#define CVMBENCH_PATHS_H
+
+#include <stddef.h>
+
+#define DEFAULT_DATA_DIR "/var/tmp/cvmbench/data"
+
+/** exe_dir() - the directory of the running cvmbench binary. */
+int exe_dir(char *buf, size_t len);
+/** find_cvmfn() - $CVMBENCH_CVMFN, else cvmfn next to cvmbench, else "cvmfn". */
+void find_cvmfn(char *buf, size_t len);
+/** find_configs_dir() - $CVMBENCH_CONFIGS, else configs/ next to cvmbench. */
+void find_configs_dir(char *buf, size_t len);
+/** default_data_dir() - $CVMBENCH_DATA_DIR, else DEFAULT_DATA_DIR. */
+const char *default_data_dir(void);
+
+#endif

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/* progress.c - the run's progress line on stderr. */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "instance.h"
+#include "log.h"
+#include "progress.h"
+
+static int on_tty;
+static size_t total_cells;
+static long long t_start;
+static int line_shown;
+
+static void progress_clear(void)
+{
+	if (line_shown)
+		fprintf(stderr, "\r\033[K");
+	line_shown = 0;
+}
+
+static void format_duration(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+
+	snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+void progress_begin(size_t total)
+{
+	total_cells = total;
+	t_start = mono_ns();
+	on_tty = isatty(2);
+	if (on_tty)
+		log_set_progress_clear(progress_clear);
+}
+
+void progress_cell(size_t done, const char *cell_key)
+{
+	double elapsed = (double)(mono_ns() - t_start) / 1e9;
+	char el[32], eta[32] = "?";
+
+	format_duration(elapsed, el, sizeof(el));
+	if (done)
+		format_duration(elapsed / (double)done * (double)(total_cells - done),
+				eta, sizeof(eta));
+	if (!on_tty) {
+		pr_info("cell %zu/%zu %s (elapsed %s, left ~%s)", done + 1, total_cells,
+			cell_key, el, eta);
+		return;
+	}
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s  elapsed %s  left ~%s", done, total_cells,
+		cell_key, el, eta);
+	line_shown = 1;
+}
+
+void progress_cell_done(const char *cell_key, const char *status)
+{
+	if (!on_tty)
+		pr_info("cell %s: %s", cell_key, status);
+}
+
+void progress_end(void)
+{
+	progress_clear();
+	log_set_progress_clear(NULL);
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/*
+ * runner.c - `cvmbench run`: config -> cells -> database. Takes the
+ * journal (restoring what a crashed run left), records the run and its
+ * environment, prepares each workload's files, runs the cells, and marks
+ * the run complete, skipped, failed or interrupted - never silently done.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "db.h"
+#include "env.h"
+#include "exitcode.h"
+#include "journal.h"
+#include "log.h"
+#include "progress.h"
+#include "runner.h"
+
+volatile sig_atomic_t runner_stop;
+
+struct run_counts {
+	int ok, skipped, failed, interrupted;
+};
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	runner_stop = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int cell_selected(const struct runner_opts *o, const struct cell *c)
+{
+	int i;
+
+	if (!o->nonly)
+		return 1;
+	for (i = 0; i < o->nonly; i++)
+		if (!strcmp(o->only[i], c->key))
+			return 1;
+	return 0;
+}
+
+static int check_only(const struct runner_opts *o, const struct cell *cells, size_t n)
+{
+	size_t j;
+	int i, found;
+
+	for (i = 0; i < o->nonly; i++) {
+		for (found = 0, j = 0; j < n && !found; j++)
+			found = !strcmp(o->only[i], cells[j].key);
+		if (!found) {
+			pr_err("%s: no cell %s (cvmbench run %s --dry-run lists them)",
+			       o->config_path, o->only[i], o->config_path);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Run `cvmfn prepare` for the cell's workload files; its stderr is the message. */
+static int prepare_workload(struct cell_ctx *ctx)
+{
+	char store[1024], *argv[24], msg[512] = "";
+	int pipefd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	cvmfn_argv(ctx->env.cvmfn, "prepare", ctx->cell, ctx->env.data_dir, store,
+		   sizeof(store), argv, 24);
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], 2);
+		dup2(open("/dev/null", O_WRONLY), 1);
+		execv(argv[0], argv);
+		dprintf(2, "cannot run %s: %s", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], msg, sizeof(msg) - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	msg[strcspn(msg, "\n")] = '\0';
+	close(pipefd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		cell_fail(ctx, "cvmfn prepare %s failed: %s", ctx->cell->workload,
+			  msg[0] ? msg : "no message");
+		return -EIO;
+	}
+	return 0;
+}
+
+static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell *c,
+				const struct runner_opts *o)
+{
+	struct cell_ctx ctx = { .db = db, .run_id = run_id, .cell = c,
+				.env = { o->cvmfn, o->data_dir } };
+	enum cell_status st;
+	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
+
+	ctx.cell_id = db_cell_begin(db, run_id, c);
+	if (ctx.cell_id < 0)
+		return CELL_FAILED;
+	if (prepare_workload(&ctx))
+		st = CELL_FAILED;
+	else
+		st = cell_run(&ctx);
+	db_cell_end(db, ctx.cell_id, names[st]);
+	progress_cell_done(c->key, names[st]);
+	return st;
+}
+
+static void count(struct run_counts *rc, enum cell_status st)
+{
+	if (st == CELL_OK)
+		rc->ok++;
+	else if (st == CELL_SKIPPED)
+		rc->skipped++;
+	else if (st == CELL_FAILED)
+		rc->failed++;
+	else
+		rc->interrupted++;
+}
+
+static void store_env_fact(void *ctx, const char *key, const char *value,
+			   const char *source)
+{
+	struct { struct db *db; int64_t run_id; } *e = ctx;
+
+	db_env_add(e->db, e->run_id, key, value, source);
+}
+
+static int run_cells(struct db *db, int64_t run_id, const struct cell *cells,
+		     size_t n, const struct runner_opts *o, struct run_counts *rc)
+{
+	size_t i, total = 0, done = 0;
+
+	for (i = 0; i < n; i++)
+		total += cell_selected(o, &cells[i]);
+	progress_begin(total);
+	for (i = 0; i < n && !runner_stop; i++) {
+		if (!cell_selected(o, &cells[i]))
+			continue;
+		progress_cell(done++, cells[i].key);
+		count(rc, run_one(db, run_id, &cells[i], o));
+	}
+	progress_end();
+	return (int)total;
+}
+
+static int finish(struct db *db, int64_t run_id, int total, const struct run_counts *rc)
+{
+	const char *status = "complete";
+	int code = EXIT_OK;
+
+	if (runner_stop || rc->interrupted) {
+		status = "interrupted";
+		code = EXIT_INTERRUPTED;
+	} else if (rc->failed) {
+		status = "failed";
+		code = EXIT_FAILED;
+	} else if (rc->skipped) {
+		status = "skipped";
+		code = EXIT_SKIPPED;
+	}
+	db_run_end(db, run_id, status, total, rc->ok, rc->skipped, rc->failed);
+	pr_info("run %lld %s: %d cells, %d ok, %d skipped, %d failed%s",
+		(long long)run_id, status, total, rc->ok, rc->skipped, rc->failed,
+		rc->interrupted ? ", interrupted" : "");
+	return code;
+}
+
+static int measure_all(struct db *db, const struct config *cfg, const struct cell *cells,
+		       size_t n, const struct runner_opts *o)
+{
+	struct run_info info = { env_in_vm() ? "guest" : "host", o->command_line,
+				 o->config_path, cfg->text };
+	struct run_counts rc = { 0 };
+	struct { struct db *db; int64_t run_id; } env_ctx;
+	int64_t run_id = db_run_begin(db, &info);
+	int total;
+
+	if (run_id < 0)
+		return EXIT_FAILED;
+	env_ctx.db = db;
+	env_ctx.run_id = run_id;
+	env_collect(store_env_fact, &env_ctx);
+	catch_signals();
+	total = run_cells(db, run_id, cells, n, o, &rc);
+	journal_restore_all(NULL);
+	return finish(db, run_id, total, &rc);
+}
+
+static void print_cells(const struct cell *cells, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		printf("%s\n%s\n", cells[i].key, cells[i].spec);
+}
+
+static int open_journal(void)
+{
+	char err[512];
+	int undone;
+
+	if (journal_open(err, sizeof(err))) {
+		pr_err("%s", err);
+		return -1;
+	}
+	undone = journal_restore_all(stderr);
+	if (undone > 0)
+		pr_warn("restored %d setting(s) or object(s) a previous run left (journal %s)",
+			undone, journal_path());
+	return 0;
+}
+
+int runner_run(const struct runner_opts *o)
+{
+	struct config *cfg = NULL;
+	struct cell *cells = NULL;
+	struct db *db = NULL;
+	size_t n = 0;
+	char err[1600];
+	int code = EXIT_USAGE;
+
+	if (config_load(o->config_path, &cfg, err, sizeof(err)) ||
+	    config_expand(cfg, &cells, &n, err, sizeof(err))) {
+		pr_err("%s", err);
+		goto out;
+	}
+	if (check_only(o, cells, n))
+		goto out;
+	if (o->dry_run) {
+		print_cells(cells, n);
+		code = EXIT_OK;
+		goto out;
+	}
+	if (access(o->cvmfn, X_OK)) {
+		pr_err("cannot run cvmfn at %s: %s (set CVMBENCH_CVMFN or --cvmfn)",
+		       o->cvmfn, strerror(errno));
+		code = EXIT_FAILED;
+		goto out;
+	}
+	if (db_open(&db, o->db_path, DB_CREATE, err, sizeof(err))) {
+		pr_err("%s", err);
+		goto out;
+	}
+	code = open_journal() ? EXIT_FAILED : measure_all(db, cfg, cells, n, o);
+	journal_close();
+out:
+	db_close(db);
+	free(cells);
+	config_free(cfg);
+	return code;
+}

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * list.h - every probe, one line each. Adding a probe is one new file
+ * defining `const struct probe_ops probe_<ident>` and one line here.
+ */
+#define PROBES(X)       \
+	X(null)         \
+	X(latency)

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * probe.h - the one ops table every probe implements.
+ *
+ * The runner brackets each window (a whole cell, or one invocation) the
+ * way stress-ng brackets a stressor: start every probe, run, stop them in
+ * reverse order, then let each emit its rows. Probes never see SQLite:
+ * they write through a sink. The list of probes is probes/list.h.
+ */
+#ifndef CVMBENCH_PROBE_H
+#define CVMBENCH_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cell.h"
+
+#define PROBE_OPS_VERSION 1
+
+enum probe_window {
+	PROBE_WINDOW_CELL = 1,
+	PROBE_WINDOW_INVOCATION = 2,
+};
+
+/* What the probe measures around: the cell, its instances, its results. */
+struct probe_target {
+	const struct cell *cell;
+	const pid_t *pids;            /* instance processes (may change per window) */
+	int npids;
+	const double *latency_ns;     /* measured round trips so far */
+	const double *fn_ns;          /* function times so far */
+	size_t nresults;
+};
+
+struct sink;
+
+struct probe {
+	const struct probe_ops *ops;
+	const struct probe_target *target;
+	void *priv;
+	char error[256];
+};
+
+struct probe_ops {
+	int version;                  /* PROBE_OPS_VERSION */
+	const char *name;
+	const char *measures;         /* one line: what, and where it comes from */
+	unsigned int windows;         /* PROBE_WINDOW_* it wants */
+	/* 1 if it can measure here; else 0 with the reason in @why. NULL = always. */
+	int (*supported)(char *why, size_t len);
+	int (*open)(struct probe *p);
+	int (*start)(struct probe *p, enum probe_window w);
+	int (*stop)(struct probe *p, enum probe_window w);
+	/* Emit the rows of the window just stopped. */
+	int (*emit)(struct probe *p, enum probe_window w, struct sink *s);
+	void (*close)(struct probe *p);
+};
+
+/** probe_find() - the ops for @name, or NULL. */
+const struct probe_ops *probe_find(const char *name);
+size_t probe_count(void);
+const struct probe_ops *probe_at(size_t i);
+/** probe_supported() - 1, or 0 with the reason (also for a missing library). */
+int probe_supported(const struct probe_ops *ops, char *why, size_t len);
+/** probe_error() - record the first error of a probe, return @err. */
+int probe_error(struct probe *p, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

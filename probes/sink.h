@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.h - where probes write their numbers: a metric of the current cell
+ * or invocation, or a skip with its reason. Backed by db.c's statements.
+ */
+#ifndef CVMBENCH_SINK_H
+#define CVMBENCH_SINK_H
+
+#include <stdint.h>
+
+struct db;
+
+struct sink {
+	struct db *db;
+	int64_t run_id;
+	int64_t cell_id;
+	int64_t invocation_id;    /* 0 for a cell window */
+	const char *probe;
+};
+
+/** sink_metric() - one number with its unit ("ns", "count", "kB", ...). */
+int sink_metric(struct sink *s, const char *name, double value, const char *unit);
+/** sink_skip() - this probe could not measure this cell, and why. */
+int sink_skip(struct sink *s, const char *reason);
+
+#endif
