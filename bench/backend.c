@@ -21,6 +21,13 @@ const struct backend_ops *backend_find(const char *name)
 	return NULL;
 }
 
+void backend_close(const struct backend_ops *be, struct instance *in, double timeout_s)
+{
+	instance_close(in, timeout_s);
+	if (be && be->cleanup)
+		be->cleanup(in);
+}
+
 /* Append @s to @store and return where it starts. */
 static char *keep(char *store, size_t storelen, size_t *used, const char *s)
 {

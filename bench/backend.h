@@ -25,7 +25,12 @@ struct backend_ops {
 	/* Start an instance of @c's workload; fills pid, fds and spawn_ns. */
 	int (*spawn)(const struct cell *c, const struct backend_env *env,
 		     struct instance *in, char *err, size_t errlen);
+	/* After instance_close(): remove what spawn created (NULL = nothing). */
+	void (*cleanup)(struct instance *in);
 };
+
+/** backend_close() - instance_close() and the backend's cleanup. */
+void backend_close(const struct backend_ops *be, struct instance *in, double timeout_s);
 
 /** backend_find() - the backend called @name, or NULL. */
 const struct backend_ops *backend_find(const char *name);

@@ -12,6 +12,7 @@
 
 #include "db.h"
 #include "journal.h"
+#include "knob.h"
 #include "log.h"
 #include "probe.h"
 #include "runner.h"
@@ -155,7 +156,7 @@ static int spawn_instance(struct cell_state *cs, struct instance *in)
 	ret = instance_handshake(in, c->timeout);
 	if (ret) {
 		cell_fail(cs->ctx, "instance of %s: %s", c->workload, in->error);
-		instance_close(in, 1.0);
+		backend_close(be, in, 1.0);
 	}
 	return ret;
 }
@@ -180,10 +181,11 @@ static int start_instances(struct cell_state *cs)
 
 static void stop_instances(struct cell_state *cs)
 {
+	const struct backend_ops *be = backend_find(cs->ctx->cell->backend);
 	int i;
 
 	for (i = 0; i < cs->ninst; i++) {
-		instance_close(&cs->inst[i], 5.0);
+		backend_close(be, &cs->inst[i], 5.0);
 		journal_forget(cs->journal_id[i]);
 	}
 	cs->ninst = 0;
@@ -213,7 +215,7 @@ static int call_once(struct cell_state *cs, long seq, int *instance_idx,
 	if (!ret)
 		r->latency_ns = mono_ns() - cold.spawn_ns;
 	record_instance(cs, (int)seq, &cold);
-	instance_close(&cold, 5.0);
+	backend_close(backend_find(c->backend), &cold, 5.0);
 	return ret;
 }
 
@@ -296,6 +298,7 @@ static int run_calls(struct cell_state *cs)
 
 static enum cell_status measure(struct cell_state *cs)
 {
+	char why[512] = "";
 	int ret;
 
 	if (strcmp(cs->ctx->cell->mode, "cold") && start_instances(cs))
@@ -308,7 +311,33 @@ static enum cell_status measure(struct cell_state *cs)
 	close_probes(cs);
 	if (ret == -EINTR)
 		return CELL_INTERRUPTED;
+	if (!ret && knobs_verify(cs->ctx->cell, why, sizeof(why))) {
+		cell_fail(cs->ctx, "%s", why);
+		return CELL_FAILED;
+	}
 	return ret ? CELL_FAILED : CELL_OK;
+}
+
+/* Apply the cell's knobs, measure, restore them whatever happened. */
+static enum cell_status measure_with_knobs(struct cell_state *cs)
+{
+	char why[512] = "";
+	enum cell_status st;
+	int ret = knobs_apply(cs->ctx->cell, why, sizeof(why));
+
+	if (ret == KNOB_SKIP) {
+		pr_warn("%s: skipped: %s", cs->ctx->cell->key, why);
+		db_skip_add(cs->ctx->db, cs->ctx->run_id, cs->ctx->cell_id, NULL, why);
+		return CELL_SKIPPED;
+	}
+	if (ret) {
+		cell_fail(cs->ctx, "%s", why);
+		return CELL_FAILED;
+	}
+	st = measure(cs);
+	stop_instances(cs);
+	knobs_restore(cs->ctx->cell);
+	return st;
 }
 
 static int backend_usable(struct cell_ctx *ctx)
@@ -339,7 +368,7 @@ enum cell_status cell_run(struct cell_ctx *ctx)
 	if (!backend_usable(ctx))
 		st = CELL_SKIPPED;
 	else
-		st = measure(cs);
+		st = measure_with_knobs(cs);
 	stop_instances(cs);
 	free(cs->latency);
 	free(cs->fn);

@@ -21,7 +21,7 @@ extern const size_t schema_migration_count;
 extern const char *const schema_migration_names[];
 
 enum stmt_id {
-	ST_ENV, ST_CELL, ST_CELL_END, ST_INSTANCE, ST_INVOCATION, ST_METRIC,
+	ST_ENV, ST_CELL, ST_PARAM, ST_CELL_END, ST_INSTANCE, ST_INVOCATION, ST_METRIC,
 	ST_SKIP, ST_ERROR, ST_COUNT
 };
 
@@ -32,6 +32,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 		    "backend, threads, wait, mode, instances, invocations, warmup, "
 		    "repeat_index, seed, probes, spec, started_at) VALUES "
 		    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_PARAM] = "INSERT INTO cell_param (cell_id, key, value) VALUES (?, ?, ?)",
 	[ST_CELL_END] = "UPDATE cell SET status = ?, ended_at = ? WHERE id = ?",
 	[ST_INSTANCE] = "INSERT OR REPLACE INTO instance (cell_id, idx, pid, init_ns, "
 			"start_ns, rss_kb, pss_kb, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -315,10 +316,30 @@ int db_env_add(struct db *db, int64_t run_id, const char *key,
 	return step_done(db, st);
 }
 
+/* One cell_param row per `key = value` line of the spec. */
+static int db_cell_params(struct db *db, int64_t cell_id, const char *spec)
+{
+	sqlite3_stmt *st = db->stmt[ST_PARAM];
+	char key[128], value[1024];
+	const char *p;
+	int ret = 0;
+
+	for (p = spec; p && *p && !ret; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (sscanf(p, "%127s = %1023[^\n]", key, value) != 2)
+			continue;
+		sqlite3_bind_int64(st, 1, cell_id);
+		bind_text(st, 2, key);
+		bind_text(st, 3, value);
+		ret = step_done(db, st);
+	}
+	return ret;
+}
+
 int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c)
 {
 	sqlite3_stmt *st = db->stmt[ST_CELL];
 	char now[40];
+	int64_t id;
 
 	utc_now(now, sizeof(now));
 	sqlite3_bind_int64(st, 1, run_id);
@@ -338,9 +359,14 @@ int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c)
 	bind_text(st, 15, c->probes);
 	bind_text(st, 16, c->spec);
 	bind_text(st, 17, now);
-	if (step_done(db, st))
+	sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
+	if (step_done(db, st) ||
+	    db_cell_params(db, id = sqlite3_last_insert_rowid(db->h), c->spec) ||
+	    sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 		return -EIO;
-	return sqlite3_last_insert_rowid(db->h);
+	}
+	return id;
 }
 
 int db_cell_end(struct db *db, int64_t cell_id, const char *status)

@@ -22,6 +22,7 @@ struct instance {
 	long long init_ns;        /* init inside cvmfn */
 	long rss_kb, pss_kb;
 	int threads;
+	void *priv;               /* the backend's own state (container id, ...) */
 	char error[512];
 };
 

@@ -61,6 +61,15 @@ CREATE TABLE cell (
 );
 CREATE INDEX cell_run ON cell(run_id);
 
+-- Every config key of a cell as text, including keys later issues add:
+-- group or pivot on any dimension without a schema change.
+CREATE TABLE cell_param (
+	cell_id INTEGER NOT NULL REFERENCES cell(id) ON DELETE CASCADE,
+	key     TEXT NOT NULL,
+	value   TEXT NOT NULL,
+	PRIMARY KEY (cell_id, key)
+);
+
 -- A function instance of a cell (a warm `cvmfn serve` process, or one
 -- cold start).
 CREATE TABLE instance (

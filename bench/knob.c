@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+/* knob.c - the list of knobs, applied in order and restored in reverse. */
+#include <stdio.h>
+
+#include "knob.h"
+
+/* One line per knob; NULL ends the list. */
+static const struct knob_ops *const knobs[] = {
+	NULL,
+};
+
+static int applied;             /* how many of knobs[] are applied now */
+
+int knobs_apply(const struct cell *c, char *why, size_t len)
+{
+	int ret;
+
+	applied = 0;
+	for (; knobs[applied]; applied++) {
+		ret = knobs[applied]->apply(c, why, len);
+		if (ret) {
+			knobs_restore(c);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int knobs_verify(const struct cell *c, char *why, size_t len)
+{
+	int i, ret;
+
+	for (i = 0; i < applied; i++)
+		if (knobs[i]->verify && (ret = knobs[i]->verify(c, why, len)))
+			return ret;
+	return 0;
+}
+
+void knobs_restore(const struct cell *c)
+{
+	while (applied > 0) {
+		applied--;
+		knobs[applied]->restore(c);
+	}
+}

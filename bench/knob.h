@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * knob.h - settings a cell dimension changes for the length of the cell
+ * (the guest's idle policy, KSM, ...). A knob changes host state only
+ * through journal_set(), so every change is undone at the end of the
+ * cell, on Ctrl-C, and after a crash (cvmbench restore).
+ */
+#ifndef CVMBENCH_KNOB_H
+#define CVMBENCH_KNOB_H
+
+#include <stddef.h>
+
+#include "cell.h"
+
+enum { KNOB_SKIP = 1 };
+
+struct knob_ops {
+	const char *name;
+	/*
+	 * Apply @c's setting: 0 applied (or nothing to change), KNOB_SKIP when
+	 * it cannot be applied here (reason in @why: the cell is skipped), or
+	 * -errno (reason in @why: the cell fails).
+	 */
+	int (*apply)(const struct cell *c, char *why, size_t len);
+	/* After the cell: did the setting hold? 0, or -errno with @why. NULL = no check. */
+	int (*verify)(const struct cell *c, char *why, size_t len);
+	/* Undo what apply() changed. */
+	void (*restore)(const struct cell *c);
+};
+
+/**
+ * knobs_apply() - apply every knob for @c, in list order. On failure the
+ * knobs already applied are restored. Returns 0, KNOB_SKIP or -errno.
+ */
+int knobs_apply(const struct cell *c, char *why, size_t len);
+/** knobs_verify() - verify every knob; the first failure wins. */
+int knobs_verify(const struct cell *c, char *why, size_t len);
+/** knobs_restore() - restore every applied knob, in reverse order. */
+void knobs_restore(const struct cell *c);
+
+#endif
