@@ -20,17 +20,19 @@
 #include "probe.h"
 #include "workload.h"
 
-enum { LIST_JSON, LIST_CONFIGS };
+enum { LIST_JSON, LIST_CONFIGS, LIST_KEYS };
 
 static const struct opt list_opts[] = {
 	{ "json", 0, NULL, "machine-readable output", LIST_JSON },
 	{ "configs", 1, "DIR", "where the experiment configs are (default configs/)",
 	  LIST_CONFIGS },
+	{ "keys", 0, NULL, "the config keys: type, default, allowed values", LIST_KEYS },
 	OPT_END
 };
 
 struct list_args {
 	int json;
+	int keys;
 	const char *configs;
 };
 
@@ -40,9 +42,66 @@ static int on_list_opt(void *ctx, int id, const char *arg)
 
 	if (id == LIST_JSON)
 		a->json = 1;
+	else if (id == LIST_KEYS)
+		a->keys = 1;
 	else
 		a->configs = arg;
 	return 0;
+}
+
+static void list_keys(cJSON *arr)
+{
+	size_t i;
+
+	for (i = 0; i < config_key_count; i++) {
+		const struct config_key *k = &config_keys[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", k->name);
+		cJSON_AddStringToObject(o, "default", k->def ? k->def : "(required)");
+		cJSON_AddBoolToObject(o, "dimension", k->matrix);
+		if (k->allowed)
+			cJSON_AddStringToObject(o, "allowed", k->allowed);
+		cJSON_AddStringToObject(o, "about", k->help);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
+static void print_keys(const cJSON *arr)
+{
+	const cJSON *o;
+
+	printf("%-14s %-12s %-4s %s\n", "KEY", "DEFAULT", "DIM", "MEANING");
+	cJSON_ArrayForEach(o, arr) {
+		const cJSON *allowed = cJSON_GetObjectItem(o, "allowed");
+
+		printf("%-14s %-12s %-4s %s%s%s\n", cJSON_GetObjectItem(o, "name")->valuestring,
+		       cJSON_GetObjectItem(o, "default")->valuestring,
+		       cJSON_IsTrue(cJSON_GetObjectItem(o, "dimension")) ? "yes" : "",
+		       cJSON_GetObjectItem(o, "about")->valuestring,
+		       allowed ? ": " : "", allowed ? allowed->valuestring : "");
+	}
+}
+
+static void print_json(const cJSON *root)
+{
+	char *s = cJSON_Print(root);
+
+	puts(s);
+	free(s);
+}
+
+static int cmd_list_keys(int json)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	list_keys(arr);
+	if (json)
+		print_json(arr);
+	else
+		print_keys(arr);
+	cJSON_Delete(arr);
+	return EXIT_OK;
 }
 
 static cJSON *item(cJSON *arr, const char *name, const char *about, const char *why)
@@ -196,11 +255,13 @@ int cmd_list(int argc, char **argv)
 	struct list_args a = { 0 };
 	char configs[PATH_MAX];
 	cJSON *root, *w, *p, *e;
-	int first, ret = opts_parse(argc, argv, "list [--json]", list_opts, on_list_opt, &a,
+	int first, ret = opts_parse(argc, argv, "list [--json] [--keys]", list_opts, on_list_opt, &a,
 				    &first);
 
 	if (ret)
 		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	if (a.keys)
+		return cmd_list_keys(a.json);
 	if (!a.configs) {
 		find_configs_dir(configs, sizeof(configs));
 		a.configs = configs;
@@ -213,10 +274,7 @@ int cmd_list(int argc, char **argv)
 	list_probes(p);
 	list_configs(e, a.configs);
 	if (a.json) {
-		char *s = cJSON_Print(root);
-
-		puts(s);
-		free(s);
+		print_json(root);
 	} else {
 		print_section("workloads", w);
 		print_section("probes", p);

@@ -79,13 +79,17 @@ int cmd_run(int argc, char **argv)
 
 	a.o.db_path = "results.db";
 	a.o.data_dir = default_data_dir();
+	/* as typed: getopt reorders argv */
+	a.o.command_line = join_args(argc, argv);
 	ret = opts_parse(argc, argv, synopsis, run_opts, on_run_opt, &a, &first);
-	if (ret)
-		return ret == 1 ? EXIT_OK : EXIT_USAGE;
-	if (argc - first != 1) {
+	if (!ret && argc - first != 1) {
 		fprintf(stderr, "cvmbench run: needs exactly one CONFIG file\n");
 		opts_usage(stderr, synopsis, run_opts);
-		return EXIT_USAGE;
+		ret = 2;
+	}
+	if (ret) {
+		free((char *)a.o.command_line);
+		return ret == 1 ? EXIT_OK : EXIT_USAGE;
 	}
 	a.o.config_path = argv[first];
 	a.o.only = a.only;
@@ -93,7 +97,6 @@ int cmd_run(int argc, char **argv)
 		find_cvmfn(cvmfn, sizeof(cvmfn));
 		a.o.cvmfn = cvmfn;
 	}
-	a.o.command_line = join_args(argc, argv);
 	ret = runner_run(&a.o);
 	free((char *)a.o.command_line);
 	return ret;

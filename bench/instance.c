@@ -23,12 +23,27 @@ long long mono_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* Reap @pid if it exits within @ms milliseconds; 1 with @status if it did. */
+static int wait_exit(pid_t pid, int ms, int *status)
+{
+	struct timespec pause = { 0, 1000000 };
+	int i;
+
+	for (i = 0; i <= ms; i++) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return 1;
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
 /* Why the process behind @in is gone, for messages. */
 static void describe_exit(struct instance *in, char *buf, size_t len)
 {
 	int status;
 
-	if (in->pid <= 0 || waitpid(in->pid, &status, WNOHANG) != in->pid) {
+	/* its channel closed: it is exiting, give it a moment to be reaped */
+	if (in->pid <= 0 || !wait_exit(in->pid, 200, &status)) {
 		snprintf(buf, len, "instance closed its channel");
 		return;
 	}

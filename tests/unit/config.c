@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/config.c - config parsing and matrix expansion: what a good
+ * config expands to, and the message of every kind of bad config (each
+ * must name the file, the line and the key, with the allowed values).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "tap.h"
+
+static int load(const char *text, struct config **cfg, char *err, size_t len)
+{
+	err[0] = '\0';
+	return config_load_string("t.ini", text, cfg, err, len);
+}
+
+/* Expect loading (or expanding) @text to fail with a message containing @want. */
+static void expect_error(const char *text, const char *want, const char *what)
+{
+	struct config *cfg = NULL;
+	struct cell *cells = NULL;
+	size_t n;
+	char err[2048];
+	int ret = load(text, &cfg, err, sizeof(err));
+
+	if (!ret) {
+		ret = config_expand(cfg, &cells, &n, err, sizeof(err));
+		free(cells);
+		config_free(cfg);
+	}
+	if (!ret) {
+		tap_ok(0, "%s: expected an error", what);
+		return;
+	}
+	tap_contains(err, want, what);
+}
+
+static void test_expansion(void)
+{
+	const char *text =
+		"; a comment\n"
+		"[defaults]\n"
+		"size = test\n"
+		"invocations = 3\n"
+		"\n"
+		"[experiment sweep]\n"
+		"workload = null, hello-world\n"
+		"threads = 1,2\n"
+		"repeats = 2\n"
+		"[experiment one]\n"
+		"workload = hello-world\n"
+		"size = small\n";
+	struct config *cfg;
+	struct cell *cells, *again;
+	char err[1024];
+	size_t n = 0, n2 = 0;
+
+	tap_ok(load(text, &cfg, err, sizeof(err)) == 0, "a good config loads (%s)", err);
+	tap_ok(config_expand(cfg, &cells, &n, err, sizeof(err)) == 0, "and expands");
+	tap_ok(n == 9, "2 workloads x 2 threads x 2 repeats + 1 = 9 cells (got %zu)", n);
+	tap_ok(!strcmp(cells[0].workload, "null") && cells[0].threads == 1 &&
+	       cells[0].repeat_index == 0 && cells[1].repeat_index == 1 &&
+	       cells[2].threads == 2 && !strcmp(cells[4].workload, "hello-world"),
+	       "first key varies slowest, repeats fastest");
+	tap_ok(cells[0].invocations == 3 && !strcmp(cells[8].size, "small") &&
+	       cells[8].invocations == 3 && cells[8].warmup == 2,
+	       "defaults section, then built-in defaults, then the experiment's keys");
+	tap_ok(!strncmp(cells[0].key, "sweep-", 6) && strlen(cells[0].key) == 14,
+	       "cell key is experiment-8hex (%s)", cells[0].key);
+	tap_ok(strcmp(cells[0].key, cells[1].key) != 0, "repeats have their own keys");
+	tap_contains(cells[2].spec, "threads = 2\n", "spec holds every key verbatim");
+	tap_contains(cells[2].spec, "experiment = sweep\n", "spec names the experiment");
+	config_expand(cfg, &again, &n2, err, sizeof(err));
+	tap_ok(n2 == n && !strcmp(again[5].key, cells[5].key),
+	       "the same config gives the same keys");
+	free(again);
+	free(cells);
+	config_free(cfg);
+}
+
+static void test_errors(void)
+{
+	expect_error("", "t.ini: no [experiment NAME] section", "empty config");
+	expect_error("[defaults]\nsize = test\n", "no [experiment NAME] section",
+		     "defaults only");
+	expect_error("[experiment a]\nworkload = null\nthis is not ini\n",
+		     "t.ini:3: syntax error", "malformed line names the line");
+	expect_error("[experiment a]\nworkload = null\ntreads = 2\n",
+		     "t.ini:3: unknown key 'treads' in [experiment a]; keys are: workload, size",
+		     "unknown key lists the keys");
+	expect_error("[experiment a]\nworkload = null\nsize = huge\n",
+		     "t.ini:3: bad value 'huge' for size: allowed test|small|large",
+		     "bad enum value lists the allowed ones");
+	expect_error("[experiment a]\nworkload = null\nthreads = two\n",
+		     "t.ini:3: bad value 'two' for threads: an integer from 0 to 1024",
+		     "non-numeric value");
+	expect_error("[experiment a]\nworkload = null\ninvocations = 0\n",
+		     "bad value '0' for invocations: an integer from 1",
+		     "out-of-range value");
+	expect_error("[experiment a]\nworkload = null, nope\n",
+		     "t.ini:2: unknown workload 'nope': known workloads are null, hello-world",
+		     "unknown workload lists the workloads");
+	expect_error("[experiment a]\nworkload = null\nprobes = latency, nosuch\n",
+		     "t.ini:3: unknown probe 'nosuch': known probes are null, latency",
+		     "unknown probe lists the probes");
+	expect_error("[experiment a]\nworkload = null\nwait = sometimes\n",
+		     "bad value 'sometimes' for wait: allowed spin, block, hybrid",
+		     "bad wait mode");
+	expect_error("[experiment a]\nworkload = null\nwait = hybrid:x\n",
+		     "bad value 'hybrid:x' for wait", "bad hybrid spin time");
+	expect_error("[experment a]\nworkload = null\n",
+		     "t.ini:1: section [experment a]: expected [defaults] or [experiment NAME]",
+		     "misspelt section");
+	expect_error("[experiment A B]\nworkload = null\n",
+		     "experiment name 'A B': use a-z", "bad experiment name");
+	expect_error("workload = null\n[experiment a]\nworkload = null\n",
+		     "t.ini:1: key 'workload' outside a section", "key before any section");
+	expect_error("[experiment a]\nworkload = null\nsize = test\nsize = small\n",
+		     "t.ini:4: size given twice in this section (first at line 3)",
+		     "duplicate key");
+	expect_error("[experiment a]\nsize = test\n",
+		     "t.ini:1: [experiment a] has no workload: set it there or in [defaults]",
+		     "missing required key");
+	expect_error("[experiment a]\nworkload = null\ntimeout = 1, 2\n",
+		     "t.ini:3: timeout takes one value, not a list", "list for a non-matrix key");
+	expect_error("[experiment a]\nworkload = null\nthreads =\n",
+		     "t.ini:3: empty value for threads", "empty value");
+	expect_error("[experiment a]\nworkload = null\n[experiment a]\nsize = large\n",
+		     "t.ini:3: section [experiment a] given twice (first at line 1)",
+		     "repeated section");
+}
+
+static void test_missing_file(void)
+{
+	struct config *cfg;
+	char err[512];
+
+	tap_ok(config_load("/nonexistent/x.ini", &cfg, err, sizeof(err)) < 0,
+	       "a missing file is an error");
+	tap_contains(err, "cannot open config /nonexistent/x.ini: No such file",
+		     "naming the file and why");
+}
+
+int main(void)
+{
+	tap_plan(31);
+	test_expansion();
+	test_errors();
+	test_missing_file();
+	return tap_done();
+}
