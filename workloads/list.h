@@ -6,4 +6,19 @@
  */
 #define WORKLOADS(X)            \
 	X(null)                 \
-	X(hello_world)
+	X(hello_world)          \
+	X(chameleon)            \
+	X(map_reduce)           \
+	X(graph_bfs)            \
+	X(sentiment)            \
+	X(logistic_regression)  \
+	X(matmul)               \
+	X(image_recognition)    \
+	X(cnn_classification)   \
+	X(rnn_generate)         \
+	X(video_processing)     \
+	X(video_face_detection) \
+	X(pyaes)                \
+	X(compression)          \
+	X(random_disk_io)       \
+	X(crud_api)

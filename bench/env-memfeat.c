@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * env-memfeat.c - memory features that change what a VM costs in memory:
+ * every readable value of /sys/kernel/mm/ksm (run, pages_to_scan,
+ * sleep_millisecs, pages_shared, pages_sharing, full_scans, ...), and
+ * transparent huge pages: the [selected] value of
+ * /sys/kernel/mm/transparent_hugepage/{enabled,defrag,shmem_enabled}.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "env-local.h"
+
+#define KSM_DIR	"/sys/kernel/mm/ksm"
+#define THP_DIR	"/sys/kernel/mm/transparent_hugepage"
+
+static void memfeat_put_ksm(const struct env_sink *s)
+{
+	int n = env_put_dir(s, "ksm", KSM_DIR);
+
+	if (n < 0)
+		env_put_unavail(s, "ksm.run", KSM_DIR "/run", "%s",
+				n == -ENOENT ? "kernel built without KSM" :
+				strerror(-n));
+}
+
+static void memfeat_put_thp_one(const struct env_sink *s, const char *file)
+{
+	char path[128], key[64], line[256], sel[64];
+	int n;
+
+	snprintf(path, sizeof(path), THP_DIR "/%s", file);
+	snprintf(key, sizeof(key), "thp.%s", file);
+	n = env_read_line(path, line, sizeof(line));
+	if (n < 0)
+		env_put_unavail(s, key, path, "%s", n == -ENOENT ?
+				"kernel built without transparent huge pages" :
+				strerror(-n));
+	else if (!env_selected(line, sel, sizeof(sel)))
+		env_put(s, key, path, "%s", line);
+	else
+		env_put(s, key, path, "%s", sel);
+}
+
+/**
+ * env_collect_memfeat() - emit the ksm.* and thp.* facts.
+ * @s: the sink
+ */
+void env_collect_memfeat(const struct env_sink *s)
+{
+	memfeat_put_ksm(s);
+	memfeat_put_thp_one(s, "enabled");
+	memfeat_put_thp_one(s, "defrag");
+	memfeat_put_thp_one(s, "shmem_enabled");
+}

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+/*
+ * crud-api.c - SeBS 130 "crud-api": a shopping-cart service that creates,
+ * reads, updates and deletes cart items (DynamoDB there; SQLite here,
+ * linked statically, one autocommit statement per request).
+ *
+ * Table cart(id INTEGER PRIMARY KEY, user, product, qty, price) with an
+ * index on user; price is in cents (INTEGER) so that totals are exact.
+ * init creates the database in a private scratch directory under the data
+ * directory (WAL journal, synchronous=NORMAL, as a server would run it),
+ * fills the base carts in one transaction and prepares the statements:
+ * what a warm container holds. Sizes (base users x 5 items; sessions x
+ * items per session): test 200; 4 x 10, small 2000; 20 x 50, large 20000;
+ * 100 x 100 (SeBS issues one request per invocation; a session of requests
+ * per invoke keeps the harness overhead out of the measurement).
+ *
+ * One invoke runs every session: empty the session user's cart, add the
+ * items (insert), read the cart with its total, change the quantity of
+ * every third item (update), remove every fifth from the second (delete),
+ * read the cart again, and read one base user's cart. Products, quantities
+ * and users come from the seed, the same in every invoke, so the digest
+ * (every row and total read) repeats. --output FILE writes a copy of the
+ * database (VACUUM INTO) for checking with the sqlite3 tool.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "rng.h"
+#include "scratch.h"
+#include "wlfile.h"
+#include "workload.h"
+
+#define PRODUCTS 500
+#define BASE_ITEMS 5
+
+enum crud_stmt { ST_INSERT, ST_SELECT, ST_TOTAL, ST_UPDATE, ST_DELETE, ST_CLEAR, ST_COUNT };
+
+static const char *const crud_sql[ST_COUNT] = {
+	[ST_INSERT] = "INSERT INTO cart(user, product, qty, price) VALUES(?1, ?2, ?3, ?4)",
+	[ST_SELECT] = "SELECT product, qty, price FROM cart WHERE user = ?1 ORDER BY id",
+	[ST_TOTAL] = "SELECT COUNT(*), COALESCE(SUM(qty * price), 0) FROM cart WHERE user = ?1",
+	[ST_UPDATE] = "UPDATE cart SET qty = ?2 WHERE id = ?1",
+	[ST_DELETE] = "DELETE FROM cart WHERE id = ?1",
+	[ST_CLEAR] = "DELETE FROM cart WHERE user = ?1",
+};
+
+static const char crud_schema[] =
+	"PRAGMA journal_mode = WAL;"
+	"PRAGMA synchronous = NORMAL;"
+	"CREATE TABLE cart(id INTEGER PRIMARY KEY, user TEXT NOT NULL,"
+	" product TEXT NOT NULL, qty INTEGER NOT NULL, price INTEGER NOT NULL);"
+	"CREATE INDEX cart_user ON cart(user);";
+
+struct crud_state {
+	char scratch[PATH_MAX];
+	char path[PATH_MAX + 16];
+	sqlite3 *db;
+	sqlite3_stmt *stmt[ST_COUNT];
+	long base_users, sessions, session_items;
+	int64_t price[PRODUCTS];  /* cents */
+	sqlite3_int64 *ids;       /* the current session's item ids */
+};
+
+/* What one invoke did, for the summary. */
+struct crud_counts {
+	long inserts, updates, deletes, reads;
+	int64_t items, cents;     /* the session carts at the end */
+};
+
+static int db_error(struct wl_instance *inst, struct crud_state *st, const char *what)
+{
+	return wl_error(inst, -EIO, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+}
+
+/* Run a prepared statement that returns no rows, then reset it. */
+static int exec_stmt(struct wl_instance *inst, struct crud_state *st, enum crud_stmt s)
+{
+	int rc = sqlite3_step(st->stmt[s]);
+
+	sqlite3_reset(st->stmt[s]);
+	if (rc != SQLITE_DONE)
+		return db_error(inst, st, crud_sql[s]);
+	return 0;
+}
+
+static int insert_item(struct wl_instance *inst, struct crud_state *st,
+		       const char *user, int product, int qty)
+{
+	sqlite3_stmt *s = st->stmt[ST_INSERT];
+	char name[32];
+
+	snprintf(name, sizeof(name), "product-%04d", product);
+	sqlite3_bind_text(s, 1, user, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(s, 3, qty);
+	sqlite3_bind_int64(s, 4, st->price[product]);
+	return exec_stmt(inst, st, ST_INSERT);
+}
+
+/* The base carts: user-000000 .. with BASE_ITEMS items each, one transaction. */
+static int fill_base(struct wl_instance *inst, struct crud_state *st)
+{
+	char user[32];
+	struct rng r;
+	long u, i;
+	int err = 0;
+
+	rng_seed_stream(&r, inst->params.seed, 0xba5e);
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(inst, st, "BEGIN");
+	for (u = 0; u < st->base_users && !err; u++) {
+		snprintf(user, sizeof(user), "user-%06ld", u);
+		for (i = 0; i < BASE_ITEMS && !err; i++)
+			err = insert_item(inst, st, user, (int)rng_below(&r, PRODUCTS),
+					  1 + (int)rng_below(&r, 5));
+	}
+	if (!err && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(inst, st, "COMMIT");
+	return err;
+}
+
+static int open_db(struct wl_instance *inst, struct crud_state *st)
+{
+	int err = wl_scratch_dir(inst, "crud-api", st->scratch, sizeof(st->scratch)), i;
+
+	if (err)
+		return err;
+	snprintf(st->path, sizeof(st->path), "%s/cart.db", st->scratch);
+	if (sqlite3_open_v2(st->path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		return st->db ? db_error(inst, st, "open") :
+			wl_error(inst, -ENOMEM, "%s: cannot open", st->path);
+	if (sqlite3_exec(st->db, crud_schema, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(inst, st, "create schema");
+	for (i = 0; i < ST_COUNT; i++)
+		if (sqlite3_prepare_v3(st->db, crud_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &st->stmt[i], NULL) != SQLITE_OK)
+			return db_error(inst, st, crud_sql[i]);
+	return fill_base(inst, st);
+}
+
+static void crud_teardown(struct wl_instance *inst)
+{
+	struct crud_state *st = inst->priv;
+	int i;
+
+	if (!st)
+		return;
+	for (i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(st->stmt[i]);
+	sqlite3_close(st->db);
+	if (st->scratch[0])
+		wl_scratch_remove(st->scratch);
+	free(st->ids);
+	free(st);
+	inst->priv = NULL;
+}
+
+static int crud_init(struct wl_instance *inst)
+{
+	struct crud_state *st;
+	struct rng r;
+	int err, p;
+
+	if (inst->params.variant || inst->params.input)
+		return wl_error(inst, -EINVAL, "crud-api takes no --variant and no --input");
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return wl_error(inst, -ENOMEM, "out of memory");
+	inst->priv = st;
+	st->base_users = wl_pick(inst, 200, 2000, 20000);
+	st->sessions = wl_pick(inst, 4, 20, 100);
+	st->session_items = wl_pick(inst, 10, 50, 100);
+	rng_seed_stream(&r, inst->params.seed, 0x9e1c);
+	for (p = 0; p < PRODUCTS; p++)
+		st->price[p] = 99 + (int64_t)rng_below(&r, 19901);
+	st->ids = calloc((size_t)st->session_items, sizeof(*st->ids));
+	err = st->ids ? open_db(inst, st) : wl_error(inst, -ENOMEM, "out of memory");
+	if (err)
+		crud_teardown(inst);
+	return err;
+}
+
+/* Every row of @user's cart and its count and total, into the digest. */
+static int read_cart(struct wl_instance *inst, struct crud_state *st,
+		     const char *user, struct digest *out, int64_t *items, int64_t *cents)
+{
+	sqlite3_stmt *s = st->stmt[ST_SELECT], *t = st->stmt[ST_TOTAL];
+	int rc;
+
+	digest_str(out, user);
+	sqlite3_bind_text(s, 1, user, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		digest_str(out, (const char *)sqlite3_column_text(s, 0));
+		digest_u64(out, (uint64_t)sqlite3_column_int64(s, 1));
+		digest_u64(out, (uint64_t)sqlite3_column_int64(s, 2));
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return db_error(inst, st, crud_sql[ST_SELECT]);
+	sqlite3_bind_text(t, 1, user, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(t);
+	if (rc == SQLITE_ROW) {
+		*items = sqlite3_column_int64(t, 0);
+		*cents = sqlite3_column_int64(t, 1);
+		digest_u64(out, (uint64_t)*items);
+		digest_u64(out, (uint64_t)*cents);
+	}
+	sqlite3_reset(t);
+	return rc == SQLITE_ROW ? 0 : db_error(inst, st, crud_sql[ST_TOTAL]);
+}
+
+/* Bind @id (and @qty for an update) and run an update or delete request. */
+static int change_item(struct wl_instance *inst, struct crud_state *st,
+		       enum crud_stmt s, sqlite3_int64 id, int qty)
+{
+	sqlite3_bind_int64(st->stmt[s], 1, id);
+	if (s == ST_UPDATE)
+		sqlite3_bind_int(st->stmt[s], 2, qty);
+	return exec_stmt(inst, st, s);
+}
+
+/* One user session: empty cart, add, read, update, delete, read, read a base cart. */
+static int run_session(struct wl_instance *inst, struct crud_state *st, long session,
+		       struct rng *r, struct digest *out, struct crud_counts *c)
+{
+	char user[32], base[32];
+	int64_t items, cents;
+	long i;
+	int err;
+
+	snprintf(user, sizeof(user), "session-%04ld", session);
+	sqlite3_bind_text(st->stmt[ST_CLEAR], 1, user, -1, SQLITE_TRANSIENT);
+	err = exec_stmt(inst, st, ST_CLEAR);
+	for (i = 0; i < st->session_items && !err; i++, c->inserts++) {
+		err = insert_item(inst, st, user, (int)rng_below(r, PRODUCTS),
+				  1 + (int)rng_below(r, 5));
+		st->ids[i] = sqlite3_last_insert_rowid(st->db);
+	}
+	if (!err)
+		err = read_cart(inst, st, user, out, &items, &cents);
+	for (i = 0; i < st->session_items && !err; i += 3, c->updates++)
+		err = change_item(inst, st, ST_UPDATE, st->ids[i], 1 + (int)rng_below(r, 9));
+	for (i = 1; i < st->session_items && !err; i += 5, c->deletes++)
+		err = change_item(inst, st, ST_DELETE, st->ids[i], 0);
+	if (!err)
+		err = read_cart(inst, st, user, out, &items, &cents);
+	c->items += items;
+	c->cents += cents;
+	snprintf(base, sizeof(base), "user-%06ld", (long)rng_below(r, (uint64_t)st->base_users));
+	if (!err)
+		err = read_cart(inst, st, base, out, &items, &cents);
+	c->reads += 3;
+	return err;
+}
+
+/* --output: a consistent copy of the database, renamed into place. */
+static int copy_db(struct wl_instance *inst, struct crud_state *st, const char *out)
+{
+	char tmp[PATH_MAX];
+	sqlite3_stmt *s;
+	int rc;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", out, (long)getpid()) >= sizeof(tmp))
+		return wl_error(inst, -ENAMETOOLONG, "path too long: %s", out);
+	unlink(tmp);
+	if (sqlite3_prepare_v2(st->db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK)
+		return db_error(inst, st, "VACUUM INTO");
+	sqlite3_bind_text(s, 1, tmp, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE || rename(tmp, out)) {
+		unlink(tmp);
+		return wl_error(inst, -EIO, "cannot write %s: %s", out,
+				rc != SQLITE_DONE ? sqlite3_errmsg(st->db) : strerror(errno));
+	}
+	return 0;
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int crud_invoke(struct wl_instance *inst, struct digest *out)
+{
+	struct crud_state *st = inst->priv;
+	struct crud_counts c = { 0 };
+	double t0 = seconds_now(), secs;
+	struct rng r;
+	long s;
+	int err = 0;
+
+	rng_seed_stream(&r, inst->params.seed, 0xc4a7);
+	for (s = 0; s < st->sessions && !err; s++)
+		err = run_session(inst, st, s, &r, out, &c);
+	if (err)
+		return err;
+	secs = seconds_now() - t0;
+	digest_u64(out, (uint64_t)c.items);
+	digest_u64(out, (uint64_t)c.cents);
+	snprintf(inst->summary, sizeof(inst->summary),
+		 "%ld inserts, %ld updates, %ld deletes, %ld cart reads (%.0f requests/s); "
+		 "session carts: %lld items, total %lld cents",
+		 c.inserts, c.updates, c.deletes, c.reads,
+		 (double)(c.inserts + c.updates + c.deletes + c.reads + st->sessions) / secs,
+		 (long long)c.items, (long long)c.cents);
+	if (inst->params.output)
+		return copy_db(inst, st, inst->params.output);
+	return 0;
+}
+
+const struct workload_ops wl_crud_api = {
+	.version = WL_OPS_VERSION,
+	.name = "crud-api",
+	.origin = "SeBS 130",
+	.description = "shopping-cart CRUD requests on SQLite",
+	.init = crud_init,
+	.invoke = crud_invoke,
+	.teardown = crud_teardown,
+};

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+/*
+ * image-recognition.c - SeBS 411.image-recognition: ResNet inference on one
+ * image, softmax over 1000 ImageNet classes, top-5.
+ *
+ * The network is torchvision's ResNet-50 / ResNet-152 (He et al., CVPR
+ * 2016, v1.5: stride in the 3x3 convolution): 7x7/2 stem with 64 channels,
+ * 3x3/2 max pool, bottleneck stages of [3,4,6,3] or [3,8,36,3] blocks with
+ * 64..512 planes (x4 out), global average pool, 1000-way fully connected.
+ * Batch norm is folded into convolution weights and biases, so the model
+ * file holds 25.50 M (60.12 M) floats for the 25.56 M (60.19 M) torchvision
+ * parameters. The weights are He-normal from the seed (no pretrained file
+ * can be fetched), with each block's last convolution scaled down so that
+ * activations stay finite through 50 blocks. The image is generated from
+ * the seed (or read from --input, a PPM) at 32 (test), 112 (small) or 224
+ * (large, SeBS's) pixels a side. --output writes all 1000 scores.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convnet.h"
+#include "wlfile.h"
+
+#define RESNET_CLASSES 1000
+#define RESNET_FEATURES 2048
+#define RESNET_BUFS 5
+
+/* Initialisation: see the header comment. */
+#define BIAS_STD 0.05f
+#define LAST_CONV_SCALE 0.2f
+#define FC_SCALE 2.0f
+#define FC_BIAS_STD 0.1f
+
+struct resnet_variant {
+	const char *name;
+	int blocks[4];
+};
+
+static const struct resnet_variant resnet_variants[] = {
+	{ "resnet50", { 3, 4, 6, 3 } },
+	{ "resnet152", { 3, 8, 36, 3 } },
+};
+
+struct resnet {
+	const struct resnet_variant *variant;
+	struct conv2d_spec *specs;
+	struct conv2d *convs;     /* one per spec, same order */
+	size_t nspecs, params;
+	float *model;
+	int size;
+	struct convnet_ctx ctx;
+	struct tensor image;
+	float *bufs[RESNET_BUFS];
+	float feat[RESNET_FEATURES], logits[RESNET_CLASSES];
+	double prob[RESNET_CLASSES];
+};
+
+static void add_spec(struct conv2d_spec *specs, size_t *n, int in_c, int out_c,
+		     int k, int stride, float scale)
+{
+	if (specs)
+		specs[*n] = (struct conv2d_spec){ in_c, out_c, k, stride, k / 2,
+						  scale, BIAS_STD };
+	(*n)++;
+}
+
+/*
+ * The convolutions in forward (and file) order: stem; per block reduce
+ * 1x1, 3x3 (stride of the stage), expand 1x1, and in each stage's first
+ * block the 1x1 projection shortcut; the fully connected layer last.
+ */
+static size_t resnet_specs(const struct resnet_variant *v,
+			   struct conv2d_spec *specs)
+{
+	size_t n = 0;
+	int in_c = 64, stage, b;
+
+	add_spec(specs, &n, 3, 64, 7, 2, 1.0f);
+	for (stage = 0; stage < 4; stage++) {
+		int planes = 64 << stage;
+
+		for (b = 0; b < v->blocks[stage]; b++) {
+			int stride = b == 0 && stage > 0 ? 2 : 1;
+
+			add_spec(specs, &n, in_c, planes, 1, 1, 1.0f);
+			add_spec(specs, &n, planes, planes, 3, stride, 1.0f);
+			add_spec(specs, &n, planes, 4 * planes, 1, 1, LAST_CONV_SCALE);
+			if (b == 0)
+				add_spec(specs, &n, in_c, 4 * planes, 1, stride, 1.0f);
+			in_c = 4 * planes;
+		}
+	}
+	add_spec(specs, &n, RESNET_FEATURES, RESNET_CLASSES, 1, 1,
+		 FC_SCALE / 1.41421356f);
+	if (specs) {
+		specs[n - 1].pad = 0;
+		specs[n - 1].bias_std = FC_BIAS_STD;
+	}
+	return n;
+}
+
+/* @buf[xi] holds the block input; the other four are its scratch. */
+static int bottleneck(struct resnet *net, size_t *ci, struct tensor *x, int xi,
+		      int first)
+{
+	struct convnet_ctx *ctx = &net->ctx;
+	struct tensor t1 = { .data = net->bufs[(xi + 1) % RESNET_BUFS] };
+	struct tensor t2 = { .data = net->bufs[(xi + 2) % RESNET_BUFS] };
+	struct tensor sc = { .data = net->bufs[(xi + 3) % RESNET_BUFS] };
+	struct tensor y = { .data = net->bufs[(xi + 4) % RESNET_BUFS] };
+	const float *residual = x->data;
+
+	conv2d_forward(ctx, &net->convs[*ci], x, &t1, NULL, 1);
+	conv2d_forward(ctx, &net->convs[*ci + 1], &t1, &t2, NULL, 1);
+	if (first) {
+		conv2d_forward(ctx, &net->convs[*ci + 3], x, &sc, NULL, 0);
+		residual = sc.data;
+	}
+	conv2d_forward(ctx, &net->convs[*ci + 2], &t2, &y, residual, 1);
+	*ci += first ? 4 : 3;
+	*x = y;
+	return (xi + 4) % RESNET_BUFS;
+}
+
+/* Image to logits; in plan mode only shapes and buffer sizes. */
+static void resnet_forward(struct resnet *net)
+{
+	struct tensor a = { .data = net->bufs[0] }, x = { .data = net->bufs[1] };
+	struct tensor feat = { net->feat, RESNET_FEATURES, 1, 1 };
+	struct tensor logits = { .data = net->logits };
+	size_t ci = 1;
+	int stage, b, xi = 1;
+
+	conv2d_forward(&net->ctx, &net->convs[0], &net->image, &a, NULL, 1);
+	maxpool2d(&net->ctx, &a, &x, 3, 2, 1, 0);
+	for (stage = 0; stage < 4; stage++)
+		for (b = 0; b < net->variant->blocks[stage]; b++)
+			xi = bottleneck(net, &ci, &x, xi, b == 0);
+	if (!net->ctx.plan)
+		global_avgpool(&x, net->feat);
+	conv2d_forward(&net->ctx, &net->convs[ci], &feat, &logits, NULL, 0);
+}
+
+static int gen_model(struct wl_instance *inst, void *buf, size_t len, void *arg)
+{
+	struct resnet *net = arg;
+
+	(void)len;
+	convnet_gen_params(inst->params.seed, net->specs, net->nspecs, buf);
+	return 0;
+}
+
+static int pick_variant(struct wl_instance *inst, struct resnet *net)
+{
+	const char *name = inst->params.variant ? inst->params.variant : "resnet50";
+	size_t i;
+
+	for (i = 0; i < sizeof(resnet_variants) / sizeof(resnet_variants[0]); i++)
+		if (!strcmp(name, resnet_variants[i].name)) {
+			net->variant = &resnet_variants[i];
+			return 0;
+		}
+	return wl_error(inst, -EINVAL,
+			"image-recognition: unknown variant '%s' (variants: resnet50, resnet152)",
+			name);
+}
+
+static int load_model(struct wl_instance *inst, struct resnet *net)
+{
+	char file[96];
+	float *p;
+	size_t i;
+	int err;
+
+	net->nspecs = resnet_specs(net->variant, NULL);
+	net->specs = calloc(net->nspecs, sizeof(*net->specs));
+	net->convs = calloc(net->nspecs, sizeof(*net->convs));
+	if (!net->specs || !net->convs)
+		return wl_error(inst, -ENOMEM, "out of memory for the ResNet layers");
+	resnet_specs(net->variant, net->specs);
+	for (i = 0; i < net->nspecs; i++)
+		net->params += conv2d_param_count(&net->specs[i]);
+	snprintf(file, sizeof(file), "image-recognition-%s.model", net->variant->name);
+	err = wl_model_load(inst, file, net->params * sizeof(float), gen_model,
+			    net, (void **)&net->model);
+	for (i = 0, p = net->model; !err && i < net->nspecs; i++) {
+		if (conv2d_bind(&net->convs[i], &net->specs[i], p))
+			return wl_error(inst, -ENOMEM, "out of memory packing weights");
+		p += conv2d_param_count(&net->specs[i]);
+	}
+	return err;
+}
+
+static int alloc_buffers(struct wl_instance *inst, struct resnet *net)
+{
+	int i;
+
+	net->ctx.pool = inst->pool;
+	net->ctx.gemm = sgemm_ctx_create(inst->pool);
+	net->ctx.plan = 1;
+	resnet_forward(net);
+	net->ctx.plan = 0;
+	net->ctx.cols = malloc(net->ctx.max_cols * sizeof(float));
+	for (i = 0; i < RESNET_BUFS; i++)
+		net->bufs[i] = malloc(net->ctx.max_act * sizeof(float));
+	for (i = 0; i < RESNET_BUFS; i++)
+		if (!net->bufs[i])
+			break;
+	if (!net->ctx.gemm || !net->ctx.cols || i < RESNET_BUFS)
+		return wl_error(inst, -ENOMEM, "out of memory for activations");
+	return 0;
+}
+
+static void resnet_teardown(struct wl_instance *inst)
+{
+	struct resnet *net = inst->priv;
+	size_t i;
+	int b;
+
+	if (!net)
+		return;
+	for (i = 0; net->convs && i < net->nspecs; i++)
+		conv2d_free(&net->convs[i]);
+	for (b = 0; b < RESNET_BUFS; b++)
+		free(net->bufs[b]);
+	sgemm_ctx_destroy(net->ctx.gemm);
+	free(net->ctx.cols);
+	free(net->image.data);
+	free(net->model);
+	free(net->convs);
+	free(net->specs);
+	free(net);
+	inst->priv = NULL;
+}
+
+static int resnet_init(struct wl_instance *inst)
+{
+	struct resnet *net = calloc(1, sizeof(*net));
+	int err;
+
+	if (!net)
+		return wl_error(inst, -ENOMEM, "out of memory");
+	inst->priv = net;
+	net->size = (int)wl_pick(inst, 32, 112, 224);
+	err = pick_variant(inst, net);
+	if (!err)
+		err = convnet_image(inst, net->size, &net->image);
+	if (!err)
+		err = load_model(inst, net);
+	if (!err)
+		err = alloc_buffers(inst, net);
+	if (err)
+		resnet_teardown(inst);
+	return err;
+}
+
+/* Parameters as torchvision counts them: batch norm has weight and bias. */
+static size_t torchvision_params(const struct resnet *net)
+{
+	size_t n = net->params, i;
+
+	for (i = 0; i + 1 < net->nspecs; i++)
+		n += (size_t)net->specs[i].out_c;
+	return n;
+}
+
+static int resnet_invoke(struct wl_instance *inst, struct digest *out)
+{
+	struct resnet *net = inst->priv;
+
+	resnet_forward(net);
+	snprintf(inst->summary, sizeof(inst->summary),
+		 "%s %dx%d, %zu params (%zu folded), %.2f GFLOP,",
+		 net->variant->name, net->size, net->size,
+		 torchvision_params(net), net->params, net->ctx.flops / 1e9);
+	return convnet_report(inst, out, net->logits, net->prob, RESNET_CLASSES);
+}
+
+const struct workload_ops wl_image_recognition = {
+	.version = WL_OPS_VERSION,
+	.name = "image-recognition",
+	.origin = "SeBS 411",
+	.description = "ResNet-50/152 inference on one image, top-5 of 1000 classes",
+	.uses_threads = 1,
+	.init = resnet_init,
+	.invoke = resnet_invoke,
+	.teardown = resnet_teardown,
+};

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scratch.c - per-instance scratch directories under the data directory
+ * (see scratch.h). mkdtemp() names make concurrent instances safe.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scratch.h"
+
+int wl_scratch_dir(struct wl_instance *inst, const char *tag, char *buf,
+		   size_t len)
+{
+	const char *dir = inst->params.data_dir;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return wl_error(inst, -errno, "cannot create data directory %s: %s",
+				dir, strerror(errno));
+	if ((size_t)snprintf(buf, len, "%s/%s.XXXXXX", dir, tag) >= len)
+		return wl_error(inst, -ENAMETOOLONG, "path too long: %s/%s", dir, tag);
+	if (!mkdtemp(buf))
+		return wl_error(inst, -errno, "cannot create a scratch directory in %s: %s",
+				dir, strerror(errno));
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void wl_scratch_remove(const char *path)
+{
+	if (path && path[0])
+		nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
