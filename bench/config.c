@@ -17,10 +17,15 @@ struct parse_state {
 	struct config *cfg;
 	const char *text;         /* what is left to read */
 	int line;                 /* line of the text inih handles now */
+	int continued;            /* it starts with white space: continues a value */
+	struct config_entry *last; /* the entry the previous line set */
 	char *err;
 	size_t errlen;
 	int failed;
 };
+
+static int fail(struct parse_state *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* inih's reader: one line per call, counting them. */
 static char *read_line(char *str, int num, void *stream)
@@ -33,17 +38,18 @@ static char *read_line(char *str, int num, void *stream)
 		return NULL;
 	nl = strchr(ps->text, '\n');
 	n = nl ? (size_t)(nl - ps->text) + 1 : strlen(ps->text);
-	if (n > (size_t)num - 1)
-		n = (size_t)num - 1;
+	ps->line++;
+	if (n > (size_t)num - 1) {
+		fail(ps, "line longer than %d characters: continue a long value on "
+		     "indented lines", num - 2);
+		return NULL;
+	}
 	memcpy(str, ps->text, n);
 	str[n] = '\0';
 	ps->text += n;
-	ps->line++;
+	ps->continued = (str[0] == ' ' || str[0] == '\t') && str[strspn(str, " \t\r\n")];
 	return str;
 }
-
-static int fail(struct parse_state *ps, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 static int fail(struct parse_state *ps, const char *fmt, ...)
 {
@@ -108,6 +114,12 @@ static int check_value_list(struct parse_state *ps, const struct config_key *k,
 
 	if (!copy)
 		return -ENOMEM;
+	if (k->type == KEY_STRING && !k->matrix) {    /* free text: commas are text */
+		if (config_value_check(k, value, msg, sizeof(msg)))
+			ret = fail(ps, "%s", msg);
+		free(copy);
+		return ret;
+	}
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
 		while (*tok == ' ' || *tok == '\t')
@@ -127,12 +139,30 @@ static int check_value_list(struct parse_state *ps, const struct config_key *k,
 	return ret;
 }
 
+/* An indented line continues the previous key's value (a list goes on). */
+static int append_value(struct parse_state *ps, struct config_entry *e,
+			const char *more)
+{
+	size_t len = strlen(e->value);
+	int list = len && e->value[len - 1] == ',';
+	char *v = malloc(len + strlen(more) + 3);
+
+	if (!v)
+		return !fail(ps, "out of memory");
+	sprintf(v, "%s%s%s", e->value, list || !len ? "" : " ", more);
+	free(e->value);
+	e->value = v;
+	return 1;
+}
+
 static int add_entry(struct parse_state *ps, struct config_section *s,
 		     const struct config_key *k, const char *value)
 {
 	struct config_entry *e;
 	size_t i;
 
+	if (ps->continued && ps->last && !strcmp(ps->last->key, k->name))
+		return append_value(ps, ps->last, value);
 	for (i = 0; i < s->nentries; i++)
 		if (!strcmp(s->entries[i].key, k->name))
 			return !fail(ps, "%s given twice in this section (first at line %d)",
@@ -145,6 +175,7 @@ static int add_entry(struct parse_state *ps, struct config_section *s,
 	e->key = strdup(k->name);
 	e->value = strdup(value);
 	e->line = ps->line;
+	ps->last = e;
 	return 1;
 }
 
@@ -189,14 +220,22 @@ static int check_sections(struct parse_state *ps, const char *text)
 {
 	const char *p = text;
 	char name[128];
+	size_t before;
 
 	ps->line = 0;
 	while (p && *p) {
 		ps->line++;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (*p == '[' && sscanf(p, "[%127[^]]]", name) == 1 && on_section(ps, name))
+		if (*p != '[' || sscanf(p, "[%127[^]]]", name) != 1)
+			goto next;
+		before = ps->cfg->nsections;
+		if (on_section(ps, name))
 			return -EINVAL;
+		if (ps->cfg->nsections == before)
+			return fail(ps, "section [%s] given twice (first at line %d)", name,
+				    section_for(ps, name)->line);
+next:
 		p = strchr(p, '\n');
 		if (p)
 			p++;

@@ -59,6 +59,9 @@ static int split_values(struct dimension *d, const char *value)
 			d->values[d->count++] = strdup(tok);
 	}
 	free(copy);
+	/* a free-text key may be empty ("" = unset) */
+	if (!d->count && d->key->type == KEY_STRING)
+		d->values[d->count++] = strdup("");
 	return d->count ? 0 : -EINVAL;
 }
 

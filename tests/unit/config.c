@@ -132,6 +132,31 @@ static void test_errors(void)
 		     "repeated section");
 }
 
+static void test_long_values(void)
+{
+	const char *text =
+		"[experiment a]\n"
+		"description = free text, with commas\n"
+		"workload = null,\n"
+		"\thello-world\n"
+		"threads = 1\n";
+	char err[1024], longline[400];
+	struct config *cfg;
+	struct cell *cells;
+	size_t n = 0;
+
+	tap_ok(load(text, &cfg, err, sizeof(err)) == 0 &&
+	       config_expand(cfg, &cells, &n, err, sizeof(err)) == 0 && n == 2,
+	       "an indented line continues a list; commas in free text are text (%s)", err);
+	if (n == 2) {
+		free(cells);
+		config_free(cfg);
+	}
+	snprintf(longline, sizeof(longline), "[experiment a]\nworkload = null\n"
+		 "description = %0300d\n", 0);
+	expect_error(longline, "t.ini:3: line longer than", "an over-long line is an error");
+}
+
 static void test_missing_file(void)
 {
 	struct config *cfg;
@@ -145,9 +170,10 @@ static void test_missing_file(void)
 
 int main(void)
 {
-	tap_plan(31);
+	tap_plan(33);
 	test_expansion();
 	test_errors();
+	test_long_values();
 	test_missing_file();
 	return tap_done();
 }

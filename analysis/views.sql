@@ -1,0 +1,60 @@
+-- views.sql - the views the analysis commands (show, export, plot, report)
+-- read through. Created as TEMP views on a read-only connection each time,
+-- so the results database itself is never changed. SQLite has no
+-- percentile function: quantiles are computed in C (bench/stats.c) from
+-- the rows of v_invocation_measured.
+
+-- Measured invocations that succeeded and have a latency, with the cell
+-- columns the figures group by. Latencies in ms for convenience.
+CREATE TEMP VIEW v_invocation_measured AS
+SELECT i.id AS invocation_id, i.cell_id, c.run_id, c.cell_key,
+       c.experiment, c.workload, c.size, c.backend, c.threads, c.wait,
+       c.mode, c.repeat_index, i.instance_idx, i.seq, i.start,
+       i.latency_ns, i.fn_ns,
+       i.latency_ns / 1e6 AS latency_ms, i.fn_ns / 1e6 AS fn_ms
+FROM invocation AS i JOIN cell AS c ON c.id = i.cell_id
+WHERE i.phase = 'measured' AND i.ok = 1 AND i.latency_ns IS NOT NULL;
+
+-- One row per cell: its columns, invocation counts and what SQL can
+-- aggregate (min, max, mean). Median and other quantiles: see above.
+CREATE TEMP VIEW v_cell_latency AS
+SELECT c.id AS cell_id, c.run_id, c.cell_key, c.experiment, c.workload,
+       c.size, c.backend, c.threads, c.wait, c.mode, c.instances,
+       c.repeat_index, c.status,
+       (SELECT count(*) FROM invocation AS i
+         WHERE i.cell_id = c.id AND i.phase = 'measured') AS n_invoked,
+       (SELECT count(*) FROM invocation AS i
+         WHERE i.cell_id = c.id AND i.phase = 'measured' AND i.ok = 0)
+         AS n_failed,
+       count(m.invocation_id) AS n_measured,
+       min(m.latency_ms) AS min_ms, max(m.latency_ms) AS max_ms,
+       avg(m.latency_ms) AS mean_ms
+FROM cell AS c LEFT JOIN v_invocation_measured AS m ON m.cell_id = c.id
+GROUP BY c.id;
+
+-- Skips and errors with the key of their cell (NULL for run-wide ones).
+CREATE TEMP VIEW v_skip AS
+SELECT s.id, s.run_id, s.cell_id, c.cell_key, s.probe, s.reason
+FROM skip AS s LEFT JOIN cell AS c ON c.id = s.cell_id;
+
+CREATE TEMP VIEW v_error AS
+SELECT e.id, e.run_id, e.cell_id, c.cell_key, e.at, e.source, e.message
+FROM error AS e LEFT JOIN cell AS c ON c.id = e.cell_id;
+
+-- Invocations with every column of their cell, for `cvmbench export`.
+-- Cell columns whose names clash with the invocation's are prefixed cell_.
+CREATE TEMP VIEW v_export_invocation AS
+SELECT i.id, i.cell_id, c.run_id, i.instance_idx, i.seq, i.phase, i.start,
+       i.started_at, i.latency_ns, i.fn_ns, i.ok, i.digest, i.error,
+       c.cell_key, c.experiment, c.workload, c.size, c.backend, c.threads,
+       c.wait, c.mode, c.instances, c.invocations, c.warmup,
+       c.repeat_index, c.seed, c.probes, c.status AS cell_status,
+       c.started_at AS cell_started_at, c.ended_at AS cell_ended_at,
+       c.spec AS cell_spec
+FROM invocation AS i JOIN cell AS c ON c.id = i.cell_id;
+
+-- Probe metrics with their cell's run and key, for `cvmbench export`.
+CREATE TEMP VIEW v_export_metric AS
+SELECT m.id, m.cell_id, c.run_id, c.cell_key, m.invocation_id, m.probe,
+       m.name, m.value, m.unit
+FROM metric AS m JOIN cell AS c ON c.id = m.cell_id;

@@ -1,0 +1,48 @@
+# warm-latency.gp - warm-start latency per cell of one run.
+#
+# Run by `cvmbench plot warm-latency` (bench/plot.c), which sets:
+#   datafile, outfile, term ('pngcairo' or 'svg'), logy (0|1), ncells, run,
+#   unit ('ms' or 'µs': the unit of the latency columns),
+#   maxlabel (characters in the longest x label)
+# Data columns (bench/fig-warm-latency.c):
+#   1 x  2 label  3 min  4 p5  5 p25  6 median  7 p75  8 p95  9 max
+#   10 n  11 workload number (colour)
+# Box: 25-75 %; whiskers: 5-95 %; thick bar: median. min and max are in
+# the data but not drawn: one outlier would squash every box.
+
+w = ncells * 64 + 220
+w = (w < 760) ? 760 : w
+if (term eq 'svg') {
+	set terminal svg size w,540 dynamic enhanced font 'Sans,11' background rgb 'white'
+} else {
+	set terminal pngcairo size w,540 enhanced font 'Sans,10' background rgb 'white'
+}
+set output outfile
+
+set title sprintf("Warm-start latency per cell, run %d", run)
+set ylabel sprintf('latency (%s)', unit)
+set xrange [0.4:ncells + 0.6]
+set xtics rotate by 30 right nomirror noenhanced
+set ytics nomirror
+set grid ytics lc rgb '#dddddd'
+set border 3
+# Rotated labels reach left of their tick: room for the first one.
+lm = 0.75 * maxlabel - 4
+set lmargin (lm < 10 ? 10 : lm)
+set boxwidth 0.5 absolute
+set style fill solid 0.35 border
+set key below center horizontal maxcols 2 samplen 2 width -3
+if (logy) {
+	set logscale y
+	set format y '%g'
+	set ylabel sprintf('latency (%s, log scale)', unit)
+} else {
+	set yrange [0:*]
+}
+
+# The key uses neutral samples: the boxes are coloured by workload.
+plot NaN with boxes lc rgb '#888888' title 'box: 25-75 %, whiskers: 5-95 %', \
+     NaN with lines lt -1 lw 2.5 title 'median', \
+     datafile using 1:5:4:8:7:11:xticlabels(2) with candlesticks \
+	     whiskerbars 0.6 lc variable notitle, \
+     '' using 1:6:6:6:6 with candlesticks lt -1 lw 2.5 notitle

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analysis.c - open the results database read-only for the analysis
+ * commands, add the TEMP views of analysis/views.sql, pick the run to look
+ * at, and convert rows to cJSON objects keyed by column name.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+
+#include "analysis.h"
+#include "datadir.h"
+#include "db.h"
+#include "exitcode.h"
+#include "log.h"
+
+/* The whole of @path, NUL-terminated, or NULL (errno set). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, n;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		char *nb = realloc(buf, len + 4097);
+
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = nb;
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+		buf[len] = '\0';
+		if (n < 4096)
+			break;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int load_views(struct sqlite3 *h)
+{
+	char path[4096], *sql, *msg = NULL;
+	int rc;
+
+	if (datadir_path("analysis/views.sql", path, sizeof(path)))
+		return -ENOENT;
+	sql = slurp(path);
+	if (!sql) {
+		pr_err("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+	free(sql);
+	if (rc != SQLITE_OK) {
+		pr_err("%s: %s (is the database from this version of cvmbench?)",
+		       path, msg ? msg : sqlite3_errstr(rc));
+		sqlite3_free(msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * analysis_open() - open the results database @path read-only and create
+ * the analysis views on it. Returns EXIT_OK, EXIT_USAGE when the database
+ * cannot be opened or EXIT_FAILED when analysis/views.sql is missing or
+ * does not apply (each reported); @a is left closed on failure.
+ */
+int analysis_open(struct analysis *a, const char *path)
+{
+	char err[512] = "";
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	ret = db_open(&a->db, path, DB_READONLY, err, sizeof(err));
+	if (ret) {
+		pr_err("%s", err[0] ? err : strerror(-ret));
+		return EXIT_USAGE;
+	}
+	a->h = db_sqlite(a->db);
+	if (load_views(a->h)) {
+		analysis_close(a);
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
+/**
+ * analysis_close() - close what analysis_open() opened; safe to call twice.
+ */
+void analysis_close(struct analysis *a)
+{
+	if (a->db)
+		db_close(a->db);
+	a->db = NULL;
+	a->h = NULL;
+}
+
+static int64_t single_id(struct sqlite3 *h, const char *sql, int64_t arg)
+{
+	struct sqlite3_stmt *st;
+	int64_t id = -1;
+
+	if (analysis_prepare(h, sql, arg, &st))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+/**
+ * analysis_run_pick() - the run to look at: @arg (a run id) or, when @arg
+ * is NULL, the latest run. Returns 0; -EINVAL for an id that is not a
+ * number or not in the database (reported); -ENOENT when the database
+ * holds no run at all (not reported: the caller says what that means).
+ */
+int analysis_run_pick(struct analysis *a, const char *arg, int64_t *run_id)
+{
+	char *end;
+	long long v;
+
+	if (!arg) {
+		*run_id = single_id(a->h, "SELECT max(id) FROM run", 0);
+		return *run_id < 0 ? -ENOENT : 0;
+	}
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0) {
+		pr_err("--run: '%s' is not a run id", arg);
+		return -EINVAL;
+	}
+	*run_id = single_id(a->h, "SELECT id FROM run WHERE id = ?1", v);
+	if (*run_id < 0) {
+		pr_err("no run %lld in this database (see `cvmbench show`)", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * analysis_prepare() - prepare @sql and bind @run_id to ?1 if it has one.
+ * Returns 0 or -EINVAL (reported with SQLite's message).
+ */
+int analysis_prepare(struct sqlite3 *h, const char *sql, int64_t run_id,
+		     struct sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(h, sql, -1, st, NULL) != SQLITE_OK) {
+		pr_err("query failed: %s", sqlite3_errmsg(h));
+		return -EINVAL;
+	}
+	if (sqlite3_bind_parameter_count(*st) >= 1)
+		sqlite3_bind_int64(*st, 1, run_id);
+	return 0;
+}
+
+/**
+ * analysis_row_json() - the current row of @st as an object: integers and
+ * reals as numbers, text as strings, NULL as null. NULL on no memory.
+ */
+struct cJSON *analysis_row_json(struct sqlite3_stmt *st)
+{
+	cJSON *o = cJSON_CreateObject();
+	int i, n = sqlite3_column_count(st);
+
+	for (i = 0; o && i < n; i++) {
+		const char *name = sqlite3_column_name(st, i);
+
+		switch (sqlite3_column_type(st, i)) {
+		case SQLITE_INTEGER:
+			cJSON_AddNumberToObject(o, name,
+						(double)sqlite3_column_int64(st, i));
+			break;
+		case SQLITE_FLOAT:
+			cJSON_AddNumberToObject(o, name, sqlite3_column_double(st, i));
+			break;
+		case SQLITE_NULL:
+			cJSON_AddNullToObject(o, name);
+			break;
+		default:
+			cJSON_AddStringToObject(o, name,
+				(const char *)sqlite3_column_text(st, i));
+		}
+	}
+	return o;
+}
+
+/**
+ * analysis_query_json() - every row of @sql (with ?1 bound to @run_id) as
+ * an array of objects. NULL on error (reported).
+ */
+struct cJSON *analysis_query_json(struct sqlite3 *h, const char *sql,
+				  int64_t run_id)
+{
+	struct sqlite3_stmt *st;
+	cJSON *arr;
+	int rc;
+
+	if (analysis_prepare(h, sql, run_id, &st))
+		return NULL;
+	arr = cJSON_CreateArray();
+	while (arr && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		cJSON_AddItemToArray(arr, analysis_row_json(st));
+	if (arr && rc != SQLITE_DONE) {
+		pr_err("query failed: %s", sqlite3_errmsg(h));
+		cJSON_Delete(arr);
+		arr = NULL;
+	}
+	sqlite3_finalize(st);
+	return arr;
+}

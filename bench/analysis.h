@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analysis.h - what the analysis commands (show, export, plot, report)
+ * share: a read-only database with the TEMP views of analysis/views.sql,
+ * picking a run, and turning result rows into JSON.
+ */
+#ifndef CVMBENCH_ANALYSIS_H
+#define CVMBENCH_ANALYSIS_H
+
+#include <stdint.h>
+
+struct db;
+struct sqlite3;
+struct sqlite3_stmt;
+struct cJSON;
+
+#define ANALYSIS_DEFAULT_DB "results.db"
+
+struct analysis {
+	struct db *db;
+	struct sqlite3 *h;
+};
+
+int analysis_open(struct analysis *a, const char *path);
+void analysis_close(struct analysis *a);
+int analysis_run_pick(struct analysis *a, const char *arg, int64_t *run_id);
+int analysis_prepare(struct sqlite3 *h, const char *sql, int64_t run_id,
+		     struct sqlite3_stmt **st);
+struct cJSON *analysis_row_json(struct sqlite3_stmt *st);
+struct cJSON *analysis_query_json(struct sqlite3 *h, const char *sql,
+				  int64_t run_id);
+
+#endif

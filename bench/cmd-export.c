@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-export.c - `cvmbench export --csv|--json`: the invocations, each
+ * with every column of its cell (view v_export_invocation), and the probe
+ * metrics (view v_export_metric), of one run or of all runs.
+ *
+ * CSV keeps one table per file so any CSV reader takes it as it is:
+ * with --out FILE it writes FILE-invocations.csv and FILE-metrics.csv
+ * (a trailing ".csv" of FILE is dropped first); on stdout it writes the
+ * table named by --table (default invocations). JSON writes one object
+ * { "format", "run", "invocations": [...], "metrics": [...] } to FILE or
+ * stdout, streamed row by row.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+
+#include "analysis.h"
+#include "command.h"
+#include "csv.h"
+#include "exitcode.h"
+#include "log.h"
+#include "opts.h"
+
+enum { OPT_CSV, OPT_JSON, OPT_DB, OPT_RUN, OPT_OUT, OPT_TABLE };
+
+static const struct opt export_opts[] = {
+	{ "csv", 0, NULL, "write CSV (one file per table)", OPT_CSV },
+	{ "json", 0, NULL, "write one JSON object", OPT_JSON },
+	{ "db", 1, "FILE", "results database (default " ANALYSIS_DEFAULT_DB ")", OPT_DB },
+	{ "run", 1, "ID", "only this run (default: every run)", OPT_RUN },
+	{ "out", 1, "FILE", "CSV: FILE-invocations.csv and FILE-metrics.csv; "
+	  "JSON: FILE (default: stdout)", OPT_OUT },
+	{ "table", 1, "NAME", "CSV: only invocations or metrics "
+	  "(default on stdout: invocations)", OPT_TABLE },
+	OPT_END
+};
+
+static const char synopsis[] =
+	"export --csv|--json [--db FILE] [--run ID] [--out FILE] [--table NAME]";
+
+struct export_table {
+	const char *name, *sql;
+};
+
+static const struct export_table tables[] = {
+	{ "invocations", "SELECT * FROM v_export_invocation "
+			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
+	{ "metrics", "SELECT * FROM v_export_metric "
+		     "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
+};
+
+#define N_TABLES (sizeof(tables) / sizeof(tables[0]))
+
+struct export_args {
+	const char *db, *run, *out, *table;
+	int csv, json;
+};
+
+static int export_opt(void *ctx, int id, const char *arg)
+{
+	struct export_args *a = ctx;
+
+	switch (id) {
+	case OPT_CSV: a->csv = 1; break;
+	case OPT_JSON: a->json = 1; break;
+	case OPT_DB: a->db = arg; break;
+	case OPT_RUN: a->run = arg; break;
+	case OPT_OUT: a->out = arg; break;
+	default: a->table = arg; break;
+	}
+	return 0;
+}
+
+/* Open @path for writing, or stdout when @path is NULL. */
+static FILE *out_open(const char *path)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+
+	if (!f)
+		pr_err("%s: %s", path, strerror(errno));
+	return f;
+}
+
+/* Flush and close @f (not stdout); 0 or -EIO, reported. */
+static int out_close(FILE *f, const char *path)
+{
+	int bad = ferror(f) | (f == stdout ? fflush(f) : fclose(f));
+
+	if (bad)
+		pr_err("writing %s failed", path ? path : "stdout");
+	return bad ? -EIO : 0;
+}
+
+static int csv_table(struct sqlite3 *h, const struct export_table *t,
+		     int64_t run_id, const char *path)
+{
+	struct sqlite3_stmt *st;
+	FILE *f;
+	long rows;
+	int ret;
+
+	if (analysis_prepare(h, t->sql, run_id, &st))
+		return -EINVAL;
+	f = out_open(path);
+	if (!f) {
+		sqlite3_finalize(st);
+		return -EIO;
+	}
+	rows = csv_write_query(f, st);
+	if (rows < 0)
+		pr_err("exporting %s: %s", t->name, sqlite3_errmsg(h));
+	sqlite3_finalize(st);
+	ret = out_close(f, path);
+	if (!ret && rows >= 0 && path)
+		pr_info("wrote %ld %s to %s", rows, t->name, path);
+	return rows < 0 ? -EIO : ret;
+}
+
+static int export_csv(struct sqlite3 *h, const struct export_args *a,
+		      int64_t run_id)
+{
+	char path[4200], base[4096];
+	size_t i, len;
+	int ret = 0;
+
+	if (!a->out) {
+		for (i = 0; i < N_TABLES; i++)
+			if (!strcmp(tables[i].name, a->table ? a->table : "invocations"))
+				return csv_table(h, &tables[i], run_id, NULL);
+		return -EINVAL;
+	}
+	if (snprintf(base, sizeof(base), "%s", a->out) >= (int)sizeof(base)) {
+		pr_err("--out: name too long");
+		return -ENAMETOOLONG;
+	}
+	len = strlen(base);
+	if (len > 4 && !strcmp(base + len - 4, ".csv"))
+		base[len - 4] = '\0';
+	for (i = 0; !ret && i < N_TABLES; i++) {
+		if (a->table && strcmp(a->table, tables[i].name))
+			continue;
+		snprintf(path, sizeof(path), "%s-%s.csv", base, tables[i].name);
+		ret = csv_table(h, &tables[i], run_id, path);
+	}
+	return ret;
+}
+
+/* Stream the rows of @t as a JSON array, one object per line. */
+static int json_table(FILE *f, struct sqlite3 *h, const struct export_table *t,
+		      int64_t run_id)
+{
+	struct sqlite3_stmt *st;
+	const char *sep = "\n";
+	char *text;
+	int rc;
+
+	if (analysis_prepare(h, t->sql, run_id, &st))
+		return -EINVAL;
+	fprintf(f, "\"%s\": [", t->name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON *o = analysis_row_json(st);
+
+		text = o ? cJSON_PrintUnformatted(o) : NULL;
+		cJSON_Delete(o);
+		if (!text)
+			break;
+		fprintf(f, "%s%s", sep, text);
+		free(text);
+		sep = ",\n";
+	}
+	fputs("\n]", f);
+	if (rc != SQLITE_DONE)
+		pr_err("exporting %s: %s", t->name, sqlite3_errmsg(h));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+static int export_json(struct sqlite3 *h, const struct export_args *a,
+		       int64_t run_id)
+{
+	FILE *f = out_open(a->out);
+	size_t i;
+	int ret = 0;
+
+	if (!f)
+		return -EIO;
+	fputs("{\"format\": \"cvmbench-export\", \"version\": 1, \"run\": ", f);
+	if (run_id < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%" PRId64, run_id);
+	for (i = 0; !ret && i < N_TABLES; i++) {
+		fputs(",\n", f);
+		ret = json_table(f, h, &tables[i], run_id);
+	}
+	fputs("}\n", f);
+	return out_close(f, a->out) ?: ret;
+}
+
+static int check_args(const struct export_args *a, int first, int argc,
+		      char **argv)
+{
+	if (first < argc) {
+		pr_err("export: unexpected argument '%s'", argv[first]);
+		return -EINVAL;
+	}
+	if (a->csv == a->json) {
+		pr_err("export: give exactly one of --csv and --json");
+		return -EINVAL;
+	}
+	if (a->table && (a->json || (strcmp(a->table, "invocations") &&
+				     strcmp(a->table, "metrics")))) {
+		pr_err("export: --table takes invocations or metrics, with --csv");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * cmd_export() - `cvmbench export --csv|--json [--db F] [--run ID]
+ * [--out FILE] [--table NAME]`, see the top of this file. Returns
+ * EXIT_OK, EXIT_USAGE or EXIT_FAILED.
+ */
+int cmd_export(int argc, char **argv)
+{
+	struct export_args args = { .db = ANALYSIS_DEFAULT_DB };
+	struct analysis an;
+	int64_t run_id = -1;
+	int first, ret;
+
+	ret = opts_parse(argc, argv, synopsis, export_opts, export_opt, &args, &first);
+	if (ret)
+		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	if (check_args(&args, first, argc, argv)) {
+		opts_usage(stderr, synopsis, export_opts);
+		return EXIT_USAGE;
+	}
+	ret = analysis_open(&an, args.db);
+	if (ret)
+		return ret;
+	if (args.run && analysis_run_pick(&an, args.run, &run_id)) {
+		analysis_close(&an);
+		return EXIT_USAGE;
+	}
+	ret = args.csv ? export_csv(an.h, &args, run_id) :
+			 export_json(an.h, &args, run_id);
+	analysis_close(&an);
+	return ret ? EXIT_FAILED : EXIT_OK;
+}

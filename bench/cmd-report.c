@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-report.c - `cvmbench report DIR [--db F] [--run ID]`: draw every
+ * figure of the registry that the run has data for (DIR/NAME.png and
+ * DIR/NAME.svg), then write DIR/index.md and DIR/index.html with the runs,
+ * the run's command line, version and configuration, its environment, its
+ * cells with their latency summary, the figures (and why any was not
+ * drawn), its skips and its errors.
+ *
+ * Exit status: 0 when the pages are written (figures without data are
+ * listed, not an error); 1 when gnuplot is missing or fails or a page
+ * cannot be written; 2 for usage errors and unknown runs; 3 when the
+ * database holds no run.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "analysis.h"
+#include "command.h"
+#include "exitcode.h"
+#include "figures.h"
+#include "log.h"
+#include "opts.h"
+#include "plot.h"
+#include "report.h"
+#include "summary.h"
+
+enum { OPT_DB, OPT_RUN };
+
+static const struct opt report_opts[] = {
+	{ "db", 1, "FILE", "results database (default " ANALYSIS_DEFAULT_DB ")", OPT_DB },
+	{ "run", 1, "ID", "run to report (default: the latest)", OPT_RUN },
+	OPT_END
+};
+
+static const char synopsis[] = "report DIR [--db FILE] [--run ID]";
+
+struct report_args {
+	const char *db, *run, *dir;
+};
+
+static int report_opt(void *ctx, int id, const char *arg)
+{
+	struct report_args *a = ctx;
+
+	if (id == OPT_DB)
+		a->db = arg;
+	else
+		a->run = arg;
+	return 0;
+}
+
+/* Draw @rf->fig as PNG and SVG into @dir; -errno only for real failures. */
+static int draw_one(struct report_fig *rf, struct analysis *an, int64_t run_id,
+		    const char *dir)
+{
+	static const char *const exts[] = { "png", "svg" };
+	char out[PATH_MAX];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < 2; i++) {
+		snprintf(out, sizeof(out), "%s/%s.%s", dir, rf->fig->name, exts[i]);
+		ret = plot_render(rf->fig, an->h, run_id, out, rf->why, sizeof(rf->why));
+	}
+	rf->drawn = !ret;
+	if (ret == -ENODATA) {
+		pr_info("%s: not drawn: %s", rf->fig->name, rf->why);
+		return 0;
+	}
+	if (ret)
+		pr_err("%s: %s", rf->fig->name, rf->why);
+	return ret;
+}
+
+/* Every figure of the registry; *@n of them in *@out. 0 or -errno. */
+static int draw_all(struct analysis *an, int64_t run_id, const char *dir,
+		    struct report_fig **out, size_t *n)
+{
+	const struct figure *fig;
+	int ret = 0;
+
+	for (*n = 0; figure_at(*n); (*n)++)
+		;
+	*out = calloc(*n ? *n : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; (fig = figure_at(i)); i++) {
+		(*out)[i].fig = fig;
+		if (run_id < 0) {
+			snprintf((*out)[i].why, sizeof((*out)[i].why),
+				 "the database holds no run");
+			continue;
+		}
+		if (draw_one(&(*out)[i], an, run_id, dir))
+			ret = -EIO;
+	}
+	return ret;
+}
+
+static int write_pages(const char *dir, const cJSON *top,
+		       const struct report_fig *figs, size_t n)
+{
+	const struct report_ops *ops[] = { &report_md_ops, &report_html_ops };
+	char path[PATH_MAX];
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/index.%s", dir, ops[i]->ext);
+		if (report_write(path, ops[i], top, figs, n))
+			ret = -EIO;
+		else
+			pr_info("wrote %s", path);
+	}
+	return ret;
+}
+
+static int parse(int argc, char **argv, struct report_args *a)
+{
+	int first, ret;
+
+	ret = opts_parse(argc, argv, synopsis, report_opts, report_opt, a, &first);
+	if (ret)
+		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	if (first != argc - 1) {
+		pr_err("report: give one output directory");
+		opts_usage(stderr, synopsis, report_opts);
+		return EXIT_USAGE;
+	}
+	a->dir = argv[first];
+	return -1;
+}
+
+static int report(struct analysis *an, const struct report_args *a, int64_t run_id)
+{
+	struct report_fig *figs = NULL;
+	int drawn, written;
+	cJSON *top;
+	size_t n = 0;
+
+	if (mkdir(a->dir, 0777) && errno != EEXIST) {
+		pr_err("%s: %s", a->dir, strerror(errno));
+		return EXIT_FAILED;
+	}
+	drawn = draw_all(an, run_id, a->dir, &figs, &n);
+	top = summary_build(an->h, run_id);
+	written = top ? write_pages(a->dir, top, figs, n) : -EIO;
+	cJSON_Delete(top);
+	free(figs);
+	if (drawn || written)
+		return EXIT_FAILED;
+	return run_id < 0 ? EXIT_SKIPPED : EXIT_OK;
+}
+
+/**
+ * cmd_report() - `cvmbench report DIR [--db F] [--run ID]`, see the top
+ * of this file for what it writes and its exit status.
+ */
+int cmd_report(int argc, char **argv)
+{
+	struct report_args args = { .db = ANALYSIS_DEFAULT_DB };
+	struct analysis an;
+	int64_t run_id = -1;
+	int ret;
+
+	ret = parse(argc, argv, &args);
+	if (ret >= 0)
+		return ret;
+	ret = analysis_open(&an, args.db);
+	if (ret)
+		return ret;
+	if (analysis_run_pick(&an, args.run, &run_id) == -EINVAL) {
+		analysis_close(&an);
+		return EXIT_USAGE;
+	}
+	if (run_id < 0)
+		pr_warn("%s holds no run: the report says so", args.db);
+	ret = report(&an, &args, run_id);
+	analysis_close(&an);
+	return ret;
+}

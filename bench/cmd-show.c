@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-show.c - `cvmbench show`: the runs of a results database, then the
+ * cells of one run (latest by default) with their latency summary, its
+ * skips with their reasons and its errors. --json prints the same tree
+ * (bench/summary.c) as JSON.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "analysis.h"
+#include "command.h"
+#include "exitcode.h"
+#include "log.h"
+#include "opts.h"
+#include "summary.h"
+
+enum { OPT_DB, OPT_RUN, OPT_JSON };
+
+static const struct opt show_opts[] = {
+	{ "db", 1, "FILE", "results database (default " ANALYSIS_DEFAULT_DB ")", OPT_DB },
+	{ "run", 1, "ID", "run to detail (default: the latest)", OPT_RUN },
+	{ "json", 0, NULL, "print JSON instead of tables", OPT_JSON },
+	OPT_END
+};
+
+struct show_args {
+	const char *db, *run;
+	int json;
+};
+
+static int show_opt(void *ctx, int id, const char *arg)
+{
+	struct show_args *a = ctx;
+
+	if (id == OPT_DB)
+		a->db = arg;
+	else if (id == OPT_RUN)
+		a->run = arg;
+	else
+		a->json = 1;
+	return 0;
+}
+
+static const char *jstr(const cJSON *o, const char *name)
+{
+	return summary_str(o, name, "-");
+}
+
+static double jnum(const cJSON *o, const char *name)
+{
+	return summary_num(o, name);
+}
+
+/* @name of the summary @sub of @cell ("latency_ms", "fn_ms"), in ms. */
+static const char *ms(const cJSON *cell, const char *sub, const char *name,
+		      char *buf, size_t len)
+{
+	return summary_ms(cJSON_GetObjectItem(cell, sub), name, buf, (unsigned)len);
+}
+
+static void print_runs(const cJSON *runs)
+{
+	const cJSON *r;
+
+	printf("runs:\n  %4s  %-28s %-11s %-16s %5s %5s %5s\n", "ID", "STARTED",
+	       "STATUS", "VERSION", "OK", "SKIP", "FAIL");
+	cJSON_ArrayForEach(r, runs)
+		printf("  %4.0f  %-28s %-11s %-16s %5.0f %5.0f %5.0f\n",
+		       jnum(r, "id"), jstr(r, "started_at"), jstr(r, "status"),
+		       jstr(r, "version"), jnum(r, "cells_ok"),
+		       jnum(r, "cells_skipped"), jnum(r, "cells_failed"));
+}
+
+static int key_width(const cJSON *cells, const char *name, int min)
+{
+	const cJSON *c;
+	int w = min, l;
+
+	cJSON_ArrayForEach(c, cells) {
+		l = (int)strlen(jstr(c, name));
+		w = l > w ? l : w;
+	}
+	return w;
+}
+
+static void print_cells(const cJSON *cells)
+{
+	int kw = key_width(cells, "cell_key", 4), ww = key_width(cells, "workload", 8);
+	char b1[32], b2[32], b3[32], th[16];
+	const cJSON *c;
+
+	printf("cells:\n  %-*s %-*s %-6s %-8s %7s %-11s %6s %11s %11s %11s\n",
+	       kw, "KEY", ww, "WORKLOAD", "SIZE", "BACKEND", "THREADS", "STATUS",
+	       "N", "MEDIAN_MS", "P99_MS", "FN_MED_MS");
+	cJSON_ArrayForEach(c, cells) {
+		if (jnum(c, "threads") == 0)
+			snprintf(th, sizeof(th), "auto");
+		else
+			snprintf(th, sizeof(th), "%.0f", jnum(c, "threads"));
+		printf("  %-*s %-*s %-6s %-8s %7s %-11s %6.0f %11s %11s %11s\n",
+		       kw, jstr(c, "cell_key"), ww, jstr(c, "workload"),
+		       jstr(c, "size"), jstr(c, "backend"), th, jstr(c, "status"),
+		       jnum(c, "n_measured"),
+		       ms(c, "latency_ms", "median", b1, sizeof(b1)),
+		       ms(c, "latency_ms", "p99", b2, sizeof(b2)),
+		       ms(c, "fn_ms", "median", b3, sizeof(b3)));
+	}
+}
+
+/* The cell a skip or an error belongs to, or "run" for run-wide ones. */
+static const char *cell_of(const cJSON *o)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, "cell_key");
+
+	return cJSON_IsString(v) ? v->valuestring : "run";
+}
+
+static void print_skips_errors(const cJSON *run)
+{
+	const cJSON *s, *skips = cJSON_GetObjectItem(run, "skips");
+	const cJSON *errors = cJSON_GetObjectItem(run, "errors");
+
+	printf("skips: %d\n", cJSON_GetArraySize(skips));
+	cJSON_ArrayForEach(s, skips)
+		printf("  %s%s%s: %s\n", cell_of(s),
+		       cJSON_IsString(cJSON_GetObjectItem(s, "probe")) ? " probe " : "",
+		       cJSON_IsString(cJSON_GetObjectItem(s, "probe")) ?
+		       jstr(s, "probe") : "", jstr(s, "reason"));
+	printf("errors: %d\n", cJSON_GetArraySize(errors));
+	cJSON_ArrayForEach(s, errors)
+		printf("  %s at %s (%s): %s\n", cell_of(s), jstr(s, "at"),
+		       jstr(s, "source"), jstr(s, "message"));
+}
+
+static void print_text(const cJSON *top, const char *db)
+{
+	const cJSON *run = cJSON_GetObjectItem(top, "run");
+
+	if (!cJSON_GetArraySize(cJSON_GetObjectItem(top, "runs"))) {
+		printf("no runs in %s\n", db);
+		return;
+	}
+	print_runs(cJSON_GetObjectItem(top, "runs"));
+	printf("\nrun %.0f (%s, %s): %s\n", jnum(run, "id"), jstr(run, "status"),
+	       jstr(run, "vantage"), jstr(run, "command_line"));
+	print_cells(cJSON_GetObjectItem(run, "cells"));
+	print_skips_errors(run);
+}
+
+/**
+ * cmd_show() - `cvmbench show [--db F] [--run ID] [--json]`. Returns
+ * EXIT_OK, EXIT_USAGE (bad options, database or run id) or EXIT_FAILED.
+ */
+int cmd_show(int argc, char **argv)
+{
+	struct show_args args = { .db = ANALYSIS_DEFAULT_DB };
+	struct analysis an;
+	int64_t run_id = -1;
+	int first, ret;
+	cJSON *top;
+	char *text;
+
+	ret = opts_parse(argc, argv, "show [--db FILE] [--run ID] [--json]",
+			 show_opts, show_opt, &args, &first);
+	if (ret)
+		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	if (first < argc) {
+		pr_err("show: unexpected argument '%s'", argv[first]);
+		return EXIT_USAGE;
+	}
+	ret = analysis_open(&an, args.db);
+	if (ret)
+		return ret;
+	ret = analysis_run_pick(&an, args.run, &run_id);
+	if (ret == -EINVAL) {
+		analysis_close(&an);
+		return EXIT_USAGE;
+	}
+	top = summary_build(an.h, run_id);
+	analysis_close(&an);
+	if (!top)
+		return EXIT_FAILED;
+	if (args.json) {
+		text = cJSON_Print(top);
+		if (text)
+			puts(text);
+		free(text);
+	} else {
+		print_text(top, args.db);
+	}
+	cJSON_Delete(top);
+	return fflush(stdout) ? EXIT_FAILED : EXIT_OK;
+}

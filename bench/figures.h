@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * figures.h - the figures `plot` and `report` can draw. A figure is a
+ * gnuplot script in analysis/ plus a function that writes the script's
+ * data file from the database; adding one is one file (fig-NAME.c) and
+ * one line in the table of figures.c.
+ */
+#ifndef CVMBENCH_FIGURES_H
+#define CVMBENCH_FIGURES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct sqlite3;
+
+/* What a figure's data function gets, and what it hands back. */
+struct figure_ctx {
+	struct sqlite3 *h;        /* read-only, with analysis/views.sql */
+	int64_t run_id;
+	FILE *data;               /* the data file the script reads */
+	char vars[512];           /* more gnuplot assignments: "logy=1; ncells=4" */
+	char why[256];            /* why there is nothing to draw (-ENODATA) */
+};
+
+struct figure {
+	const char *name;         /* `cvmbench plot NAME` */
+	const char *description;
+	const char *script;       /* file name under analysis/ */
+	/* Write the data; 0, -ENODATA (ctx->why says why) or -errno. */
+	int (*write_data)(struct figure_ctx *ctx);
+};
+
+const struct figure *figure_find(const char *name);
+const struct figure *figure_at(size_t i);
+void figure_vars_add(struct figure_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The data functions, one file each. */
+int fig_warm_latency_data(struct figure_ctx *ctx);
+
+#endif

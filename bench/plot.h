@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot.h - draw one figure of figures.h into a PNG or SVG file with
+ * gnuplot, run with fork + execvp on an argument vector (no shell).
+ */
+#ifndef CVMBENCH_PLOT_H
+#define CVMBENCH_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sqlite3;
+struct figure;
+
+int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
+		const char *out, char *why, size_t whylen);
+
+#endif

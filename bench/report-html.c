@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report-html.c - the HTML backend of the report: one self-contained page,
+ * every text escaped (& < > " ').
+ */
+#include <stdio.h>
+
+#include "report.h"
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}"
+	"table{border-collapse:collapse;margin:0.5em 0 1.5em}"
+	"th,td{border:1px solid #ccc;padding:0.2em 0.6em;text-align:left;"
+	"vertical-align:top}th{background:#f0f0f0}"
+	"td.num{text-align:right}pre{background:#f6f6f6;padding:0.8em;"
+	"overflow:auto}img{max-width:100%;border:1px solid #eee}";
+
+static void html_begin(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>", f);
+	esc(f, title);
+	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style);
+	esc(f, title);
+	fputs("</h1>\n", f);
+}
+
+static void html_end(FILE *f)
+{
+	fputs("</body>\n</html>\n", f);
+}
+
+static void html_heading(FILE *f, int level, const char *text)
+{
+	fprintf(f, "<h%d>", level);
+	esc(f, text);
+	fprintf(f, "</h%d>\n", level);
+}
+
+static void html_para(FILE *f, const char *text)
+{
+	fputs("<p>", f);
+	esc(f, text);
+	fputs("</p>\n", f);
+}
+
+static void html_pre(FILE *f, const char *text)
+{
+	fputs("<pre>", f);
+	esc(f, text);
+	fputs("</pre>\n", f);
+}
+
+static void html_table_begin(FILE *f, const char *const *head, int ncols)
+{
+	int i;
+
+	fputs("<table>\n<tr>", f);
+	for (i = 0; i < ncols; i++) {
+		fputs("<th>", f);
+		esc(f, head[i]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* Right-align cells that are numbers (or "-"). */
+static int numeric(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!(*s >= '0' && *s <= '9') && *s != '.' && *s != '-')
+			return 0;
+	return 1;
+}
+
+static void html_table_row(FILE *f, const char *const *cells, int ncols)
+{
+	int i;
+
+	fputs("<tr>", f);
+	for (i = 0; i < ncols; i++) {
+		fputs(numeric(cells[i]) ? "<td class=\"num\">" : "<td>", f);
+		esc(f, cells[i]);
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+static void html_table_end(FILE *f)
+{
+	fputs("</table>\n", f);
+}
+
+static void html_image(FILE *f, const char *name, const char *caption)
+{
+	fputs("<figure>\n<a href=\"", f);
+	esc(f, name);
+	fputs(".svg\"><img src=\"", f);
+	esc(f, name);
+	fputs(".png\" alt=\"", f);
+	esc(f, caption);
+	fputs("\"></a>\n<figcaption>", f);
+	esc(f, caption);
+	fputs(" (<a href=\"", f);
+	esc(f, name);
+	fputs(".svg\">SVG</a>, <a href=\"", f);
+	esc(f, name);
+	fputs(".png\">PNG</a>)</figcaption>\n</figure>\n", f);
+}
+
+const struct report_ops report_html_ops = {
+	.ext = "html",
+	.begin = html_begin,
+	.end = html_end,
+	.heading = html_heading,
+	.para = html_para,
+	.pre = html_pre,
+	.table_begin = html_table_begin,
+	.table_row = html_table_row,
+	.table_end = html_table_end,
+	.image = html_image,
+};

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.c - the body of the report page, the same for Markdown and HTML:
+ * the runs, the chosen run (command line, version, config text), its
+ * environment (key, value, source), its cells with status and latency
+ * summary, the figures (or why each was not drawn), the skips with their
+ * reasons and the errors. Content comes from summary_build().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "figures.h"
+#include "log.h"
+#include "report.h"
+#include "summary.h"
+
+#define NUM 32                    /* room for one formatted number */
+
+static void rep_runs(FILE *f, const struct report_ops *ops, const cJSON *runs)
+{
+	static const char *const head[] = { "run", "started", "ended", "status",
+		"vantage", "version", "host", "cells", "ok", "skipped", "failed" };
+	char b[5][NUM];
+	const cJSON *r;
+
+	ops->heading(f, 2, "Runs in this database");
+	ops->table_begin(f, head, 11);
+	cJSON_ArrayForEach(r, runs) {
+		const char *row[] = {
+			summary_fmt(r, "id", "%.0f", b[0], NUM),
+			summary_str(r, "started_at", "-"), summary_str(r, "ended_at", "-"),
+			summary_str(r, "status", "-"), summary_str(r, "vantage", "-"),
+			summary_str(r, "version", "-"), summary_str(r, "hostname", "-"),
+			summary_fmt(r, "cells_total", "%.0f", b[1], NUM),
+			summary_fmt(r, "cells_ok", "%.0f", b[2], NUM),
+			summary_fmt(r, "cells_skipped", "%.0f", b[3], NUM),
+			summary_fmt(r, "cells_failed", "%.0f", b[4], NUM),
+		};
+		ops->table_row(f, row, 11);
+	}
+	ops->table_end(f);
+}
+
+static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run)
+{
+	static const char *const head[] = { "field", "value" };
+	static const char *const fields[][2] = {
+		{ "command_line", "command line" }, { "version", "cvmbench version" },
+		{ "vantage", "vantage" }, { "hostname", "host" }, { "status", "status" },
+		{ "started_at", "started" }, { "ended_at", "ended" },
+		{ "config_path", "config file" } };
+	char title[64];
+	size_t i;
+
+	snprintf(title, sizeof(title), "Run %.0f", summary_num(run, "id"));
+	ops->heading(f, 2, title);
+	ops->table_begin(f, head, 2);
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		const char *row[] = { fields[i][1], summary_str(run, fields[i][0], "-") };
+
+		ops->table_row(f, row, 2);
+	}
+	ops->table_end(f);
+	ops->heading(f, 3, "Configuration");
+	ops->pre(f, summary_str(run, "config_text", "(not recorded)"));
+}
+
+/* @arr as a table of its members @cols, headed @head; NULL cell: "(run)". */
+static void rep_rows(FILE *f, const struct report_ops *ops, const cJSON *arr,
+		     const char *const *cols, const char *const *head, int n)
+{
+	const char *row[8];
+	const cJSON *o;
+	int i;
+
+	ops->table_begin(f, head, n);
+	cJSON_ArrayForEach(o, arr) {
+		for (i = 0; i < n && i < 8; i++)
+			row[i] = summary_str(o, cols[i],
+					     strcmp(cols[i], "cell_key") ? "-" : "(run)");
+		ops->table_row(f, row, n);
+	}
+	ops->table_end(f);
+}
+
+static void rep_env(FILE *f, const struct report_ops *ops, const cJSON *run)
+{
+	static const char *const cols[] = { "key", "value", "source" };
+	const cJSON *env = cJSON_GetObjectItem(run, "environment");
+
+	ops->heading(f, 2, "Environment");
+	if (!cJSON_GetArraySize(env))
+		ops->para(f, "No environment facts were recorded for this run.");
+	else
+		rep_rows(f, ops, env, cols, cols, 3);
+}
+
+static void threads_text(const cJSON *c, char *buf, size_t len)
+{
+	double t = summary_num(c, "threads");
+
+	if (t == 0)
+		snprintf(buf, len, "auto");
+	else
+		snprintf(buf, len, "%.0f", t);
+}
+
+static void rep_cell(FILE *f, const struct report_ops *ops, const cJSON *c)
+{
+	const cJSON *l = cJSON_GetObjectItem(c, "latency_ms");
+	const cJSON *fn = cJSON_GetObjectItem(c, "fn_ms");
+	char b[10][NUM], ci[2 * NUM + 8];
+
+	threads_text(c, b[0], NUM);
+	snprintf(ci, sizeof(ci), "%s - %s", summary_ms(l, "ci_lo", b[1], NUM),
+		 summary_ms(l, "ci_hi", b[2], NUM));
+	const char *row[] = {
+		summary_str(c, "cell_key", "-"), summary_str(c, "workload", "-"),
+		summary_str(c, "size", "-"), summary_str(c, "backend", "-"), b[0],
+		summary_str(c, "mode", "-"), summary_str(c, "status", "-"),
+		summary_fmt(c, "n_measured", "%.0f", b[3], NUM),
+		summary_fmt(c, "n_failed", "%.0f", b[4], NUM),
+		summary_ms(l, "median", b[5], NUM), l && !cJSON_IsNull(l) ? ci : "-",
+		summary_ms(l, "p25", b[6], NUM),
+		summary_ms(l, "p75", b[7], NUM),
+		summary_ms(l, "p99", b[8], NUM),
+		summary_ms(fn, "median", b[9], NUM),
+	};
+	ops->table_row(f, row, 15);
+}
+
+static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
+{
+	static const char *const head[] = { "cell", "workload", "size", "backend",
+		"threads", "mode", "status", "n", "failed", "median ms",
+		"95 % CI of median", "p25 ms", "p75 ms", "p99 ms", "fn median ms" };
+	const cJSON *c, *cells = cJSON_GetObjectItem(run, "cells");
+
+	ops->heading(f, 2, "Cells");
+	ops->para(f, "Latency is the harness round trip of the measured, successful "
+		  "invocations; fn is the function's own time inside cvmfn. "
+		  "The CI of the median is distribution-free (order statistics).");
+	ops->table_begin(f, head, 15);
+	cJSON_ArrayForEach(c, cells)
+		rep_cell(f, ops, c);
+	ops->table_end(f);
+}
+
+static void rep_figures(FILE *f, const struct report_ops *ops,
+			const struct report_fig *figs, size_t n)
+{
+	static const char *const head[] = { "figure", "why it was not drawn" };
+	size_t i, missing = 0;
+
+	ops->heading(f, 2, "Figures");
+	for (i = 0; i < n; i++) {
+		if (figs[i].drawn) {
+			ops->heading(f, 3, figs[i].fig->name);
+			ops->image(f, figs[i].fig->name, figs[i].fig->description);
+		} else {
+			missing++;
+		}
+	}
+	if (!missing)
+		return;
+	ops->heading(f, 3, "Figures not drawn");
+	ops->table_begin(f, head, 2);
+	for (i = 0; i < n; i++) {
+		const char *row[] = { figs[i].fig->name, figs[i].why };
+
+		if (!figs[i].drawn)
+			ops->table_row(f, row, 2);
+	}
+	ops->table_end(f);
+}
+
+static void rep_skips_errors(FILE *f, const struct report_ops *ops,
+			     const cJSON *run)
+{
+	static const char *const skip_cols[] = { "cell_key", "probe", "reason" };
+	static const char *const skip_head[] = { "cell", "probe", "reason" };
+	static const char *const err_cols[] = { "cell_key", "at", "source", "message" };
+	static const char *const err_head[] = { "cell", "at", "source", "message" };
+	const cJSON *skips = cJSON_GetObjectItem(run, "skips");
+	const cJSON *errors = cJSON_GetObjectItem(run, "errors");
+
+	ops->heading(f, 2, "Skips");
+	if (!cJSON_GetArraySize(skips))
+		ops->para(f, "Nothing was skipped.");
+	else
+		rep_rows(f, ops, skips, skip_cols, skip_head, 3);
+	ops->heading(f, 2, "Errors");
+	if (!cJSON_GetArraySize(errors))
+		ops->para(f, "No errors.");
+	else
+		rep_rows(f, ops, errors, err_cols, err_head, 4);
+}
+
+/**
+ * report_write() - write the report page for @top (from summary_build())
+ * and the figures @figs to @path with the backend @ops. Returns 0 or
+ * -EIO (reported).
+ */
+int report_write(const char *path, const struct report_ops *ops,
+		 const struct cJSON *top, const struct report_fig *figs, size_t n)
+{
+	const cJSON *run = cJSON_GetObjectItem(top, "run");
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		pr_err("%s: %s", path, strerror(errno));
+		return -EIO;
+	}
+	ops->begin(f, "cvmbench report");
+	rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));
+	if (cJSON_IsObject(run)) {
+		rep_run(f, ops, run);
+		rep_env(f, ops, run);
+		rep_cells(f, ops, run);
+		rep_figures(f, ops, figs, n);
+		rep_skips_errors(f, ops, run);
+	} else {
+		ops->para(f, "The database holds no run.");
+	}
+	ops->end(f);
+	if (ferror(f) | fclose(f)) {
+		pr_err("writing %s failed", path);
+		return -EIO;
+	}
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - the pages of `cvmbench report`: one body (report.c) written
+ * through a small set of document operations, once as Markdown
+ * (report-md.c) and once as HTML (report-html.c). Each backend escapes
+ * every text it is given.
+ */
+#ifndef CVMBENCH_REPORT_H
+#define CVMBENCH_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct cJSON;
+struct figure;
+
+/* One figure of the registry and what became of it. */
+struct report_fig {
+	const struct figure *fig;
+	int drawn;                /* NAME.png and NAME.svg are in the directory */
+	char why[512];            /* why not, when not drawn */
+};
+
+struct report_ops {
+	const char *ext;          /* "md", "html" */
+	void (*begin)(FILE *f, const char *title);
+	void (*end)(FILE *f);
+	void (*heading)(FILE *f, int level, const char *text);
+	void (*para)(FILE *f, const char *text);
+	void (*pre)(FILE *f, const char *text);
+	void (*table_begin)(FILE *f, const char *const *head, int ncols);
+	void (*table_row)(FILE *f, const char *const *cells, int ncols);
+	void (*table_end)(FILE *f);
+	void (*image)(FILE *f, const char *name, const char *caption);
+};
+
+extern const struct report_ops report_md_ops;
+extern const struct report_ops report_html_ops;
+
+int report_write(const char *path, const struct report_ops *ops,
+		 const struct cJSON *top, const struct report_fig *figs, size_t n);
+
+#endif
