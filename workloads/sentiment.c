@@ -6,8 +6,8 @@
  * texts). This is a VADER-like scorer: a lexicon of word valences (parsed
  * in init from the text table below, VADER-inspired values), boosters,
  * negations and the but-rule, '!' emphasis, and VADER's normalization
- * compound = sum / sqrt(sum^2 + 15). The exact rules (docs/workloads/
- * sentiment.md) for a word of lexicon valence v at token i:
+ * compound = sum / sqrt(sum^2 + 15). The exact rules (docs/workloads.md,
+ * section sentiment) for a word of lexicon valence v at token i:
  *   booster at i-k (k = 1..3): v += b * (1, 0.95, 0.9)[k-1], b = +-0.293,
  *                              with the sign of v;
  *   negator at i-k (k = 1..3): v *= -0.74 (each one);
