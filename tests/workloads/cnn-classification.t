@@ -3,13 +3,7 @@
 # loaded with the same weights (python3-torch, python3-torchvision), the
 # same digest at any thread count and vector width, and clear errors.
 cd "$(dirname "$0")/../.." || exit 1
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-PY=/usr/bin/python3
-fn=./cvmfn
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+. tests/workloads/lib.sh
 run() { "$fn" run cnn-classification "$@"; }
 digest() { run "$@" | sed -n 's/^digest //p'; }
 have_torch() {

@@ -2,13 +2,7 @@
 # graph-bfs: the generated Barabasi-Albert graph and the BFS levels against
 # NetworkX, determinism across threads and seeds.
 cd "$(dirname "$0")/../.." || exit 1
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-PY=/usr/bin/python3
-fn=./cvmfn
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+. tests/workloads/lib.sh
 digest() { "$fn" run graph-bfs --data-dir "$d" "$@" | sed -n 's/^digest //p'; }
 echo 1..8
 

@@ -3,13 +3,7 @@
 # coreutils (tr | sort | uniq -c), determinism across threads and seeds.
 # Tokenization (both sides): maximal runs of ASCII letters, case-folded.
 cd "$(dirname "$0")/../.." || exit 1
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-PY=/usr/bin/python3
-fn=./cvmfn
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+. tests/workloads/lib.sh
 digest() { "$fn" run map-reduce --data-dir "$d" "$@" | sed -n 's/^digest //p'; }
 # Python reference: counts sorted by count desc, word asc, as "count word".
 pycount() {

@@ -5,11 +5,7 @@
 # love 3.2, great 3.1, happy 2.7; booster +0.293 x (1, .95, .9) by distance;
 # negator x -0.74; before the first "but" x0.5, after x1.5; '!' +0.292 each.
 cd "$(dirname "$0")/../.." || exit 1
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fn=./cvmfn
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. tests/workloads/lib.sh
 digest() { "$fn" run sentiment --data-dir "$d" "$@" | sed -n 's/^digest //p'; }
 echo 1..20
 
