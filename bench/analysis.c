@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 #include "analysis.h"
-#include "datadir.h"
+#include "paths.h"
 #include "db.h"
 #include "exitcode.h"
 #include "log.h"

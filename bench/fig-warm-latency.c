@@ -21,7 +21,7 @@
 #include "analysis.h"
 #include "cell-label.h"
 #include "figures.h"
-#include "latency.h"
+#include "cell-latency.h"
 #include "log.h"
 
 #define LOGY_SPREAD 20.0

@@ -16,6 +16,12 @@ int exe_dir(char *buf, size_t len);
 void find_cvmfn(char *buf, size_t len);
 /** find_configs_dir() - $CVMBENCH_CONFIGS, else configs/ next to cvmbench. */
 void find_configs_dir(char *buf, size_t len);
+/**
+ * datadir_path() - the path of data file @rel (e.g. "analysis/views.sql"):
+ * under $CVMBENCH_DATADIR when set, else next to the executable (a build
+ * tree), else in ../share/cvmbench (installed). 0 or -ENOENT (reported).
+ */
+int datadir_path(const char *rel, char *buf, size_t len);
 /** default_data_dir() - $CVMBENCH_DATA_DIR, else DEFAULT_DATA_DIR. */
 const char *default_data_dir(void);
 

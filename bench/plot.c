@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "datadir.h"
+#include "paths.h"
 #include "figures.h"
 #include "log.h"
 #include "plot.h"

@@ -19,7 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "analysis.h"
-#include "latency.h"
+#include "cell-latency.h"
 #include "summary.h"
 
 static const char sql_runs[] =

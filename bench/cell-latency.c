@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * latency.c - read the measured invocations of a run cell by cell (from
+ * cell-latency.c - read the measured invocations of a run cell by cell (from
  * the v_invocation_measured view) and summarize each cell's latency and
  * function time with bench/stats.c: SQLite has no percentile function.
  */
@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 
 #include "analysis.h"
-#include "latency.h"
+#include "cell-latency.h"
 #include "log.h"
 
 /* A growable sample of doubles. */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * latency.h - per-cell latency summaries (quantiles, CI of the median) of
+ * cell-latency.h - per-cell latency summaries (quantiles, CI of the median) of
  * the measured, successful invocations of a run, from v_invocation_measured.
  */
-#ifndef CVMBENCH_LATENCY_H
-#define CVMBENCH_LATENCY_H
+#ifndef CVMBENCH_CELL_LATENCY_H
+#define CVMBENCH_CELL_LATENCY_H
 
 #include <stddef.h>
 #include <stdint.h>
