@@ -12,15 +12,16 @@
 #include <unistd.h>
 
 #include "scratch.h"
+#include "wlfile.h"
 
 int wl_scratch_dir(struct wl_instance *inst, const char *tag, char *buf,
 		   size_t len)
 {
 	const char *dir = inst->params.data_dir;
+	int err = wl_make_data_dir(inst);
 
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return wl_error(inst, -errno, "cannot create data directory %s: %s",
-				dir, strerror(errno));
+	if (err)
+		return err;
 	if ((size_t)snprintf(buf, len, "%s/%s.XXXXXX", dir, tag) >= len)
 		return wl_error(inst, -ENAMETOOLONG, "path too long: %s/%s", dir, tag);
 	if (!mkdtemp(buf))

@@ -25,14 +25,36 @@ struct model_header {
 	uint8_t sha256[DIGEST_BYTES];
 };
 
+int wl_make_data_dir(struct wl_instance *inst)
+{
+	const char *dir = inst->params.data_dir;
+	char path[PATH_MAX], *p;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path))
+		return wl_error(inst, -ENAMETOOLONG, "path too long: %s", dir);
+	for (p = path + 1;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return wl_error(inst, -errno, "cannot create data directory %s: %s",
+					path, strerror(errno));
+		*p = c;
+		if (!c)
+			return 0;
+	}
+}
+
 int wl_data_path(struct wl_instance *inst, const char *name, char *buf,
 		 size_t len)
 {
 	const char *dir = inst->params.data_dir;
+	int err = inst->params.prepare ? wl_make_data_dir(inst) : 0;
 
-	if (inst->params.prepare && mkdir(dir, 0755) && errno != EEXIST)
-		return wl_error(inst, -errno, "cannot create data directory %s: %s",
-				dir, strerror(errno));
+	if (err)
+		return err;
 	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
 		return wl_error(inst, -ENAMETOOLONG, "path too long: %s/%s", dir, name);
 	return 0;

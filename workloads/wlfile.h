@@ -21,6 +21,12 @@ typedef int (*wl_gen_fn)(struct wl_instance *inst, void *buf, size_t len,
 			 void *arg);
 
 /**
+ * wl_make_data_dir() - create params.data_dir and its parents if missing.
+ * Returns 0 or -errno (with inst->error naming the directory).
+ */
+int wl_make_data_dir(struct wl_instance *inst);
+
+/**
  * wl_data_path() - "<data_dir>/<name>", creating data_dir when preparing.
  * Returns 0 or -errno (with inst->error set).
  */
