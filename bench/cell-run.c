@@ -15,6 +15,7 @@
 #include "knob.h"
 #include "log.h"
 #include "probe.h"
+#include "progress.h"
 #include "runner.h"
 #include "sink.h"
 
@@ -138,25 +139,39 @@ static void record_instance(struct cell_state *cs, int idx, const struct instanc
 	db_instance_add(cs->ctx->db, &row);
 }
 
-static int spawn_instance(struct cell_state *cs, struct instance *in)
+/* Start one instance without waiting for it; the error goes to in->error. */
+static int spawn_begin(struct cell_state *cs, struct instance *in)
 {
 	const struct cell *c = cs->ctx->cell;
 	const struct backend_ops *be = backend_find(c->backend);
-	char err[512];
 	int ret;
 
 	memset(in, 0, sizeof(*in));
 	in->to_fd = in->from_fd = -1;
 	in->pid = -1;
-	ret = be->spawn(c, &cs->ctx->env, in, err, sizeof(err));
-	if (ret) {
-		cell_fail(cs->ctx, "cannot start an instance of %s: %s", c->workload, err);
+	ret = be->spawn(c, &cs->ctx->env, in, in->error, sizeof(in->error));
+	if (ret)
+		cell_fail(cs->ctx, "cannot start an instance of %s: %s", c->workload,
+			  in->error);
+	return ret;
+}
+
+static double start_timeout(const struct cell *c)
+{
+	return c->start_timeout > 0 ? c->start_timeout : c->timeout;
+}
+
+static int spawn_instance(struct cell_state *cs, struct instance *in)
+{
+	const struct cell *c = cs->ctx->cell;
+	int ret = spawn_begin(cs, in);
+
+	if (ret)
 		return ret;
-	}
-	ret = instance_handshake(in, c->timeout);
+	ret = instance_handshake(in, start_timeout(c));
 	if (ret) {
 		cell_fail(cs->ctx, "instance of %s: %s", c->workload, in->error);
-		backend_close(be, in, 1.0);
+		backend_close(backend_find(c->backend), in, 1.0);
 	}
 	return ret;
 }
@@ -191,32 +206,72 @@ static void stop_instances(struct cell_state *cs)
 	cs->ninst = 0;
 }
 
+/* Wait for, then call each of the @n started instances once. */
+static int cold_invoke_all(struct cell_state *cs, struct instance *in, int n, long seq,
+			   struct invoke_result *r)
+{
+	const struct cell *c = cs->ctx->cell;
+	struct invoke_result other, *res;
+	int k, ret = 0;
+
+	for (k = 0; k < n && !ret; k++) {
+		ret = instance_handshake(&in[k], start_timeout(c));
+		if (ret) {
+			cell_fail(cs->ctx, "instance of %s: %s", c->workload, in[k].error);
+			snprintf(r->error, sizeof(r->error), "%s", in[k].error);
+		}
+	}
+	for (k = 0; k < n && !ret; k++) {
+		res = k ? &other : r;
+		ret = instance_invoke(&in[k], seq, c->timeout, res);
+		if (!ret)
+			res->latency_ns = mono_ns() - in[k].spawn_ns;
+		if (k && (ret || !res->ok))
+			snprintf(r->error, sizeof(r->error), "parallel start %d: %.480s", k,
+				 res->error);
+		ret = ret ?: (res->ok ? 0 : -EIO);
+		record_instance(cs, (int)(seq * n + k), &in[k]);
+	}
+	return ret;
+}
+
+/* Cold mode: start `parallel` new instances at once, call each, close all. */
+static int cold_call(struct cell_state *cs, long seq, struct invoke_result *r)
+{
+	const struct cell *c = cs->ctx->cell;
+	int n = c->parallel > 1 ? c->parallel : 1, started = 0, k, ret = 0;
+	struct instance *in = calloc((size_t)n, sizeof(*in));
+
+	memset(r, 0, sizeof(*r));
+	r->latency_ns = r->fn_ns = -1;
+	if (!in)
+		return -ENOMEM;
+	for (; started < n && !ret; started++)
+		ret = spawn_begin(cs, &in[started]);
+	if (ret) {
+		started--;
+		snprintf(r->error, sizeof(r->error), "%s", in[started].error);
+	} else {
+		ret = cold_invoke_all(cs, in, n, seq, r);
+	}
+	for (k = 0; k < started; k++)
+		backend_close(backend_find(c->backend), &in[k], 5.0);
+	free(in);
+	return ret;
+}
+
 /* One call on a warm instance, or a whole cold start in cold mode. */
 static int call_once(struct cell_state *cs, long seq, int *instance_idx,
 		     struct invoke_result *r)
 {
 	const struct cell *c = cs->ctx->cell;
-	struct instance cold;
-	int ret;
 
 	if (strcmp(c->mode, "cold")) {
 		*instance_idx = (int)(seq % cs->ninst);
 		return instance_invoke(&cs->inst[*instance_idx], seq, c->timeout, r);
 	}
 	*instance_idx = (int)seq;
-	ret = spawn_instance(cs, &cold);
-	if (ret) {
-		memset(r, 0, sizeof(*r));
-		r->latency_ns = r->fn_ns = -1;
-		snprintf(r->error, sizeof(r->error), "%s", cold.error);
-		return ret;
-	}
-	ret = instance_invoke(&cold, seq, c->timeout, r);
-	if (!ret)
-		r->latency_ns = mono_ns() - cold.spawn_ns;
-	record_instance(cs, (int)seq, &cold);
-	backend_close(backend_find(c->backend), &cold, 5.0);
-	return ret;
+	return cold_call(cs, seq, r);
 }
 
 static int keep_result(struct cell_state *cs, const struct invoke_result *r)
@@ -278,7 +333,7 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 static int run_calls(struct cell_state *cs)
 {
 	const struct cell *c = cs->ctx->cell;
-	long seq = 0;
+	long seq = 0, total = (long)c->warmup + c->invocations;
 	int i;
 
 	for (i = 0; i < c->warmup; i++, seq++) {
@@ -286,12 +341,14 @@ static int run_calls(struct cell_state *cs)
 			return -EINTR;
 		if (invoke_and_record(cs, seq, 0))
 			return -EIO;
+		progress_calls(seq + 1, total);
 	}
 	for (i = 0; i < c->invocations; i++, seq++) {
 		if (runner_stop)
 			return -EINTR;
 		if (invoke_and_record(cs, seq, 1))
 			return runner_stop ? -EINTR : -EIO;
+		progress_calls(seq + 1, total);
 	}
 	return 0;
 }

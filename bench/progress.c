@@ -8,9 +8,10 @@
 #include "progress.h"
 
 static int on_tty;
-static size_t total_cells;
-static long long t_start;
+static size_t total_cells, cells_done;
+static long long t_start, t_drawn;
 static int line_shown;
+static char current[128];
 
 static void progress_clear(void)
 {
@@ -35,23 +36,48 @@ void progress_begin(size_t total)
 		log_set_progress_clear(progress_clear);
 }
 
+/* Redraw the line: @fraction of the current cell is done. */
+static void draw(double fraction, long calls, long total_calls)
+{
+	double elapsed = (double)(mono_ns() - t_start) / 1e9;
+	double done = (double)cells_done + fraction;
+	char el[32], eta[32] = "?", calls_txt[64] = "";
+
+	format_duration(elapsed, el, sizeof(el));
+	if (done > 0)
+		format_duration(elapsed / done * ((double)total_cells - done), eta, sizeof(eta));
+	if (total_calls)
+		snprintf(calls_txt, sizeof(calls_txt), " (call %ld/%ld)", calls, total_calls);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s%s  elapsed %s  left ~%s", cells_done,
+		total_cells, current, calls_txt, el, eta);
+	line_shown = 1;
+	t_drawn = mono_ns();
+}
+
 void progress_cell(size_t done, const char *cell_key)
 {
 	double elapsed = (double)(mono_ns() - t_start) / 1e9;
 	char el[32], eta[32] = "?";
 
+	cells_done = done;
+	snprintf(current, sizeof(current), "%s", cell_key);
+	if (on_tty) {
+		draw(0, 0, 0);
+		return;
+	}
 	format_duration(elapsed, el, sizeof(el));
 	if (done)
 		format_duration(elapsed / (double)done * (double)(total_cells - done),
 				eta, sizeof(eta));
-	if (!on_tty) {
-		pr_info("cell %zu/%zu %s (elapsed %s, left ~%s)", done + 1, total_cells,
-			cell_key, el, eta);
-		return;
-	}
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s  elapsed %s  left ~%s", done, total_cells,
+	pr_info("cell %zu/%zu %s (elapsed %s, left ~%s)", done + 1, total_cells,
 		cell_key, el, eta);
-	line_shown = 1;
+}
+
+void progress_calls(long calls, long total_calls)
+{
+	if (!on_tty || mono_ns() - t_drawn < 250000000LL || total_calls <= 0)
+		return;
+	draw((double)calls / (double)total_calls, calls, total_calls);
 }
 
 void progress_cell_done(const char *cell_key, const char *status)
