@@ -3,7 +3,7 @@ _tap_n=0
 plan() { echo "1..$1"; }
 _tap() { _tap_n=$((_tap_n + 1)); if [ "$1" = 0 ]; then echo "ok $_tap_n - $2"; else echo "not ok $_tap_n - $2"; fi; }
 # is GOT WANT WHAT
-is() { if [ "$1" = "$2" ]; then _tap 0 "$3"; else _tap 1 "$3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; fi; }
+is() { if [ "$1" = "$2" ]; then _tap 0 "$3"; else _tap 1 "$3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; return 1; fi; }
 # ok A OP B WHAT  (test(1) comparison)
 ok() { if [ "$1" "$2" "$3" ] 2>/dev/null; then _tap 0 "$4"; else _tap 1 "$4"; echo "#   $1 $2 $3 is false"; fi; }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
