@@ -6,9 +6,12 @@
 #include "backend.h"
 
 extern const struct backend_ops backend_native;
+extern const struct backend_ops backend_runc, backend_crun;
 
 static const struct backend_ops *const backends[] = {
 	&backend_native,
+	&backend_runc,
+	&backend_crun,
 };
 
 const struct backend_ops *backend_find(const char *name)

@@ -16,6 +16,7 @@ struct cell {
 	char backend[16];         /* native */
 	int threads;              /* 0 = as many as the instance has CPUs */
 	char wait[32];            /* spin | block | hybrid[:US] */
+	char idle[32];            /* default | hlt | poll | haltpoll:NS (knob-idle.c) */
 	char mode[8];             /* warm | cold */
 	int instances;
 	int invocations;          /* measured invocations */
@@ -25,6 +26,17 @@ struct cell {
 	long long seed;
 	char probes[256];         /* comma list of probe names */
 	double timeout;           /* seconds per invocation */
+	/* OCI backends (runc, crun): bench/backend-oci.c, bench/oci-*.c */
+	char runtime_path[256];   /* "" = runc / crun from PATH */
+	int cpus;                 /* CPUs the runtime may use; 0 = all */
+	int cpu_quota;            /* % of a period for the runtime's cgroup */
+	int corunner;             /* CPU-bound threads beside the starts */
+	int parallel;             /* simultaneous cold starts */
+	char seccomp[4];          /* on | off */
+	char netns[8];            /* new | shared */
+	char cgroups[4];          /* on | off */
+	char favordynmods[8];     /* default | on | off */
+	double start_timeout;     /* seconds an instance start may take; 0 = timeout */
 	char spec[2048];          /* `key = value` lines, verbatim */
 	int index;                /* position in the expanded matrix */
 };

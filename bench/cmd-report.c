@@ -25,6 +25,7 @@
 #include "command.h"
 #include "exitcode.h"
 #include "figures.h"
+#include "idle-tables.h"
 #include "log.h"
 #include "opts.h"
 #include "plot.h"
@@ -151,6 +152,9 @@ static int report(struct analysis *an, const struct report_args *a, int64_t run_
 	}
 	drawn = draw_all(an, run_id, a->dir, &figs, &n);
 	top = summary_build(an->h, run_id);
+	if (top && run_id >= 0 && cJSON_IsObject(cJSON_GetObjectItem(top, "run")))
+		cJSON_AddItemToObject(cJSON_GetObjectItem(top, "run"), "tables",
+				      idle_tables_json(an->h, run_id));
 	written = top ? write_pages(a->dir, top, figs, n) : -EIO;
 	cJSON_Delete(top);
 	free(figs);

@@ -16,21 +16,24 @@
 #include "analysis.h"
 #include "command.h"
 #include "exitcode.h"
+#include "idle-tables.h"
 #include "log.h"
 #include "opts.h"
 #include "summary.h"
 
-enum { OPT_DB, OPT_RUN, OPT_JSON };
+enum { OPT_DB, OPT_RUN, OPT_JSON, OPT_TABLE };
 
 static const struct opt show_opts[] = {
 	{ "db", 1, "FILE", "results database (default " ANALYSIS_DEFAULT_DB ")", OPT_DB },
 	{ "run", 1, "ID", "run to detail (default: the latest)", OPT_RUN },
 	{ "json", 0, NULL, "print JSON instead of tables", OPT_JSON },
+	{ "table", 1, "NAME", "print one study table instead: idle-policy, exitcost",
+	  OPT_TABLE },
 	OPT_END
 };
 
 struct show_args {
-	const char *db, *run;
+	const char *db, *run, *table;
 	int json;
 };
 
@@ -42,6 +45,8 @@ static int show_opt(void *ctx, int id, const char *arg)
 		a->db = arg;
 	else if (id == OPT_RUN)
 		a->run = arg;
+	else if (id == OPT_TABLE)
+		a->table = arg;
 	else
 		a->json = 1;
 	return 0;
@@ -166,7 +171,7 @@ int cmd_show(int argc, char **argv)
 	cJSON *top;
 	char *text;
 
-	ret = opts_parse(argc, argv, "show [--db FILE] [--run ID] [--json]",
+	ret = opts_parse(argc, argv, "show [--db FILE] [--run ID] [--json] [--table NAME]",
 			 show_opts, show_opt, &args, &first);
 	if (ret)
 		return ret == 1 ? EXIT_OK : EXIT_USAGE;
@@ -181,6 +186,12 @@ int cmd_show(int argc, char **argv)
 	if (ret == -EINVAL) {
 		analysis_close(&an);
 		return EXIT_USAGE;
+	}
+	if (args.table) {
+		ret = run_id < 0 ? -ENODATA :
+		      idle_table_show(an.h, run_id, args.table, args.json, stdout);
+		analysis_close(&an);
+		return ret == -ENOENT ? EXIT_USAGE : ret ? EXIT_SKIPPED : EXIT_OK;
 	}
 	top = summary_build(an.h, run_id);
 	analysis_close(&an);

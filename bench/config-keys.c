@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "knob-idle.h"
 #include "pool.h"
 #include "probe.h"
 #include "workload.h"
@@ -25,12 +26,14 @@ const struct config_key config_keys[] = {
 	  "function(s) to run (cvmbench list)" },
 	{ "size", KEY_ENUM, 1, STR(size), 0, 0, "test|small|large", "test",
 	  "input size" },
-	{ "backend", KEY_ENUM, 1, STR(backend), 0, 0, "native", "native",
+	{ "backend", KEY_ENUM, 1, STR(backend), 0, 0, "native|runc|crun", "native",
 	  "where an instance runs" },
 	{ "threads", KEY_INT, 1, NUM(threads), 0, 1024, NULL, "0",
 	  "worker threads per instance; 0 = its CPUs" },
 	{ "wait", KEY_WAIT, 1, STR(wait), 0, 0, NULL, "hybrid:200",
 	  "how idle workers wait: spin, block, hybrid[:US]" },
+	{ "idle", KEY_IDLE, 1, STR(idle), 0, 0, NULL, "default",
+	  "guest idle policy: default, hlt, poll, haltpoll:NANOSECONDS" },
 	{ "mode", KEY_ENUM, 1, STR(mode), 0, 0, "warm|cold", "warm",
 	  "warm: one serving instance; cold: a new instance per call" },
 	{ "instances", KEY_INT, 1, NUM(instances), 1, 256, NULL, "1",
@@ -47,6 +50,26 @@ const struct config_key config_keys[] = {
 	  "probes to run (a list, not a dimension)" },
 	{ "timeout", KEY_DOUBLE, 0, NUM(timeout), 0.001, 86400, NULL, "60",
 	  "seconds one call (or one instance start) may take" },
+	{ "runtime-path", KEY_STRING, 1, STR(runtime_path), 0, 0, NULL, "",
+	  "runc / crun binary (e.g. a patched build); empty = from PATH" },
+	{ "cpus", KEY_INT, 1, NUM(cpus), 0, 1024, NULL, "0",
+	  "runc/crun: CPUs the runtime and container may use (0 = all)" },
+	{ "cpu-quota", KEY_INT, 1, NUM(cpu_quota), 1, 100, NULL, "100",
+	  "runc/crun: CPU quota of the runtime's cgroup, % of a period" },
+	{ "corunner", KEY_INT, 1, NUM(corunner), 0, 256, NULL, "0",
+	  "CPU-bound threads running beside the calls (any backend)" },
+	{ "parallel", KEY_INT, 1, NUM(parallel), 1, 64, NULL, "1",
+	  "cold mode: simultaneous starts per call" },
+	{ "seccomp", KEY_ENUM, 1, STR(seccomp), 0, 0, "on|off", "on",
+	  "runc/crun: install a seccomp filter in the container" },
+	{ "netns", KEY_ENUM, 1, STR(netns), 0, 0, "new|shared", "new",
+	  "runc/crun: a new network namespace, or join one shared by the cell" },
+	{ "cgroups", KEY_ENUM, 1, STR(cgroups), 0, 0, "on|off", "on",
+	  "runc/crun: a cgroup per container (off: crun only)" },
+	{ "favordynmods", KEY_ENUM, 1, STR(favordynmods), 0, 0, "default|on|off",
+	  "default", "runc/crun: remount cgroup2 with(out) favordynmods" },
+	{ "start-timeout", KEY_DOUBLE, 0, NUM(start_timeout), 0, 86400, NULL, "0",
+	  "seconds one instance start may take; 0 = timeout" },
 	{ "description", KEY_STRING, 0, NOT_STORED, 0, 0, NULL, "",
 	  "free text shown by cvmbench list" },
 };
@@ -153,6 +176,12 @@ int config_value_check(const struct config_key *k, const char *v, char *err,
 			return 0;
 		snprintf(err, errlen, "bad value '%s' for wait: allowed spin, block, "
 			 "hybrid, hybrid:MICROSECONDS", v);
+		return -EINVAL;
+	case KEY_IDLE:
+		if (!idle_policy_parse(v, NULL))
+			return 0;
+		snprintf(err, errlen, "bad value '%s' for idle: allowed default, hlt, "
+			 "poll, haltpoll:NANOSECONDS (0 to %u)", v, IDLE_HALTPOLL_MAX_NS);
 		return -EINVAL;
 	case KEY_PROBES:
 		if (probe_find(v))

@@ -57,7 +57,7 @@ int config_expand(const struct config *cfg, struct cell **cells, size_t *ncells,
 
 /* The key table (config-keys.c). */
 enum config_key_type { KEY_STRING, KEY_INT, KEY_DOUBLE, KEY_ENUM, KEY_WORKLOAD,
-		       KEY_WAIT, KEY_PROBES };
+		       KEY_WAIT, KEY_PROBES, KEY_IDLE };
 
 struct config_key {
 	const char *name;

@@ -37,5 +37,13 @@ void figure_vars_add(struct figure_ctx *ctx, const char *fmt, ...)
 
 /* The data functions, one file each. */
 int fig_warm_latency_data(struct figure_ctx *ctx);
+int fig_idle_policy_data(struct figure_ctx *ctx);
+int fig_threads_sweep_data(struct figure_ctx *ctx);
+int fig_runc_phases_data(struct figure_ctx *ctx);
+int fig_runc_cpus_data(struct figure_ctx *ctx);
+int fig_runc_quota_data(struct figure_ctx *ctx);
+int fig_runc_corunner_data(struct figure_ctx *ctx);
+int fig_runc_parallel_data(struct figure_ctx *ctx);
+int fig_runc_contention_data(struct figure_ctx *ctx);
 
 #endif

@@ -4,6 +4,7 @@
  *
  *   set ID PATH OLD-VALUE     (value hex-encoded, so any bytes survive)
  *   proc ID PID STARTTIME     (starttime from /proc/PID/stat: no pid reuse)
+ *   obj ID KIND NAME          (an object cvmbench created; NAME hex-encoded)
  *   done ID
  *
  * When every entry is done the file is truncated.
@@ -22,12 +23,13 @@
 
 #include "journal.h"
 #include "log.h"
+#include "oci-host.h"
 
 #define MAX_ENTRIES 4096
 
 struct entry {
 	long id;
-	char kind;                /* 's' setting, 'p' process */
+	char kind;                /* 's' setting, 'p' process, 'o' object */
 	char path[PATH_MAX];
 	char value[512];          /* old value, decoded */
 	long long pid, starttime;
@@ -222,6 +224,18 @@ long journal_process(pid_t pid)
 	return ret ? ret : id;
 }
 
+long journal_object(const char *kind, const char *name)
+{
+	char hex[2 * PATH_MAX + 2], line[3 * PATH_MAX];
+	long id = next_id++;
+	int ret;
+
+	hex_encode(name, hex, sizeof(hex));
+	snprintf(line, sizeof(line), "obj %ld %.63s %s\n", id, kind, hex);
+	ret = append(line);
+	return ret ? ret : id;
+}
+
 void journal_forget(long id)
 {
 	char line[64];
@@ -254,6 +268,10 @@ static int load_entries(struct entry *e)
 				  &x->starttime) == 3) {
 			x->kind = 'p';
 			n++;
+		} else if (sscanf(line, "obj %ld %63s %1099s", &x->id, x->value, hex) == 3) {
+			x->kind = 'o';
+			hex_decode(hex, x->path, sizeof(x->path));
+			n++;
 		} else if (sscanf(line, "done %ld", &id) == 1) {
 			for (i = 0; i < n; i++)
 				if (e[i].id == id)
@@ -267,6 +285,20 @@ static int load_entries(struct entry *e)
 	return n;
 }
 
+static int undo_object(const struct entry *x, FILE *report)
+{
+	int ret = -EINVAL;
+
+	if (!strcmp(x->value, "tracefs-instance"))
+		ret = rmdir(x->path) && errno != ENOENT ? -errno : 0;
+	else if (!strncmp(x->value, "oci-", 4))
+		ret = oci_object_undo(x->value, x->path);
+	if (report)
+		fprintf(report, "removed %s %s%s%s\n", x->value, x->path,
+			ret ? ": " : "", ret ? strerror(-ret) : "");
+	return ret;
+}
+
 static int undo_entry(const struct entry *x, FILE *report)
 {
 	int ret = 0;
@@ -278,6 +310,8 @@ static int undo_entry(const struct entry *x, FILE *report)
 				ret ? ": " : "", ret ? strerror(-ret) : "");
 		return ret;
 	}
+	if (x->kind == 'o')
+		return undo_object(x, report);
 	if (x->starttime >= 0 && process_starttime(x->pid) == x->starttime) {
 		kill((pid_t)x->pid, SIGKILL);
 		waitpid((pid_t)x->pid, NULL, WNOHANG);

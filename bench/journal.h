@@ -30,6 +30,14 @@ const char *journal_path(void);
 long journal_set(const char *path, const char *value);
 /** journal_process() - record a process cvmbench started. Returns an id. */
 long journal_process(pid_t pid);
+/**
+ * journal_object() - record an object cvmbench is about to create, so that
+ * restore removes it if the run dies: @kind "tracefs-instance" with @name
+ * its directory (restore removes it with rmdir); "oci-*" kinds (containers,
+ * rootfs and bundles, cgroups, network namespaces, mount options) are undone
+ * by oci_object_undo() (oci-host.h). Returns an id or -errno.
+ */
+long journal_object(const char *kind, const char *name);
 /** journal_undo() - undo one entry now (restore the value / end the process). */
 int journal_undo(long id);
 /** journal_forget() - the entry needs no undoing any more (process reaped). */

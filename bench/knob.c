@@ -3,9 +3,13 @@
 #include <stdio.h>
 
 #include "knob.h"
+#include "knob-idle.h"
+#include "oci-host.h"
 
 /* One line per knob; NULL ends the list. */
 static const struct knob_ops *const knobs[] = {
+	&knob_idle,
+	&knob_oci,
 	NULL,
 };
 

@@ -149,6 +149,32 @@ static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
 	ops->table_end(f);
 }
 
+/* The study tables of the run (bench/idle-tables.c): title, note, rows. */
+static void rep_tables(FILE *f, const struct report_ops *ops, const cJSON *run)
+{
+	const char *head[16], *row[16];
+	const cJSON *t, *h, *r, *c;
+	int i, n;
+
+	cJSON_ArrayForEach(t, cJSON_GetObjectItem(run, "tables")) {
+		h = cJSON_GetObjectItem(t, "head");
+		n = cJSON_GetArraySize(h) > 16 ? 16 : cJSON_GetArraySize(h);
+		for (i = 0; i < n; i++)
+			head[i] = cJSON_GetArrayItem(h, i)->valuestring;
+		ops->heading(f, 2, summary_str(t, "title", "-"));
+		ops->para(f, summary_str(t, "note", ""));
+		ops->table_begin(f, head, n);
+		cJSON_ArrayForEach(r, cJSON_GetObjectItem(t, "rows")) {
+			for (i = 0; i < n; i++) {
+				c = cJSON_GetArrayItem(r, i);
+				row[i] = cJSON_IsString(c) ? c->valuestring : "-";
+			}
+			ops->table_row(f, row, n);
+		}
+		ops->table_end(f);
+	}
+}
+
 static void rep_figures(FILE *f, const struct report_ops *ops,
 			const struct report_fig *figs, size_t n)
 {
@@ -220,6 +246,7 @@ int report_write(const char *path, const struct report_ops *ops,
 		rep_run(f, ops, run);
 		rep_env(f, ops, run);
 		rep_cells(f, ops, run);
+		rep_tables(f, ops, run);
 		rep_figures(f, ops, figs, n);
 		rep_skips_errors(f, ops, run);
 	} else {

@@ -5,4 +5,8 @@
  */
 #define PROBES(X)       \
 	X(null)         \
-	X(latency)
+	X(latency)      \
+	X(runc)         \
+	X(idle)         \
+	X(cpu)          \
+	X(exitcost)

@@ -3,6 +3,9 @@
 # back exactly: guest_halt_poll_ns after a normal end, after Ctrl-C (SIGINT
 # to cvmbench run) and after kill -9 followed by `cvmbench restore`; the
 # POLL request ends with the process; no tracefs instance is left behind.
+# The baseline is the value found: the test never writes the parameter
+# itself, because another cvmbench run on the machine could journal a test
+# value as "the old one" and put it back later.
 set -u
 . "$(dirname "$0")/idle-lib.sh"
 
@@ -11,7 +14,6 @@ why=$(why_not_idle)
 if [ -n "$why" ]; then skip_rest 14 "$why"; exit 0; fi
 trwhy=$(why_not_tracefs)
 
-echo 4321 > "$HP"
 # Long enough to be caught mid-cell: 1000 ResNet test-size calls.
 cat > "$tmp/j.ini" <<'INI'
 [defaults]
@@ -34,7 +36,7 @@ INI
 # 1. Normal end.
 ./cvmbench run "$tmp/n.ini" --db "$db" 2> "$tmp/err"; rc=$?
 is "$rc" 0 "normal run exits 0"; [ "$rc" = 0 ] || show_err
-is "$(cat "$HP")" 4321 "normal end: guest_halt_poll_ns back to 4321"
+is "$(cat "$HP")" "$hp_orig" "normal end: guest_halt_poll_ns back to $hp_orig"
 is "$(instances_left)" 0 "normal end: no tracefs instance left"
 is "$(wc -c < "$CVMBENCH_STATE_DIR/journal")" 0 "normal end: journal empty"
 
@@ -44,7 +46,7 @@ wait_for_value "$HP" 99999 30; seen=$?
 sleep 0.3
 kill -INT "$run"; wait "$run"; rc=$?
 is "$seen/$rc" 0/130 "SIGINT mid-cell: exit 130 (interrupted)"
-is "$(cat "$HP")" 4321 "SIGINT: guest_halt_poll_ns back to 4321"
+is "$(cat "$HP")" "$hp_orig" "SIGINT: guest_halt_poll_ns back to $hp_orig"
 is "$(instances_left)" 0 "SIGINT: no tracefs instance left"
 
 # 3. kill -9: nothing runs to restore, the journal remembers.
@@ -64,7 +66,7 @@ else
 fi
 ./cvmbench restore > "$tmp/restore.out" 2>&1; rc=$?
 is "$rc" 0 "cvmbench restore exits 0"
-is "$(cat "$HP")" 4321 "restore: guest_halt_poll_ns back to 4321"
+is "$(cat "$HP")" "$hp_orig" "restore: guest_halt_poll_ns back to $hp_orig"
 is "$(instances_left)" 0 "restore: tracefs instance removed"
 sleep 0.2
 is "$(pgrep -f -- "--data-dir $tmp/data" | wc -l)" 0 "restore: the orphaned function instance is ended"

@@ -99,7 +99,7 @@ is "$(st good)" ok "the good cell after them is measured"
 is "$(leftovers | tr '\n' ' ')$(cat "$CVMBENCH_STATE_DIR/journal")" "" "nothing left after the bad cells"
 
 if command -v setpriv >/dev/null; then
-	nr=$tmp/nobody; mkdir -m 777 "$nr"
+	nr=$tmp/nobody; chmod 711 "$tmp"; mkdir -m 777 "$nr"
 	printf '[experiment nr]\nworkload = hello-world\nbackend = runc\nmode = cold\ninvocations = 1\n' > "$nr/n.ini"
 	setpriv --reuid=65534 --regid=65534 --clear-groups env CVMBENCH_STATE_DIR="$nr/state" \
 		HOME="$nr" ./cvmbench run "$nr/n.ini" --db "$nr/r.db" --data-dir "$nr/data" 2>/dev/null; rc=$?

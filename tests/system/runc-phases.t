@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=17
+N=19
 plan $N
 why=""
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -24,6 +24,9 @@ export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
 backends=runc; [ $have_crun = 1 ] && backends="runc, crun"
+# which controllers are on cgroup v1 (crun cells mount cgroup2's as v1 for a while)
+v1() { awk '!/^#/ { print $1, ($2 > 0) }' /proc/cgroups | tr '\n' ' '; }
+v1_before=$(v1)
 
 cat > "$tmp/p.ini" <<INI
 [defaults]
@@ -48,9 +51,12 @@ is "$(q "SELECT count(*) FROM runc_start")" "$(q "SELECT count(*) FROM invocatio
 	"one start per measured cold invocation"
 is "$(q "SELECT count(*) FROM runc_start s WHERE total_ns != (SELECT sum(duration_ns) FROM runc_phase WHERE start_id = s.id)")" 0 \
 	"the phases of every start sum to its total"
-is "$(q "SELECT count(*) FROM runc_start s JOIN invocation i ON i.id = s.invocation_id
-	WHERE s.cold_start_ns IS NULL OR abs(s.cold_start_ns - i.latency_ns) > 0.10 * i.latency_ns")" 0 \
-	"fork-to-reply of every start within 10 % of the harness's latency"
+# Per start, the harness's latency also holds its own wake-up after the reply:
+# on a loaded machine a few starts may be off; 9 in 10 must agree within 10 %.
+is "$(q "SELECT count(*) FROM runc_start WHERE cold_start_ns IS NULL")" 0 "every start reached the reply"
+ok "$(q "SELECT CAST(100 * avg(abs(s.cold_start_ns - i.latency_ns) <= 0.10 * i.latency_ns) AS INTEGER)
+	FROM runc_start s JOIN invocation i ON i.id = s.invocation_id")" -ge 90 \
+	"fork-to-reply within 10 % of the harness's latency for >= 90 % of the starts"
 is "$(q "SELECT count(*) FROM runc_start s WHERE (SELECT sum(duration_ns) FROM runc_phase WHERE start_id = s.id
 	AND phase != 'teardown') != s.cold_start_ns")" 0 "phases but teardown sum to fork-to-reply"
 base="JOIN cell c ON c.id = s.cell_id WHERE c.experiment"
@@ -81,3 +87,5 @@ left="$(ls -d /sys/fs/cgroup/*/cvmbench-[0-9]* /sys/fs/cgroup/*/cvmbench-quota-*
 	/sys/kernel/tracing/instances/cvmbench-runc-* \
 	"$CVMBENCH_STATE_DIR"/oci/* "$CVMBENCH_STATE_DIR"/netns-* 2>/dev/null) $(cat "$CVMBENCH_STATE_DIR/journal")"
 is "$(echo $left)" "" "no cgroup, tracefs instance, bundle, rootfs, netns or journal entry left"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ "$(v1)" = "$v1_before" ] && break; sleep 0.2; done
+is "$(v1)" "$v1_before" "every cgroup controller back on its hierarchy (v1 or cgroup2)"

@@ -1,0 +1,58 @@
+# idle-policy.gp - latency and halt entries per call, side by side, for
+# each warm cell of one run under its idle policy (the study's Table III).
+#
+# Run by `cvmbench plot idle-policy` (bench/plot.c), which sets:
+#   datafile, outfile, term ('pngcairo' or 'svg'), ncells, haveidle, logy, run
+# Data columns (bench/fig-idle-policy.c), latencies in ms:
+#   1 x  2 label  3 policy no. (0 default, 1 hlt, 2 haltpoll, 3 poll)
+#   4 median  5 p25  6 p75  7 mean  8 halt entries per call  9 CPU burnt %
+# Left: median latency, whiskers 25-75 %, CPU burnt % above each bar.
+# Right: halt-state entries per call (HLT exits under the hlt policy).
+
+w = ncells * 110 + 500
+w = (w < 1000) ? 1000 : w
+if (term eq 'svg') {
+	set terminal svg size w,620 dynamic enhanced font 'Sans,11' background rgb 'white'
+} else {
+	set terminal pngcairo size w,620 enhanced font 'Sans,10' background rgb 'white'
+}
+set output outfile
+
+set linetype 1 lc rgb '#888888'
+set linetype 2 lc rgb '#d62728'
+set linetype 3 lc rgb '#ff7f0e'
+set linetype 4 lc rgb '#1f77b4'
+set style fill solid 0.6 border -1
+set boxwidth 0.6 absolute
+set xrange [0.4:ncells + 0.6]
+set xtics rotate by 30 right nomirror noenhanced
+set ytics nomirror
+set grid ytics lc rgb '#dddddd'
+set border 3
+set bmargin 11
+set lmargin 14
+
+set multiplot layout 1,2 title sprintf("Idle policy: latency and halt entries, run %d", run)
+
+set title 'latency (median, 25-75 %), CPU burnt above'
+if (logy) {
+	set logscale y
+	set ylabel 'latency (ms, log scale)'
+} else {
+	set yrange [0:*]
+	set ylabel 'latency (ms)'
+}
+plot datafile using 1:4:($3 + 1):xticlabels(2) with boxes lc variable notitle, \
+     '' using 1:4:5:6 with yerrorbars lt -1 pt -1 notitle, \
+     '' using 1:6:(sprintf('%.0f%%', $9)) with labels offset 0,0.8 font ',9' notitle
+
+set title 'halt-state entries per call (HLT exits under hlt)'
+unset logscale y
+set yrange [0:*]
+set ylabel 'entries per call'
+if (haveidle) {
+	plot datafile using 1:8:($3 + 1):xticlabels(2) with boxes lc variable notitle
+} else {
+	plot NaN notitle
+}
+unset multiplot

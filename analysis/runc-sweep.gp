@@ -1,0 +1,36 @@
+# runc-sweep.gp - container cold start against one runc dimension (the
+# study's Fig. 8 a-d): median and 25-75 % per start on the left, mean time
+# blocked on kernel locks per start on the right; one line per runtime.
+#
+# Run by `cvmbench plot runc-cpus|runc-quota|runc-corunner|runc-parallel`
+# (bench/plot.c), which sets: datafile, outfile, term, nblocks, titles
+# (space-separated, '_' inside a title), xlabel, run.
+# Data (bench/fig-runc-sweep.c): one block per line, columns
+#   1 x  2 median ms  3 p25  4 p75  5 blocked ms per start  6 total ms per start
+
+if (term eq 'svg') {
+	set terminal svg size 1100,500 dynamic enhanced font 'Sans,11' background rgb 'white'
+} else {
+	set terminal pngcairo size 1100,500 enhanced font 'Sans,10' background rgb 'white'
+}
+set output outfile
+
+set xlabel xlabel noenhanced
+set ytics nomirror
+set xtics nomirror
+set grid xtics ytics lc rgb '#dddddd'
+set border 3
+set yrange [0:*]
+set offsets graph 0.05, graph 0.05, 0, 0
+set key top left noenhanced
+
+set multiplot layout 1,2 title sprintf("Container cold start, run %d", run)
+set title 'fork of the runtime to the first reply (median, 25-75 %)'
+set ylabel 'cold start (ms)'
+plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
+	with yerrorlines lw 2 pt 7 title word(titles, i + 1)
+set title 'blocked on kernel locks (mean per start)'
+set ylabel 'blocked (ms)'
+plot for [i = 0:nblocks - 1] datafile index i using 1:5 \
+	with linespoints lw 2 pt 7 title word(titles, i + 1)
+unset multiplot

@@ -1,0 +1,37 @@
+# threads-sweep.gp - latency against worker threads, one line per idle
+# policy (and workload), as the study's Fig. 6; halt entries per call on
+# the right.
+#
+# Run by `cvmbench plot threads-sweep` (bench/plot.c), which sets:
+#   datafile, outfile, term, nblocks, maxthreads, titles and colours
+#   (space-separated, one per block), run
+# Data (bench/fig-threads-sweep.c): one block per line, columns
+#   1 threads  2 median ms  3 p25 ms  4 p75 ms  5 halt entries per call
+
+if (term eq 'svg') {
+	set terminal svg size 1100,520 dynamic enhanced font 'Sans,11' background rgb 'white'
+} else {
+	set terminal pngcairo size 1100,520 enhanced font 'Sans,10' background rgb 'white'
+}
+set output outfile
+
+set logscale x 2
+set xrange [0.8:maxthreads * 1.25]
+set xlabel 'worker threads'
+set ytics nomirror
+set xtics nomirror
+set grid xtics ytics lc rgb '#dddddd'
+set border 3
+set yrange [0:*]
+set key top left noenhanced
+
+set multiplot layout 1,2 title sprintf("Threads sweep per idle policy, run %d", run)
+set title 'latency (median, 25-75 %)'
+set ylabel 'latency (ms)'
+plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
+	with yerrorlines lw 2 pt 7 lc rgb word(colours, i + 1) title word(titles, i + 1)
+set title 'halt-state entries per call'
+set ylabel 'entries per call'
+plot for [i = 0:nblocks - 1] datafile index i using 1:5 \
+	with linespoints lw 2 pt 7 lc rgb word(colours, i + 1) title word(titles, i + 1)
+unset multiplot

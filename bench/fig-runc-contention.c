@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fig-runc-contention.c - data of the study's Fig. 9: per cell with
+ * traced starts, the mean time per start its tasks spent between
+ * lock:contention_begin and contention_end, split by lock (kernel symbol
+ * where /proc/kallsyms names it, else the lock's kind), next to the mean
+ * start. Rows: label, then blocked ms per start for each of the most
+ * blocking locks of the run (header row names them), then total ms.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "fig-runc.h"
+#include "figures.h"
+
+#define NLOCKS 6
+
+static const char sql_locks[] =
+	"SELECT l.lock FROM runc_lock l JOIN runc_start s ON s.id = l.start_id "
+	"JOIN cell c ON c.id = s.cell_id WHERE c.run_id = ? GROUP BY l.lock "
+	"ORDER BY sum(l.blocked_ns) DESC LIMIT " "6";
+
+static int top_locks(struct figure_ctx *ctx, char (*locks)[64], int *n)
+{
+	sqlite3_stmt *st;
+
+	*n = 0;
+	if (sqlite3_prepare_v2(ctx->h, sql_locks, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	while (*n < NLOCKS && sqlite3_step(st) == SQLITE_ROW)
+		snprintf(locks[(*n)++], 64, "%s", (const char *)sqlite3_column_text(st, 0) ?: "?");
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static double lock_ms(struct figure_ctx *ctx, int64_t cell, const char *lock)
+{
+	sqlite3_stmt *st;
+	double v = 0;
+
+	if (sqlite3_prepare_v2(ctx->h, "SELECT sum(l.blocked_ns) FROM runc_lock l JOIN "
+			       "runc_start s ON s.id = l.start_id WHERE s.cell_id = ? AND "
+			       "l.lock = ?", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, cell);
+	sqlite3_bind_text(st, 2, lock, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_double(st, 0) / 1e6;
+	sqlite3_finalize(st);
+	return v;
+}
+
+/**
+ * fig_runc_contention_data() - write the runc-contention data (see the
+ * top of this file). 0, -ENODATA without traced starts, or -errno.
+ */
+int fig_runc_contention_data(struct figure_ctx *ctx)
+{
+	struct runc_cell *cells = NULL;
+	char locks[NLOCKS][64];
+	size_t n = 0, i;
+	int nl = 0, j, ret = runc_cells_load(ctx->h, ctx->run_id, NULL, &cells, &n);
+
+	ret = ret ?: top_locks(ctx, locks, &nl);
+	if (!ret && (!n || !nl)) {
+		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no traced container start "
+			 "with lock contention", (long long)ctx->run_id);
+		ret = -ENODATA;
+	}
+	if (!ret) {
+		fprintf(ctx->data, "label");
+		for (j = 0; j < nl; j++)
+			fprintf(ctx->data, " \"%s\"", locks[j]);
+		fprintf(ctx->data, " total\n");
+	}
+	for (i = 0; !ret && i < n; i++) {
+		fprintf(ctx->data, "\"%s\"", cells[i].label);
+		for (j = 0; j < nl; j++)
+			fprintf(ctx->data, " %.4f", cells[i].nstarts ? lock_ms(ctx, cells[i].id,
+				locks[j]) / (double)cells[i].nstarts : 0);
+		fprintf(ctx->data, " %.4f\n", cells[i].total_ms);
+	}
+	figure_vars_add(ctx, "ncells=%zu", n);
+	figure_vars_add(ctx, "nlocks=%d", nl);
+	figure_vars_add(ctx, "run=%lld", (long long)ctx->run_id);
+	free(cells);
+	return ret;
+}

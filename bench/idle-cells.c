@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * idle-cells.c - per-cell idle-policy numbers of a run, read from the
+ * results database: the cell's `idle` key (cell_param; "default" for runs
+ * before the key existed), its measured latencies (quantiles by
+ * bench/stats.c), and the cell-level metrics of the idle probe
+ * (halt_entries_per_invocation, idle_entries) and the cpu probe (burnt,
+ * burnt_pct). Also the study-layout tables built from them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "idle-cells.h"
+#include "stats.h"
+
+static const char sql_cells[] =
+	"SELECT c.id, c.workload, c.size, coalesce(p.value, 'default'), c.experiment, "
+	"c.threads, "
+	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
+	" AND m.probe = 'idle' AND m.name = 'halt_entries_per_invocation'), "
+	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
+	" AND m.probe = 'idle' AND m.name = 'idle_entries'), "
+	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
+	" AND m.probe = 'cpu' AND m.name = 'burnt_pct'), "
+	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
+	" AND m.probe = 'cpu' AND m.name = 'burnt') "
+	"FROM cell c LEFT JOIN cell_param p ON p.cell_id = c.id AND p.key = 'idle' "
+	"WHERE c.run_id = ?1 AND c.mode = 'warm' "
+	"ORDER BY c.workload, c.size, c.threads, "
+	"CASE coalesce(p.value, 'default') WHEN 'default' THEN 0 WHEN 'hlt' THEN 1 "
+	"WHEN 'poll' THEN 3 ELSE 2 END, p.value, c.repeat_index, c.id";
+
+static const char sql_lat[] =
+	"SELECT latency_ns / 1e6 FROM invocation WHERE cell_id = ?1 AND "
+	"phase = 'measured' AND ok = 1 AND latency_ns IS NOT NULL";
+
+static double col_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN :
+	       sqlite3_column_double(st, i);
+}
+
+static void col_text(char *dst, size_t len, sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+	char *p;
+
+	snprintf(dst, len, "%s", s ? s : "");
+	for (p = dst; *p; p++)      /* labels go in quoted gnuplot fields */
+		if (*p == '"' || *p == '\\' || *p == '\n' || *p == '\'')
+			*p = '_';
+}
+
+/* The latency summary of one cell; 0 with c->n = 0 when it has none. */
+static int load_latency(sqlite3 *h, struct idle_cell *c)
+{
+	struct stats_summary sum;
+	sqlite3_stmt *st;
+	double *v = NULL, *nv;
+	size_t n = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(h, sql_lat, -1, &st, NULL) != SQLITE_OK)
+		return -EINVAL;
+	sqlite3_bind_int64(st, 1, c->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		v[n++] = sqlite3_column_double(st, 0);
+	}
+	sqlite3_finalize(st);
+	c->n = n;
+	if (n) {
+		stats_summarize(v, n, &sum);
+		c->mean_ms = sum.mean;
+		c->median_ms = sum.median;
+		c->p25_ms = sum.p25;
+		c->p75_ms = sum.p75;
+	}
+	free(v);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+static void read_cell(sqlite3_stmt *st, struct idle_cell *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = sqlite3_column_int64(st, 0);
+	col_text(c->workload, sizeof(c->workload), st, 1);
+	col_text(c->size, sizeof(c->size), st, 2);
+	col_text(c->idle, sizeof(c->idle), st, 3);
+	col_text(c->experiment, sizeof(c->experiment), st, 4);
+	c->threads = sqlite3_column_int(st, 5);
+	c->halt_per_inv = col_num(st, 6);
+	c->idle_per_inv = col_num(st, 7);
+	c->burnt_pct = col_num(st, 8);
+	c->burnt_ms = col_num(st, 9);
+}
+
+int idle_cells_load(sqlite3 *h, int64_t run_id, struct idle_cell **out, size_t *n)
+{
+	struct idle_cell c, *v = NULL, *nv;
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	*n = 0;
+	if (sqlite3_prepare_v2(h, sql_cells, -1, &st, NULL) != SQLITE_OK)
+		return -EINVAL;
+	sqlite3_bind_int64(st, 1, run_id);
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		read_cell(st, &c);
+		ret = load_latency(h, &c);
+		if (ret || !c.n)
+			continue;
+		c.idle_per_inv /= (double)c.n;
+		nv = realloc(v, (*n + 1) * sizeof(*v));
+		if (!nv) {
+			ret = -ENOMEM;
+			break;
+		}
+		v = nv;
+		v[(*n)++] = c;
+	}
+	sqlite3_finalize(st);
+	*out = v;
+	return ret;
+}

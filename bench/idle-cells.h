@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * idle-cells.h - the cells of a run seen through the idle policy: latency
+ * summary, halt and idle entries per invocation (idle probe) and the CPU
+ * burnt (cpu probe), for the idle-policy and threads-sweep figures and the
+ * study-layout tables of idle-tables.c.
+ */
+#ifndef CVMBENCH_IDLE_CELLS_H
+#define CVMBENCH_IDLE_CELLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sqlite3;
+
+struct idle_cell {
+	int64_t id;
+	char workload[48], size[8], idle[32], experiment[64];
+	int threads;              /* 0 = as many as the instance has CPUs */
+	size_t n;                 /* measured successful invocations */
+	double mean_ms, median_ms, p25_ms, p75_ms;
+	double halt_per_inv;      /* NAN when the idle probe did not run */
+	double idle_per_inv;
+	double burnt_pct;         /* NAN when the cpu probe did not run */
+	double burnt_ms;
+};
+
+/**
+ * idle_cells_load() - the warm cells of @run_id with at least one measured
+ * invocation, ordered by workload, size, threads, policy. *@out is malloc'd.
+ * Returns 0 or -errno.
+ */
+int idle_cells_load(struct sqlite3 *h, int64_t run_id, struct idle_cell **out,
+		    size_t *n);
+
+#endif

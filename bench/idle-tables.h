@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * idle-tables.h - the study-layout tables of a run (idle-policy, exitcost)
+ * for `cvmbench show --table NAME` and the report.
+ */
+#ifndef CVMBENCH_IDLE_TABLES_H
+#define CVMBENCH_IDLE_TABLES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct sqlite3;
+struct cJSON;
+
+/**
+ * idle_tables_json() - the tables for @run_id, as an array of
+ * { "name", "title", "note", "head": [...], "rows": [[...], ...] }:
+ * "idle-policy" (policy, avg latency, idle entries, CPU burnt) and
+ * "exitcost" (median and p99 per micro-benchmark). Tables with no row are
+ * left out. NULL on error.
+ */
+struct cJSON *idle_tables_json(struct sqlite3 *h, int64_t run_id);
+
+/**
+ * idle_table_show() - print the table @name of @run_id to @out, as
+ * aligned text or (@json) JSON. Returns 0, -ENOENT for an unknown name
+ * (reported), or -ENODATA when the run has no row for it (reported).
+ */
+int idle_table_show(struct sqlite3 *h, int64_t run_id, const char *name, int json,
+		    FILE *out);
+
+#endif

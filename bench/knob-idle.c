@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/*
+ * knob-idle.c - the guest idle policy of a cell (config key `idle`).
+ *
+ * poll: hold /dev/cpu_dma_latency open with 0: every governor then picks
+ * the POLL state (writing stateK/disable does not work under the haltpoll
+ * governor, which ignores it). The request ends when the fd is closed - in
+ * restore, or by the kernel if cvmbench dies - so it needs no journal.
+ * hlt and haltpoll:N set the haltpoll governor's guest_halt_poll_ns through
+ * journal_set(): restored at cell end, on Ctrl-C and by `cvmbench restore`.
+ *
+ * verify(): under poll the non-POLL states' usage must not grow during the
+ * cell; under hlt and haltpoll:N guest_halt_poll_ns must still hold.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <sys/file.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpuidle.h"
+#include "journal.h"
+#include "knob-idle.h"
+#include "runner.h"
+
+#define IDLE_LOCK_FILE "/run/cvmbench-idle.lock"
+#define IDLE_LOCK_WAIT_S 120
+
+static struct {
+	int lock_fd;              /* machine-wide: one run changes the policy */
+	int dma_fd;               /* poll: the held request, else -1 */
+	long journal_id;          /* hlt / haltpoll: the journalled write */
+	struct cpuidle_set set;
+	uint64_t halt_usage;      /* at apply */
+} idle = { .lock_fd = -1, .dma_fd = -1 };
+
+int idle_policy_parse(const char *s, struct idle_policy *p)
+{
+	struct idle_policy tmp = { IDLE_DEFAULT, 0 };
+	unsigned long long ns;
+	char *end;
+
+	if (!strcmp(s, "hlt")) {
+		tmp.kind = IDLE_HLT;
+	} else if (!strcmp(s, "poll")) {
+		tmp.kind = IDLE_POLL;
+	} else if (!strncmp(s, "haltpoll:", 9)) {
+		errno = 0;
+		ns = strtoull(s + 9, &end, 10);
+		if (errno || end == s + 9 || *end || s[9] == '-' ||
+		    ns > IDLE_HALTPOLL_MAX_NS)
+			return -EINVAL;
+		tmp.kind = IDLE_HALTPOLL;
+		tmp.poll_ns = (unsigned int)ns;
+	} else if (strcmp(s, "default")) {
+		return -EINVAL;
+	}
+	if (p)
+		*p = tmp;
+	return 0;
+}
+
+/*
+ * Wake every CPU by running on each in turn: a CPU halted before the
+ * request counts its halt entry when it wakes, and must do so before the
+ * baseline is read.
+ */
+static void kick_cpus(const struct cpuidle_set *s)
+{
+	cpu_set_t old, one;
+	int i;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return;
+	for (i = 0; i < s->ncpus; i++) {
+		CPU_ZERO(&one);
+		CPU_SET(s->cpu[i], &one);
+		if (!sched_setaffinity(0, sizeof(one), &one))
+			sched_yield();
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
+static int apply_poll(char *why, size_t len)
+{
+	int32_t zero = 0;
+	int ret;
+
+	ret = cpuidle_open(&idle.set, why, len);
+	if (ret == -ENOENT)
+		return KNOB_SKIP;
+	if (ret) {
+		snprintf(why, len, "cannot read cpuidle counters: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	if (cpuidle_poll_state(&idle.set) < 0) {
+		snprintf(why, len, "the cpuidle driver has no POLL state");
+		return KNOB_SKIP;
+	}
+	/* O_CLOEXEC: the function instances must not hold the request. */
+	idle.dma_fd = open(IDLE_DMA_LATENCY, O_WRONLY | O_CLOEXEC);
+	if (idle.dma_fd < 0) {
+		ret = errno;
+		snprintf(why, len, "cannot open " IDLE_DMA_LATENCY ": %s%s",
+			 strerror(ret), ret == EACCES || ret == EPERM ? " (needs root)" : "");
+		return ret == ENOENT || ret == EACCES || ret == EPERM ? KNOB_SKIP : -ret;
+	}
+	if (write(idle.dma_fd, &zero, sizeof(zero)) != sizeof(zero)) {
+		ret = errno;
+		snprintf(why, len, "cannot write 0 to " IDLE_DMA_LATENCY
+			 ": %s", strerror(ret));
+		return -ret;
+	}
+	kick_cpus(&idle.set);
+	return cpuidle_read_halt_usage(&idle.set, &idle.halt_usage);
+}
+
+/* guest_halt_poll_ns acts only under the haltpoll governor. */
+static int haltpoll_usable(char *why, size_t len)
+{
+	char gov[64] = "";
+
+	if (access(IDLE_HALTPOLL_PARAM, F_OK)) {
+		snprintf(why, len, "no " IDLE_HALTPOLL_PARAM " (the haltpoll cpuidle "
+			 "governor is not built or loaded)");
+		return 0;
+	}
+	if (cpuidle_sysfs_read(IDLE_GOVERNOR_FILE, gov, sizeof(gov)) ||
+	    strcmp(gov, "haltpoll")) {
+		snprintf(why, len, "the cpuidle governor is '%s', not haltpoll: "
+			 "guest_halt_poll_ns would have no effect", gov);
+		return 0;
+	}
+	if (access(IDLE_HALTPOLL_PARAM, W_OK)) {
+		snprintf(why, len, "cannot write " IDLE_HALTPOLL_PARAM ": %s%s",
+			 strerror(errno), geteuid() ? " (needs root)" : "");
+		return 0;
+	}
+	return 1;
+}
+
+static int apply_halt_poll_ns(const struct idle_policy *p, char *why, size_t len)
+{
+	char value[16];
+	long id;
+
+	if (!haltpoll_usable(why, len))
+		return KNOB_SKIP;
+	snprintf(value, sizeof(value), "%u", p->poll_ns);
+	id = journal_set(IDLE_HALTPOLL_PARAM, value);
+	if (id < 0) {
+		snprintf(why, len, "cannot set " IDLE_HALTPOLL_PARAM " = %s: %s", value,
+			 strerror((int)-id));
+		return id == -EACCES || id == -EPERM || id == -EROFS ? KNOB_SKIP : (int)id;
+	}
+	idle.journal_id = id;
+	return 0;
+}
+
+static void idle_restore(const struct cell *c);
+
+/* "idle = POLICY: " before @why, so that a skip says which policy. */
+static void prefix_policy(const char *policy, char *why, size_t len)
+{
+	char tmp[512];
+
+	snprintf(tmp, sizeof(tmp), "%s", why);
+	snprintf(why, len, "idle = %s: %s", policy, tmp);
+}
+
+/*
+ * The idle policy is machine-wide: two runs (even with different state
+ * directories) must not change it at once. Wait for the other run's cell.
+ */
+static int idle_lock(char *why, size_t len)
+{
+	int i;
+
+	idle.lock_fd = open(IDLE_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (idle.lock_fd < 0)
+		return 0;         /* no /run: nothing to coordinate with */
+	for (i = 0; i < IDLE_LOCK_WAIT_S * 10 && !runner_stop; i++) {
+		if (!flock(idle.lock_fd, LOCK_EX | LOCK_NB))
+			return 0;
+		usleep(100000);
+	}
+	snprintf(why, len, "another cvmbench run kept the idle policy for %d s "
+		 "(lock " IDLE_LOCK_FILE ")", IDLE_LOCK_WAIT_S);
+	return KNOB_SKIP;
+}
+
+static int idle_apply(const struct cell *c, char *why, size_t len)
+{
+	struct idle_policy p;
+	int ret = 0;
+
+	idle.dma_fd = idle.lock_fd = -1;
+	idle.journal_id = 0;
+	if (idle_policy_parse(c->idle, &p)) {
+		snprintf(why, len, "bad idle policy '%s'", c->idle);
+		return -EINVAL;
+	}
+	if (p.kind == IDLE_DEFAULT)
+		return 0;
+	ret = idle_lock(why, len);
+	if (!ret && p.kind == IDLE_POLL)
+		ret = apply_poll(why, len);
+	else if (!ret)
+		ret = apply_halt_poll_ns(&p, why, len);
+	if (ret)
+		prefix_policy(c->idle, why, len);
+	if (ret)                  /* knobs_apply() restores only earlier knobs */
+		idle_restore(c);
+	return ret;
+}
+
+static int verify_poll(char *why, size_t len)
+{
+	uint64_t now = 0;
+
+	if (cpuidle_read_halt_usage(&idle.set, &now))
+		return 0;
+	if (now <= idle.halt_usage)
+		return 0;
+	snprintf(why, len, "idle = poll did not hold: the halt state's usage grew by "
+		 "%" PRIu64 " during the cell (something else decides the idle state)",
+		 now - idle.halt_usage);
+	return -EAGAIN;
+}
+
+static int idle_verify(const struct cell *c, char *why, size_t len)
+{
+	struct idle_policy p;
+	char now[32] = "";
+
+	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT)
+		return 0;
+	if (p.kind == IDLE_POLL)
+		return idle.dma_fd >= 0 ? verify_poll(why, len) : 0;
+	if (cpuidle_sysfs_read(IDLE_HALTPOLL_PARAM, now, sizeof(now)) ||
+	    strtoul(now, NULL, 10) != p.poll_ns) {
+		snprintf(why, len, "idle = %s did not hold: guest_halt_poll_ns is '%s' "
+			 "at the end of the cell (changed by someone else)", c->idle, now);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+static void idle_restore(const struct cell *c)
+{
+	(void)c;
+	if (idle.dma_fd >= 0)
+		close(idle.dma_fd);
+	idle.dma_fd = -1;
+	if (idle.journal_id > 0)
+		journal_undo(idle.journal_id);
+	idle.journal_id = 0;
+	cpuidle_close(&idle.set);
+	if (idle.lock_fd >= 0)
+		close(idle.lock_fd);
+	idle.lock_fd = -1;
+}
+
+const struct knob_ops knob_idle = {
+	.name = "idle",
+	.apply = idle_apply,
+	.verify = idle_verify,
+	.restore = idle_restore,
+};

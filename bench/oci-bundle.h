@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * oci-bundle.h - OCI bundles for the runc and crun backends: a minimal
+ * root filesystem per workload (the static cvmfn and the workload's model
+ * and data files) shared by the starts of a cell, and one config.json per
+ * start, built with cJSON.
+ */
+#ifndef CVMBENCH_OCI_BUNDLE_H
+#define CVMBENCH_OCI_BUNDLE_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "cell.h"
+
+/* What one start's config.json says beyond the cell itself. */
+struct oci_bundle_opts {
+	const char *rootfs;       /* absolute path of the root filesystem */
+	const char *dir;          /* the bundle directory (config.json goes here) */
+	const char *id;           /* container id; also the cgroup's name */
+	const char *netns_path;   /* join this network namespace; NULL = a new one */
+};
+
+/**
+ * oci_rootfs_build() - create @dir holding /cvmfn and /data with the files
+ * of @c's workload from @env->data_dir (hard links where possible, else
+ * copies). Returns 0 or -errno with the reason in @err; on failure nothing
+ * is left.
+ */
+int oci_rootfs_build(const struct cell *c, const struct backend_env *env,
+		     const char *dir, char *err, size_t errlen);
+
+/**
+ * oci_bundle_write() - create the directory @o->dir and write its
+ * config.json for one start of @c. 0 or -errno with the reason in @err.
+ */
+int oci_bundle_write(const struct cell *c, const struct oci_bundle_opts *o,
+		     char *err, size_t errlen);
+
+/** oci_remove_tree() - remove @path and everything below it (no symlinks followed). */
+void oci_remove_tree(const char *path);
+
+/** oci_seccomp_profile() - the seccomp section (a cJSON object, caller frees). */
+struct cJSON *oci_seccomp_profile(void);
+
+#endif

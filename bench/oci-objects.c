@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * oci-objects.c - removing what the runc and crun backends create: a
+ * container (runtime delete --force, then any cgroup directory named after
+ * it, then its bundle), a rootfs, a cgroup, a bound network namespace, a
+ * remounted cgroup2. Called by the backend itself and, through the
+ * journal, by restore after a crash. Only names cvmbench recorded are
+ * touched.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "instance.h"
+#include "journal.h"
+#include "oci-bundle.h"
+#include "oci-host.h"
+
+void oci_state_dir(char *buf, size_t len)
+{
+	char tmp[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", journal_path());
+	snprintf(buf, len, "%s", dirname(tmp));
+}
+
+int oci_run_wait(char *const argv[], double timeout_s)
+{
+	long long deadline = mono_ns() + (long long)(timeout_s * 1e9);
+	struct timespec pause = { 0, 2000000 };
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (mono_ns() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&pause, NULL);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -EINTR;
+}
+
+/* rmdir @dir, retrying while it is busy (a task still exiting): <= 200 ms. */
+static int rmdir_busy(const char *dir)
+{
+	struct timespec pause = { 0, 2000000 };
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -errno;
+		nanosleep(&pause, NULL);
+	}
+	return -EBUSY;
+}
+
+/* Move what is left in cgroup @dir to its parent, then remove it. */
+static int cgroup_remove(const char *dir)
+{
+	char procs[PATH_MAX], parent[PATH_MAX], line[32];
+	FILE *f;
+	int fd;
+
+	if (!rmdir(dir) || errno == ENOENT)
+		return 0;
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	snprintf(parent, sizeof(parent), "%s/../cgroup.procs", dir);
+	f = fopen(procs, "re");
+	fd = open(parent, O_WRONLY | O_CLOEXEC);
+	while (f && fd >= 0 && fgets(line, sizeof(line), f))
+		if (write(fd, line, strlen(line)) < 0)
+			break;
+	if (f)
+		fclose(f);
+	if (fd >= 0)
+		close(fd);
+	return rmdir_busy(dir);
+}
+
+/* Remove the cgroup directory @name in every hierarchy under /sys/fs/cgroup. */
+static void cgroups_remove_named(const char *name)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir("/sys/fs/cgroup");
+
+	if (!name[0] || strchr(name, '/') || !d) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name);
+	cgroup_remove(path);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", e->d_name, name);
+			cgroup_remove(path);
+		}
+	closedir(d);
+}
+
+int oci_container_remove(const char *runtime, const char *id, const char *bundle)
+{
+	char *argv[] = { (char *)runtime, "delete", "--force", (char *)id, NULL };
+	char state[PATH_MAX];
+	struct stat st;
+	int ret = 0;
+
+	snprintf(state, sizeof(state), "/run/%s/%s",
+		 strstr(runtime, "crun") ? "crun" : "runc", id);
+	if (!stat(state, &st) && oci_run_wait(argv, 10.0))
+		ret = -EIO;
+	cgroups_remove_named(id);
+	if (bundle && bundle[0])
+		oci_remove_tree(bundle);
+	return ret;
+}
+
+/* Is controller @ctrl bound to a cgroup v1 hierarchy (/proc/cgroups)? */
+static int on_v1(const char *ctrl)
+{
+	char line[256], name[64];
+	int hier = 0, found = 0;
+	FILE *f = fopen("/proc/cgroups", "re");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%63s %d", name, &hier) == 2 && !strcmp(name, ctrl);
+	if (f)
+		fclose(f);
+	return found && hier > 0;
+}
+
+/* Remove the cgroups cvmbench's containers left under hierarchy @dir. */
+static void remove_ours(const char *dir)
+{
+	char path[PATH_MAX + 256];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, "cvmbench-", 9)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			cgroup_remove(path);
+		}
+	if (d)
+		closedir(d);
+}
+
+/* Wait up to 1 s for @ctrl to leave cgroup v1; 1 if it did. */
+static int v1_released(const char *ctrl)
+{
+	struct timespec pause = { 0, 20000000 };
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (!on_v1(ctrl))
+			return 1;
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Unmount a v1 hierarchy cvmbench mounted and give its controller back to
+ * cgroup2. A hierarchy unmounted while a child cgroup was still dying
+ * lingers after the child is gone; mounting and unmounting it once more
+ * releases it (asynchronously).
+ */
+static int v1mount_remove(const char *dir)
+{
+	const char *ctrl = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+	int i;
+
+	remove_ours(dir);
+	if (umount2(dir, 0) && errno != EINVAL && errno != ENOENT)
+		return -errno;
+	for (i = 0; i < 5 && !v1_released(ctrl); i++)
+		if (!mount("cgroup", dir, "cgroup", 0, ctrl))
+			umount2(dir, 0);
+	return rmdir(dir) && errno != ENOENT ? -errno : 0;
+}
+
+/* Split "A\tB\tC" in place into up to @n fields. */
+static int split_tabs(char *s, char **f, int n)
+{
+	int i = 0;
+
+	while (i < n) {
+		f[i++] = s;
+		s = strchr(s, '\t');
+		if (!s)
+			break;
+		*s++ = '\0';
+	}
+	return i;
+}
+
+int oci_object_undo(const char *kind, const char *name)
+{
+	char buf[PATH_MAX * 2], *f[3] = { NULL, NULL, NULL };
+
+	snprintf(buf, sizeof(buf), "%s", name);
+	if (!strcmp(kind, "oci-container")) {
+		if (split_tabs(buf, f, 3) < 2)
+			return -EINVAL;
+		return oci_container_remove(f[0], f[1], f[2]);
+	}
+	if (!strcmp(kind, "oci-rootfs")) {
+		oci_remove_tree(name);
+		return 0;
+	}
+	if (!strcmp(kind, "oci-cgroup"))
+		return cgroup_remove(name);
+	if (!strcmp(kind, "oci-netns")) {
+		umount2(name, MNT_DETACH);
+		return unlink(name) && errno != ENOENT ? -errno : 0;
+	}
+	if (!strcmp(kind, "oci-v1mount"))
+		return v1mount_remove(name);
+	if (!strcmp(kind, "oci-mountopt")) {
+		if (split_tabs(buf, f, 2) < 2)
+			return -EINVAL;
+		return mount(NULL, f[0], NULL, MS_REMOUNT, f[1]) ? -errno : 0;
+	}
+	return -EINVAL;
+}

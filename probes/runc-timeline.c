@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: MIT
+/*
+ * runc-timeline.c - from trace events to the phases of each container
+ * start (docs/probes/runc.md has the definitions):
+ *
+ *   A start is the process tree under one child of the harness, from the
+ *   fork (t0) to the last exit in the tree (t_end). Up to the execve of
+ *   the container program, instants are marked by the system calls that
+ *   do the work - cgroup (the first cgroup mkdir to the last write that
+ *   attached a task), namespaces / netns (each unshare, clone or setns
+ *   that creates or joins them; netns when CLONE_NEWNET is among the
+ *   flags), mounts (the container task's first to last mount call; other
+ *   tasks' mount calls one by one), pivot-root, seccomp (compiling the
+ *   filter - from the writing task's previous traced call, or another
+ *   task's later one, to libseccomp's write of the compiled program - to
+ *   the end of its successful install) - the
+ *   highest-priority mark wins where they overlap; unmarked time before
+ *   the first mark is runtime-start, after it other. Then exec,
+ *   function-init (to the "ready" line), first-response (to the reply) and
+ *   teardown (to t_end). Every instant is in exactly one phase, so the
+ *   phases sum to t_end - t0.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#include "runc-timeline.h"
+
+#define TASK_SLOTS 16384
+#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | \
+		  CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWCGROUP)
+
+static const char *const phase_names[RT_PHASE_COUNT] = {
+	"runtime-start", "cgroup", "namespaces", "netns", "mounts", "pivot-root",
+	"seccomp", "exec", "function-init", "first-response", "teardown", "other",
+};
+
+/* Where marks overlap, the first of these wins. */
+static const int priority[] = { RT_SECCOMP, RT_PIVOT_ROOT, RT_NETNS, RT_NAMESPACES,
+				RT_CGROUP, RT_MOUNTS };
+
+struct rt_task {
+	int tid;                  /* 0: free slot */
+	int start;
+	long nr;                  /* pending system call, -1 none */
+	long long enter;
+	unsigned long long a0;
+	int cg;                   /* the pending call touched a cgroup */
+	long long last_exit;      /* end of its previous traced system call */
+	long long lock_ts;
+	unsigned long long lock_addr;
+	unsigned int lock_flags;
+};
+
+struct builder {
+	struct rt_task *tasks;
+	struct rt_result *res;
+	size_t cap;
+	int harness;
+	long long *child_exec;    /* per start: first exec of a non-root task */
+};
+
+const char *rt_phase_name(int phase)
+{
+	return phase >= 0 && phase < RT_PHASE_COUNT ? phase_names[phase] : "?";
+}
+
+long long rt_start_total(const struct rt_start *s)
+{
+	return s->t_end - s->t0;
+}
+
+static struct rt_task *task_slot(struct builder *b, int tid, int create)
+{
+	unsigned int h = ((unsigned int)tid * 2654435761u) % TASK_SLOTS, i;
+
+	if (tid <= 0)             /* idle or interrupt context: no task of ours */
+		return NULL;
+	for (i = 0; i < TASK_SLOTS; i++, h = (h + 1) % TASK_SLOTS) {
+		if (b->tasks[h].tid == tid)
+			return &b->tasks[h];
+		if (!b->tasks[h].tid)
+			return create ? &b->tasks[h] : NULL;
+	}
+	return NULL;
+}
+
+static int task_add(struct builder *b, int tid, int start)
+{
+	struct rt_task *t = task_slot(b, tid, 1);
+
+	if (!t)
+		return -ENOMEM;
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->start = start;
+	t->nr = -1;
+	return 0;
+}
+
+static int start_new(struct builder *b, const struct rt_event *e)
+{
+	struct rt_result *r = b->res;
+	struct rt_start *s;
+
+	if (r->nstarts == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 8;
+		void *p = realloc(r->starts, cap * sizeof(*r->starts));
+		void *q = realloc(b->child_exec, cap * sizeof(*b->child_exec));
+
+		if (p)
+			r->starts = p;
+		if (q)
+			b->child_exec = q;
+		if (!p || !q)
+			return -ENOMEM;
+		b->cap = cap;
+	}
+	s = &r->starts[r->nstarts];
+	memset(s, 0, sizeof(*s));
+	s->root = e->other;
+	s->t0 = s->t_end = e->ts;
+	b->child_exec[r->nstarts] = 0;
+	return task_add(b, e->other, (int)r->nstarts++);
+}
+
+static int iv_add(struct rt_start *s, int phase, int tid, long long begin, long long end)
+{
+	if (s->niv == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		void *p = realloc(s->iv, cap * sizeof(*s->iv));
+
+		if (!p)
+			return -ENOMEM;
+		s->iv = p;
+		s->cap = cap;
+	}
+	s->iv[s->niv++] = (struct rt_iv){ phase, tid, begin, end };
+	s->marked = 1;
+	return 0;
+}
+
+static void on_write(struct rt_start *s, const struct rt_task *t,
+		     const struct rt_event *e)
+{
+	if (t->tid != s->container_tid || t->a0 != 1 || e->ret <= 0)
+		return;
+	if (++s->nwrites == 1)
+		s->ready = e->ts;
+	else if (s->nwrites == 2)
+		s->done = e->ts;
+}
+
+/* Which phase a completed setup system call marks, or -1. */
+static int syscall_phase(const struct rt_task *t, const struct rt_event *e)
+{
+	switch (t->nr) {
+	case SYS_write:
+	case SYS_mkdir:
+	case SYS_mkdirat:
+		return t->cg ? RT_CGROUP : -1;
+	case SYS_unshare:
+	case SYS_clone:
+		if (!(t->a0 & NS_FLAGS))
+			return -1;
+		return t->a0 & CLONE_NEWNET ? RT_NETNS : RT_NAMESPACES;
+	case SYS_setns:
+		return RT_NAMESPACES;
+	case SYS_pivot_root:
+		return RT_PIVOT_ROOT;
+	case SYS_seccomp:         /* installs, not libseccomp's probing calls */
+		return t->a0 == 1 && e->ret == 0 ? RT_SECCOMP : -1;
+	case SYS_prctl:
+		return t->a0 == PR_SET_SECCOMP && e->ret == 0 ? RT_SECCOMP : -1;
+	case SYS_mount:
+	case SYS_umount2:
+#ifdef SYS_open_tree
+	case SYS_open_tree:
+	case SYS_move_mount:
+	case SYS_fsopen:
+	case SYS_fsconfig:
+	case SYS_fsmount:
+#endif
+		return RT_MOUNTS;
+	default:
+		return -1;
+	}
+}
+
+/* A write of a compiled seccomp program: n struct sock_filter (8 bytes), n >= 32. */
+#define FILTER_WRITE(ret) ((ret) >= 256 && (ret) % 8 == 0)
+
+/* The latest end of a traced call by a task other than @tid. */
+static long long other_task_end(const struct rt_start *s, int tid)
+{
+	return s->last_tid != tid ? s->last_ts : s->other_ts;
+}
+
+static void note_exit(struct rt_start *s, int tid, long long ts)
+{
+	if (tid != s->last_tid) {
+		s->other_ts = s->last_ts;
+		s->last_tid = tid;
+	}
+	s->last_ts = ts;
+}
+
+/*
+ * Building a seccomp filter makes no system call: it ends with libseccomp
+ * writing the compiled program (runc: to patch it; crun: to hand it to the
+ * container) and starts after the writing task's previous traced call, or
+ * after the last traced call of another task (a parent it waited for).
+ */
+static void note_filter_write(struct rt_start *s, const struct rt_task *t,
+			      const struct rt_event *e, long long prev)
+{
+	long long other = other_task_end(s, t->tid);
+
+	s->export_tid = t->tid;
+	s->export_begin = prev > other ? prev : other;
+	if (s->export_begin <= s->runtime_exec)
+		s->export_begin = t->enter;
+	s->export_end = e->ts;
+}
+
+/* The seccomp marks of an install on @t: compile (if seen) and install. */
+static int seccomp_marks(struct rt_start *s, const struct rt_task *t, long long end)
+{
+	long long begin = t->enter;
+	int ret = 0;
+
+	if (s->export_end && s->export_end <= t->enter) {
+		ret = iv_add(s, RT_SECCOMP, s->export_tid, s->export_begin, s->export_end);
+		if (s->export_tid == t->tid)
+			begin = s->export_end;
+		s->export_end = 0;
+	}
+	return ret ?: iv_add(s, RT_SECCOMP, t->tid, begin, end);
+}
+
+static int on_syscall_exit(struct rt_start *s, struct rt_task *t,
+			   const struct rt_event *e)
+{
+	long long prev = t->last_exit;
+	long nr = t->nr;
+	int phase;
+
+	if (nr != e->nr)
+		return 0;
+	if (nr == SYS_write)
+		on_write(s, t, e);
+	phase = s->exec_done ? -1 : syscall_phase(t, e);
+	if (nr == SYS_write && !s->exec_done && FILTER_WRITE(e->ret))
+		note_filter_write(s, t, e, prev);
+	t->nr = -1;
+	t->last_exit = e->ts;
+	note_exit(s, t->tid, e->ts);
+	if (phase < 0)
+		return 0;
+	if (nr == SYS_unshare || nr == SYS_clone)
+		s->ns_flags |= t->a0 & NS_FLAGS;
+	if (phase == RT_SECCOMP)
+		return seccomp_marks(s, t, e->ts);
+	return iv_add(s, phase, t->tid, t->enter, e->ts);
+}
+
+static void on_exec(struct builder *b, struct rt_start *s, struct rt_task *t,
+		    const struct rt_event *e)
+{
+	long long *child = &b->child_exec[t->start];
+
+	if (t->tid == s->root && !s->runtime_exec) {
+		s->runtime_exec = e->ts;
+		return;
+	}
+	if (e->nr == RT_EXEC_CONTAINER && !s->exec_done) {
+		s->exec_done = e->ts;
+		s->exec_enter = t->nr == SYS_execve || t->nr == SYS_execveat ? t->enter : e->ts;
+		s->container_tid = t->tid;
+		s->marked = 1;
+		return;
+	}
+	if (!*child)
+		*child = e->ts;
+}
+
+static void lock_end(struct rt_start *s, struct rt_task *t, const struct rt_event *e)
+{
+	long long d = e->ts - t->lock_ts;
+	int i;
+
+	if (!t->lock_ts)
+		return;
+	t->lock_ts = 0;
+	s->blocked_ns += d;
+	for (i = 0; i < s->nlocks; i++)
+		if (s->locks[i].addr == t->lock_addr)
+			break;
+	if (i == s->nlocks && s->nlocks < RT_MAX_LOCKS)
+		s->locks[s->nlocks++] = (struct rt_lock){ t->lock_addr, t->lock_flags, 0, 0 };
+	else if (i == s->nlocks)
+		i = RT_MAX_LOCKS - 1;
+	s->locks[i].count++;
+	s->locks[i].blocked_ns += d;
+}
+
+static int on_event(struct builder *b, const struct rt_event *e)
+{
+	struct rt_task *t;
+	struct rt_start *s;
+
+	if (e->type == RT_FORK && e->tid == b->harness)
+		return start_new(b, e);
+	t = task_slot(b, e->tid, 0);
+	if (!t)
+		return 0;
+	s = &b->res->starts[t->start];
+	s->nevents++;
+	if (e->ts > s->t_end)
+		s->t_end = e->ts;
+	switch (e->type) {
+	case RT_FORK:
+		return task_add(b, e->other, t->start);
+	case RT_EXEC:
+		on_exec(b, s, t, e);
+		return 0;
+	case RT_SYS_ENTER:
+		t->nr = e->nr;
+		t->enter = e->ts;
+		t->a0 = e->arg0;
+		t->cg = 0;
+		return 0;
+	case RT_SYS_EXIT:
+		return on_syscall_exit(s, t, e);
+	case RT_CG_MKDIR:
+	case RT_CG_ATTACH:
+		t->cg = s->runtime_exec != 0;
+		return 0;
+	case RT_LOCK_BEGIN:
+		if (!t->lock_ts) {
+			t->lock_ts = e->ts;
+			t->lock_addr = e->arg0;
+			t->lock_flags = (unsigned int)e->arg1;
+		}
+		return 0;
+	case RT_LOCK_END:
+		lock_end(s, t, e);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Merge the marks of @phase into one span: first begin to last end; with
+ * @tid > 0 only the marks of that task (the others stay single marks).
+ */
+static void spanify(struct rt_start *s, int phase, int tid)
+{
+	long long lo = 0, hi = 0;
+	size_t i, j = 0;
+
+	for (i = 0; i < s->niv; i++) {
+		if (s->iv[i].phase != phase || (tid > 0 && s->iv[i].tid != tid)) {
+			s->iv[j++] = s->iv[i];
+			continue;
+		}
+		if (!lo || s->iv[i].begin < lo)
+			lo = s->iv[i].begin;
+		if (s->iv[i].end > hi)
+			hi = s->iv[i].end;
+	}
+	s->niv = j;
+	if (lo)
+		s->iv[s->niv++] = (struct rt_iv){ phase, 0, lo, hi };
+}
+
+static void phase_add(struct rt_start *s, int phase, long long from, long long to)
+{
+	if (to <= from)
+		return;
+	if (s->phase_first[phase] < 0 || from < s->phase_first[phase])
+		s->phase_first[phase] = from;
+	s->phase_ns[phase] += to - from;
+}
+
+static long long clamp(long long v, long long lo, long long hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The mark covering [from, to) with the highest priority, or -1. */
+static int mark_at(const struct rt_start *s, long long from, long long to)
+{
+	size_t p, i;
+
+	for (p = 0; p < sizeof(priority) / sizeof(priority[0]); p++)
+		for (i = 0; i < s->niv; i++)
+			if (s->iv[i].phase == priority[p] && s->iv[i].begin <= from &&
+			    s->iv[i].end >= to)
+				return priority[p];
+	return -1;
+}
+
+/* Split [t0, end) at every mark's edge and give each piece one phase. */
+static int sweep(struct rt_start *s, long long end, long long runtime_end)
+{
+	size_t n = 0, i;
+	long long *b = malloc((2 * s->niv + 3) * sizeof(*b));
+	int phase;
+
+	if (!b)
+		return -ENOMEM;
+	b[n++] = s->t0;
+	b[n++] = end;
+	b[n++] = clamp(runtime_end, s->t0, end);
+	for (i = 0; i < s->niv; i++) {
+		b[n++] = clamp(s->iv[i].begin, s->t0, end);
+		b[n++] = clamp(s->iv[i].end, s->t0, end);
+	}
+	qsort(b, n, sizeof(*b), cmp_ll);
+	for (i = 0; i + 1 < n; i++) {
+		if (b[i + 1] == b[i])
+			continue;
+		phase = mark_at(s, b[i], b[i + 1]);
+		if (phase < 0)
+			phase = b[i] < runtime_end ? RT_RUNTIME_START : RT_OTHER;
+		phase_add(s, phase, b[i], b[i + 1]);
+	}
+	free(b);
+	return 0;
+}
+
+/* exec, function-init, first-response, teardown: milestone to milestone. */
+static void chain(struct rt_start *s, long long from)
+{
+	const long long m[] = { s->exec_done, s->ready, s->done };
+	const int ph[] = { RT_EXEC_PHASE, RT_FUNCTION_INIT, RT_FIRST_RESPONSE };
+	size_t i;
+
+	for (i = 0; i < 3 && m[i] >= from && m[i] > 0; i++) {
+		phase_add(s, ph[i], from, m[i]);
+		from = m[i];
+	}
+	phase_add(s, i == 3 ? RT_TEARDOWN : RT_OTHER, from, s->t_end);
+}
+
+static int phases(struct rt_start *s, long long child_exec)
+{
+	long long setup_end = s->exec_enter > 0 ? s->exec_enter : s->t_end;
+	long long runtime_end = setup_end;
+	size_t i;
+	int p;
+
+	for (p = 0; p < RT_PHASE_COUNT; p++)
+		s->phase_first[p] = -1;
+	spanify(s, RT_CGROUP, 0);
+	spanify(s, RT_MOUNTS, s->container_tid);
+	for (i = 0; i < s->niv; i++)
+		if (s->iv[i].begin < runtime_end)
+			runtime_end = s->iv[i].begin;
+	if (child_exec && child_exec < runtime_end)
+		runtime_end = child_exec;
+	if (sweep(s, setup_end, runtime_end))
+		return -ENOMEM;
+	if (s->exec_enter > 0)
+		chain(s, setup_end);
+	return 0;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct rt_event *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Keep only the starts of containers (not helpers such as `runc delete`). */
+static void keep_containers(struct builder *b)
+{
+	struct rt_result *r = b->res;
+	size_t i, j = 0;
+
+	for (i = 0; i < r->nstarts; i++) {
+		if (!r->starts[i].marked) {
+			free(r->starts[i].iv);
+			continue;
+		}
+		b->child_exec[j] = b->child_exec[i];
+		r->starts[j++] = r->starts[i];
+	}
+	r->nstarts = j;
+}
+
+int rt_build(struct rt_event *ev, size_t n, int harness_pid, struct rt_result *out)
+{
+	struct builder b = { .res = out, .harness = harness_pid };
+	size_t i;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	b.tasks = calloc(TASK_SLOTS, sizeof(*b.tasks));
+	if (!b.tasks)
+		return -ENOMEM;
+	qsort(ev, n, sizeof(*ev), cmp_event);
+	for (i = 0; i < n && !ret; i++)
+		ret = on_event(&b, &ev[i]);
+	keep_containers(&b);
+	for (i = 0; i < out->nstarts && !ret; i++)
+		ret = phases(&out->starts[i], b.child_exec[i]);
+	free(b.child_exec);
+	free(b.tasks);
+	if (ret)
+		rt_result_free(out);
+	return ret;
+}
+
+void rt_result_free(struct rt_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nstarts; i++)
+		free(r->starts[i].iv);
+	free(r->starts);
+	memset(r, 0, sizeof(*r));
+}

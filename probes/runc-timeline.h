@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runc-timeline.h - container starts rebuilt from trace events: which
+ * tasks belong to which start (the process tree under each child of the
+ * harness), and the named phases of each start, which sum to its total.
+ * Pure computation on an array of events, so that it can be unit-tested
+ * without a kernel; probes/runc.c fills the array from tracefs.
+ */
+#ifndef CVMBENCH_RUNC_TIMELINE_H
+#define CVMBENCH_RUNC_TIMELINE_H
+
+#include <stddef.h>
+
+enum rt_type {
+	RT_FORK,          /* tid forked other (task or thread) */
+	RT_EXEC,          /* tid exec'd; nr = RT_EXEC_* */
+	RT_EXIT,          /* tid exited */
+	RT_SYS_ENTER,     /* nr, arg0, arg1 */
+	RT_SYS_EXIT,      /* nr, ret */
+	RT_CG_MKDIR,      /* a cgroup directory was made by tid's syscall */
+	RT_CG_ATTACH,     /* a task was moved into a cgroup by tid's syscall */
+	RT_LOCK_BEGIN,    /* arg0 lock address, arg1 flags */
+	RT_LOCK_END,      /* arg0 lock address */
+};
+
+enum { RT_EXEC_OTHER, RT_EXEC_CONTAINER };
+
+struct rt_event {
+	long long ts;             /* ns, CLOCK_MONOTONIC */
+	int type;
+	int tid;
+	int other;                /* RT_FORK: the child */
+	long nr;
+	unsigned long long arg0, arg1;
+	long long ret;
+};
+
+enum rt_phase {
+	RT_RUNTIME_START, RT_CGROUP, RT_NAMESPACES, RT_NETNS, RT_MOUNTS,
+	RT_PIVOT_ROOT, RT_SECCOMP, RT_EXEC_PHASE, RT_FUNCTION_INIT,
+	RT_FIRST_RESPONSE, RT_TEARDOWN, RT_OTHER, RT_PHASE_COUNT
+};
+
+#define RT_MAX_LOCKS 16
+
+struct rt_lock {
+	unsigned long long addr;
+	unsigned int flags;
+	long count;
+	long long blocked_ns;
+};
+
+struct rt_iv {
+	int phase;
+	int tid;
+	long long begin, end;
+};
+
+struct rt_start {
+	int root;                 /* the task the harness forked */
+	long long t0, t_end;      /* the fork; the last exit or event */
+	long long runtime_exec;   /* the root's exec */
+	long long exec_enter, exec_done; /* the container program's execve */
+	int container_tid;
+	long long ready, done;    /* ends of its first two writes to fd 1 */
+	int nwrites;
+	int marked;               /* container-like activity seen */
+	unsigned long long ns_flags; /* CLONE_NEW* flags it created */
+	int last_tid;             /* the task of the latest traced call's end */
+	long long last_ts, other_ts; /* that end; the latest end by another task */
+	int export_tid;           /* the latest write of a compiled filter */
+	long long export_begin, export_end;
+	long nevents;
+	struct rt_iv *iv;
+	size_t niv, cap;
+	struct rt_lock locks[RT_MAX_LOCKS];
+	int nlocks;
+	long long blocked_ns;
+	long long phase_ns[RT_PHASE_COUNT];
+	long long phase_first[RT_PHASE_COUNT]; /* first instant, -1 if absent */
+};
+
+struct rt_result {
+	struct rt_start *starts;
+	size_t nstarts;
+};
+
+/** rt_phase_name() - "runtime-start", "cgroup", ... "other". */
+const char *rt_phase_name(int phase);
+
+/**
+ * rt_build() - the starts among @n events (sorted here by time) of the
+ * children of @harness_pid, each with its phases. Returns 0 or -ENOMEM.
+ */
+int rt_build(struct rt_event *ev, size_t n, int harness_pid, struct rt_result *out);
+void rt_result_free(struct rt_result *r);
+
+/** rt_start_total() - t_end - t0 (what the phases sum to). */
+long long rt_start_total(const struct rt_start *s);
+
+#endif
