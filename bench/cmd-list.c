@@ -245,7 +245,7 @@ static void print_section(const char *title, const cJSON *arr)
 	cJSON_ArrayForEach(o, arr) {
 		const cJSON *why = cJSON_GetObjectItem(o, "reason");
 
-		printf("  %-34s %s\n", cJSON_GetObjectItem(o, "name")->valuestring,
+		printf("  %-40s %s\n", cJSON_GetObjectItem(o, "name")->valuestring,
 		       why ? why->valuestring : "supported here");
 	}
 }
