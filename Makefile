@@ -36,6 +36,12 @@ FEATURES += -DHAVE_LIBPFM
 PFM_LIBS := -lpfm
 endif
 
+# Objects are rebuilt when the detected features change (a library was
+# installed or removed, or HAVE_X= given on the command line).
+FEATURE_STAMP := $(B)/features
+$(shell mkdir -p $(B); echo '$(FEATURES)' | cmp -s - $(FEATURE_STAMP) || \
+	echo '$(FEATURES)' > $(FEATURE_STAMP))
+
 BENCH_CFLAGS := $(CFLAGS) $(FEATURES) -Ibench -Iprobes -Iworkloads \
 	-DCVMBENCH_VERSION='"$(VERSION)"' \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
@@ -72,11 +78,11 @@ $(B)/workloads/%.o: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FN_CFLAGS) -c -o $@ $<
 
-$(B)/bench/%.o: bench/%.c
+$(B)/bench/%.o: bench/%.c $(FEATURE_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
 
-$(B)/probes/%.o: probes/%.c
+$(B)/probes/%.o: probes/%.c $(FEATURE_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
 

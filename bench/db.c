@@ -442,6 +442,21 @@ int db_skip_add(struct db *db, int64_t run_id, int64_t cell_id,
 	return step_done(db, st);
 }
 
+int db_skip_count(struct db *db, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM skip WHERE run_id = ?", -1,
+			       &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,
 		 const char *source, const char *message)
 {

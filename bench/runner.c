@@ -177,7 +177,8 @@ static int finish(struct db *db, int64_t run_id, int total, const struct run_cou
 	} else if (rc->failed) {
 		status = "failed";
 		code = EXIT_FAILED;
-	} else if (rc->skipped) {
+	} else if (rc->skipped || db_skip_count(db, run_id) > 0) {
+		/* a cell, or a probe of a cell, could not measure: say so */
 		status = "skipped";
 		code = EXIT_SKIPPED;
 	}
