@@ -6,7 +6,6 @@
  * so it cannot outlive a killed cvmbench for longer than one call.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,8 +13,10 @@
 
 #include "backend.h"
 
-static void exec_child(char **argv, int req_rd, int rep_wr)
+static void exec_child(void *arg, int req_rd, int rep_wr)
 {
+	char **argv = arg;
+
 	signal(SIGINT, SIG_IGN);
 	signal(SIGPIPE, SIG_DFL);
 	if (dup2(req_rd, 0) < 0 || dup2(rep_wr, 1) < 0)
@@ -29,37 +30,9 @@ static int native_spawn(const struct cell *c, const struct backend_env *env,
 			struct instance *in, char *err, size_t errlen)
 {
 	char store[1024], *argv[24];
-	int req[2], rep[2];
-	pid_t pid;
 
 	cvmfn_argv(env->cvmfn, "serve", c, env->data_dir, store, sizeof(store), argv, 24);
-	if (pipe2(req, O_CLOEXEC))
-		goto err_pipe;
-	if (pipe2(rep, O_CLOEXEC)) {
-		close(req[0]);
-		close(req[1]);
-		goto err_pipe;
-	}
-	in->spawn_ns = mono_ns();
-	pid = fork();
-	if (pid == 0)
-		exec_child(argv, req[0], rep[1]);
-	close(req[0]);
-	close(rep[1]);
-	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(req[1]);
-		close(rep[0]);
-		return -errno;
-	}
-	in->pid = pid;
-	in->to_fd = req[1];
-	in->from_fd = rep[0];
-	in->len = 0;
-	return 0;
-err_pipe:
-	snprintf(err, errlen, "pipe: %s", strerror(errno));
-	return -errno;
+	return backend_fork(in, exec_child, argv, err, errlen);
 }
 
 const struct backend_ops backend_native = {

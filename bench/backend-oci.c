@@ -162,9 +162,15 @@ static int bundle_make(const struct cell *c, struct oci_start *st, char *err,
 	return oci_bundle_write(c, &o, err, errlen);
 }
 
-static void exec_runtime(const struct cell *c, const struct oci_start *st, int rd,
-			 int wr)
+struct runtime_child {
+	const struct cell *c;
+	const struct oci_start *st;
+};
+
+static void exec_runtime(void *arg, int rd, int wr)
 {
+	const struct cell *c = ((struct runtime_child *)arg)->c;
+	const struct oci_start *st = ((struct runtime_child *)arg)->st;
 	char *argv[8];
 	const char *procs = oci_host_quota_procs();
 	int n = 0, i, fd;
@@ -201,36 +207,9 @@ static void exec_runtime(const struct cell *c, const struct oci_start *st, int r
 static int start_runtime(const struct cell *c, struct oci_start *st,
 			 struct instance *in, char *err, size_t errlen)
 {
-	int req[2], rep[2];
-	pid_t pid;
+	struct runtime_child child = { c, st };
 
-	if (pipe2(req, O_CLOEXEC))
-		goto err_pipe;
-	if (pipe2(rep, O_CLOEXEC)) {
-		close(req[0]);
-		close(req[1]);
-		goto err_pipe;
-	}
-	in->spawn_ns = mono_ns();
-	pid = fork();
-	if (pid == 0)
-		exec_runtime(c, st, req[0], rep[1]);
-	close(req[0]);
-	close(rep[1]);
-	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(req[1]);
-		close(rep[0]);
-		return -EAGAIN;
-	}
-	in->pid = pid;
-	in->to_fd = req[1];
-	in->from_fd = rep[0];
-	in->len = 0;
-	return 0;
-err_pipe:
-	snprintf(err, errlen, "pipe: %s", strerror(errno));
-	return -errno;
+	return backend_fork(in, exec_runtime, &child, err, errlen);
 }
 
 static void oci_cleanup(struct instance *in)

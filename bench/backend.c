@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* backend.c - the list of backends and the cvmfn command line they share. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 
@@ -22,6 +25,42 @@ const struct backend_ops *backend_find(const char *name)
 		if (!strcmp(backends[i]->name, name))
 			return backends[i];
 	return NULL;
+}
+
+int backend_fork(struct instance *in, backend_child_fn child, void *arg,
+		 char *err, size_t errlen)
+{
+	int req[2], rep[2], ret;
+	pid_t pid;
+
+	if (pipe2(req, O_CLOEXEC))
+		goto err_pipe;
+	if (pipe2(rep, O_CLOEXEC)) {
+		close(req[0]);
+		close(req[1]);
+		goto err_pipe;
+	}
+	in->spawn_ns = mono_ns();
+	pid = fork();
+	if (pid == 0)
+		child(arg, req[0], rep[1]);
+	ret = -errno;
+	close(req[0]);
+	close(rep[1]);
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(-ret));
+		close(req[1]);
+		close(rep[0]);
+		return ret;
+	}
+	in->pid = pid;
+	in->to_fd = req[1];
+	in->from_fd = rep[0];
+	in->len = 0;
+	return 0;
+err_pipe:
+	snprintf(err, errlen, "pipe: %s", strerror(errno));
+	return -errno;
 }
 
 void backend_close(const struct backend_ops *be, struct instance *in, double timeout_s)

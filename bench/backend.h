@@ -32,6 +32,18 @@ struct backend_ops {
 /** backend_close() - instance_close() and the backend's cleanup. */
 void backend_close(const struct backend_ops *be, struct instance *in, double timeout_s);
 
+/* Runs in the forked child: set it up, make @req_rd stdin and @rep_wr
+ * stdout, and exec. Never returns. */
+typedef void (*backend_child_fn)(void *arg, int req_rd, int rep_wr);
+
+/**
+ * backend_fork() - create the two protocol pipes, fork, run @child(@arg)
+ * in the child, and give the parent's ends to @in (pid, to_fd, from_fd;
+ * spawn_ns just before the fork). Returns 0 or -errno with @err set.
+ */
+int backend_fork(struct instance *in, backend_child_fn child, void *arg,
+		 char *err, size_t errlen);
+
 /** backend_find() - the backend called @name, or NULL. */
 const struct backend_ops *backend_find(const char *name);
 

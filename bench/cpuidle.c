@@ -12,22 +12,7 @@
 #include <unistd.h>
 
 #include "cpuidle.h"
-
-int cpuidle_sysfs_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
+#include "sysfs.h"
 
 static int find_cpus(struct cpuidle_set *s)
 {
@@ -56,7 +41,7 @@ static int find_states(struct cpuidle_set *s)
 	for (k = 0; k < CPUIDLE_MAX_STATES; k++) {
 		snprintf(path, sizeof(path), CPUIDLE_SYSFS "/cpu%d/cpuidle/state%d/name",
 			 s->cpu[0], k);
-		if (cpuidle_sysfs_read(path, s->names[k], sizeof(s->names[k])))
+		if (sysfs_read_line(path, s->names[k], sizeof(s->names[k])) < 0)
 			break;
 		s->is_poll[k] = !strcmp(s->names[k], "POLL");
 	}

@@ -51,7 +51,5 @@ uint64_t cpuidle_halt_usage(const struct cpuidle_set *s, const struct cpuidle_sa
 int cpuidle_read_halt_usage(const struct cpuidle_set *s, uint64_t *out);
 /** cpuidle_poll_state() - index of the POLL state, or -1. */
 int cpuidle_poll_state(const struct cpuidle_set *s);
-/** cpuidle_sysfs_read() - first line of a small sysfs file. 0 or -errno. */
-int cpuidle_sysfs_read(const char *path, char *buf, size_t len);
 
 #endif

@@ -44,8 +44,6 @@ void env_put(const struct env_sink *s, const char *key, const char *source,
 void env_put_unavail(const struct env_sink *s, const char *key,
 		     const char *source, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-int env_read_file(const char *path, char *buf, size_t len);
-int env_read_line(const char *path, char *buf, size_t len);
 int env_put_file(const struct env_sink *s, const char *key, const char *path);
 int env_put_dir(const struct env_sink *s, const char *prefix,
 		const char *dir);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "env-local.h"
+#include "sysfs.h"
 
 #define KSM_DIR	"/sys/kernel/mm/ksm"
 #define THP_DIR	"/sys/kernel/mm/transparent_hugepage"
@@ -32,7 +33,7 @@ static void memfeat_put_thp_one(const struct env_sink *s, const char *file)
 
 	snprintf(path, sizeof(path), THP_DIR "/%s", file);
 	snprintf(key, sizeof(key), "thp.%s", file);
-	n = env_read_line(path, line, sizeof(line));
+	n = sysfs_read_line(path, line, sizeof(line));
 	if (n < 0)
 		env_put_unavail(s, key, path, "%s", n == -ENOENT ?
 				"kernel built without transparent huge pages" :

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "env-local.h"
+#include "sysfs.h"
 
 static void env_vput(const struct env_sink *s, const char *key,
 		     const char *source, const char *prefix,
@@ -68,67 +69,6 @@ void env_put_unavail(const struct env_sink *s, const char *key,
 }
 
 /**
- * env_read_file() - read up to @len - 1 bytes of a small file, NUL-ended,
- * with trailing whitespace removed.
- * @path: file to read
- * @buf: where to store it
- * @len: size of @buf
- *
- * Return: number of bytes kept, or -errno.
- */
-int env_read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n, got = 0;
-	int fd;
-
-	if (!len)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)got < len - 1) {
-		n = read(fd, buf + got, len - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (n == 0)
-			break;
-		got += n;
-	}
-	close(fd);
-	while (got > 0 && (buf[got - 1] == '\n' || buf[got - 1] == ' ' ||
-			   buf[got - 1] == '\t'))
-		got--;
-	buf[got] = '\0';
-	return (int)got;
-}
-
-/**
- * env_read_line() - read the first line of a small file, without its newline.
- * @path: file to read
- * @buf: where to store it
- * @len: size of @buf
- *
- * Return: length of the line, or -errno.
- */
-int env_read_line(const char *path, char *buf, size_t len)
-{
-	int n = env_read_file(path, buf, len);
-	char *nl;
-
-	if (n < 0)
-		return n;
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return (int)strlen(buf);
-}
-
-/**
  * env_put_file() - emit the first line of @path as fact @key, or
  * "unavailable: <strerror>" when it cannot be read.
  * @s: the sink
@@ -140,7 +80,7 @@ int env_read_line(const char *path, char *buf, size_t len)
 int env_put_file(const struct env_sink *s, const char *key, const char *path)
 {
 	char buf[1024];
-	int n = env_read_line(path, buf, sizeof(buf));
+	int n = sysfs_read_line(path, buf, sizeof(buf));
 
 	if (n < 0) {
 		env_put_unavail(s, key, path, "%s", strerror(-n));

@@ -23,6 +23,7 @@
 
 #include "journal.h"
 #include "log.h"
+#include "sysfs.h"
 #include "oci-host.h"
 
 #define MAX_ENTRIES 4096
@@ -145,49 +146,20 @@ static void hex_decode(const char *hex, char *out, size_t len)
 	out[i] = '\0';
 }
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static int write_file(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-	size_t len = strlen(value);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, len) != (ssize_t)len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 long journal_set(const char *path, const char *value)
 {
 	char old[512], hex[1040], line[PATH_MAX + 1100];
 	long id = next_id++;
-	int ret = read_file(path, old, sizeof(old));
+	int ret = sysfs_read_line(path, old, sizeof(old));
 
-	if (ret)
+	if (ret < 0)
 		return ret;
 	hex_encode(old, hex, sizeof(hex));
 	snprintf(line, sizeof(line), "set %ld %s %s\n", id, path, hex);
 	ret = append(line);
 	if (ret)
 		return ret;
-	ret = write_file(path, value);
+	ret = sysfs_write(path, value);
 	if (ret) {
 		journal_forget(id);
 		return ret;
@@ -202,7 +174,7 @@ static long long process_starttime(long long pid)
 	int i;
 
 	snprintf(path, sizeof(path), "/proc/%lld/stat", pid);
-	if (read_file(path, buf, sizeof(buf)))
+	if (sysfs_read_line(path, buf, sizeof(buf)) < 0)
 		return -1;
 	p = strrchr(buf, ')');
 	for (i = 0; p && i < 20; i++)
@@ -304,7 +276,7 @@ static int undo_entry(const struct entry *x, FILE *report)
 	int ret = 0;
 
 	if (x->kind == 's') {
-		ret = write_file(x->path, x->value);
+		ret = sysfs_write(x->path, x->value);
 		if (report)
 			fprintf(report, "restored %s = %s%s%s\n", x->path, x->value,
 				ret ? ": " : "", ret ? strerror(-ret) : "");

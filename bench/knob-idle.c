@@ -26,6 +26,7 @@
 #include "journal.h"
 #include "knob-idle.h"
 #include "runner.h"
+#include "sysfs.h"
 
 #define IDLE_LOCK_FILE "/run/cvmbench-idle.lock"
 #define IDLE_LOCK_WAIT_S 120
@@ -130,7 +131,7 @@ static int haltpoll_usable(char *why, size_t len)
 			 "governor is not built or loaded)");
 		return 0;
 	}
-	if (cpuidle_sysfs_read(IDLE_GOVERNOR_FILE, gov, sizeof(gov)) ||
+	if (sysfs_read_line(IDLE_GOVERNOR_FILE, gov, sizeof(gov)) < 0 ||
 	    strcmp(gov, "haltpoll")) {
 		snprintf(why, len, "the cpuidle governor is '%s', not haltpoll: "
 			 "guest_halt_poll_ns would have no effect", gov);
@@ -242,7 +243,7 @@ static int idle_verify(const struct cell *c, char *why, size_t len)
 		return 0;
 	if (p.kind == IDLE_POLL)
 		return idle.dma_fd >= 0 ? verify_poll(why, len) : 0;
-	if (cpuidle_sysfs_read(IDLE_HALTPOLL_PARAM, now, sizeof(now)) ||
+	if (sysfs_read_line(IDLE_HALTPOLL_PARAM, now, sizeof(now)) < 0 ||
 	    strtoul(now, NULL, 10) != p.poll_ns) {
 		snprintf(why, len, "idle = %s did not hold: guest_halt_poll_ns is '%s' "
 			 "at the end of the cell (changed by someone else)", c->idle, now);

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* sysfs.h - small kernel files: read a value, read its first line, write one. */
+#ifndef CVMBENCH_SYSFS_H
+#define CVMBENCH_SYSFS_H
+
+#include <stddef.h>
+
+int sysfs_read(const char *path, char *buf, size_t len);
+int sysfs_read_line(const char *path, char *buf, size_t len);
+int sysfs_write(const char *path, const char *value);
+
+#endif
