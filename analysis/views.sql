@@ -58,3 +58,13 @@ CREATE TEMP VIEW v_export_metric AS
 SELECT m.id, m.cell_id, c.run_id, c.cell_key, m.invocation_id, m.probe,
        m.name, m.value, m.unit
 FROM metric AS m JOIN cell AS c ON c.id = m.cell_id;
+
+-- Container start phases (the runc probe) with their start and cell, for
+-- `cvmbench export`: one row per phase of each traced start.
+CREATE TEMP VIEW v_export_runc_phase AS
+SELECT p.rowid AS id, s.cell_id, c.run_id, c.cell_key, s.invocation_id,
+       s.start_idx, s.runtime, p.seq, p.phase, p.start_ns, p.duration_ns,
+       s.total_ns AS start_total_ns, s.cold_start_ns, s.blocked_ns,
+       s.namespaces
+FROM runc_phase AS p JOIN runc_start AS s ON s.id = p.start_id
+JOIN cell AS c ON c.id = s.cell_id;

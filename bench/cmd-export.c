@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-export.c - `cvmbench export --csv|--json`: the invocations, each
- * with every column of its cell (view v_export_invocation), and the probe
- * metrics (view v_export_metric), of one run or of all runs.
+ * with every column of its cell (view v_export_invocation), the probe
+ * metrics (view v_export_metric) and the container start phases (view
+ * v_export_runc_phase), of one run or of all runs.
  *
  * CSV keeps one table per file so any CSV reader takes it as it is:
- * with --out FILE it writes FILE-invocations.csv and FILE-metrics.csv
- * (a trailing ".csv" of FILE is dropped first); on stdout it writes the
- * table named by --table (default invocations). JSON writes one object
- * { "format", "run", "invocations": [...], "metrics": [...] } to FILE or
- * stdout, streamed row by row.
+ * with --out FILE it writes FILE-invocations.csv, FILE-metrics.csv and
+ * FILE-runc-phases.csv (a trailing ".csv" of FILE is dropped first); on
+ * stdout it writes the table named by --table (default invocations). JSON
+ * writes one object { "format", "run", "invocations": [...],
+ * "metrics": [...], "runc-phases": [...] } to FILE or stdout, streamed row
+ * by row.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,7 +38,7 @@ static const struct opt export_opts[] = {
 	{ "run", 1, "ID", "only this run (default: every run)", OPT_RUN },
 	{ "out", 1, "FILE", "CSV: FILE-invocations.csv and FILE-metrics.csv; "
 	  "JSON: FILE (default: stdout)", OPT_OUT },
-	{ "table", 1, "NAME", "CSV: only invocations or metrics "
+	{ "table", 1, "NAME", "CSV: only invocations, metrics or runc-phases "
 	  "(default on stdout: invocations)", OPT_TABLE },
 	OPT_END
 };
@@ -53,6 +55,8 @@ static const struct export_table tables[] = {
 			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
 	{ "metrics", "SELECT * FROM v_export_metric "
 		     "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
+	{ "runc-phases", "SELECT * FROM v_export_runc_phase "
+			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
 };
 
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
@@ -215,8 +219,9 @@ static int check_args(const struct export_args *a, int first, int argc,
 		return -EINVAL;
 	}
 	if (a->table && (a->json || (strcmp(a->table, "invocations") &&
-				     strcmp(a->table, "metrics")))) {
-		pr_err("export: --table takes invocations or metrics, with --csv");
+				     strcmp(a->table, "metrics") &&
+				     strcmp(a->table, "runc-phases")))) {
+		pr_err("export: --table takes invocations, metrics or runc-phases, with --csv");
 		return -EINVAL;
 	}
 	return 0;

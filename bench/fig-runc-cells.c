@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fig-runc-cells.c - the cells of a run with container starts traced by
- * the runc probe (tables runc_start / runc_phase, 003-runc-phase.sql),
+ * the runc probe (tables runc_start / runc_phase, 002-runc-phase.sql),
  * labelled by the keys of the runc dimensions that are not at their
  * defaults, with the quantiles of their cold starts (stats.c).
  */

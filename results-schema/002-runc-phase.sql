@@ -1,4 +1,4 @@
--- 003-runc-phase.sql: container starts seen by the `runc` probe (runc or
+-- 002-runc-phase.sql: container starts seen by the `runc` probe (runc or
 -- crun), one row per start, with the named phases of each start (they sum
 -- to total_ns) and the time its tasks were blocked on kernel locks.
 -- docs/probes/runc.md defines every phase.
