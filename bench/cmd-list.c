@@ -15,6 +15,7 @@
 #include "command.h"
 #include "config.h"
 #include "exitcode.h"
+#include "knob.h"
 #include "opts.h"
 #include "paths.h"
 #include "probe.h"
@@ -161,15 +162,18 @@ static void cell_unsupported(const struct cell *c, char *why, size_t len)
 			snprintf(why, len, "probe %s: %s", tok, pwhy);
 			return;
 		}
+	if (!knobs_supported(c, why, len))
+		return;
+	why[0] = '\0';
 }
 
-static void describe_experiment(cJSON *arr, const char *file, const struct config *cfg,
+static void describe_experiment(cJSON *arr, const char *file,
 				const struct config_section *s, const struct cell *cells,
 				size_t n)
 {
-	char why[512] = "", name[400];
+	char why[512] = "", first[512] = "", name[400];
 	const char *desc = "";
-	size_t i, count = 0;
+	size_t i, count = 0, unsupported = 0;
 	cJSON *o;
 
 	for (i = 0; i < s->nentries; i++)
@@ -179,13 +183,19 @@ static void describe_experiment(cJSON *arr, const char *file, const struct confi
 		if (strcmp(cells[i].experiment, s->name))
 			continue;
 		count++;
-		if (!why[0])
-			cell_unsupported(&cells[i], why, sizeof(why));
+		cell_unsupported(&cells[i], why, sizeof(why));
+		if (why[0] && !unsupported++)
+			snprintf(first, sizeof(first), "%s", why);
 	}
+	if (unsupported < count && unsupported)
+		snprintf(why, sizeof(why), "%zu of %zu cells not here: %s", unsupported,
+			 count, first);
+	else
+		snprintf(why, sizeof(why), "%s", first);
 	snprintf(name, sizeof(name), "%s:%s", file, s->name);
 	o = item(arr, name, desc, why);
 	cJSON_AddNumberToObject(o, "cells", (double)count);
-	(void)cfg;
+	cJSON_AddNumberToObject(o, "cells_unsupported", (double)unsupported);
 }
 
 static void list_config(cJSON *arr, const char *dir, const char *file)
@@ -207,7 +217,7 @@ static void list_config(cJSON *arr, const char *dir, const char *file)
 	}
 	for (i = 0; i < cfg->nsections; i++)
 		if (!cfg->sections[i].is_defaults)
-			describe_experiment(arr, file, cfg, &cfg->sections[i], cells, n);
+			describe_experiment(arr, file, &cfg->sections[i], cells, n);
 	free(cells);
 	config_free(cfg);
 }

@@ -195,6 +195,22 @@ static int idle_lock(char *why, size_t len)
 	return KNOB_SKIP;
 }
 
+static int idle_supported(const struct cell *c, char *why, size_t len)
+{
+	struct idle_policy p;
+
+	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT)
+		return 1;
+	if (p.kind != IDLE_POLL)
+		return haltpoll_usable(why, len);
+	if (access(IDLE_DMA_LATENCY, W_OK)) {
+		snprintf(why, len, "idle = poll: cannot open " IDLE_DMA_LATENCY ": %s%s",
+			 strerror(errno), geteuid() ? " (needs root)" : "");
+		return 0;
+	}
+	return 1;
+}
+
 static int idle_apply(const struct cell *c, char *why, size_t len)
 {
 	struct idle_policy p;
@@ -269,6 +285,7 @@ static void idle_restore(const struct cell *c)
 
 const struct knob_ops knob_idle = {
 	.name = "idle",
+	.supported = idle_supported,
 	.apply = idle_apply,
 	.verify = idle_verify,
 	.restore = idle_restore,

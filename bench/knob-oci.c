@@ -276,6 +276,11 @@ static int oci_knob_check(const struct cell *c, char *why, size_t len)
 	return 0;
 }
 
+static int oci_knob_supported(const struct cell *c, char *why, size_t len)
+{
+	return !is_oci(c) || oci_knob_check(c, why, len) == 0;
+}
+
 static void oci_knob_restore(const struct cell *c);
 
 static int oci_knob_apply(const struct cell *c, char *why, size_t len)
@@ -322,6 +327,7 @@ static void oci_knob_restore(const struct cell *c)
 
 const struct knob_ops knob_oci = {
 	.name = "oci",
+	.supported = oci_knob_supported,
 	.apply = oci_knob_apply,
 	.restore = oci_knob_restore,
 };

@@ -30,6 +30,16 @@ int knobs_apply(const struct cell *c, char *why, size_t len)
 	return 0;
 }
 
+int knobs_supported(const struct cell *c, char *why, size_t len)
+{
+	int i;
+
+	for (i = 0; knobs[i]; i++)
+		if (knobs[i]->supported && !knobs[i]->supported(c, why, len))
+			return 0;
+	return 1;
+}
+
 int knobs_verify(const struct cell *c, char *why, size_t len)
 {
 	int i, ret;

@@ -17,6 +17,11 @@ enum { KNOB_SKIP = 1 };
 struct knob_ops {
 	const char *name;
 	/*
+	 * Could @c's setting be applied here? 1, or 0 with the reason in @why.
+	 * Changes nothing (for `cvmbench list`). NULL = always.
+	 */
+	int (*supported)(const struct cell *c, char *why, size_t len);
+	/*
 	 * Apply @c's setting: 0 applied (or nothing to change), KNOB_SKIP when
 	 * it cannot be applied here (reason in @why: the cell is skipped), or
 	 * -errno (reason in @why: the cell fails).
@@ -33,6 +38,8 @@ struct knob_ops {
  * knobs already applied are restored. Returns 0, KNOB_SKIP or -errno.
  */
 int knobs_apply(const struct cell *c, char *why, size_t len);
+/** knobs_supported() - 1 if every knob could apply @c here, else 0 with @why. */
+int knobs_supported(const struct cell *c, char *why, size_t len);
 /** knobs_verify() - verify every knob; the first failure wins. */
 int knobs_verify(const struct cell *c, char *why, size_t len);
 /** knobs_restore() - restore every applied knob, in reverse order. */
