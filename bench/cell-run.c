@@ -32,7 +32,7 @@ struct cell_state {
 	pid_t pids[MAX_INSTANCES];
 	int ninst;
 	double *latency, *fn;
-	size_t nresults;
+	size_t nresults, capacity;
 	int failed;
 };
 
@@ -274,23 +274,29 @@ static int call_once(struct cell_state *cs, long seq, int *instance_idx,
 	return cold_call(cs, seq, r);
 }
 
+/* Keep a measured call's times for the probes; the arrays grow by doubling. */
 static int keep_result(struct cell_state *cs, const struct invoke_result *r)
 {
-	size_t n = cs->nresults + 1;
-	double *l = realloc(cs->latency, n * sizeof(*l));
-	double *f = l ? realloc(cs->fn, n * sizeof(*f)) : NULL;
+	size_t n = cs->nresults;
 
-	if (l)
-		cs->latency = l;
-	if (!f)
-		return -ENOMEM;
-	cs->fn = f;
-	cs->latency[n - 1] = (double)r->latency_ns;
-	cs->fn[n - 1] = (double)r->fn_ns;
-	cs->nresults = n;
+	if (n == cs->capacity) {
+		size_t cap = cs->capacity ? 2 * cs->capacity : 64;
+		double *l = realloc(cs->latency, cap * sizeof(*l));
+		double *f = l ? realloc(cs->fn, cap * sizeof(*f)) : NULL;
+
+		if (l)
+			cs->latency = l;
+		if (!f)
+			return -ENOMEM;
+		cs->fn = f;
+		cs->capacity = cap;
+	}
+	cs->latency[n] = (double)r->latency_ns;
+	cs->fn[n] = (double)r->fn_ns;
+	cs->nresults = n + 1;
 	cs->target.latency_ns = cs->latency;
 	cs->target.fn_ns = cs->fn;
-	cs->target.nresults = n;
+	cs->target.nresults = n + 1;
 	return 0;
 }
 

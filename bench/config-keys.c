@@ -88,14 +88,36 @@ const struct config_key *config_key_find(const char *name)
 	return NULL;
 }
 
-void config_key_names(char *buf, size_t len)
+/* "a, b, c" from @count names, for error messages. */
+static void join_names(char *buf, size_t len, size_t count,
+		       const char *(*name_at)(size_t i))
 {
 	size_t i, used = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < config_key_count && used < len; i++)
+	for (i = 0; i < count && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-					 config_keys[i].name);
+					 name_at(i));
+}
+
+static const char *key_name(size_t i)
+{
+	return config_keys[i].name;
+}
+
+static const char *workload_name(size_t i)
+{
+	return workload_at(i)->name;
+}
+
+static const char *probe_name(size_t i)
+{
+	return probe_at(i)->name;
+}
+
+void config_key_names(char *buf, size_t len)
+{
+	join_names(buf, len, config_key_count, key_name);
 }
 
 static int enum_allows(const char *allowed, const char *value)
@@ -111,26 +133,6 @@ static int enum_allows(const char *allowed, const char *value)
 			p++;
 	}
 	return 0;
-}
-
-static void list_workloads(char *buf, size_t len)
-{
-	size_t i, used = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < workload_count() && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-					 workload_at(i)->name);
-}
-
-static void list_probes(char *buf, size_t len)
-{
-	size_t i, used = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < probe_count() && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-					 probe_at(i)->name);
 }
 
 static int check_number(const struct config_key *k, const char *v, char *err,
@@ -168,7 +170,7 @@ int config_value_check(const struct config_key *k, const char *v, char *err,
 	case KEY_WORKLOAD:
 		if (workload_find(v))
 			return 0;
-		list_workloads(names, sizeof(names));
+		join_names(names, sizeof(names), workload_count(), workload_name);
 		snprintf(err, errlen, "unknown workload '%s': known workloads are %s", v, names);
 		return -EINVAL;
 	case KEY_WAIT:
@@ -186,7 +188,7 @@ int config_value_check(const struct config_key *k, const char *v, char *err,
 	case KEY_PROBES:
 		if (probe_find(v))
 			return 0;
-		list_probes(names, sizeof(names));
+		join_names(names, sizeof(names), probe_count(), probe_name);
 		snprintf(err, errlen, "unknown probe '%s': known probes are %s", v, names);
 		return -EINVAL;
 	default:

@@ -40,6 +40,7 @@ struct entry {
 static int journal_fd = -1;
 static char journal_file[PATH_MAX];
 static long next_id = 1;
+static struct entry entries[MAX_ENTRIES];   /* parsed by load_entries() */
 
 static int state_dir(char *buf, size_t len)
 {
@@ -295,7 +296,7 @@ static int undo_entry(const struct entry *x, FILE *report)
 
 int journal_undo(long id)
 {
-	static struct entry e[MAX_ENTRIES];
+	struct entry *e = entries;
 	int n = load_entries(e), i, ret = -ENOENT;
 
 	for (i = n - 1; i >= 0; i--)
@@ -309,7 +310,7 @@ int journal_undo(long id)
 
 int journal_restore_all(FILE *report)
 {
-	static struct entry e[MAX_ENTRIES];
+	struct entry *e = entries;
 	int n = load_entries(e), i, undone = 0;
 
 	for (i = n - 1; i >= 0; i--) {

@@ -104,28 +104,11 @@ static uint64_t block_checksum(const uint8_t *p)
 	return h;
 }
 
-static int pwrite_all(int fd, const uint8_t *p, size_t len, off_t off)
+/* Move all @len bytes at @off, resuming after short transfers and EINTR. */
+static int pio_all(int fd, uint8_t *p, size_t len, off_t off, int writing)
 {
 	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int pread_all(int fd, uint8_t *p, size_t len, off_t off)
-{
-	while (len) {
-		ssize_t n = pread(fd, p, len, off);
+		ssize_t n = writing ? pwrite(fd, p, len, off) : pread(fd, p, len, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -151,7 +134,7 @@ static int fill_file(struct wl_instance *inst, struct disk_state *st)
 
 		for (i = 0; i < n; i++)
 			make_block(st->buf + i * BLOCK, inst->params.seed, KIND_INIT, b + i, b + i);
-		err = pwrite_all(st->fd, st->buf, n * BLOCK, (off_t)(b * BLOCK));
+		err = pio_all(st->fd, st->buf, n * BLOCK, (off_t)(b * BLOCK), 1);
 		b += n;
 	}
 	if (!err && fsync(st->fd))
@@ -238,7 +221,7 @@ static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 	for (i = 0; i < st->ops && !err; i++) {
 		b = rng_below(&r, st->nblocks);
 		make_block(st->buf, inst->params.seed, KIND_WRITE, i, b);
-		err = pwrite_all(st->fd, st->buf, BLOCK, (off_t)(b * BLOCK));
+		err = pio_all(st->fd, st->buf, BLOCK, (off_t)(b * BLOCK), 1);
 	}
 	t[0] = seconds_now();
 	if (!err && fsync(st->fd))
@@ -246,7 +229,7 @@ static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 	t[1] = seconds_now();
 	for (i = 0; i < st->ops && !err; i++) {
 		b = rng_below(&r, st->nblocks);
-		err = pread_all(st->fd, st->buf, BLOCK, (off_t)(b * BLOCK));
+		err = pio_all(st->fd, st->buf, BLOCK, (off_t)(b * BLOCK), 0);
 		if (!err && block_number(st->buf) != b)
 			return wl_error(inst, -EIO, "%s: block %llu holds block %llu's data",
 					st->path, (unsigned long long)b,

@@ -8,14 +8,11 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
+. tests/system/runc-lib.sh
 
 N=14
 plan $N
-why=""
-[ "$(id -u)" = 0 ] || why="needs root"
-[ -z "$why" ] && ! command -v runc >/dev/null && why="runc is not installed"
-[ -z "$why" ] && ! grep -q tracefs /proc/filesystems && why="no tracefs in this kernel"
-if [ -n "$why" ]; then skip_rest $N "$why"; exit 0; fi
+runc_require $N
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
