@@ -19,8 +19,8 @@ enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN };
 static const struct opt run_opts[] = {
 	{ "db", 1, "FILE", "results database (default results.db)", RUN_DB },
 	{ "only", 1, "CELL", "run only this cell (repeatable; keys from --dry-run)", RUN_ONLY },
-	{ "data-dir", 1, "DIR", "model and data files (default " DEFAULT_DATA_DIR ")",
-	  RUN_DATA_DIR },
+	{ "data-dir", 1, "DIR", "model and data files (default $" DATA_DIR_ENV " or "
+	  DEFAULT_DATA_DIR ")", RUN_DATA_DIR },
 	{ "cvmfn", 1, "PATH", "the cvmfn binary (default: next to cvmbench)", RUN_CVMFN },
 	{ "dry-run", 0, NULL, "print the expanded cells and their keys; measure nothing",
 	  RUN_DRY_RUN },

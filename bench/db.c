@@ -15,6 +15,7 @@
 
 #include "db.h"
 #include "log.h"
+#include "version.h"
 
 extern const char *const schema_migrations[];
 extern const size_t schema_migration_count;
@@ -267,7 +268,7 @@ int64_t db_run_begin(struct db *db, const struct run_info *info)
 		return -EIO;
 	bind_text(st, 1, now);
 	bind_text(st, 2, info->vantage);
-	bind_text(st, 3, CVMBENCH_VERSION);
+	bind_text(st, 3, cvmbench_version);
 	bind_text(st, 4, info->command_line);
 	bind_text(st, 5, info->config_path);
 	bind_text(st, 6, info->config_text);

@@ -9,6 +9,7 @@
 #include "command.h"
 #include "exitcode.h"
 #include "log.h"
+#include "version.h"
 
 struct command {
 	const char *name;
@@ -34,7 +35,7 @@ static void usage(FILE *out)
 	size_t i;
 
 	fprintf(out, "usage: cvmbench [-v|-q] COMMAND [options]   (cvmbench COMMAND --help)\n"
-		"version %s\ncommands:\n", CVMBENCH_VERSION);
+		"version %s\ncommands:\n", cvmbench_version);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "exit codes: 0 ok, 1 failed, 2 usage/config error, 3 finished with "
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("cvmbench %s\n", CVMBENCH_VERSION);
+		printf("cvmbench %s\n", cvmbench_version);
 		return EXIT_OK;
 	}
 	for (i = 0; i < NCOMMANDS; i++)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "oci-bundle.h"
+#include "protocol.h"
 
 #define CVMFN_IN_CONTAINER "/cvmfn"
 #define DATA_IN_CONTAINER "/data"
@@ -204,7 +205,8 @@ static cJSON *capabilities(void)
 
 static cJSON *process(const struct cell *c)
 {
-	static const char *const env[] = { "PATH=/", "HOME=/", "CVMFN_DATA_DIR=/data" };
+	static const char *const env[] = { "PATH=/", "HOME=/",
+					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
 	char store[1024], *argv[24];
 	struct backend_env in = { CVMFN_IN_CONTAINER, DATA_IN_CONTAINER };
 	cJSON *p = cJSON_CreateObject(), *args, *user, *rl, *nofile;

@@ -56,7 +56,7 @@ void find_configs_dir(char *buf, size_t len)
 
 const char *default_data_dir(void)
 {
-	const char *v = getenv("CVMBENCH_DATA_DIR");
+	const char *v = getenv(DATA_DIR_ENV);
 
 	return v && *v ? v : DEFAULT_DATA_DIR;
 }
@@ -71,30 +71,30 @@ static int try_path(char *buf, size_t len, const char *dir, const char *mid,
 
 /**
  * datadir_path() - the path of data file @rel (e.g. "analysis/views.sql")
- * into @buf. Looks in $CVMBENCH_DATADIR when it is set (and only there),
+ * into @buf. Looks in $CVMBENCH_SHARE_DIR when it is set (and only there),
  * else in the executable's directory, then in ../share/cvmbench next to
  * it. Returns 0, or -ENOENT after saying where it looked.
  */
 int datadir_path(const char *rel, char *buf, size_t len)
 {
-	const char *env = getenv("CVMBENCH_DATADIR");
+	const char *env = getenv("CVMBENCH_SHARE_DIR");
 	char dir[PATH_MAX];
 
 	if (env && *env) {
 		if (!try_path(buf, len, env, "", rel))
 			return 0;
-		pr_err("%s not found under $CVMBENCH_DATADIR (%s)", rel, env);
+		pr_err("%s not found under $CVMBENCH_SHARE_DIR (%s)", rel, env);
 		return -ENOENT;
 	}
 	if (exe_dir(dir, sizeof(dir))) {
-		pr_err("cannot read /proc/self/exe to find %s; set CVMBENCH_DATADIR",
+		pr_err("cannot read /proc/self/exe to find %s; set CVMBENCH_SHARE_DIR",
 		       rel);
 		return -ENOENT;
 	}
 	if (!try_path(buf, len, dir, "", rel) ||
 	    !try_path(buf, len, dir, "/../share/cvmbench", rel))
 		return 0;
-	pr_err("%s not found in %s nor in %s/../share/cvmbench; set CVMBENCH_DATADIR",
+	pr_err("%s not found in %s nor in %s/../share/cvmbench; set CVMBENCH_SHARE_DIR",
 	       rel, dir, dir);
 	return -ENOENT;
 }

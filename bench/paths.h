@@ -8,7 +8,10 @@
 
 #include <stddef.h>
 
-#define DEFAULT_DATA_DIR "/var/tmp/cvmbench/data"
+#include "protocol.h"
+
+/* shared with cvmfn (workloads/protocol.h): one data directory for both */
+#define DEFAULT_DATA_DIR DATA_DIR_DEFAULT
 
 /** exe_dir() - the directory of the running cvmbench binary. */
 int exe_dir(char *buf, size_t len);
@@ -18,11 +21,11 @@ void find_cvmfn(char *buf, size_t len);
 void find_configs_dir(char *buf, size_t len);
 /**
  * datadir_path() - the path of data file @rel (e.g. "analysis/views.sql"):
- * under $CVMBENCH_DATADIR when set, else next to the executable (a build
+ * under $CVMBENCH_SHARE_DIR when set, else next to the executable (a build
  * tree), else in ../share/cvmbench (installed). 0 or -ENOENT (reported).
  */
 int datadir_path(const char *rel, char *buf, size_t len);
-/** default_data_dir() - $CVMBENCH_DATA_DIR, else DEFAULT_DATA_DIR. */
+/** default_data_dir() - $CVMBENCH_DATA_DIR, else DEFAULT_DATA_DIR (as cvmfn). */
 const char *default_data_dir(void);
 
 #endif

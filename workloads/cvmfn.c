@@ -17,8 +17,6 @@
 #include "serve.h"
 #include "workload.h"
 
-#define DEFAULT_DATA_DIR "/var/tmp/cvmfn"
-
 struct cvmfn_opts {
 	struct wl_params params;
 	int repeat;
@@ -36,8 +34,8 @@ static const char usage_text[] =
 	"  --threads N               worker threads (default: online CPUs)\n"
 	"  --wait spin|block|hybrid[:US]  how idle workers wait (default hybrid:200)\n"
 	"  --repeat N                invocations for run (default 1)\n"
-	"  --data-dir DIR            model and data files (default $CVMFN_DATA_DIR or "
-	DEFAULT_DATA_DIR ")\n"
+	"  --data-dir DIR            model and data files (default $" DATA_DIR_ENV " or "
+	DATA_DIR_DEFAULT ")\n"
 	"  --prepare                 create missing model/data files (run, serve)\n"
 	"  --variant NAME            workload variant (e.g. resnet152)\n"
 	"  --input PATH --output PATH  user input / output (pyaes, compression)\n"
@@ -180,13 +178,13 @@ static int apply_opt(int opt, const char *arg, struct cvmfn_opts *o)
 
 static int parse_opts(int argc, char **argv, struct cvmfn_opts *o)
 {
-	const char *env_dir = getenv("CVMFN_DATA_DIR");
+	const char *env_dir = getenv(DATA_DIR_ENV);
 	int opt, err;
 
 	memset(o, 0, sizeof(*o));
 	o->params.seed = 1;
 	o->params.wait = (struct pool_wait){ POOL_WAIT_HYBRID, POOL_DEFAULT_SPIN_US };
-	o->params.data_dir = env_dir && *env_dir ? env_dir : DEFAULT_DATA_DIR;
+	o->params.data_dir = env_dir && *env_dir ? env_dir : DATA_DIR_DEFAULT;
 	o->repeat = 1;
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {

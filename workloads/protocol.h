@@ -21,6 +21,15 @@
 
 #define PROTO_LINE_MAX 1024
 
+/*
+ * The model and data files: one directory for cvmbench and cvmfn, named by
+ * one variable. cvmbench passes it to cvmfn as --data-dir (and as the
+ * variable inside containers); `cvmfn prepare` by hand writes where a run
+ * then reads.
+ */
+#define DATA_DIR_ENV "CVMBENCH_DATA_DIR"
+#define DATA_DIR_DEFAULT "/var/tmp/cvmbench/data"
+
 /* Exit codes of cvmfn. */
 enum cvmfn_exit {
 	CVMFN_EXIT_OK = 0,

@@ -25,7 +25,7 @@ threads = 1, 2
 invocations = 25
 warmup = 3
 INI
-./cvmbench run "$tmp/h.ini" --db "$db" 2>"$tmp/err"; rc=$?
+$CVMBENCH run "$tmp/h.ini" --db "$db" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "run exits 0 when every cell was measured"
 is "$(q "SELECT status, cells_total, cells_ok FROM run")" "complete|4|4" "run row is complete with 4 cells"
 is "$(q "SELECT count(*) FROM cell WHERE status = 'ok'")" 4 "every cell ok"
@@ -41,19 +41,19 @@ ok "$(q "SELECT count(*) FROM environment WHERE key IN ('cpu.vendor','kernel.rel
 ok "$(q "SELECT count(*) FROM cell_param WHERE key = 'threads'")" = 4 "every key stored per cell"
 
 key=$(q "SELECT cell_key FROM cell WHERE workload = 'hello-world' AND threads = 2")
-./cvmbench run "$tmp/h.ini" --db "$db" --only "$key" 2>/dev/null
+$CVMBENCH run "$tmp/h.ini" --db "$db" --only "$key" 2>/dev/null
 is "$(q "SELECT cells_total || ' ' || (SELECT cell_key FROM cell WHERE run_id = 2) FROM run WHERE id = 2")" "1 $key" "--only re-runs one cell by its key"
 
 printf '[experiment x]\nworkload = nope\n' > "$tmp/bad.ini"
-./cvmbench run "$tmp/bad.ini" --db "$tmp/bad.db" 2>"$tmp/err"; rc=$?
+$CVMBENCH run "$tmp/bad.ini" --db "$tmp/bad.db" 2>"$tmp/err"; rc=$?
 ok "$rc" = 2 "unknown workload: exit 2"
 grep -q "bad.ini:2: unknown workload 'nope'" "$tmp/err"; ok $? = 0 "and the message names file, line and value"
 
-./cvmbench run "$tmp/h.ini" --db /nonexistent/dir/r.db 2>"$tmp/err"; rc=$?
+$CVMBENCH run "$tmp/h.ini" --db /nonexistent/dir/r.db 2>"$tmp/err"; rc=$?
 ok "$rc" = 2 "unwritable database path: exit 2 ($(head -c 80 "$tmp/err"))"
 
 sqlite3 "$tmp/new.db" "PRAGMA user_version = 999; CREATE TABLE t (x);"
-./cvmbench run "$tmp/h.ini" --db "$tmp/new.db" 2>"$tmp/err"; rc=$?
+$CVMBENCH run "$tmp/h.ini" --db "$tmp/new.db" 2>"$tmp/err"; rc=$?
 grep -q "written by a newer cvmbench" "$tmp/err"; ok "$rc.$?" = "2.0" "newer schema refused with exit 2"
 
 # A cvmfn that serves, then crashes on its third call: the cell fails,
@@ -69,13 +69,13 @@ done
 SH
 chmod +x "$tmp/crashing-cvmfn"
 printf '[experiment c]\nworkload = null\nwarmup = 0\ninvocations = 5\n' > "$tmp/c.ini"
-./cvmbench run "$tmp/c.ini" --db "$tmp/c.db" --cvmfn "$tmp/crashing-cvmfn" 2>"$tmp/err"; rc=$?
+$CVMBENCH run "$tmp/c.ini" --db "$tmp/c.db" --cvmfn "$tmp/crashing-cvmfn" 2>"$tmp/err"; rc=$?
 is "$rc $(sqlite3 "$tmp/c.db" "SELECT status FROM run; SELECT count(*) FROM invocation WHERE ok = 1;" | tr '\n' ' ')" "1 failed 2 " "crashing cvmfn: exit 1, run failed, the 2 calls before it kept"
 grep -q "signal 11" "$tmp/err"; ok $? = 0 "and the error says how the instance died"
 
 # Ctrl-C in the middle of a long cell.
 printf '[experiment long]\nworkload = null\ninvocations = 1000000\n' > "$tmp/long.ini"
-./cvmbench run "$tmp/long.ini" --db "$tmp/l.db" 2>/dev/null &
+$CVMBENCH run "$tmp/long.ini" --db "$tmp/l.db" 2>/dev/null &
 pid=$!
 sleep 1.5
 kill -INT $pid

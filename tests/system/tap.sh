@@ -1,4 +1,9 @@
 # tests/system/tap.sh - TAP helpers for the bash system tests.
+# The binaries under test come from the environment (make check-asan sets
+# them to the sanitizer build): $CVMBENCH, default ./cvmbench, and $CVMFN,
+# default ./cvmfn. cvmbench runs the cvmfn next to it.
+CVMBENCH=${CVMBENCH:-./cvmbench}
+CVMFN=${CVMFN:-./cvmfn}
 _tap_n=0
 plan() { echo "1..$1"; }
 _tap() { _tap_n=$((_tap_n + 1)); if [ "$1" = 0 ]; then echo "ok $_tap_n - $2"; else echo "not ok $_tap_n - $2"; fi; }
