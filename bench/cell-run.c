@@ -270,7 +270,8 @@ static int call_once(struct cell_state *cs, long seq, int *instance_idx,
 		*instance_idx = (int)(seq % cs->ninst);
 		return instance_invoke(&cs->inst[*instance_idx], seq, c->timeout, r);
 	}
-	*instance_idx = (int)seq;
+	/* instances seq*n .. seq*n+n-1 (cold_invoke_all); the row times the first */
+	*instance_idx = (int)(seq * (c->parallel > 1 ? c->parallel : 1));
 	return cold_call(cs, seq, r);
 }
 
