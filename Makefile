@@ -6,7 +6,7 @@
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
 #                   (ASan cannot link -static) and build-asan/tests/*.t
-#   make check-asan unit tests and tests/system/harness.t against build-asan/
+#   make check-asan unit tests and the harness system tests against build-asan/
 #   make clean
 #
 # CFLAGS (default -O2 -g) and LDFLAGS are yours to replace on the command line;
@@ -35,6 +35,9 @@ ASAN_DIR    := build-asan
 ASAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 ASAN_ENV_OPTIONS := abort_on_error=0:detect_leaks=1:halt_on_error=1
+# system tests that run against build-asan/ in check-asan (native backend only:
+# the dynamic cvmfn does not run in a bare container rootfs)
+ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t
 
 # One version string, in one generated source ($(B)/bench/version.c), rewritten
 # only when `git describe` changes (a commit, or the tree becoming dirty): what
@@ -158,7 +161,8 @@ asan:
 check-asan: asan
 	CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn \
 	ASAN_OPTIONS=$(ASAN_ENV_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
-	prove --exec '' $(UNIT_SRCS:tests/unit/%.c=$(ASAN_DIR)/tests/%.t) tests/system/harness.t
+	prove --exec '' $(UNIT_SRCS:tests/unit/%.c=$(ASAN_DIR)/tests/%.t) \
+		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS))
 
 clean:
 	rm -rf $(B) $(ASAN_DIR) cvmbench cvmfn

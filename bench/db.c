@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * db.c - the results database: WAL, foreign keys, migrations tracked in
- * PRAGMA user_version, and one prepared statement per row kind. Each row is
+ * PRAGMA user_version, and one prepared statement per row kind. What a
+ * file may be before it is opened for writing is decided in db-check.c. Each row is
  * its own transaction: a crash loses at most the row in flight.
  */
 #include <errno.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "db-check.h"
 #include "db.h"
 #include "log.h"
 #include "version.h"
@@ -137,58 +140,91 @@ static int db_prepare_all(struct db *db, char *err, size_t errlen)
 	return 0;
 }
 
-static int db_setup(struct db *db, int flags, char *err, size_t errlen)
+static int db_open_handle(struct db *db, const char *name, int oflags, char *err,
+			  size_t errlen)
 {
-	const char *pragmas = flags & DB_CREATE ?
-		"PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-		"PRAGMA foreign_keys = ON;" : "PRAGMA foreign_keys = ON;";
-	char *msg = NULL;
-	int v;
+	if (sqlite3_open_v2(name, &db->h, oflags, NULL) == SQLITE_OK) {
+		sqlite3_busy_timeout(db->h, 5000);
+		return 0;
+	}
+	snprintf(err, errlen, "cannot open database %s: %s", db->path,
+		 db->h ? sqlite3_errmsg(db->h) : "out of memory");
+	return -EIO;
+}
 
-	sqlite3_busy_timeout(db->h, 5000);
+/* Check what the file is, and only then switch to WAL and migrate. */
+static int db_open_write(struct db *db, char *err, size_t errlen)
+{
+	static const char pragmas[] = "PRAGMA journal_mode = WAL; "
+		"PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;";
+	char name[PATH_MAX + 8], *msg = NULL;
+	int ret, rc;
+
+	ret = db_open_handle(db, db_path_plain(db->path, name, sizeof(name)),
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errlen);
+	if (ret)
+		return ret;
+	/* SQLite falls back to read-only when the file cannot be written */
+	if (sqlite3_db_readonly(db->h, "main") == 1)
+		return db_readonly_why(db->path, err, errlen);
+	ret = db_check(db->h, db->path, db_schema_latest(), 1, &rc, err, errlen);
+	if (ret)
+		return ret;
 	if (sqlite3_exec(db->h, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", db->path, msg ? msg : "cannot set up");
 		sqlite3_free(msg);
 		return -EIO;
 	}
-	if (flags & DB_CREATE)
-		return db_migrate(db->h, db->path, err, errlen) ?:
-		       db_prepare_all(db, err, errlen);
-	v = user_version(db->h);
-	if (v > db_schema_latest()) {
-		snprintf(err, errlen, "%s was written by a newer cvmbench (schema %d; this "
-			 "build knows up to %d)", db->path, v, db_schema_latest());
-		return -EPROTO;
-	}
-	if (v < 1) {
-		snprintf(err, errlen, "%s is not a cvmbench database (no schema)", db->path);
-		return -EINVAL;
-	}
-	return 0;
+	return db_migrate(db->h, db->path, err, errlen) ?:
+	       db_mark(db->h, db->path, err, errlen) ?:
+	       db_prepare_all(db, err, errlen);
+}
+
+/*
+ * Read-only. A WAL database on a read-only mount cannot be opened the
+ * ordinary way (no -shm can be made there): open it as immutable instead.
+ */
+static int db_open_read(struct db *db, char *err, size_t errlen)
+{
+	char name[PATH_MAX + 32];
+	int ret, rc;
+
+	ret = db_open_handle(db, db_path_plain(db->path, name, sizeof(name)),
+			     SQLITE_OPEN_READONLY, err, errlen);
+	if (ret)
+		return ret;
+	ret = db_check(db->h, db->path, db_schema_latest(), 0, &rc, err, errlen);
+	if (ret != -EIO || rc != SQLITE_CANTOPEN)
+		return ret;
+	rc = db_ro_mount_uri(db->path, name, sizeof(name), err, errlen);
+	if (rc)
+		return rc == -EAGAIN ? ret : rc;
+	sqlite3_close(db->h);
+	db->h = NULL;
+	return db_open_handle(db, name, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err,
+			      errlen) ?:
+	       db_check(db->h, db->path, db_schema_latest(), 0, &rc, err, errlen);
 }
 
 int db_open(struct db **out, const char *path, int flags, char *err, size_t errlen)
 {
-	int oflags = flags & DB_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
-					 SQLITE_OPEN_READONLY;
-	struct db *db = calloc(1, sizeof(*db));
-	int ret;
+	struct db *db;
+	int ret = db_path_check(path, err, errlen);
 
-	if (!db)
+	if (ret)
+		return ret;
+	db = calloc(1, sizeof(*db));
+	if (!db || !(db->path = strdup(path))) {
+		free(db);
 		return -ENOMEM;
-	db->path = strdup(path);
+	}
 	if (!(flags & DB_CREATE) && access(path, R_OK)) {
-		snprintf(err, errlen, "cannot open database %s: %s", path, strerror(errno));
 		ret = -errno;
+		snprintf(err, errlen, "cannot open database %s: %s", path, strerror(-ret));
 		goto err_free;
 	}
-	if (sqlite3_open_v2(path, &db->h, oflags, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "cannot open database %s: %s", path,
-			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
-		ret = -EIO;
-		goto err_free;
-	}
-	ret = db_setup(db, flags, err, errlen);
+	ret = flags & DB_CREATE ? db_open_write(db, err, errlen) :
+				  db_open_read(db, err, errlen);
 	if (ret)
 		goto err_free;
 	*out = db;

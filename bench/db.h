@@ -22,8 +22,12 @@ enum db_open_flags {
 
 /**
  * db_open() - open @path. With DB_CREATE the file is created if needed and
- * migrated; a database from a newer schema is refused. Errors are written
- * to @err (naming the file). Returns 0 or -errno.
+ * migrated, and marked as cvmbench's (PRAGMA application_id). Refused, with
+ * nothing in the file changed: a name that is not a file ("" or ":memory:"),
+ * another program's SQLite file, a database from a newer schema, and for
+ * DB_CREATE a file that cannot be written. Read-only, a WAL database on a
+ * read-only mount is opened as immutable. Errors are written to @err
+ * (naming the file). Returns 0 or -errno.
  */
 int db_open(struct db **out, const char *path, int flags, char *err, size_t errlen);
 void db_close(struct db *db);

@@ -261,11 +261,15 @@ int runner_run(const struct runner_opts *o)
 		code = EXIT_FAILED;
 		goto out;
 	}
-	if (db_open(&db, o->db_path, DB_CREATE, err, sizeof(err))) {
-		pr_err("%s", err);
+	/* the journal (and its lock) first: a refused run creates nothing */
+	if (open_journal()) {
+		code = EXIT_FAILED;
 		goto out;
 	}
-	code = open_journal() ? EXIT_FAILED : measure_all(db, cfg, cells, n, o);
+	if (db_open(&db, o->db_path, DB_CREATE, err, sizeof(err)))
+		pr_err("%s", err);
+	else
+		code = measure_all(db, cfg, cells, n, o);
 	journal_close();
 out:
 	db_close(db);

@@ -52,7 +52,7 @@ grep -q "bad.ini:2: unknown workload 'nope'" "$tmp/err"; ok $? = 0 "and the mess
 $CVMBENCH run "$tmp/h.ini" --db /nonexistent/dir/r.db 2>"$tmp/err"; rc=$?
 ok "$rc" = 2 "unwritable database path: exit 2 ($(head -c 80 "$tmp/err"))"
 
-sqlite3 "$tmp/new.db" "PRAGMA user_version = 999; CREATE TABLE t (x);"
+sqlite3 "$tmp/new.db" "PRAGMA user_version = 999; CREATE TABLE run (x); CREATE TABLE cell (x); CREATE TABLE invocation (x);"
 $CVMBENCH run "$tmp/h.ini" --db "$tmp/new.db" 2>"$tmp/err"; rc=$?
 grep -q "written by a newer cvmbench" "$tmp/err"; ok "$rc.$?" = "2.0" "newer schema refused with exit 2"
 

@@ -2,11 +2,16 @@
 /*
  * tests/unit/schema.c - the migrations on an in-memory database: applied
  * in order up to the newest, idempotent, foreign keys enforced, and a
- * database from a newer schema refused with a message saying so.
+ * database from a newer schema refused with a message saying so. Then
+ * db_open() on files: names that are not files, another program's SQLite
+ * file, the application_id mark, and a refusal that changes nothing.
  */
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "tap.h"
@@ -77,11 +82,110 @@ static void test_newer(sqlite3 *h)
 	tap_contains(err, "new.db was written by a newer cvmbench", "with a clear message");
 }
 
+#define CVMB_APP_ID 0x63766d62      /* 'cvmb', independent of db-check.h */
+
+static char dir[] = "/tmp/cvmbench-schema-XXXXXX";
+
+/* Run @sql on file @name of the test directory; return the first column. */
+static int on_file(const char *name, const char *sql)
+{
+	char path[256];
+	sqlite3 *h;
+	int v;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (sqlite3_open(path, &h) != SQLITE_OK)
+		return -1;
+	v = scalar(h, sql);
+	sqlite3_close(h);
+	return v;
+}
+
+static int open_file(const char *name, int flags, char *err, size_t errlen)
+{
+	char path[256];
+	struct db *db = NULL;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ret = db_open(&db, path, flags, err, errlen);
+	db_close(db);
+	return ret;
+}
+
+static void test_names(void)
+{
+	struct db *db = NULL;
+	char err[512] = "";
+
+	tap_ok(db_open(&db, "", DB_CREATE, err, sizeof(err)) == -EINVAL && !db,
+	       "an empty database name is refused (SQLite's temporary database)");
+	tap_contains(err, "not a file", "with a message saying why");
+	tap_ok(db_open(&db, ":memory:", DB_CREATE, err, sizeof(err)) == -EINVAL &&
+	       db_open(&db, ":memory:", DB_READONLY, err, sizeof(err)) == -EINVAL,
+	       "so is :memory:, to write and to read");
+}
+
+static void test_foreign(void)
+{
+	char err[512] = "";
+
+	on_file("other.db", "CREATE TABLE notes (t)");
+	tap_ok(open_file("other.db", DB_CREATE, err, sizeof(err)) == -EINVAL,
+	       "another program's SQLite file is refused for writing (%s)", err);
+	tap_ok(on_file("other.db", "SELECT count(*) FROM sqlite_master") == 1 &&
+	       on_file("other.db", "PRAGMA user_version") == 0,
+	       "and not migrated: still one table, user_version 0");
+	on_file("app.db", "PRAGMA application_id = 77");
+	on_file("app.db", "PRAGMA user_version = 1");
+	tap_ok(open_file("app.db", DB_READONLY, err, sizeof(err)) == -EINVAL,
+	       "a file with another application_id is refused for reading too");
+}
+
+static void test_mark(void)
+{
+	char err[512] = "";
+
+	tap_ok(open_file("new.db", DB_CREATE, err, sizeof(err)) == 0 &&
+	       on_file("new.db", "PRAGMA application_id") == CVMB_APP_ID,
+	       "a new database is marked with application_id 'cvmb' (%s)", err);
+	on_file("new.db", "PRAGMA application_id = 0");
+	tap_ok(open_file("new.db", DB_READONLY, err, sizeof(err)) == 0 &&
+	       on_file("new.db", "PRAGMA application_id") == 0,
+	       "an unmarked cvmbench database opens read-only and stays unchanged");
+	tap_ok(open_file("new.db", DB_CREATE, err, sizeof(err)) == 0 &&
+	       on_file("new.db", "PRAGMA application_id") == CVMB_APP_ID,
+	       "and is marked when opened for writing");
+	on_file("newer.db", "CREATE TABLE run (x)");
+	on_file("newer.db", "PRAGMA application_id = 1668705634");
+	on_file("newer.db", "PRAGMA user_version = 999");
+	tap_ok(open_file("newer.db", DB_CREATE, err, sizeof(err)) == -EPROTO,
+	       "a newer schema is refused for writing");
+	tap_ok(on_file("newer.db", "SELECT journal_mode = 'delete' FROM pragma_journal_mode")
+	       == 1, "and is not switched to WAL first");
+}
+
+static void remove_dir(void)
+{
+	static const char *const names[] = { "other.db", "app.db", "new.db", "newer.db" };
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+	char path[256];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (j = 0; j < sizeof(ext) / sizeof(ext[0]); j++) {
+			snprintf(path, sizeof(path), "%s/%s%s", dir, names[i], ext[j]);
+			unlink(path);
+		}
+	if (rmdir(dir))
+		printf("# could not remove %s\n", dir);
+}
+
 int main(void)
 {
 	sqlite3 *h;
 
-	tap_plan(8);
+	tap_plan(19);
 	if (sqlite3_open(":memory:", &h) != SQLITE_OK) {
 		printf("Bail out! cannot open an in-memory database\n");
 		return 1;
@@ -90,5 +194,13 @@ int main(void)
 	test_constraints(h);
 	test_newer(h);
 	sqlite3_close(h);
+	if (!mkdtemp(dir)) {
+		printf("Bail out! cannot make a directory in /tmp\n");
+		return 1;
+	}
+	test_names();
+	test_foreign();
+	test_mark();
+	remove_dir();
 	return tap_done();
 }
