@@ -28,17 +28,25 @@ struct db_ident {
 
 /**
  * db_path_check() - refuse a database name that is not a file: "" (SQLite's
- * private temporary database) and ":memory:", both discarded at exit.
- * Returns 0 or -EINVAL with the reason in @err.
+ * private temporary database) and ":memory:", both discarded at exit, and
+ * a directory. Returns 0, -EINVAL or -EISDIR with the reason in @err.
  */
 int db_path_check(const char *path, char *err, size_t errlen)
 {
-	if (path && *path && strcmp(path, ":memory:"))
-		return 0;
-	snprintf(err, errlen, "database name '%s' is not a file (SQLite would keep the "
-		 "results in memory and discard them): give a file with --db FILE",
-		 path ? path : "");
-	return -EINVAL;
+	struct stat st;
+
+	if (!path || !*path || !strcmp(path, ":memory:")) {
+		snprintf(err, errlen, "database name '%s' is not a file (SQLite would keep "
+			 "the results in memory and discard them): give a file with --db "
+			 "FILE", path ? path : "");
+		return -EINVAL;
+	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "database %s is a directory: give a file with --db "
+			 "FILE", path);
+		return -EISDIR;
+	}
+	return 0;
 }
 
 /**

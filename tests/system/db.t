@@ -13,7 +13,7 @@ imm=
 trap '[ -n "$imm" ] && chattr -i "$imm"; rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 
-plan 16
+plan 17
 
 cat > "$tmp/n.ini" <<'INI'
 [experiment n]
@@ -31,6 +31,8 @@ cvmb=$(realpath "$CVMBENCH")
 is "$rc $(ls "$tmp" | grep -vc '^n.ini$\|^err$\|^state$\|^data$')" "2 0" "run --db '': exit 2, no file written"
 grep -q "database" "$tmp/err"; ok $? = 0 "and the message says why ($(msg))"
 $CVMBENCH show --db '' >/dev/null 2>&1; is "$?" 2 "show --db '': exit 2"
+$CVMBENCH show --db "$tmp" >/dev/null 2>"$tmp/err"; rc=$?
+grep -q "is a directory" "$tmp/err"; ok "$rc.$?" = 2.0 "show --db DIR: exit 2, 'is a directory'"
 
 # 13. Another program's database is not taken over.
 sqlite3 "$tmp/other.db" "CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('mine');"
