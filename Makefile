@@ -15,7 +15,7 @@ B := build
 
 # --- libraries -------------------------------------------------------------
 # Required by the harness.
-REQ_PKGS := sqlite3 inih libcjson
+REQ_PKGS := sqlite3 inih libcjson libcrypto
 # Optional: a probe whose library is missing builds as "unsupported".
 have_pkg = $(shell $(PKG_CONFIG) --exists $(1) && echo 1)
 HAVE_TRACEFS := $(call have_pkg,libtracefs libtraceevent)
@@ -49,14 +49,16 @@ BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) 
 
 # cvmfn is static: it runs unchanged in a bare container rootfs or a busybox guest.
 FN_CFLAGS := $(CFLAGS) -Iworkloads -pthread
-FN_LIBS   := -static -pthread -lsqlite3 -lgif -lz -lm
+# libcrypto.a (libssl-dev) for the output digest's SHA-256.
+FN_LIBS   := -static -pthread -lsqlite3 -lcrypto -lgif -lz -lm
 
 # --- sources -----------------------------------------------------------------
 FN_SRCS    := $(sort $(wildcard workloads/*.c))
 FN_OBJS    := $(FN_SRCS:%.c=$(B)/%.o)
 # cvmbench links the workload registry too (one list of workloads for both
-# programs), but not cvmfn's main or its static-only dlopen stubs.
-WL_OBJS    := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o,$(FN_OBJS))
+# programs), but not cvmfn's main or its static-only dlopen and NSS stubs.
+WL_OBJS    := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o \
+		$(B)/workloads/nonss.o,$(FN_OBJS))
 BENCH_SRCS := $(sort $(wildcard bench/*.c probes/*.c))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/schema-gen.o $(WL_OBJS)
 SCHEMA     := $(sort $(wildcard results-schema/*.sql))

@@ -429,7 +429,7 @@ static int build_archive(struct archiver *ar)
 	return err;
 }
 
-static int compression_invoke(struct wl_instance *inst, struct digest *out)
+static int compression_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct compression_state *st = inst->priv;
 	struct archiver ar = { .inst = inst, .st = st };
@@ -441,7 +441,7 @@ static int compression_invoke(struct wl_instance *inst, struct digest *out)
 	if (err)
 		return err;
 	secs = seconds_now() - t0;
-	digest_update(out, st->out, st->out_len);
+	wl_out_ref(out, st->out, st->out_len);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%zu files, %zu dirs, %llu bytes -> %zu bytes tar.gz (%.1f%%), %.1f MiB/s",
 		 ar.files, ar.dirs, (unsigned long long)ar.in_bytes, st->out_len,

@@ -188,19 +188,19 @@ static int crud_init(struct wl_instance *inst)
 	return err;
 }
 
-/* Every row of @user's cart and its count and total, into the digest. */
+/* Every row of @user's cart and its count and total, into the output. */
 static int read_cart(struct wl_instance *inst, struct crud_state *st,
-		     const char *user, struct digest *out, int64_t *items, int64_t *cents)
+		     const char *user, struct wl_output *out, int64_t *items, int64_t *cents)
 {
 	sqlite3_stmt *s = st->stmt[ST_SELECT], *t = st->stmt[ST_TOTAL];
 	int rc;
 
-	digest_str(out, user);
+	wl_out_str(out, user);
 	sqlite3_bind_text(s, 1, user, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		digest_str(out, (const char *)sqlite3_column_text(s, 0));
-		digest_u64(out, (uint64_t)sqlite3_column_int64(s, 1));
-		digest_u64(out, (uint64_t)sqlite3_column_int64(s, 2));
+		wl_out_str(out, (const char *)sqlite3_column_text(s, 0));
+		wl_out_u64(out, (uint64_t)sqlite3_column_int64(s, 1));
+		wl_out_u64(out, (uint64_t)sqlite3_column_int64(s, 2));
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
@@ -210,8 +210,8 @@ static int read_cart(struct wl_instance *inst, struct crud_state *st,
 	if (rc == SQLITE_ROW) {
 		*items = sqlite3_column_int64(t, 0);
 		*cents = sqlite3_column_int64(t, 1);
-		digest_u64(out, (uint64_t)*items);
-		digest_u64(out, (uint64_t)*cents);
+		wl_out_u64(out, (uint64_t)*items);
+		wl_out_u64(out, (uint64_t)*cents);
 	}
 	sqlite3_reset(t);
 	return rc == SQLITE_ROW ? 0 : db_error(inst, st, crud_sql[ST_TOTAL]);
@@ -229,7 +229,7 @@ static int change_item(struct wl_instance *inst, struct crud_state *st,
 
 /* One user session: empty cart, add, read, update, delete, read, read a base cart. */
 static int run_session(struct wl_instance *inst, struct crud_state *st, long session,
-		       struct rng *r, struct digest *out, struct crud_counts *c)
+		       struct rng *r, struct wl_output *out, struct crud_counts *c)
 {
 	char user[32], base[32];
 	int64_t items, cents;
@@ -292,7 +292,7 @@ static double seconds_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int crud_invoke(struct wl_instance *inst, struct digest *out)
+static int crud_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct crud_state *st = inst->priv;
 	struct crud_counts c = { 0 };
@@ -307,8 +307,8 @@ static int crud_invoke(struct wl_instance *inst, struct digest *out)
 	if (err)
 		return err;
 	secs = seconds_now() - t0;
-	digest_u64(out, (uint64_t)c.items);
-	digest_u64(out, (uint64_t)c.cents);
+	wl_out_u64(out, (uint64_t)c.items);
+	wl_out_u64(out, (uint64_t)c.cents);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%ld inserts, %ld updates, %ld deletes, %ld cart reads (%.0f requests/s); "
 		 "session carts: %lld items, total %lld cents",

@@ -274,7 +274,7 @@ static int keep_file(struct wl_instance *inst, struct disk_state *st,
 	return err;
 }
 
-static int disk_invoke(struct wl_instance *inst, struct digest *out)
+static int disk_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct disk_state *st = inst->priv;
 	double t[3] = { 0 };
@@ -283,9 +283,9 @@ static int disk_invoke(struct wl_instance *inst, struct digest *out)
 
 	if (err)
 		return err;
-	digest_u64(out, st->ops);
+	wl_out_u64(out, st->ops);
 	for (i = 0; i < st->ops; i++)
-		digest_u64(out, st->sums[i]);
+		wl_out_u64(out, st->sums[i]);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%llu x 4 KiB random writes %.1f ms, fsync %.1f ms, %llu reads %.1f ms, "
 		 "file %llu MiB",

@@ -583,28 +583,28 @@ static int fd_init(struct wl_instance *inst)
 	return 0;
 }
 
-static void fd_digest_frame(struct digest *out, int f, const struct fd_result *res)
+static void fd_output_frame(struct wl_output *out, int f, const struct fd_result *res)
 {
 	size_t i;
 	long k;
 
-	digest_u64(out, (uint64_t)f);
-	digest_u64(out, res->windows);
-	digest_u64(out, res->nraw);
+	wl_out_u64(out, (uint64_t)f);
+	wl_out_u64(out, res->windows);
+	wl_out_u64(out, res->nraw);
 	for (i = 0; i < res->nraw; i++) {
-		digest_u64(out, (uint64_t)res->raw[i].x);
-		digest_u64(out, (uint64_t)res->raw[i].y);
-		digest_u64(out, (uint64_t)res->raw[i].w);
+		wl_out_u64(out, (uint64_t)res->raw[i].x);
+		wl_out_u64(out, (uint64_t)res->raw[i].y);
+		wl_out_u64(out, (uint64_t)res->raw[i].w);
 	}
-	digest_u64(out, (uint64_t)res->nfaces);
+	wl_out_u64(out, (uint64_t)res->nfaces);
 	for (k = 0; k < res->nfaces; k++) {
 		const struct haar_box *b = &res->faces[k];
 
-		digest_u64(out, (uint64_t)b->x);
-		digest_u64(out, (uint64_t)b->y);
-		digest_u64(out, (uint64_t)b->w);
-		digest_u64(out, (uint64_t)b->h);
-		digest_u64(out, (uint64_t)b->neighbors);
+		wl_out_u64(out, (uint64_t)b->x);
+		wl_out_u64(out, (uint64_t)b->y);
+		wl_out_u64(out, (uint64_t)b->w);
+		wl_out_u64(out, (uint64_t)b->h);
+		wl_out_u64(out, (uint64_t)b->neighbors);
 	}
 }
 
@@ -647,7 +647,7 @@ static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
 	return err;
 }
 
-static int fd_invoke(struct wl_instance *inst, struct digest *out)
+static int fd_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct fd_state *st = inst->priv;
 	struct fd_job job = { st, 0 };
@@ -658,7 +658,7 @@ static int fd_invoke(struct wl_instance *inst, struct digest *out)
 	if (job.err)
 		return wl_error(inst, job.err, "video-face-detection: out of memory");
 	for (f = 0; f < st->nframes; f++) {
-		fd_digest_frame(out, f, &st->results[f]);
+		fd_output_frame(out, f, &st->results[f]);
 		windows += st->results[f].windows;
 		raw += st->results[f].nraw;
 		faces += (uint64_t)st->results[f].nfaces;

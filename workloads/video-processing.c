@@ -494,7 +494,7 @@ static int vp_encode_gif(struct wl_instance *inst, struct vp_state *st)
 	return 0;
 }
 
-static int vp_invoke(struct wl_instance *inst, struct digest *out)
+static int vp_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct vp_state *st = inst->priv;
 	struct vp_job job = { inst, st };
@@ -504,7 +504,7 @@ static int vp_invoke(struct wl_instance *inst, struct digest *out)
 	err = vp_encode_gif(inst, st);
 	if (err)
 		return err;
-	digest_update(out, st->gif, st->gif_len);
+	wl_out_ref(out, st->gif, st->gif_len);
 	if (inst->params.output) {
 		err = wl_write_file_atomic(inst, inst->params.output, st->gif, st->gif_len);
 		if (err)

@@ -155,9 +155,11 @@ static void model_header_fill(struct wl_instance *inst, struct model_header *h,
 	snprintf(h->workload, sizeof(h->workload), "%s", inst->ops->name);
 	h->seed = inst->params.seed;
 	h->payload_len = len;
+	/* a failed hash leaves zeros: the file then fails its own check on load */
 	digest_init(&d);
 	digest_update(&d, payload, len);
-	digest_final_raw(&d, h->sha256);
+	if (digest_final_raw(&d, h->sha256))
+		memset(h->sha256, 0, sizeof(h->sha256));
 }
 
 static int model_generate(struct wl_instance *inst, const char *path, size_t len,

@@ -2,12 +2,13 @@
 # compression: the .tar.gz unpacks with tar to the same tree; determinism; errors.
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
+fn=${CVMFN:-./cvmfn}   # the cvmfn under test (a sanitizer build if set)
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-run() { ./cvmfn run compression --data-dir "$d/data" "$@"; }
+run() { "$fn" run compression --data-dir "$d/data" "$@"; }
 digest() { run "$@" | sed -n 's/^digest //p'; }
 modes() { (cd "$1" && find . -mindepth 1 -printf '%m %y %p\n' | LC_ALL=C sort); }
 

@@ -5,12 +5,13 @@ d=$(mktemp -d)
 ro=$d/ro
 cleanup() { mountpoint -q "$ro" 2> /dev/null && umount "$ro"; rm -rf "$d"; }
 trap cleanup EXIT
+fn=${CVMFN:-./cvmfn}   # the cvmfn under test (a sanitizer build if set)
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-run() { ./cvmfn run crud-api --data-dir "$d/data" "$@"; }
+run() { "$fn" run crud-api --data-dir "$d/data" "$@"; }
 digest() { run "$@" | sed -n 's/^digest //p'; }
 q() { sqlite3 "$d/cart.db" "$1"; }
 
@@ -49,7 +50,7 @@ else
 	chmod 555 "$ro"
 fi
 if ! touch "$ro/probe" 2> /dev/null; then
-	./cvmfn run crud-api --data-dir "$ro" > /dev/null 2> "$d/err"
+	"$fn" run crud-api --data-dir "$ro" > /dev/null 2> "$d/err"
 	rc=$?
 	check "read-only data dir is an init error naming it" \
 		"[ $rc -eq 3 ] && grep -q 'scratch directory in $ro' '$d/err'"

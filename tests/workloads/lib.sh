@@ -2,13 +2,13 @@
 # Source it from the repository root. It gives:
 #   $d        a private directory, removed at exit
 #   $PY       Debian's python3 (with numpy, networkx, sklearn, torch, cv2)
-#   $fn       the cvmfn under test
+#   $fn       the cvmfn under test: $CVMFN if set (e.g. a sanitizer build), else ./cvmfn
 #   ok STATUS WHAT   "ok N - WHAT" when STATUS is 0, else "not ok N - WHAT"
 #   skip REASON      "ok N # SKIP REASON"
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 PY=/usr/bin/python3
-fn=./cvmfn
+fn=${CVMFN:-./cvmfn}
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }

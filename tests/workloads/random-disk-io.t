@@ -6,12 +6,13 @@ ro=$d/ro
 cleanup() { mountpoint -q "$ro" 2> /dev/null && umount "$ro"; rm -rf "$d"; }
 trap cleanup EXIT
 py=/usr/bin/python3
+fn=${CVMFN:-./cvmfn}   # the cvmfn under test (a sanitizer build if set)
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-run() { ./cvmfn run random-disk-io --data-dir "$d/data" "$@"; }
+run() { "$fn" run random-disk-io --data-dir "$d/data" "$@"; }
 digest() { run "$@" | sed -n 's/^digest //p'; }
 
 echo "1..9"
@@ -102,7 +103,7 @@ else
 	chmod 555 "$ro"
 fi
 if ! touch "$ro/probe" 2> /dev/null; then
-	./cvmfn run random-disk-io --data-dir "$ro" > /dev/null 2> "$d/err"
+	"$fn" run random-disk-io --data-dir "$ro" > /dev/null 2> "$d/err"
 	rc=$?
 	check "read-only data dir is an init error naming it" \
 		"[ $rc -eq 3 ] && grep -q 'scratch directory in $ro' '$d/err'"

@@ -5,12 +5,13 @@
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 py=/usr/bin/python3
+fn=${CVMFN:-./cvmfn}   # the cvmfn under test (a sanitizer build if set)
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-run() { ./cvmfn run video-processing --data-dir "$d" "$@"; }
+run() { "$fn" run video-processing --data-dir "$d" "$@"; }
 digest() { run "$@" | sed -n 's/^digest //p'; }
 
 echo "1..13"
