@@ -219,16 +219,21 @@ static int list_sorted(struct archiver *ar, const char *path, char ***names,
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		grown = realloc(v, (n + 1) * sizeof(*v));
-		if (!grown || !(grown[n] = strdup(de->d_name))) {
-			free(grown ? grown : v);
+		if (grown)
+			v = grown;
+		if (!grown || !(v[n] = strdup(de->d_name))) {
+			while (n)
+				free(v[--n]);
+			free(v);
 			closedir(dir);
 			return wl_error(ar->inst, -ENOMEM, "out of memory listing %s", path);
 		}
-		v = grown;
 		n++;
 	}
 	closedir(dir);
-	qsort(v, n, sizeof(*v), compare_names);
+	/* an empty directory has no array: qsort() must not see NULL */
+	if (n > 1)
+		qsort(v, n, sizeof(*v), compare_names);
 	*names = v;
 	*count = n;
 	return 0;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outpath.h"
 #include "rng.h"
 #include "wlfile.h"
 
@@ -60,42 +61,28 @@ int wl_data_path(struct wl_instance *inst, const char *name, char *buf,
 	return 0;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int write_parts_atomic(struct wl_instance *inst, const char *path,
 			      const void *a, size_t alen, const void *b, size_t blen)
 {
+	struct wl_out_target t;
 	char tmp[PATH_MAX];
-	int fd, err;
+	int fd, err = wl_out_target(inst, path, &t);
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= sizeof(tmp))
+	if (err)
+		return err;
+	if (t.in_place)
+		return wl_write_in_place(inst, t.path, a, alen, b, blen);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", t.path) >= sizeof(tmp))
 		return wl_error(inst, -ENAMETOOLONG, "path too long: %s", path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return wl_error(inst, -errno, "cannot write %s: %s", path, strerror(errno));
-	err = write_all(fd, a, alen);
-	if (!err && blen)
-		err = write_all(fd, b, blen);
+	err = wl_write_fd(fd, a, alen, b, blen);
 	if (!err && fchmod(fd, 0644))
 		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && rename(tmp, t.path))
 		err = -errno;
 	if (err) {
 		unlink(tmp);

@@ -46,6 +46,8 @@ int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
 /**
  * wl_write_file_atomic() - write @len bytes to @path through a temporary
  * file in the same directory and rename(); nothing is left on failure.
+ * What is not a regular file (a device, a FIFO) is written in place, never
+ * renamed over; a symlink's target is replaced, not the link (outpath.h).
  */
 int wl_write_file_atomic(struct wl_instance *inst, const char *path,
 			 const void *data, size_t len);

@@ -9,6 +9,8 @@ d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 PY=/usr/bin/python3
 fn=${CVMFN:-./cvmfn}
+# a sanitizer build of cvmfn stops at the first undefined behaviour
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
