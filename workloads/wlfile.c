@@ -184,7 +184,8 @@ static int model_check(struct wl_instance *inst, const char *path,
 				path, h->workload, inst->ops->name);
 	if (h->seed != inst->params.seed)
 		return wl_error(inst, -EINVAL,
-				"%s was generated from seed %llu, not %llu: run cvmfn prepare",
+				"%s was generated from seed %llu, not %llu: "
+				"remove it, or run cvmfn prepare to generate it again",
 				path, (unsigned long long)h->seed,
 				(unsigned long long)inst->params.seed);
 	if (h->payload_len != len)
@@ -199,25 +200,28 @@ static int model_check(struct wl_instance *inst, const char *path,
 	return 0;
 }
 
-int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
-		  wl_gen_fn gen, void *arg, void **out)
+/* "<stem>-seed<N>.model" for @name "<stem>.model": one file per seed. */
+static int model_path(struct wl_instance *inst, const char *name, char *path,
+		      size_t size)
 {
-	char path[PATH_MAX];
+	char file[256];
+	size_t stem = strlen(name);
+
+	if (stem > 6 && !strcmp(name + stem - 6, ".model"))
+		stem -= 6;
+	if ((size_t)snprintf(file, sizeof(file), "%.*s-seed%llu.model", (int)stem, name,
+			     (unsigned long long)inst->params.seed) >= sizeof(file))
+		return wl_error(inst, -ENAMETOOLONG, "model name too long: %s", name);
+	return wl_data_path(inst, file, path, size);
+}
+
+/* Read and check @path; 0 with *@out the payload, or -errno. */
+static int model_read(struct wl_instance *inst, const char *path, size_t len, void **out)
+{
 	void *data;
 	size_t file_len;
-	int err = wl_data_path(inst, name, path, sizeof(path));
+	int err = wl_read_file(inst, path, &data, &file_len);
 
-	if (err)
-		return err;
-	if (access(path, F_OK) && errno == ENOENT) {
-		if (inst->params.prepare)
-			return model_generate(inst, path, len, gen, arg, out);
-		return wl_error(inst, -ENOENT,
-				"model file %s is missing: run 'cvmfn prepare %s --seed %llu --data-dir %s'",
-				path, inst->ops->name,
-				(unsigned long long)inst->params.seed, inst->params.data_dir);
-	}
-	err = wl_read_file(inst, path, &data, &file_len);
 	if (err)
 		return err;
 	if (file_len < sizeof(struct model_header)) {
@@ -234,6 +238,32 @@ int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
 	memmove(data, (char *)data + sizeof(struct model_header), len);
 	*out = data;
 	return 0;
+}
+
+int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
+		  wl_gen_fn gen, void *arg, void **out)
+{
+	char path[PATH_MAX];
+	int err = model_path(inst, name, path, sizeof(path));
+
+	if (err)
+		return err;
+	if (access(path, F_OK) && errno == ENOENT) {
+		if (inst->params.prepare)
+			return model_generate(inst, path, len, gen, arg, out);
+		return wl_error(inst, -ENOENT,
+				"model file %s is missing: run 'cvmfn prepare %s --seed %llu --data-dir %s'",
+				path, inst->ops->name,
+				(unsigned long long)inst->params.seed, inst->params.data_dir);
+	}
+	err = model_read(inst, path, len, out);
+	if (err && inst->params.prepare) {
+		/* asked to prepare: a file that fails its checks is made again */
+		fprintf(stderr, "cvmfn: %s; generating it again\n", inst->error);
+		inst->error[0] = '\0';
+		return model_generate(inst, path, len, gen, arg, out);
+	}
+	return err;
 }
 
 static const char *const vocabulary[] = {

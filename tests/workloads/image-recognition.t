@@ -17,7 +17,7 @@ echo 1..17
 # the digest is the same on 1 and 2 threads, with the SSE2 kernel, and
 # over repeated invocations.
 "$fn" prepare image-recognition --data-dir "$d/m" >/dev/null
-size=$(stat -c %s "$d/m/image-recognition-resnet50.model" 2>/dev/null)
+size=$(stat -c %s "$d/m/image-recognition-resnet50-seed1.model" 2>/dev/null)
 [ "$size" = $((104 + 4 * 25530472)) ]
 ok $? "resnet50 model file holds 25530472 floats ($size bytes)"
 out=$(run --data-dir "$d/m" --threads 1)
@@ -35,18 +35,19 @@ ok $? "the SSE2 SGEMM kernel gives the same digest as the widest one"
 o2=$(digest --data-dir "$d/s2" --prepare --seed 2 --threads 2)
 [ -n "$o2" ] && [ "$o2" != "$t1" ]
 ok $? "seed 2 gives a different digest"
-err=$(run --data-dir "$d/m" --seed 2 2>&1 >/dev/null)
+mkdir -p "$d/r"; cp "$d/m/image-recognition-resnet50-seed1.model" "$d/r/image-recognition-resnet50-seed2.model"
+err=$(run --data-dir "$d/r" --seed 2 2>&1 >/dev/null)
 [ $? -ne 0 ] && grep -q 'generated from seed 1, not 2' <<<"$err"
-ok $? "a model from another seed is rejected: $err"
+ok $? "a seed-1 model renamed to seed 2's file is rejected: $err"
 
 # 7-8: a truncated and a missing model.
 mkdir -p "$d/t"
-head -c 50000000 "$d/m/image-recognition-resnet50.model" > "$d/t/image-recognition-resnet50.model"
+head -c 50000000 "$d/m/image-recognition-resnet50-seed1.model" > "$d/t/image-recognition-resnet50-seed1.model"
 err=$(run --data-dir "$d/t" 2>&1 >/dev/null)
 [ $? -ne 0 ] && grep -q 'truncated' <<<"$err"
 ok $? "a truncated model is rejected: $err"
 err=$(run --data-dir "$d/none" 2>&1 >/dev/null)
-[ $? -ne 0 ] && grep -q 'image-recognition-resnet50.model is missing' <<<"$err"
+[ $? -ne 0 ] && grep -q 'image-recognition-resnet50-seed1.model is missing' <<<"$err"
 ok $? "a missing model is a clear error: $err"
 
 # 9-12: bad variant, input and output.
@@ -151,9 +152,9 @@ grep -q 'resnet152 32x32, 60192808 params' <<<"$out"
 ok $? "resnet152 summary gives torchvision's parameter count 60192808"
 if have_torch; then
 	"$PY" "$d/ref.py" check \
-		resnet50 "$d/m/image-recognition-resnet50.model" "$d/in32.ppm" 32 11 "$d/s50-32.txt" \
-		resnet50 "$d/m/image-recognition-resnet50.model" "$d/in112.ppm" 112 12 "$d/s50-112.txt" \
-		resnet152 "$d/m/image-recognition-resnet152.model" "$d/in32.ppm" 32 11 "$d/s152-32.txt" \
+		resnet50 "$d/m/image-recognition-resnet50-seed1.model" "$d/in32.ppm" 32 11 "$d/s50-32.txt" \
+		resnet50 "$d/m/image-recognition-resnet50-seed1.model" "$d/in112.ppm" 112 12 "$d/s50-112.txt" \
+		resnet152 "$d/m/image-recognition-resnet152-seed1.model" "$d/in32.ppm" 32 11 "$d/s152-32.txt" \
 		> "$d/ref.out" 2>&1
 	for i in 1 2 3; do
 		line=$(sed -n "${i}p" "$d/ref.out")
