@@ -11,6 +11,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+. tests/workloads/ref.sh
 run() { "$fn" run crud-api --data-dir "$d/data" "$@"; }
 digest() { run "$@" | sed -n 's/^digest //p'; }
 q() { sqlite3 "$d/cart.db" "$1"; }
@@ -37,7 +38,7 @@ if command -v sqlite3 > /dev/null; then
 		"[ \"\$(q \"SELECT MIN(qty) >= 1 AND MAX(qty) <= 9 AND MAX(qty) > 5 FROM cart WHERE user LIKE 'session-%'\")\" = 1 ] &&
 		 [ \"\$(q 'SELECT COUNT(*) FROM (SELECT product FROM cart GROUP BY product HAVING COUNT(DISTINCT price) > 1)')\" = 0 ]"
 else
-	for i in 1 2 3 4 5 6; do skip "sqlite3 tool not installed"; done
+	for i in 1 2 3 4 5 6; do noref "sqlite3 tool not installed"; done
 fi
 d1=$(digest --threads 1); d2=$(digest --threads 2); d3=$(digest --seed 2)
 check "same digest at 1 and 2 threads, another for another seed" \
