@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gray.h"
 #include "haar-cascade.h"
 #include "rng.h"
 #include "wlfile.h"
@@ -428,15 +429,6 @@ static int fd_detect_frame(const struct fd_state *st, struct fd_scratch *sc,
 	return 0;
 }
 
-static void fd_to_gray(const uint8_t *rgb, uint8_t *gray, size_t npix)
-{
-	size_t i;
-
-	for (i = 0; i < npix; i++, rgb += 3)
-		gray[i] = (uint8_t)((rgb[0] * 4899 + rgb[1] * 9617 + rgb[2] * 1868 +
-				     8192) >> 14);
-}
-
 struct fd_job {
 	struct fd_state *st;
 	int err;
@@ -451,7 +443,7 @@ static void fd_process_frames(void *arg, size_t begin, size_t end, int worker)
 	for (f = begin; f < end; f++) {
 		uint8_t *gray = st->gray + f * npix;
 
-		fd_to_gray(st->frames + 3 * f * npix, gray, npix);
+		wl_rgb_to_gray(st->frames + 3 * f * npix, gray, npix);
 		if (fd_detect_frame(st, &st->scratch[worker], gray, &st->results[f]))
 			__atomic_store_n(&job->err, -ENOMEM, __ATOMIC_RELAXED);
 	}
@@ -609,9 +601,11 @@ static void fd_output_frame(struct wl_output *out, int f, const struct fd_result
 }
 
 /*
- * --output: every gray frame as a binary PGM, one after the other (a
+ * --output: every RGB input frame as a binary PPM, one after the other (a
  * netpbm image sequence), each with its raw windows and faces as comments:
- * "# raw X Y W H" and "# face X Y W H NEIGHBORS".
+ * "# raw X Y W H" and "# face X Y W H NEIGHBORS". The frames are the
+ * detector's input before the gray conversion, so a reference can redo
+ * that step too.
  */
 static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
 {
@@ -626,7 +620,7 @@ static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
 	for (f = 0; f < st->nframes; f++) {
 		const struct fd_result *res = &st->results[f];
 
-		fprintf(m, "P5\n# video-face-detection frame %d of %d windows %llu\n",
+		fprintf(m, "P6\n# video-face-detection frame %d of %d windows %llu\n",
 			f, st->nframes, (unsigned long long)res->windows);
 		for (i = 0; i < res->nraw; i++)
 			fprintf(m, "# raw %d %d %d %d\n", res->raw[i].x, res->raw[i].y,
@@ -636,7 +630,7 @@ static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
 				res->faces[k].y, res->faces[k].w, res->faces[k].h,
 				res->faces[k].neighbors);
 		fprintf(m, "%d %d\n255\n", st->w, st->h);
-		fwrite(st->gray + (size_t)f * npix, 1, npix, m);
+		fwrite(st->frames + 3 * (size_t)f * npix, 1, 3 * npix, m);
 	}
 	if (fclose(m)) {
 		free(buf);
