@@ -109,7 +109,7 @@ def check(model, image, size, seed, scores):
     dp = np.abs(got[:, 2] - pw).max()
     top_got = list(got[:, 2].argsort()[::-1][:5].astype(int))
     top_want = list(pw.argsort()[::-1][:5])
-    good = dl < 1e-3 and dp < 1e-4 and top_got == top_want
+    good = dl < 2e-5 and dp < 2e-6 and top_got == top_want   # docs/workloads.md says the same
     return "%d squeezenet1_1 %sx%s: params %d, max logit diff %.2g std, max prob diff %.2g, top-5 %s vs %s" % (
         good, size, size, params, dl, dp, top_got, top_want)
 
