@@ -39,40 +39,12 @@ if command -v sqlite3 > /dev/null; then
 		"[ \"\$(q \"SELECT MIN(qty) >= 1 AND MAX(qty) <= 9 AND MAX(qty) > 5 FROM cart WHERE user LIKE 'session-%'\")\" = 1 ] &&
 		 [ \"\$(q 'SELECT COUNT(*) FROM (SELECT product FROM cart GROUP BY product HAVING COUNT(DISTINCT price) > 1)')\" = 0 ]"
 	# An independent model of the documented session: its own xoshiro256**
-	# (rng.c's documented generator), the draws in the documented order, and
+	# (xoshiro.py, rng.c's documented generator), the draws in the documented order, and
 	# the sqlite3 tool replaying the SQL; every row (id, user, product, qty,
 	# price) after 3 invocations must be equal.
 	cat > "$d/model.py" <<'PY'
 import sys
-M = (1 << 64) - 1
-def splitmix(x):
-    x = (x + 0x9e3779b97f4a7c15) & M
-    z = x
-    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M
-    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
-    return x, z ^ (z >> 31)
-class Rng:
-    def __init__(self, seed, stream):
-        mix = seed ^ ((stream * 0xd1342543de82ef95 + 0x632be59bd9b4e019) & M)
-        _, seed = splitmix(mix)
-        self.s = []
-        for _ in range(4):
-            seed, v = splitmix(seed)
-            self.s.append(v)
-    def next(self):
-        s = self.s
-        rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & M
-        result = (rotl((s[1] * 5) & M, 7) * 9) & M
-        t = (s[1] << 17) & M
-        s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t
-        s[3] = rotl(s[3], 45)
-        return result
-    def below(self, n):
-        limit = M - M % n
-        while True:
-            v = self.next()
-            if v < limit:
-                return v % n
+from xoshiro import Rng
 seed, base_users, sessions, items, calls = map(int, sys.argv[1:6])
 out = ["CREATE TABLE cart(id INTEGER PRIMARY KEY, user TEXT NOT NULL, product TEXT NOT NULL,"
        " qty INTEGER NOT NULL, price INTEGER NOT NULL);",
@@ -105,7 +77,7 @@ for call in range(calls):
 out.append("COMMIT;")
 print("\n".join(out))
 PY
-	if [ -x "$PY" ] && "$PY" "$d/model.py" 1 200 4 10 3 > "$d/model.sql"; then
+	if [ -x "$PY" ] && PYTHONPATH=tests/workloads PYTHONDONTWRITEBYTECODE=1 "$PY" "$d/model.py" 1 200 4 10 3 > "$d/model.sql"; then
 		rm -f "$d/model.db"
 		sqlite3 "$d/model.db" < "$d/model.sql"
 		rows="SELECT id, user, product, qty, price FROM cart ORDER BY id"

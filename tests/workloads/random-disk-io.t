@@ -21,38 +21,11 @@ run --seed 7 --repeat 2 --output "$d/kept" > "$d/out" 2>&1
 check "runs twice at size test, keeps the file" "[ \$? -eq 0 ] && [ \"\$(stat -c %s '$d/kept')\" = 4194304 ]"
 check "summary names writes, fsync and reads" "grep -q 'result: 256 x 4 KiB random writes .* fsync .* 256 reads' '$d/out'"
 check "scratch file is removed at teardown" "[ -z \"\$(ls '$d/data')\" ]"
-# An independent model: xoshiro256** offsets, block contents, FNV-1a, SHA-256.
+# An independent model: xoshiro256** offsets (xoshiro.py), block contents,
+# FNV-1a, SHA-256.
 cat > "$d/model.py" <<'PY'
 import hashlib, struct, sys
-M = (1 << 64) - 1
-def splitmix(x):
-    x = (x + 0x9e3779b97f4a7c15) & M
-    z = x
-    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M
-    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
-    return x, z ^ (z >> 31)
-class Rng:
-    def __init__(self, seed, stream):
-        mix = seed ^ ((stream * 0xd1342543de82ef95 + 0x632be59bd9b4e019) & M)
-        _, x = splitmix(mix)
-        self.s = []
-        for _ in range(4):
-            x, v = splitmix(x)
-            self.s.append(v)
-    def next(self):
-        s = self.s
-        rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & M
-        r = (rotl((s[1] * 5) & M, 7) * 9) & M
-        t = (s[1] << 17) & M
-        s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t
-        s[3] = rotl(s[3], 45)
-        return r
-    def below(self, n):
-        limit = M - M % n
-        while True:
-            v = self.next()
-            if v < limit:
-                return v % n
+from xoshiro import M, Rng, splitmix
 def block(seed, kind, index, b):
     head = ("random-disk-io seed=%d %s=%d\n" % (seed, "init" if kind == 1 else "write",
                                                index)).encode()[:55]
@@ -88,7 +61,7 @@ PY
 dg=$(sed -n 's/^digest //p' "$d/out")
 if [ -x $py ]; then
 	check "every block is the last seeded write or the initial block" \
-		"$py '$d/model.py' '$d/kept' 7 '$dg' > '$d/model.out' 2>&1 || { cat '$d/model.out' >&2; false; }"
+		"PYTHONPATH=tests/workloads PYTHONDONTWRITEBYTECODE=1 $py '$d/model.py' '$d/kept' 7 '$dg' > '$d/model.out' 2>&1 || { cat '$d/model.out' >&2; false; }"
 	check "the model saw overwritten and untouched blocks" \
 		"grep -Eq 'written blocks: (1[0-9][0-9]|2[0-4][0-9])\$' '$d/model.out'"
 else
