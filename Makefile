@@ -51,7 +51,7 @@ $(shell mkdir -p $(B)/bench; printf '$(VERSION_TEXT)' | cmp -s - $(VERSION_C) ||
 
 # --- libraries -------------------------------------------------------------
 # Required by the harness.
-REQ_PKGS := sqlite3 inih libcjson
+REQ_PKGS := sqlite3 inih libcjson libcrypto
 # Optional: a probe whose library is missing builds as "unsupported".
 have_pkg = $(shell $(PKG_CONFIG) --exists $(1) && echo 1)
 HAVE_TRACEFS := $(call have_pkg,libtracefs libtraceevent)
@@ -84,18 +84,20 @@ BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) 
 
 # cvmfn is static: it runs unchanged in a bare container rootfs or a busybox guest.
 # A sanitizer build cannot link -static: there cvmfn is dynamic and uses the C
-# library's dlopen instead of the static-only stubs in workloads/nodl.c.
+# library's dlopen and NSS instead of the static-only stubs in workloads/nodl.c
+# and workloads/nonss.c. libcrypto (libssl-dev) gives the output digest's SHA-256.
 FN_STATIC := $(if $(findstring -fsanitize,$(CFLAGS)),,-static)
 FN_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) -Iworkloads -pthread
-FN_LIBS   := $(FN_STATIC) -pthread -lsqlite3 -lgif -lz -lm
+FN_LIBS   := $(FN_STATIC) -pthread -lsqlite3 -lcrypto -lgif -lz -lm
 
 # --- sources -----------------------------------------------------------------
 FN_SRCS    := $(sort $(wildcard workloads/*.c))
 FN_OBJS    := $(FN_SRCS:%.c=$(B)/%.o)
-FN_LINK    := $(if $(FN_STATIC),$(FN_OBJS),$(filter-out $(B)/workloads/nodl.o,$(FN_OBJS)))
+FN_LINK    := $(if $(FN_STATIC),$(FN_OBJS),$(filter-out $(B)/workloads/nodl.o $(B)/workloads/nonss.o,$(FN_OBJS)))
 # cvmbench links the workload registry too (one list of workloads for both
-# programs), but not cvmfn's main or its static-only dlopen stubs.
-WL_OBJS    := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o,$(FN_OBJS))
+# programs), but not cvmfn's main or its static-only dlopen and NSS stubs.
+WL_OBJS    := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o \
+		$(B)/workloads/nonss.o,$(FN_OBJS))
 BENCH_SRCS := $(sort $(wildcard bench/*.c probes/*.c))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/schema-gen.o $(B)/bench/version.o \
 	$(WL_OBJS)

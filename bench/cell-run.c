@@ -322,7 +322,8 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 	row.latency_ns = r.latency_ns;
 	row.fn_ns = r.fn_ns;
 	row.ok = !ret && r.ok;
-	row.digest = r.ok ? r.digest : NULL;
+	row.digest = r.ok && r.digest[0] ? r.digest : NULL;
+	row.digest_ns = r.ok ? r.digest_ns : -1;
 	row.error = row.ok ? NULL : r.error;
 	inv_id = db_invocation_add(cs->ctx->db, &row);
 	if (!row.ok) {

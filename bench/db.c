@@ -41,8 +41,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_INSTANCE] = "INSERT OR REPLACE INTO instance (cell_id, idx, pid, init_ns, "
 			"start_ns, rss_kb, pss_kb, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_INVOCATION] = "INSERT INTO invocation (cell_id, instance_idx, seq, phase, "
-			  "start, started_at, latency_ns, fn_ns, ok, digest, error) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  "start, started_at, latency_ns, fn_ns, ok, digest, error, "
+			  "digest_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_METRIC] = "INSERT INTO metric (cell_id, invocation_id, probe, name, value, "
 		      "unit) VALUES (?, ?, ?, ?, ?, ?)",
 	[ST_SKIP] = "INSERT INTO skip (run_id, cell_id, probe, reason) VALUES (?, ?, ?, ?)",
@@ -448,6 +448,7 @@ int64_t db_invocation_add(struct db *db, const struct invocation_row *r)
 	sqlite3_bind_int(st, 9, r->ok);
 	bind_text(st, 10, r->digest);
 	bind_text(st, 11, r->error);
+	bind_known(st, 12, r->digest_ns);
 	if (step_done(db, st))
 		return -EIO;
 	return sqlite3_last_insert_rowid(db->h);

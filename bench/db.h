@@ -74,8 +74,9 @@ struct invocation_row {
 	long long latency_ns;     /* < 0: unknown */
 	long long fn_ns;          /* < 0: unknown */
 	int ok;
-	const char *digest;
+	const char *digest;       /* NULL: not hashed (or failed) */
 	const char *error;
+	long long digest_ns;      /* < 0: not hashed */
 };
 int64_t db_invocation_add(struct db *db, const struct invocation_row *row);
 

@@ -2,7 +2,9 @@
 /*
  * instance.c - speak protocol.h to a cvmfn: handshake, invoke, quit, with
  * a timeout on every read. The round trip is timed here, from just before
- * the request is written to just after the reply line is complete.
+ * the request is written to just after the reply's timing line ("done") is
+ * complete; the digest line cvmfn sends after hashing is read afterwards,
+ * outside the round trip.
  */
 #include <errno.h>
 #include <poll.h>
@@ -135,16 +137,46 @@ static int parse_done(const char *line, long seq, struct invoke_result *r)
 	long got;
 	int ok, pos = 0;
 
-	if (sscanf(line, "done %ld ok=%d fn_ns=%lld %n", &got, &ok, &r->fn_ns, &pos) < 3 ||
+	if (sscanf(line, "done %ld ok=%d fn_ns=%lld%n", &got, &ok, &r->fn_ns, &pos) < 3 ||
 	    got != seq || !pos)
 		return -EPROTO;
 	r->ok = ok;
-	if (ok && sscanf(line + pos, "digest=%64s", r->digest) == 1)
+	if (ok && !line[pos])
 		return 0;
-	if (!ok && !strncmp(line + pos, "error=", 6)) {
-		snprintf(r->error, sizeof(r->error), "%s", line + pos + 6);
+	if (!ok && !strncmp(line + pos, " error=", 7)) {
+		snprintf(r->error, sizeof(r->error), "%s", line + pos + 7);
 		return 0;
 	}
+	return -EPROTO;
+}
+
+/* "digest SEQ sha256=HEX digest_ns=N", "digest SEQ none" or "... error=M". */
+static int parse_digest(const char *line, long seq, struct invoke_result *r)
+{
+	long got;
+	int pos = 0, end = 0;
+
+	if (sscanf(line, "digest %ld %n", &got, &pos) < 1 || got != seq || !pos)
+		return -EPROTO;
+	line += pos;
+	if (!strcmp(line, "none"))
+		return 0;
+	if (!strncmp(line, "error=", 6)) {
+		r->ok = 0;
+		snprintf(r->error, sizeof(r->error), "digest: %s", line + 6);
+		return 0;
+	}
+	if (sscanf(line, "sha256=%64[0-9a-f] digest_ns=%lld%n", r->digest, &r->digest_ns,
+		   &end) == 2 && !line[end] && strlen(r->digest) == DIGEST_HEX_LEN - 1)
+		return 0;
+	r->digest[0] = '\0';
+	r->digest_ns = -1;
+	return -EPROTO;
+}
+
+static int unexpected(struct invoke_result *r, const char *line)
+{
+	snprintf(r->error, sizeof(r->error), "unexpected reply '%.200s'", line);
 	return -EPROTO;
 }
 
@@ -153,27 +185,34 @@ int instance_invoke(struct instance *in, long seq, double timeout_s,
 {
 	char req[64], line[1024];
 	int n = snprintf(req, sizeof(req), "invoke %ld\n", seq), err;
-	long long t0, t1;
+	long long t0, t1, deadline;
 
 	memset(r, 0, sizeof(*r));
-	r->latency_ns = r->fn_ns = -1;
+	r->latency_ns = r->fn_ns = r->digest_ns = -1;
 	t0 = mono_ns();
+	deadline = t0 + (long long)(timeout_s * 1e9);
 	if (write(in->to_fd, req, (size_t)n) != n) {
 		describe_exit(in, r->error, sizeof(r->error));
 		return -EPIPE;
 	}
-	err = read_reply(in, line, sizeof(line), t0 + (long long)(timeout_s * 1e9));
+	err = read_reply(in, line, sizeof(line), deadline);
 	t1 = mono_ns();
 	if (err) {
 		fail_read(in, err, "invoke", r->error, sizeof(r->error));
 		return err;
 	}
 	r->latency_ns = t1 - t0;
-	if (parse_done(line, seq, r)) {
-		snprintf(r->error, sizeof(r->error), "unexpected reply '%.200s'", line);
-		return -EPROTO;
+	if (parse_done(line, seq, r))
+		return unexpected(r, line);
+	if (!r->ok)
+		return 0;
+	/* the hash runs now, after the round trip's end */
+	err = read_reply(in, line, sizeof(line), deadline);
+	if (err) {
+		fail_read(in, err, "digest", r->error, sizeof(r->error));
+		return err;
 	}
-	return 0;
+	return parse_digest(line, seq, r) ? unexpected(r, line) : 0;
 }
 
 /* Wait for the child up to @timeout_s, then kill it. */

@@ -28,9 +28,10 @@ struct instance {
 
 struct invoke_result {
 	long long latency_ns;     /* request written to reply read */
-	long long fn_ns;          /* inside cvmfn */
+	long long fn_ns;          /* inside cvmfn, without the output hash */
+	long long digest_ns;      /* hashing the output; < 0: not hashed */
 	int ok;
-	char digest[DIGEST_HEX_LEN];
+	char digest[DIGEST_HEX_LEN];  /* "" when the call was not hashed */
 	char error[512];
 };
 

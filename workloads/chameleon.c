@@ -487,7 +487,7 @@ static int chameleon_init(struct wl_instance *inst)
 	return err;
 }
 
-static int chameleon_invoke(struct wl_instance *inst, struct digest *out)
+static int chameleon_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct chameleon_state *st = inst->priv;
 	struct tscope rows = { "rows", &st->root, NULL };
@@ -500,7 +500,7 @@ static int chameleon_invoke(struct wl_instance *inst, struct digest *out)
 		return err;
 	if (st->html.oom)
 		return wl_error(inst, -ENOMEM, "chameleon: out of memory for the page");
-	digest_update(out, st->html.data, st->html.len);
+	wl_out_ref(out, st->html.data, st->html.len);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "rendered %zu rows, %zu cells, %zu bytes of HTML",
 		 st->rows, st->cells, st->html.len);

@@ -201,7 +201,7 @@ static int squeezenet_init(struct wl_instance *inst)
 	return err;
 }
 
-static int squeezenet_invoke(struct wl_instance *inst, struct digest *out)
+static int squeezenet_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct squeezenet *net = inst->priv;
 

@@ -219,16 +219,21 @@ static int list_sorted(struct archiver *ar, const char *path, char ***names,
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		grown = realloc(v, (n + 1) * sizeof(*v));
-		if (!grown || !(grown[n] = strdup(de->d_name))) {
-			free(grown ? grown : v);
+		if (grown)
+			v = grown;
+		if (!grown || !(v[n] = strdup(de->d_name))) {
+			while (n)
+				free(v[--n]);
+			free(v);
 			closedir(dir);
 			return wl_error(ar->inst, -ENOMEM, "out of memory listing %s", path);
 		}
-		v = grown;
 		n++;
 	}
 	closedir(dir);
-	qsort(v, n, sizeof(*v), compare_names);
+	/* an empty directory has no array: qsort() must not see NULL */
+	if (n > 1)
+		qsort(v, n, sizeof(*v), compare_names);
 	*names = v;
 	*count = n;
 	return 0;
@@ -429,7 +434,7 @@ static int build_archive(struct archiver *ar)
 	return err;
 }
 
-static int compression_invoke(struct wl_instance *inst, struct digest *out)
+static int compression_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct compression_state *st = inst->priv;
 	struct archiver ar = { .inst = inst, .st = st };
@@ -441,7 +446,7 @@ static int compression_invoke(struct wl_instance *inst, struct digest *out)
 	if (err)
 		return err;
 	secs = seconds_now() - t0;
-	digest_update(out, st->out, st->out_len);
+	wl_out_ref(out, st->out, st->out_len);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%zu files, %zu dirs, %llu bytes -> %zu bytes tar.gz (%.1f%%), %.1f MiB/s",
 		 ar.files, ar.dirs, (unsigned long long)ar.in_bytes, st->out_len,

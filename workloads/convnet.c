@@ -376,7 +376,7 @@ static int write_scores(struct wl_instance *inst, const float *logits,
 
 #define TOP_K 5
 
-int convnet_report(struct wl_instance *inst, struct digest *out,
+int convnet_report(struct wl_instance *inst, struct wl_output *out,
 		   const float *logits, double *prob, int n)
 {
 	size_t len = strlen(inst->summary);
@@ -386,8 +386,8 @@ int convnet_report(struct wl_instance *inst, struct digest *out,
 	convnet_top_k(prob, n, TOP_K, top);
 	len += (size_t)snprintf(inst->summary + len, sizeof(inst->summary) - len, " top-5");
 	for (i = 0; i < TOP_K; i++) {
-		digest_u64(out, (uint64_t)top[i]);
-		digest_double(out, prob[top[i]], 4);
+		wl_out_u64(out, (uint64_t)top[i]);
+		wl_out_double(out, prob[top[i]], 4);
 		if (len < sizeof(inst->summary))
 			len += (size_t)snprintf(inst->summary + len, sizeof(inst->summary) - len,
 						" %d:%.4f", top[i], prob[top[i]]);

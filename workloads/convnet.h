@@ -106,7 +106,7 @@ int convnet_image(struct wl_instance *inst, int size, struct tensor *img);
  * with --output all "class logit probability" lines written to that file,
  * atomically. 0 or -errno.
  */
-int convnet_report(struct wl_instance *inst, struct digest *out,
+int convnet_report(struct wl_instance *inst, struct wl_output *out,
 		   const float *logits, double *prob, int n);
 
 #endif

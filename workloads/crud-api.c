@@ -32,6 +32,7 @@
 
 #include <sqlite3.h>
 
+#include "outpath.h"
 #include "rng.h"
 #include "scratch.h"
 #include "wlfile.h"
@@ -104,22 +105,35 @@ static int insert_item(struct wl_instance *inst, struct crud_state *st,
 	return exec_stmt(inst, st, ST_INSERT);
 }
 
+/*
+ * One cart line from the generator: the quantity (1..5) is drawn first, then
+ * the product. The order is fixed here, not left to the compiler's order of
+ * evaluating arguments (gcc and clang differ); it is the order gcc builds
+ * always used, so their data and digests are unchanged.
+ */
+static void draw_item(struct rng *r, int *product, int *quantity)
+{
+	*quantity = 1 + (int)rng_below(r, 5);
+	*product = (int)rng_below(r, PRODUCTS);
+}
+
 /* The base carts: user-000000 .. with BASE_ITEMS items each, one transaction. */
 static int fill_base(struct wl_instance *inst, struct crud_state *st)
 {
 	char user[32];
 	struct rng r;
 	long u, i;
-	int err = 0;
+	int err = 0, product, quantity;
 
 	rng_seed_stream(&r, inst->params.seed, 0xba5e);
 	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return db_error(inst, st, "BEGIN");
 	for (u = 0; u < st->base_users && !err; u++) {
 		snprintf(user, sizeof(user), "user-%06ld", u);
-		for (i = 0; i < BASE_ITEMS && !err; i++)
-			err = insert_item(inst, st, user, (int)rng_below(&r, PRODUCTS),
-					  1 + (int)rng_below(&r, 5));
+		for (i = 0; i < BASE_ITEMS && !err; i++) {
+			draw_item(&r, &product, &quantity);
+			err = insert_item(inst, st, user, product, quantity);
+		}
 	}
 	if (!err && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		return db_error(inst, st, "COMMIT");
@@ -188,19 +202,19 @@ static int crud_init(struct wl_instance *inst)
 	return err;
 }
 
-/* Every row of @user's cart and its count and total, into the digest. */
+/* Every row of @user's cart and its count and total, into the output. */
 static int read_cart(struct wl_instance *inst, struct crud_state *st,
-		     const char *user, struct digest *out, int64_t *items, int64_t *cents)
+		     const char *user, struct wl_output *out, int64_t *items, int64_t *cents)
 {
 	sqlite3_stmt *s = st->stmt[ST_SELECT], *t = st->stmt[ST_TOTAL];
 	int rc;
 
-	digest_str(out, user);
+	wl_out_str(out, user);
 	sqlite3_bind_text(s, 1, user, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		digest_str(out, (const char *)sqlite3_column_text(s, 0));
-		digest_u64(out, (uint64_t)sqlite3_column_int64(s, 1));
-		digest_u64(out, (uint64_t)sqlite3_column_int64(s, 2));
+		wl_out_str(out, (const char *)sqlite3_column_text(s, 0));
+		wl_out_u64(out, (uint64_t)sqlite3_column_int64(s, 1));
+		wl_out_u64(out, (uint64_t)sqlite3_column_int64(s, 2));
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
@@ -210,8 +224,8 @@ static int read_cart(struct wl_instance *inst, struct crud_state *st,
 	if (rc == SQLITE_ROW) {
 		*items = sqlite3_column_int64(t, 0);
 		*cents = sqlite3_column_int64(t, 1);
-		digest_u64(out, (uint64_t)*items);
-		digest_u64(out, (uint64_t)*cents);
+		wl_out_u64(out, (uint64_t)*items);
+		wl_out_u64(out, (uint64_t)*cents);
 	}
 	sqlite3_reset(t);
 	return rc == SQLITE_ROW ? 0 : db_error(inst, st, crud_sql[ST_TOTAL]);
@@ -229,19 +243,19 @@ static int change_item(struct wl_instance *inst, struct crud_state *st,
 
 /* One user session: empty cart, add, read, update, delete, read, read a base cart. */
 static int run_session(struct wl_instance *inst, struct crud_state *st, long session,
-		       struct rng *r, struct digest *out, struct crud_counts *c)
+		       struct rng *r, struct wl_output *out, struct crud_counts *c)
 {
 	char user[32], base[32];
 	int64_t items, cents;
 	long i;
-	int err;
+	int err, product, quantity;
 
 	snprintf(user, sizeof(user), "session-%04ld", session);
 	sqlite3_bind_text(st->stmt[ST_CLEAR], 1, user, -1, SQLITE_TRANSIENT);
 	err = exec_stmt(inst, st, ST_CLEAR);
 	for (i = 0; i < st->session_items && !err; i++, c->inserts++) {
-		err = insert_item(inst, st, user, (int)rng_below(r, PRODUCTS),
-				  1 + (int)rng_below(r, 5));
+		draw_item(r, &product, &quantity);
+		err = insert_item(inst, st, user, product, quantity);
 		st->ids[i] = sqlite3_last_insert_rowid(st->db);
 	}
 	if (!err)
@@ -261,25 +275,70 @@ static int run_session(struct wl_instance *inst, struct crud_state *st, long ses
 	return err;
 }
 
-/* --output: a consistent copy of the database, renamed into place. */
-static int copy_db(struct wl_instance *inst, struct crud_state *st, const char *out)
+/* VACUUM INTO @tmp: a consistent copy of the database. */
+static int vacuum_into(struct wl_instance *inst, struct crud_state *st, const char *tmp)
 {
-	char tmp[PATH_MAX];
 	sqlite3_stmt *s;
 	int rc;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", out, (long)getpid()) >= sizeof(tmp))
-		return wl_error(inst, -ENAMETOOLONG, "path too long: %s", out);
 	unlink(tmp);
 	if (sqlite3_prepare_v2(st->db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK)
 		return db_error(inst, st, "VACUUM INTO");
 	sqlite3_bind_text(s, 1, tmp, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE || rename(tmp, out)) {
+	if (rc == SQLITE_DONE)
+		return 0;
+	unlink(tmp);
+	return wl_error(inst, -EIO, "cannot write %s: %s", tmp, sqlite3_errmsg(st->db));
+}
+
+/* Into a device or FIFO: copy made in the scratch directory, then written in. */
+static int copy_db_in_place(struct wl_instance *inst, struct crud_state *st,
+			    const char *out)
+{
+	char tmp[PATH_MAX + 16];
+	void *data;
+	size_t len;
+	int err;
+
+	snprintf(tmp, sizeof(tmp), "%s/output.db", st->scratch);
+	err = vacuum_into(inst, st, tmp);
+	if (err)
+		return err;
+	err = wl_read_file(inst, tmp, &data, &len);
+	unlink(tmp);
+	if (err)
+		return err;
+	err = wl_write_in_place(inst, out, data, len, NULL, 0);
+	free(data);
+	return err;
+}
+
+/*
+ * --output: a consistent copy of the database, renamed into place over a
+ * regular file, written into anything else (outpath.h).
+ */
+static int copy_db(struct wl_instance *inst, struct crud_state *st, const char *out)
+{
+	struct wl_out_target t;
+	char tmp[PATH_MAX];
+	int err = wl_out_target(inst, out, &t);
+
+	if (err)
+		return err;
+	if (t.in_place)
+		return copy_db_in_place(inst, st, t.path);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", t.path, (long)getpid()) >=
+	    sizeof(tmp))
+		return wl_error(inst, -ENAMETOOLONG, "path too long: %s", out);
+	err = vacuum_into(inst, st, tmp);
+	if (err)
+		return err;
+	if (rename(tmp, t.path)) {
+		err = -errno;
 		unlink(tmp);
-		return wl_error(inst, -EIO, "cannot write %s: %s", out,
-				rc != SQLITE_DONE ? sqlite3_errmsg(st->db) : strerror(errno));
+		return wl_error(inst, err, "cannot write %s: %s", out, strerror(-err));
 	}
 	return 0;
 }
@@ -292,7 +351,7 @@ static double seconds_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int crud_invoke(struct wl_instance *inst, struct digest *out)
+static int crud_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct crud_state *st = inst->priv;
 	struct crud_counts c = { 0 };
@@ -307,8 +366,8 @@ static int crud_invoke(struct wl_instance *inst, struct digest *out)
 	if (err)
 		return err;
 	secs = seconds_now() - t0;
-	digest_u64(out, (uint64_t)c.items);
-	digest_u64(out, (uint64_t)c.cents);
+	wl_out_u64(out, (uint64_t)c.items);
+	wl_out_u64(out, (uint64_t)c.cents);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%ld inserts, %ld updates, %ld deletes, %ld cart reads (%.0f requests/s); "
 		 "session carts: %lld items, total %lld cents",

@@ -19,6 +19,7 @@
 
 struct cvmfn_opts {
 	struct wl_params params;
+	struct wl_digest_policy digest;   /* which calls are hashed */
 	int repeat;
 	int json;
 };
@@ -34,6 +35,9 @@ static const char usage_text[] =
 	"  --threads N               worker threads (default: online CPUs)\n"
 	"  --wait spin|block|hybrid[:US]  how idle workers wait (default hybrid:200)\n"
 	"  --repeat N                invocations for run (default 1)\n"
+	"  --digest every|first|N    hash the output of every call, the first only,\n"
+	"                            or the first and every N-th (default every);\n"
+	"                            hashing is never inside the timed window\n"
 	"  --data-dir DIR            model and data files (default $" DATA_DIR_ENV " or "
 	DATA_DIR_DEFAULT ")\n"
 	"  --prepare                 create missing model/data files (run, serve)\n"
@@ -107,7 +111,7 @@ static int parse_long(const char *s, long min, long max, long *out)
 
 enum { OPT_SIZE = 256, OPT_SEED, OPT_THREADS, OPT_WAIT, OPT_REPEAT,
        OPT_DATA_DIR, OPT_PREPARE, OPT_VARIANT, OPT_INPUT, OPT_OUTPUT,
-       OPT_KEY, OPT_IV, OPT_JSON, OPT_HELP };
+       OPT_KEY, OPT_IV, OPT_JSON, OPT_DIGEST, OPT_HELP };
 
 static const struct option long_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -123,6 +127,7 @@ static const struct option long_opts[] = {
 	{ "key", required_argument, NULL, OPT_KEY },
 	{ "iv", required_argument, NULL, OPT_IV },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "digest", required_argument, NULL, OPT_DIGEST },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -171,6 +176,10 @@ static int apply_opt(int opt, const char *arg, struct cvmfn_opts *o)
 	case OPT_KEY: o->params.key_hex = arg; return 0;
 	case OPT_IV: o->params.iv_hex = arg; return 0;
 	case OPT_JSON: o->json = 1; return 0;
+	case OPT_DIGEST:
+		if (wl_digest_policy_parse(arg, &o->digest))
+			return usage_error("bad --digest '%s': every, first or a count N >= 1", arg);
+		return 0;
 	case OPT_HELP: fputs(usage_text, stdout); return -1;
 	default: return usage_error("%s", "unknown option");
 	}
@@ -186,12 +195,15 @@ static int parse_opts(int argc, char **argv, struct cvmfn_opts *o)
 	o->params.wait = (struct pool_wait){ POOL_WAIT_HYBRID, POOL_DEFAULT_SPIN_US };
 	o->params.data_dir = env_dir && *env_dir ? env_dir : DATA_DIR_DEFAULT;
 	o->repeat = 1;
+	o->digest.every = 1;
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
 		err = apply_opt(opt, optarg, o);
 		if (err)
 			return err;
 	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 
@@ -206,6 +218,8 @@ static long long mono_ns(void)
 struct run_result {
 	long long init_ns;
 	long long fn_ns_first, fn_ns_min, fn_ns_total;
+	int digests;                        /* calls hashed */
+	long long digest_ns_first, digest_ns_min;
 	char digest[DIGEST_HEX_LEN];
 	struct memstat mem;
 };
@@ -225,6 +239,8 @@ static void print_run(const struct wl_instance *inst, const struct cvmfn_opts *o
 		printf("invoke x%d: first %.3f ms, min %.3f ms, mean %.3f ms\n", o->repeat,
 		       r->fn_ns_first / 1e6, r->fn_ns_min / 1e6,
 		       r->fn_ns_total / 1e6 / o->repeat);
+		printf("sha256 x%d (not in the times above): first %.3f ms, min %.3f ms\n",
+		       r->digests, r->digest_ns_first / 1e6, r->digest_ns_min / 1e6);
 		if (inst->summary[0])
 			printf("result: %s\n", inst->summary);
 		printf("digest %s\n", r->digest);
@@ -234,41 +250,66 @@ static void print_run(const struct wl_instance *inst, const struct cvmfn_opts *o
 	json_string(stdout, inst->ops->name);
 	printf(",\"size\":\"%s\",\"seed\":%llu,\"threads\":%d,\"wait\":\"%s\","
 	       "\"init_ns\":%lld,\"rss_kb\":%ld,\"pss_kb\":%ld,\"repeat\":%d,"
-	       "\"fn_ns_first\":%lld,\"fn_ns_min\":%lld,\"fn_ns_mean\":%lld,\"summary\":",
+	       "\"fn_ns_first\":%lld,\"fn_ns_min\":%lld,\"fn_ns_mean\":%lld,"
+	       "\"digests\":%d,\"digest_ns_first\":%lld,\"digest_ns_min\":%lld,\"summary\":",
 	       wl_size_name(inst->params.size), (unsigned long long)inst->params.seed,
 	       pool_threads(inst->pool), wait, r->init_ns, r->mem.rss_kb, r->mem.pss_kb,
-	       o->repeat, r->fn_ns_first, r->fn_ns_min, r->fn_ns_total / o->repeat);
+	       o->repeat, r->fn_ns_first, r->fn_ns_min, r->fn_ns_total / o->repeat,
+	       r->digests, r->digest_ns_first, r->digest_ns_min);
 	json_string(stdout, inst->summary);
 	printf(",\"digest\":\"%s\"}\n", r->digest);
 }
 
-static int invoke_repeatedly(struct wl_instance *inst, int repeat,
-			     struct run_result *r)
+/* Hash call @i's output after its time was taken; every digest must agree. */
+static int check_digest(struct wl_instance *inst, const struct wl_output *out, int i,
+			struct run_result *r)
 {
 	char hex[DIGEST_HEX_LEN];
+	long long t0 = mono_ns(), dt;
+	int err = wl_output_digest(out, hex);
+
+	dt = mono_ns() - t0;
+	if (err)
+		return wl_error(inst, err, "cannot digest the output: %s", strerror(-err));
+	if (r->digests++ == 0) {
+		memcpy(r->digest, hex, sizeof(hex));
+		r->digest_ns_first = r->digest_ns_min = dt;
+	} else if (strcmp(hex, r->digest)) {
+		return wl_error(inst, -EPROTO, "invocation %d gave digest %s, the first gave %s",
+				i + 1, hex, r->digest);
+	}
+	if (dt < r->digest_ns_min)
+		r->digest_ns_min = dt;
+	return 0;
+}
+
+static int invoke_repeatedly(struct wl_instance *inst, const struct cvmfn_opts *o,
+			     struct wl_output *out, struct run_result *r)
+{
 	int i, err;
 
-	for (i = 0; i < repeat; i++) {
-		struct digest d;
-		long long t0 = mono_ns(), dt;
+	for (i = 0; i < o->repeat; i++) {
+		long long t0, dt;
 
-		digest_init(&d);
-		err = inst->ops->invoke(inst, &d);
+		wl_output_reset(out);
+		t0 = mono_ns();
+		err = inst->ops->invoke(inst, out);
 		dt = mono_ns() - t0;
+		if (!err && out->err)
+			err = wl_error(inst, out->err, "cannot record the output: %s",
+				       strerror(-out->err));
 		if (err)
 			return err;
-		digest_final(&d, hex);
-		if (i == 0) {
-			memcpy(r->digest, hex, sizeof(hex));
+		if (i == 0)
 			r->fn_ns_first = r->fn_ns_min = dt;
-		} else if (strcmp(hex, r->digest)) {
-			return wl_error(inst, -EPROTO,
-					"invocation %d gave digest %s, the first gave %s",
-					i + 1, hex, r->digest);
-		}
 		if (dt < r->fn_ns_min)
 			r->fn_ns_min = dt;
 		r->fn_ns_total += dt;
+		if (wl_digest_due(&o->digest, (unsigned long)i)) {
+			err = check_digest(inst, out, i, r);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -277,6 +318,7 @@ static int cmd_run(const struct workload_ops *ops, const struct cvmfn_opts *o,
 		   int invoke)
 {
 	struct run_result r = { 0 };
+	struct wl_output out = { 0 };
 	struct wl_instance inst;
 	long long t0 = mono_ns();
 	int err = wl_instance_open(&inst, ops, &o->params);
@@ -288,7 +330,7 @@ static int cmd_run(const struct workload_ops *ops, const struct cvmfn_opts *o,
 	r.init_ns = mono_ns() - t0;
 	memstat_read(0, &r.mem);
 	if (invoke) {
-		err = invoke_repeatedly(&inst, o->repeat, &r);
+		err = invoke_repeatedly(&inst, o, &out, &r);
 		if (err)
 			fprintf(stderr, "cvmfn: %s: %s\n", ops->name,
 				inst.error[0] ? inst.error : strerror(-err));
@@ -300,6 +342,7 @@ static int cmd_run(const struct workload_ops *ops, const struct cvmfn_opts *o,
 		       o->params.data_dir);
 	}
 	wl_instance_close(&inst);
+	wl_output_free(&out);
 	return err ? CVMFN_EXIT_FAILED : CVMFN_EXIT_OK;
 }
 
@@ -314,8 +357,11 @@ int main(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "list"))
-		return cmd_list(argc > 2 && !strcmp(argv[2], "--json"));
+	if (!strcmp(cmd, "list")) {
+		if (argc > 3 || (argc == 3 && strcmp(argv[2], "--json")))
+			return usage_error("unexpected argument '%s' after list", argv[argc - 1]);
+		return cmd_list(argc == 3);
+	}
 	if (strcmp(cmd, "run") && strcmp(cmd, "prepare") && strcmp(cmd, "serve"))
 		return usage_error("unknown command '%s'", cmd);
 	if (argc < 3 || argv[2][0] == '-')
@@ -326,11 +372,16 @@ int main(int argc, char **argv)
 	err = parse_opts(argc - 1, argv + 1, &o);
 	if (err)
 		return err < 0 ? 0 : err;
+	/* libcrypto's set-up now, not in the first call's digest_ns */
+	if (digest_warm()) {
+		fprintf(stderr, "cvmfn: SHA-256 from libcrypto is not available\n");
+		return CVMFN_EXIT_INIT;
+	}
 	if (!strcmp(cmd, "prepare")) {
 		o.params.prepare = 1;
 		return cmd_run(ops, &o, 0);
 	}
 	if (!strcmp(cmd, "serve"))
-		return serve_loop(ops, &o.params, 0, 1);
+		return serve_loop(ops, &o.params, &o.digest, 0, 1);
 	return cmd_run(ops, &o, 1);
 }

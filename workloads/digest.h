@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * digest.h - SHA-256 of a function's output, so that results can be
- * compared across runs, thread counts, backends and machines.
+ * compared across runs, thread counts, backends and machines. The hash is
+ * OpenSSL's libcrypto (EVP), which uses the CPU's SHA extensions.
  */
 #ifndef CVMFN_DIGEST_H
 #define CVMFN_DIGEST_H
@@ -13,22 +14,25 @@
 #define DIGEST_HEX_LEN (2 * DIGEST_BYTES + 1)
 
 struct digest {
-	uint32_t state[8];
-	uint64_t bytes;
-	uint8_t block[64];
-	size_t fill;
+	void *ctx;                /* EVP_MD_CTX, NULL after final */
+	int err;                  /* first failure, reported by final */
 };
 
-void digest_init(struct digest *d);
+/**
+ * digest_warm() - do libcrypto's one-time set-up (it fetches the SHA-256
+ * implementation on first use, about a millisecond) so that the first
+ * digest_ns measured is the hash alone. 0 or -errno.
+ */
+int digest_warm(void);
+/** digest_init() - start a SHA-256. 0 or -ENOMEM (then final reports it). */
+int digest_init(struct digest *d);
 void digest_update(struct digest *d, const void *data, size_t len);
-/** digest_final() - finish and write the hash, lowercase hex, NUL-terminated. */
-void digest_final(struct digest *d, char hex[DIGEST_HEX_LEN]);
-void digest_final_raw(struct digest *d, uint8_t out[DIGEST_BYTES]);
-
-/* Helpers that feed values in a fixed byte order (little endian). */
-void digest_u64(struct digest *d, uint64_t v);
-/** digest_double() - feeds the value rounded to @decimals places, as text. */
-void digest_double(struct digest *d, double v, int decimals);
-void digest_str(struct digest *d, const char *s);
+/**
+ * digest_final() - finish and write the hash, lowercase hex, NUL-terminated.
+ * Frees the context. 0 or -errno (@hex is then an empty string).
+ */
+int digest_final(struct digest *d, char hex[DIGEST_HEX_LEN]);
+/** digest_final_raw() - the same, as 32 raw bytes. 0 or -errno. */
+int digest_final_raw(struct digest *d, uint8_t out[DIGEST_BYTES]);
 
 #endif

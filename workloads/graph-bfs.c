@@ -217,7 +217,7 @@ static size_t bfs_run(struct wl_instance *inst, struct bfs_state *st)
 }
 
 /* Levels as 32-bit little-endian integers, in node order. */
-static void digest_levels(struct bfs_state *st, struct digest *out)
+static void output_levels(struct bfs_state *st, struct wl_output *out)
 {
 	uint8_t buf[4096];
 	size_t fill = 0;
@@ -231,11 +231,11 @@ static void digest_levels(struct bfs_state *st, struct digest *out)
 		buf[fill++] = (uint8_t)(v >> 16);
 		buf[fill++] = (uint8_t)(v >> 24);
 		if (fill == sizeof(buf)) {
-			digest_update(out, buf, fill);
+			wl_out_bytes(out, buf, fill);
 			fill = 0;
 		}
 	}
-	digest_update(out, buf, fill);
+	wl_out_bytes(out, buf, fill);
 }
 
 /* "n N m M", then "e U V" per edge (U < V), then "l NODE LEVEL" per node. */
@@ -261,12 +261,12 @@ static int write_output(struct wl_instance *inst, struct bfs_state *st)
 	return err;
 }
 
-static int bfs_invoke(struct wl_instance *inst, struct digest *out)
+static int bfs_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct bfs_state *st = inst->priv;
 	size_t reached = bfs_run(inst, st);
 
-	digest_levels(st, out);
+	output_levels(st, out);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%u nodes, %zu edges: reached %zu, depth %d", st->n, st->edges,
 		 reached, st->depth);

@@ -21,7 +21,7 @@ static int hello_init(struct wl_instance *inst)
 	return 0;
 }
 
-static int hello_invoke(struct wl_instance *inst, struct digest *out)
+static int hello_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct hello_state *st = inst->priv;
 	char body[128];
@@ -30,7 +30,7 @@ static int hello_invoke(struct wl_instance *inst, struct digest *out)
 	st->requests++;
 	n = snprintf(body, sizeof(body), "{\"message\":\"Hello, World!\",\"seed\":%llu}",
 		     (unsigned long long)inst->params.seed);
-	digest_update(out, body, (size_t)n);
+	wl_out_bytes(out, body, (size_t)n);
 	snprintf(inst->summary, sizeof(inst->summary), "%s", body);
 	return 0;
 }

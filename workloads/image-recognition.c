@@ -266,7 +266,7 @@ static size_t torchvision_params(const struct resnet *net)
 	return n;
 }
 
-static int resnet_invoke(struct wl_instance *inst, struct digest *out)
+static int resnet_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct resnet *net = inst->priv;
 

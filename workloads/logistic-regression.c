@@ -493,7 +493,7 @@ static void train(struct wl_instance *inst, struct lr_state *st)
 static int write_output(struct wl_instance *inst, const struct lr_state *st,
 			double accuracy);
 
-static int lr_invoke(struct wl_instance *inst, struct digest *out)
+static int lr_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct lr_state *st = inst->priv;
 	size_t d, j, correct = 0;
@@ -503,11 +503,11 @@ static int lr_invoke(struct wl_instance *inst, struct digest *out)
 	for (d = 0; d < st->ndocs; d++) {
 		st->prob[d] = sigmoid(row_margin(st, st->w, d));
 		correct += (st->prob[d] >= 0.5) == (st->label[d] == 1);
-		digest_update(out, st->prob[d] >= 0.5 ? "1" : "0", 1);
+		wl_out_bytes(out, st->prob[d] >= 0.5 ? "1" : "0", 1);
 	}
 	for (j = 0; j <= st->nvocab; j++)
-		digest_double(out, st->w[j], 6);
-	digest_u64(out, correct);
+		wl_out_double(out, st->w[j], 6);
+	wl_out_u64(out, correct);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%zu reviews, %zu features, %d iterations: training accuracy %.4f",
 		 st->ndocs, st->nvocab, LR_ITERATIONS, (double)correct / (double)st->ndocs);

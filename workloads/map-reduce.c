@@ -292,16 +292,16 @@ static int write_output(struct wl_instance *inst, const struct word_count *wc,
 	return wl_write_file_atomic(inst, path, st->text, st->len);
 }
 
-static void digest_counts(struct wl_instance *inst, struct digest *out,
+static void output_counts(struct wl_instance *inst, struct wl_output *out,
 			  const struct word_count *wc, size_t n)
 {
 	uint64_t words = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		digest_update(out, wc[i].word, wc[i].len);
-		digest_update(out, "", 1);
-		digest_u64(out, wc[i].count);
+		wl_out_bytes(out, wc[i].word, wc[i].len);
+		wl_out_bytes(out, "", 1);
+		wl_out_u64(out, wc[i].count);
 		words += wc[i].count;
 	}
 	snprintf(inst->summary, sizeof(inst->summary),
@@ -321,7 +321,7 @@ static void job_free(struct mr_job *job)
 		free(job->reduced[i].slots);
 }
 
-static int mr_invoke(struct wl_instance *inst, struct digest *out)
+static int mr_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct mr_job job = { .st = inst->priv };
 	struct word_count *sorted = NULL;
@@ -340,7 +340,7 @@ static int mr_invoke(struct wl_instance *inst, struct digest *out)
 		job_free(&job);
 		return wl_error(inst, -ENOMEM, "map-reduce: out of memory");
 	}
-	digest_counts(inst, out, sorted, n);
+	output_counts(inst, out, sorted, n);
 	if (inst->params.output)
 		err = write_output(inst, sorted, n);
 	free(sorted);

@@ -95,7 +95,7 @@ static int matmul_init(struct wl_instance *inst)
 	return 0;
 }
 
-static int matmul_invoke(struct wl_instance *inst, struct digest *out)
+static int matmul_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct matmul_state *st = inst->priv;
 	size_t n = st->n, i;
@@ -108,8 +108,8 @@ static int matmul_invoke(struct wl_instance *inst, struct digest *out)
 	gemm_run(st->gemm, inst->pool, a, n, b, n, c, n);
 	secs = seconds_now() - t0;
 	gflops = 2.0 * (double)n * (double)n * (double)n / secs * 1e-9;
-	digest_u64(out, n);
-	digest_update(out, c, n * n * sizeof(double));
+	wl_out_u64(out, n);
+	wl_out_ref(out, c, n * n * sizeof(double));
 	for (i = 0; i < n; i++)
 		trace += c[i * n + i];
 	snprintf(inst->summary, sizeof(inst->summary),

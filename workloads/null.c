@@ -5,7 +5,7 @@
  */
 #include "workload.h"
 
-static int null_invoke(struct wl_instance *inst, struct digest *out)
+static int null_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	(void)inst;
 	(void)out;

@@ -8,13 +8,21 @@
  *   cvmfn   -> ready pid=P init_ns=N rss_kb=R pss_kb=S threads=T
  *           or error MESSAGE               (init failed; cvmfn exits 3)
  *   harness -> invoke SEQ
- *   cvmfn   -> done SEQ ok=1 fn_ns=N digest=HEX
- *           or done SEQ ok=0 fn_ns=N error=MESSAGE
+ *   cvmfn   -> done SEQ ok=1 fn_ns=N
+ *              digest SEQ sha256=HEX digest_ns=D   (the call was hashed)
+ *           or digest SEQ none                   (--digest skipped this call)
+ *           or digest SEQ error=MESSAGE          (hashing failed)
+ *           or done SEQ ok=0 fn_ns=N error=MESSAGE   (no digest line)
  *   harness -> mem
  *   cvmfn   -> mem rss_kb=R pss_kb=S
  *   harness -> quit                        (or end of file: cvmfn tears down)
  *
- * fn_ns is the function's own time (CLOCK_MONOTONIC around invoke()).
+ * fn_ns is the function's own time (CLOCK_MONOTONIC around invoke()); the
+ * done line is written before the output is hashed, so neither fn_ns nor
+ * the harness's round trip (request written to done line read) includes
+ * the hash. digest_ns is the SHA-256 of the recorded output alone. Which
+ * calls are hashed is `cvmfn serve --digest every|first|N` (the first call
+ * of an instance always is; N: also every N-th after it).
  */
 #ifndef CVMFN_PROTOCOL_H
 #define CVMFN_PROTOCOL_H

@@ -291,7 +291,7 @@ static double seconds_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int pyaes_invoke(struct wl_instance *inst, struct digest *out)
+static int pyaes_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct pyaes_state *st = inst->priv;
 	double t0 = seconds_now(), secs;
@@ -305,8 +305,8 @@ static int pyaes_invoke(struct wl_instance *inst, struct digest *out)
 					i + 1);
 	}
 	secs = seconds_now() - t0;
-	digest_u64(out, st->len);
-	digest_update(out, st->cipher, st->len);
+	wl_out_u64(out, st->len);
+	wl_out_ref(out, st->cipher, st->len);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%zu bytes x %ld encrypt+decrypt, %.1f MiB/s AES-128-CTR",
 		 st->len, st->iterations,

@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "outpath.h"
 #include "rng.h"
 #include "scratch.h"
 #include "wlfile.h"
@@ -245,27 +246,35 @@ static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 	return 0;
 }
 
-/* --output: a hard link to the file (same filesystem) or else a copy. */
+/*
+ * --output: a hard link to the file (same filesystem) renamed over a regular
+ * file, or else a copy; written into anything that is not a regular file.
+ */
 static int keep_file(struct wl_instance *inst, struct disk_state *st,
 		     const char *out)
 {
+	struct wl_out_target t;
 	char tmp[PATH_MAX];
 	void *data;
 	size_t len;
-	int err;
+	int err = wl_out_target(inst, out, &t);
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", out, (long)getpid()) >= sizeof(tmp))
+	if (err)
+		return err;
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", t.path, (long)getpid()) >= sizeof(tmp))
 		return wl_error(inst, -ENAMETOOLONG, "path too long: %s", out);
-	unlink(tmp);
-	if (!link(st->path, tmp)) {
-		if (!rename(tmp, out))
-			return 0;
-		err = -errno;
+	if (!t.in_place) {
 		unlink(tmp);
-		return wl_error(inst, err, "cannot write %s: %s", out, strerror(-err));
+		if (!link(st->path, tmp)) {
+			if (!rename(tmp, t.path))
+				return 0;
+			err = -errno;
+			unlink(tmp);
+			return wl_error(inst, err, "cannot write %s: %s", out, strerror(-err));
+		}
+		if (errno != EXDEV)
+			return wl_error(inst, -errno, "cannot write %s: %s", out, strerror(errno));
 	}
-	if (errno != EXDEV)
-		return wl_error(inst, -errno, "cannot write %s: %s", out, strerror(errno));
 	err = wl_read_file(inst, st->path, &data, &len);
 	if (err)
 		return err;
@@ -274,7 +283,7 @@ static int keep_file(struct wl_instance *inst, struct disk_state *st,
 	return err;
 }
 
-static int disk_invoke(struct wl_instance *inst, struct digest *out)
+static int disk_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct disk_state *st = inst->priv;
 	double t[3] = { 0 };
@@ -283,9 +292,9 @@ static int disk_invoke(struct wl_instance *inst, struct digest *out)
 
 	if (err)
 		return err;
-	digest_u64(out, st->ops);
+	wl_out_u64(out, st->ops);
 	for (i = 0; i < st->ops; i++)
-		digest_u64(out, st->sums[i]);
+		wl_out_u64(out, st->sums[i]);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%llu x 4 KiB random writes %.1f ms, fsync %.1f ms, %llu reads %.1f ms, "
 		 "file %llu MiB",

@@ -220,7 +220,7 @@ static int write_names(struct wl_instance *inst, const struct rnn *m)
 	return err;
 }
 
-static int rnn_invoke(struct wl_instance *inst, struct digest *out)
+static int rnn_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct rnn *m = inst->priv;
 	size_t letters = 0;
@@ -228,8 +228,8 @@ static int rnn_invoke(struct wl_instance *inst, struct digest *out)
 
 	pool_for_dynamic(inst->pool, (size_t)m->count, 4, generate_range, m);
 	for (i = 0; i < m->count; i++) {
-		digest_str(out, categories[i % RNN_CATEGORIES]);
-		digest_str(out, m->names[i]);
+		wl_out_str(out, categories[i % RNN_CATEGORIES]);
+		wl_out_str(out, m->names[i]);
 		letters += strlen(m->names[i]);
 	}
 	snprintf(inst->summary, sizeof(inst->summary),

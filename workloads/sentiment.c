@@ -256,7 +256,7 @@ static int write_scores(struct wl_instance *inst, const struct sentiment_state *
 	return err;
 }
 
-static int sentiment_invoke(struct wl_instance *inst, struct digest *out)
+static int sentiment_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct sentiment_state *st = inst->priv;
 	size_t i, pos = 0, neg = 0;
@@ -264,7 +264,7 @@ static int sentiment_invoke(struct wl_instance *inst, struct digest *out)
 
 	pool_for_dynamic(inst->pool, st->count, 64, score_chunk, st);
 	for (i = 0; i < st->count; i++) {
-		digest_double(out, st->scores[i], 4);
+		wl_out_double(out, st->scores[i], 4);
 		total += st->scores[i];
 		pos += st->scores[i] >= 0.05;
 		neg += st->scores[i] <= -0.05;

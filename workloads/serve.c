@@ -80,30 +80,65 @@ static void flatten(char *s)
 			*s = ' ';
 }
 
-static int reply_invoke(struct wl_instance *inst, unsigned long seq, int out_fd)
+/* The function alone, timed; its output stays recorded in @out. */
+static int timed_invoke(struct wl_instance *inst, struct wl_output *out,
+			long long *fn_ns)
 {
-	char line[PROTO_LINE_MAX], hex[DIGEST_HEX_LEN];
-	struct digest d;
-	long long t0, t1;
-	int err, n;
+	long long t0;
+	int err;
 
-	digest_init(&d);
+	wl_output_reset(out);
 	inst->error[0] = '\0';
 	t0 = mono_ns();
-	err = inst->ops->invoke(inst, &d);
-	t1 = mono_ns();
-	digest_final(&d, hex);
-	if (err) {
-		if (!inst->error[0])
-			snprintf(inst->error, sizeof(inst->error), "%s", strerror(-err));
-		flatten(inst->error);
-		n = snprintf(line, sizeof(line), "done %lu ok=0 fn_ns=%lld error=%s\n",
-			     seq, t1 - t0, inst->error);
-	} else {
-		n = snprintf(line, sizeof(line), "done %lu ok=1 fn_ns=%lld digest=%s\n",
-			     seq, t1 - t0, hex);
+	err = inst->ops->invoke(inst, out);
+	*fn_ns = mono_ns() - t0;
+	if (!err && out->err)
+		err = wl_error(inst, out->err, "%s: cannot record the output: %s",
+			       inst->ops->name, strerror(-out->err));
+	if (err && !inst->error[0])
+		snprintf(inst->error, sizeof(inst->error), "%s", strerror(-err));
+	flatten(inst->error);
+	return err;
+}
+
+/* The digest line, after the timing line: hashing is outside both clocks. */
+static int reply_digest(const struct wl_output *out, unsigned long seq, int due,
+			int out_fd)
+{
+	char line[PROTO_LINE_MAX], hex[DIGEST_HEX_LEN];
+	long long t0;
+	int err, n;
+
+	if (!due) {
+		n = snprintf(line, sizeof(line), "digest %lu none\n", seq);
+		return write_line(out_fd, line, n);
 	}
-	return write_line(out_fd, line, n < (int)sizeof(line) ? n : (int)sizeof(line) - 1);
+	t0 = mono_ns();
+	err = wl_output_digest(out, hex);
+	if (err)
+		n = snprintf(line, sizeof(line), "digest %lu error=%s\n", seq, strerror(-err));
+	else
+		n = snprintf(line, sizeof(line), "digest %lu sha256=%s digest_ns=%lld\n",
+			     seq, hex, mono_ns() - t0);
+	return write_line(out_fd, line, n);
+}
+
+static int reply_invoke(struct wl_instance *inst, struct wl_output *out,
+			unsigned long seq, int due, int out_fd)
+{
+	char line[PROTO_LINE_MAX];
+	long long fn_ns;
+	int err = timed_invoke(inst, out, &fn_ns), n;
+
+	if (err) {
+		n = snprintf(line, sizeof(line), "done %lu ok=0 fn_ns=%lld error=%s\n",
+			     seq, fn_ns, inst->error);
+		return write_line(out_fd, line,
+				  n < (int)sizeof(line) ? n : (int)sizeof(line) - 1);
+	}
+	n = snprintf(line, sizeof(line), "done %lu ok=1 fn_ns=%lld\n", seq, fn_ns);
+	err = write_line(out_fd, line, n);
+	return err ? err : reply_digest(out, seq, due, out_fd);
 }
 
 static int reply_mem(int out_fd)
@@ -132,13 +167,14 @@ static int send_ready(struct wl_instance *inst, long long init_ns, int out_fd)
 }
 
 int serve_loop(const struct workload_ops *ops, const struct wl_params *params,
-	       int in_fd, int out_fd)
+	       const struct wl_digest_policy *policy, int in_fd, int out_fd)
 {
 	struct line_reader lr = { .fd = in_fd };
+	struct wl_output out = { 0 };
 	struct wl_instance inst;
 	char line[PROTO_LINE_MAX];
 	long long t0 = mono_ns();
-	unsigned long seq;
+	unsigned long seq, calls = 0;
 	int err = wl_instance_open(&inst, ops, params);
 
 	if (err) {
@@ -149,7 +185,8 @@ int serve_loop(const struct workload_ops *ops, const struct wl_params *params,
 	err = send_ready(&inst, mono_ns() - t0, out_fd);
 	while (!err && read_line(&lr, line, sizeof(line)) == 0) {
 		if (sscanf(line, "invoke %lu", &seq) == 1)
-			err = reply_invoke(&inst, seq, out_fd);
+			err = reply_invoke(&inst, &out, seq, wl_digest_due(policy, calls++),
+					   out_fd);
 		else if (!strcmp(line, "mem"))
 			err = reply_mem(out_fd);
 		else if (!strcmp(line, "quit"))
@@ -158,5 +195,6 @@ int serve_loop(const struct workload_ops *ops, const struct wl_params *params,
 			dprintf(out_fd, "error unknown request '%.64s'\n", line);
 	}
 	wl_instance_close(&inst);
+	wl_output_free(&out);
 	return err ? CVMFN_EXIT_FAILED : CVMFN_EXIT_OK;
 }

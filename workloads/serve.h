@@ -5,8 +5,11 @@
 
 #include "workload.h"
 
-/** serve_loop() - speak protocol.h on @in_fd / @out_fd until quit or EOF. */
+/**
+ * serve_loop() - speak protocol.h on @in_fd / @out_fd until quit or EOF,
+ * digesting the calls that @policy selects.
+ */
 int serve_loop(const struct workload_ops *ops, const struct wl_params *params,
-	       int in_fd, int out_fd);
+	       const struct wl_digest_policy *policy, int in_fd, int out_fd);
 
 #endif

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gray.h"
 #include "haar-cascade.h"
 #include "rng.h"
 #include "wlfile.h"
@@ -428,15 +429,6 @@ static int fd_detect_frame(const struct fd_state *st, struct fd_scratch *sc,
 	return 0;
 }
 
-static void fd_to_gray(const uint8_t *rgb, uint8_t *gray, size_t npix)
-{
-	size_t i;
-
-	for (i = 0; i < npix; i++, rgb += 3)
-		gray[i] = (uint8_t)((rgb[0] * 4899 + rgb[1] * 9617 + rgb[2] * 1868 +
-				     8192) >> 14);
-}
-
 struct fd_job {
 	struct fd_state *st;
 	int err;
@@ -451,7 +443,7 @@ static void fd_process_frames(void *arg, size_t begin, size_t end, int worker)
 	for (f = begin; f < end; f++) {
 		uint8_t *gray = st->gray + f * npix;
 
-		fd_to_gray(st->frames + 3 * f * npix, gray, npix);
+		wl_rgb_to_gray(st->frames + 3 * f * npix, gray, npix);
 		if (fd_detect_frame(st, &st->scratch[worker], gray, &st->results[f]))
 			__atomic_store_n(&job->err, -ENOMEM, __ATOMIC_RELAXED);
 	}
@@ -583,35 +575,37 @@ static int fd_init(struct wl_instance *inst)
 	return 0;
 }
 
-static void fd_digest_frame(struct digest *out, int f, const struct fd_result *res)
+static void fd_output_frame(struct wl_output *out, int f, const struct fd_result *res)
 {
 	size_t i;
 	long k;
 
-	digest_u64(out, (uint64_t)f);
-	digest_u64(out, res->windows);
-	digest_u64(out, res->nraw);
+	wl_out_u64(out, (uint64_t)f);
+	wl_out_u64(out, res->windows);
+	wl_out_u64(out, res->nraw);
 	for (i = 0; i < res->nraw; i++) {
-		digest_u64(out, (uint64_t)res->raw[i].x);
-		digest_u64(out, (uint64_t)res->raw[i].y);
-		digest_u64(out, (uint64_t)res->raw[i].w);
+		wl_out_u64(out, (uint64_t)res->raw[i].x);
+		wl_out_u64(out, (uint64_t)res->raw[i].y);
+		wl_out_u64(out, (uint64_t)res->raw[i].w);
 	}
-	digest_u64(out, (uint64_t)res->nfaces);
+	wl_out_u64(out, (uint64_t)res->nfaces);
 	for (k = 0; k < res->nfaces; k++) {
 		const struct haar_box *b = &res->faces[k];
 
-		digest_u64(out, (uint64_t)b->x);
-		digest_u64(out, (uint64_t)b->y);
-		digest_u64(out, (uint64_t)b->w);
-		digest_u64(out, (uint64_t)b->h);
-		digest_u64(out, (uint64_t)b->neighbors);
+		wl_out_u64(out, (uint64_t)b->x);
+		wl_out_u64(out, (uint64_t)b->y);
+		wl_out_u64(out, (uint64_t)b->w);
+		wl_out_u64(out, (uint64_t)b->h);
+		wl_out_u64(out, (uint64_t)b->neighbors);
 	}
 }
 
 /*
- * --output: every gray frame as a binary PGM, one after the other (a
+ * --output: every RGB input frame as a binary PPM, one after the other (a
  * netpbm image sequence), each with its raw windows and faces as comments:
- * "# raw X Y W H" and "# face X Y W H NEIGHBORS".
+ * "# raw X Y W H" and "# face X Y W H NEIGHBORS". The frames are the
+ * detector's input before the gray conversion, so a reference can redo
+ * that step too.
  */
 static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
 {
@@ -626,7 +620,7 @@ static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
 	for (f = 0; f < st->nframes; f++) {
 		const struct fd_result *res = &st->results[f];
 
-		fprintf(m, "P5\n# video-face-detection frame %d of %d windows %llu\n",
+		fprintf(m, "P6\n# video-face-detection frame %d of %d windows %llu\n",
 			f, st->nframes, (unsigned long long)res->windows);
 		for (i = 0; i < res->nraw; i++)
 			fprintf(m, "# raw %d %d %d %d\n", res->raw[i].x, res->raw[i].y,
@@ -636,7 +630,7 @@ static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
 				res->faces[k].y, res->faces[k].w, res->faces[k].h,
 				res->faces[k].neighbors);
 		fprintf(m, "%d %d\n255\n", st->w, st->h);
-		fwrite(st->gray + (size_t)f * npix, 1, npix, m);
+		fwrite(st->frames + 3 * (size_t)f * npix, 1, 3 * npix, m);
 	}
 	if (fclose(m)) {
 		free(buf);
@@ -647,7 +641,7 @@ static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
 	return err;
 }
 
-static int fd_invoke(struct wl_instance *inst, struct digest *out)
+static int fd_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct fd_state *st = inst->priv;
 	struct fd_job job = { st, 0 };
@@ -658,7 +652,7 @@ static int fd_invoke(struct wl_instance *inst, struct digest *out)
 	if (job.err)
 		return wl_error(inst, job.err, "video-face-detection: out of memory");
 	for (f = 0; f < st->nframes; f++) {
-		fd_digest_frame(out, f, &st->results[f]);
+		fd_output_frame(out, f, &st->results[f]);
 		windows += st->results[f].windows;
 		raw += st->results[f].nraw;
 		faces += (uint64_t)st->results[f].nfaces;

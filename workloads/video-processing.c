@@ -20,7 +20,9 @@
  * container holds the decoded video.
  *
  * Test variants (--variant): "solid:R,G,B" makes every frame that one
- * color, "ramp" makes a noise-free gradient that a test can recompute.
+ * color, "ramp" makes a noise-free gradient that a test can recompute,
+ * "cube" shows the colours of a sampled RGB cube as 2 x 2 blocks, so that
+ * each output pixel is one colour's gray (checked against OpenCV).
  */
 #include <errno.h>
 #include <gif_lib.h>
@@ -28,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gray.h"
 #include "rng.h"
 #include "wlfile.h"
 #include "workload.h"
@@ -36,7 +39,7 @@
 #define VP_GIF_DELAY_CS 4       /* 4 centiseconds a frame: 25 fps */
 #define VP_SHAPES 6
 
-enum vp_source { VP_SRC_CLIP, VP_SRC_SOLID, VP_SRC_RAMP };
+enum vp_source { VP_SRC_CLIP, VP_SRC_SOLID, VP_SRC_RAMP, VP_SRC_CUBE };
 
 /* Bilinear tap: source index and the weight of index + 1, out of 256. */
 struct vp_tap {
@@ -80,6 +83,10 @@ static int vp_parse_variant(struct wl_instance *inst, struct vp_state *st)
 		st->source = VP_SRC_RAMP;
 		return 0;
 	}
+	if (!strcmp(v, "cube")) {
+		st->source = VP_SRC_CUBE;
+		return 0;
+	}
 	if (sscanf(v, "solid:%u,%u,%u%c", &r, &g, &b, &tail) == 3 &&
 	    r < 256 && g < 256 && b < 256) {
 		st->source = VP_SRC_SOLID;
@@ -89,7 +96,8 @@ static int vp_parse_variant(struct wl_instance *inst, struct vp_state *st)
 		return 0;
 	}
 	return wl_error(inst, -EINVAL,
-			"video-processing: unknown variant '%s' (ramp or solid:R,G,B)", v);
+			"video-processing: unknown variant '%s' (ramp, cube or solid:R,G,B)",
+			v);
 }
 
 /* The seeded shapes: discs and squares that move and bounce. */
@@ -178,6 +186,41 @@ static void vp_gen_ramp_frame(const struct vp_state *st, int f, uint8_t *rgb)
 	}
 }
 
+/* Levels per channel of the "cube" variant: the most whose cube fits the blocks. */
+static long vp_cube_levels(const struct vp_state *st)
+{
+	long blocks = (long)(st->src_w / 2) * (st->src_h / 2) * st->nframes, n = 2;
+
+	while ((n + 1) * (n + 1) * (n + 1) <= blocks)
+		n++;
+	return n;
+}
+
+/*
+ * Frame @f of the "cube" test variant: colour k of the n^3 sample (levels
+ * i * 255 / (n - 1), red slowest, blue fastest) fills 2 x 2 block k, blocks
+ * numbered across frames, rows and columns; halving keeps a block's colour,
+ * so the output pixel is its gray. Blocks past the last colour are black.
+ */
+static void vp_gen_cube_frame(const struct vp_state *st, int f, uint8_t *rgb)
+{
+	long n = vp_cube_levels(st), bw = st->src_w / 2, bh = st->src_h / 2, k;
+	int x, y;
+
+	for (y = 0; y < st->src_h; y++) {
+		for (x = 0; x < st->src_w; x++, rgb += 3) {
+			k = ((long)f * bh + y / 2) * bw + x / 2;
+			if (k >= n * n * n) {
+				rgb[0] = rgb[1] = rgb[2] = 0;
+				continue;
+			}
+			rgb[0] = (uint8_t)(k / (n * n) * 255 / (n - 1));
+			rgb[1] = (uint8_t)(k / n % n * 255 / (n - 1));
+			rgb[2] = (uint8_t)(k % n * 255 / (n - 1));
+		}
+	}
+}
+
 struct vp_job {
 	struct wl_instance *inst;
 	struct vp_state *st;
@@ -197,6 +240,8 @@ static void vp_gen_frames(void *arg, size_t begin, size_t end, int worker)
 			vp_gen_clip_frame(st, job->inst->params.seed, (int)f, rgb);
 		else if (st->source == VP_SRC_RAMP)
 			vp_gen_ramp_frame(st, (int)f, rgb);
+		else if (st->source == VP_SRC_CUBE)
+			vp_gen_cube_frame(st, (int)f, rgb);
 		else
 			for (i = 0; i < frame_bytes; i += 3)
 				memcpy(rgb + i, st->solid, 3);
@@ -257,15 +302,6 @@ static void vp_make_logo(struct vp_state *st)
 	}
 }
 
-static void vp_to_gray(const uint8_t *rgb, uint8_t *gray, size_t npix)
-{
-	size_t i;
-
-	for (i = 0; i < npix; i++, rgb += 3)
-		gray[i] = (uint8_t)((rgb[0] * 4899 + rgb[1] * 9617 + rgb[2] * 1868 +
-				     8192) >> 14);
-}
-
 static void vp_scale(const struct vp_state *st, const uint8_t *src, uint8_t *dst)
 {
 	int x, y, sw = st->src_w;
@@ -311,7 +347,7 @@ static void vp_process_frames(void *arg, size_t begin, size_t end, int worker)
 	for (f = begin; f < end; f++) {
 		uint8_t *out = st->out + f * dst_pix;
 
-		vp_to_gray(st->frames + f * src_pix * 3, gray, src_pix);
+		wl_rgb_to_gray(st->frames + f * src_pix * 3, gray, src_pix);
 		vp_scale(st, gray, out);
 		vp_watermark(st, out);
 	}
@@ -494,7 +530,7 @@ static int vp_encode_gif(struct wl_instance *inst, struct vp_state *st)
 	return 0;
 }
 
-static int vp_invoke(struct wl_instance *inst, struct digest *out)
+static int vp_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct vp_state *st = inst->priv;
 	struct vp_job job = { inst, st };
@@ -504,7 +540,7 @@ static int vp_invoke(struct wl_instance *inst, struct digest *out)
 	err = vp_encode_gif(inst, st);
 	if (err)
 		return err;
-	digest_update(out, st->gif, st->gif_len);
+	wl_out_ref(out, st->gif, st->gif_len);
 	if (inst->params.output) {
 		err = wl_write_file_atomic(inst, inst->params.output, st->gif, st->gif_len);
 		if (err)

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outpath.h"
 #include "rng.h"
 #include "wlfile.h"
 
@@ -60,42 +61,28 @@ int wl_data_path(struct wl_instance *inst, const char *name, char *buf,
 	return 0;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int write_parts_atomic(struct wl_instance *inst, const char *path,
 			      const void *a, size_t alen, const void *b, size_t blen)
 {
+	struct wl_out_target t;
 	char tmp[PATH_MAX];
-	int fd, err;
+	int fd, err = wl_out_target(inst, path, &t);
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= sizeof(tmp))
+	if (err)
+		return err;
+	if (t.in_place)
+		return wl_write_in_place(inst, t.path, a, alen, b, blen);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", t.path) >= sizeof(tmp))
 		return wl_error(inst, -ENAMETOOLONG, "path too long: %s", path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return wl_error(inst, -errno, "cannot write %s: %s", path, strerror(errno));
-	err = write_all(fd, a, alen);
-	if (!err && blen)
-		err = write_all(fd, b, blen);
+	err = wl_write_fd(fd, a, alen, b, blen);
 	if (!err && fchmod(fd, 0644))
 		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && rename(tmp, t.path))
 		err = -errno;
 	if (err) {
 		unlink(tmp);
@@ -155,9 +142,11 @@ static void model_header_fill(struct wl_instance *inst, struct model_header *h,
 	snprintf(h->workload, sizeof(h->workload), "%s", inst->ops->name);
 	h->seed = inst->params.seed;
 	h->payload_len = len;
+	/* a failed hash leaves zeros: the file then fails its own check on load */
 	digest_init(&d);
 	digest_update(&d, payload, len);
-	digest_final_raw(&d, h->sha256);
+	if (digest_final_raw(&d, h->sha256))
+		memset(h->sha256, 0, sizeof(h->sha256));
 }
 
 static int model_generate(struct wl_instance *inst, const char *path, size_t len,
@@ -195,7 +184,8 @@ static int model_check(struct wl_instance *inst, const char *path,
 				path, h->workload, inst->ops->name);
 	if (h->seed != inst->params.seed)
 		return wl_error(inst, -EINVAL,
-				"%s was generated from seed %llu, not %llu: run cvmfn prepare",
+				"%s was generated from seed %llu, not %llu: "
+				"remove it, or run cvmfn prepare to generate it again",
 				path, (unsigned long long)h->seed,
 				(unsigned long long)inst->params.seed);
 	if (h->payload_len != len)
@@ -210,25 +200,28 @@ static int model_check(struct wl_instance *inst, const char *path,
 	return 0;
 }
 
-int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
-		  wl_gen_fn gen, void *arg, void **out)
+/* "<stem>-seed<N>.model" for @name "<stem>.model": one file per seed. */
+static int model_path(struct wl_instance *inst, const char *name, char *path,
+		      size_t size)
 {
-	char path[PATH_MAX];
+	char file[256];
+	size_t stem = strlen(name);
+
+	if (stem > 6 && !strcmp(name + stem - 6, ".model"))
+		stem -= 6;
+	if ((size_t)snprintf(file, sizeof(file), "%.*s-seed%llu.model", (int)stem, name,
+			     (unsigned long long)inst->params.seed) >= sizeof(file))
+		return wl_error(inst, -ENAMETOOLONG, "model name too long: %s", name);
+	return wl_data_path(inst, file, path, size);
+}
+
+/* Read and check @path; 0 with *@out the payload, or -errno. */
+static int model_read(struct wl_instance *inst, const char *path, size_t len, void **out)
+{
 	void *data;
 	size_t file_len;
-	int err = wl_data_path(inst, name, path, sizeof(path));
+	int err = wl_read_file(inst, path, &data, &file_len);
 
-	if (err)
-		return err;
-	if (access(path, F_OK) && errno == ENOENT) {
-		if (inst->params.prepare)
-			return model_generate(inst, path, len, gen, arg, out);
-		return wl_error(inst, -ENOENT,
-				"model file %s is missing: run 'cvmfn prepare %s --seed %llu --data-dir %s'",
-				path, inst->ops->name,
-				(unsigned long long)inst->params.seed, inst->params.data_dir);
-	}
-	err = wl_read_file(inst, path, &data, &file_len);
 	if (err)
 		return err;
 	if (file_len < sizeof(struct model_header)) {
@@ -245,6 +238,32 @@ int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
 	memmove(data, (char *)data + sizeof(struct model_header), len);
 	*out = data;
 	return 0;
+}
+
+int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
+		  wl_gen_fn gen, void *arg, void **out)
+{
+	char path[PATH_MAX];
+	int err = model_path(inst, name, path, sizeof(path));
+
+	if (err)
+		return err;
+	if (access(path, F_OK) && errno == ENOENT) {
+		if (inst->params.prepare)
+			return model_generate(inst, path, len, gen, arg, out);
+		return wl_error(inst, -ENOENT,
+				"model file %s is missing: run 'cvmfn prepare %s --seed %llu --data-dir %s'",
+				path, inst->ops->name,
+				(unsigned long long)inst->params.seed, inst->params.data_dir);
+	}
+	err = model_read(inst, path, len, out);
+	if (err && inst->params.prepare) {
+		/* asked to prepare: a file that fails its checks is made again */
+		fprintf(stderr, "cvmfn: %s; generating it again\n", inst->error);
+		inst->error[0] = '\0';
+		return model_generate(inst, path, len, gen, arg, out);
+	}
+	return err;
 }
 
 static const char *const vocabulary[] = {

@@ -34,11 +34,14 @@ int wl_data_path(struct wl_instance *inst, const char *name, char *buf,
 		 size_t len);
 
 /**
- * wl_model_load() - load the model file @name (in data_dir) into a new
- * buffer of @len bytes. If the file is missing and params.prepare is set,
- * generate it with @gen and write it first. Errors name the file and say
- * what is wrong: missing, truncated, another workload, another seed,
- * checksum mismatch. On success *@out is malloc'd and owned by the caller.
+ * wl_model_load() - load the model @name ("<workload>-<variant>.model") of
+ * the instance's seed into a new buffer of @len bytes. Each seed has its own
+ * file, "<workload>-<variant>-seed<N>.model" in data_dir, so models of
+ * several seeds live side by side. If params.prepare is set, a missing file,
+ * or one that fails its checks, is generated with @gen and written first.
+ * Errors name the file and say what is wrong: missing, truncated, another
+ * workload, another seed, checksum mismatch. On success *@out is malloc'd
+ * and owned by the caller.
  */
 int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
 		  wl_gen_fn gen, void *arg, void **out);
@@ -46,6 +49,8 @@ int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
 /**
  * wl_write_file_atomic() - write @len bytes to @path through a temporary
  * file in the same directory and rename(); nothing is left on failure.
+ * What is not a regular file (a device, a FIFO) is written in place, never
+ * renamed over; a symlink's target is replaced, not the link (outpath.h).
  */
 int wl_write_file_atomic(struct wl_instance *inst, const char *path,
 			 const void *data, size_t len);

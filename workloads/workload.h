@@ -5,7 +5,9 @@
  * A workload is a function in the SeBS / FunctionBench sense. cvmfn hosts
  * it in a process: init() builds what a warm container already holds
  * (model loaded, data generated, pool started), invoke() serves one request
- * and feeds everything it produced into a digest, teardown() frees it all.
+ * and records everything it produced in a struct wl_output (output.h), which
+ * its caller digests after the function's time is taken; teardown() frees it
+ * all.
  * The list of workloads lives in workloads/list.h (one line per workload).
  */
 #ifndef CVMFN_WORKLOAD_H
@@ -14,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "digest.h"
+#include "output.h"
 #include "pool.h"
 
-#define WL_OPS_VERSION 1
+#define WL_OPS_VERSION 2
 
 enum wl_size { WL_SIZE_TEST, WL_SIZE_SMALL, WL_SIZE_LARGE };
 
@@ -54,8 +56,11 @@ struct workload_ops {
 	int uses_threads;         /* 1 if invoke() uses inst->pool */
 	/* Returns 0 or -errno with inst->error set. */
 	int (*init)(struct wl_instance *inst);
-	/* One request. Feeds the output into @out. 0 or -errno. */
-	int (*invoke)(struct wl_instance *inst, struct digest *out);
+	/*
+	 * One request. Records its output in @out (references stay valid until
+	 * the next invoke or teardown); never hashes it. 0 or -errno.
+	 */
+	int (*invoke)(struct wl_instance *inst, struct wl_output *out);
 	void (*teardown)(struct wl_instance *inst);
 };
 

@@ -21,7 +21,7 @@ size = test
 invocations = 1
 warmup = 0
 INI
-model=cnn-classification-squeezenet1_1.model
+model=cnn-classification-squeezenet1_1-seed1.model
 
 # Prepare with cvmfn, then run with cvmbench; print where data files are
 # and whether the model is the very file cvmfn wrote (inode and mtime).

@@ -13,7 +13,7 @@ export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
 
-plan 22
+plan 23
 
 cat > "$tmp/h.ini" <<'INI'
 [defaults]
@@ -33,6 +33,7 @@ is "$(q "SELECT count(DISTINCT cell_id) FROM invocation GROUP BY phase ORDER BY 
 is "$(q "SELECT DISTINCT count(*) FROM invocation WHERE phase = 'measured' GROUP BY cell_id")" 25 "25 measured calls per cell"
 is "$(q "SELECT DISTINCT count(*) FROM invocation WHERE phase = 'warmup' GROUP BY cell_id")" 3 "3 warm-up calls per cell"
 is "$(q "SELECT count(*) FROM (SELECT cell_id FROM invocation GROUP BY cell_id HAVING count(DISTINCT digest) = 1)")" 4 "one digest per cell"
+is "$(q "SELECT count(*) FROM invocation WHERE digest IS NOT NULL AND digest_ns > 0")" 112 "every call's digest and its hashing time stored (4 cells x 28)"
 is "$(q "SELECT count(DISTINCT i.digest) FROM invocation i JOIN cell c ON c.id = i.cell_id WHERE c.workload = 'hello-world'")" 1 "same digest at 1 and 2 threads"
 is "$(q "SELECT DISTINCT CAST(value AS INTEGER) FROM metric WHERE probe = 'null' AND name = 'windows_started'")" 25 "null probe saw exactly the 25 measured windows"
 is "$(q "SELECT count(*) FROM metric WHERE probe = 'latency' AND name = 'samples' AND value = 25")" 4 "latency summary over 25 samples per cell"
@@ -64,7 +65,8 @@ cat > "$tmp/crashing-cvmfn" <<'SH'
 echo "ready pid=$$ init_ns=1 rss_kb=1 pss_kb=1 threads=1"
 while read -r cmd seq; do
 	[ "$seq" = 2 ] && kill -SEGV $$
-	echo "done $seq ok=1 fn_ns=1000 digest=$(printf '0%.0s' {1..64})"
+	echo "done $seq ok=1 fn_ns=1000"
+	echo "digest $seq sha256=$(printf '0%.0s' {1..64}) digest_ns=10"
 done
 SH
 chmod +x "$tmp/crashing-cvmfn"

@@ -4,15 +4,16 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/workloads/lib.sh
 digest() { "$fn" run logistic-regression --data-dir "$d" "$@" | sed -n 's/^digest //p'; }
-echo 1..11
+echo 1..13
 
-# check.py OUT: writes "tfidf ERR", "vocab 0|1", "agree FRACTION", "acc OURS SKLEARN"
+# check.py OUT: writes "tfidf ERR", "vocab 0|1", "agree FRACTION", "acc OURS SKLEARN",
+# "wdist REL" (relative L2 distance of weights + intercept to sklearn's optimum)
 cat > "$d/check.py" <<'PYEOF'
 import sys
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
-docs, labels, vocab, X, prob = [], [], [], {}, {}
+docs, labels, vocab, X, prob, W = [], [], [], {}, {}, {}
 for line in open(sys.argv[1]):
     t, rest = line.rstrip("\n").split(" ", 1)
     if t == "d":
@@ -22,6 +23,8 @@ for line in open(sys.argv[1]):
         r, c, v = rest.split(); X[int(r), int(c)] = float(v)
     elif t == "p":
         i, v = rest.split(); prob[int(i)] = float(v)
+    elif t == "w":
+        j, v = rest.split(); W[int(j)] = float(v)
     elif t == "acc": acc = float(rest)
 # defaults: lowercase, token_pattern (?u)\b\w\w+\b, smooth_idf, norm l2, no sublinear tf
 vec = TfidfVectorizer(smooth_idf=True, norm="l2", sublinear_tf=False)
@@ -32,12 +35,24 @@ if ours is not None:
     for (r, c), v in X.items(): ours[r, c] = v
     print("tfidf", np.abs(M.toarray() - ours).max())
 y = np.array(labels)
-sk = LogisticRegression(C=1.0, max_iter=5000).fit(M, y).predict(M)
+fit = LogisticRegression(C=1.0, tol=1e-10, max_iter=100000).fit(M, y)
+sk = fit.predict(M)
+opt = np.append(fit.coef_[0], fit.intercept_[0])
+ours_w = np.array([W[j] for j in range(len(opt))]) if len(W) == len(opt) else None
+if ours_w is not None:
+    print("wdist", np.linalg.norm(ours_w - opt) / np.linalg.norm(opt))
 mine = np.array([int(prob[i] >= 0.5) for i in range(len(docs))])
 print("agree", (sk == mine).mean())
 print("acc", acc, (sk == y).mean())
 PYEOF
 have_sk() { [ -x "$PY" ] && "$PY" -c 'import sklearn, numpy' 2>/dev/null; }
+# Each check fails when its line is missing (an empty result file must not pass).
+agree_ok() { awk '$1 == "agree" { f = 1; v = ($2 >= 0.95) } END { exit !(f && v) }' "$1"; }
+acc_ok() {
+	awk '$1 == "acc" { f = 1; d = $2 - $3; if (d < 0) d = -d; v = (d <= 0.03 && $2 >= 0.8) }
+	     END { exit !(f && v) }' "$1"
+}
+wdist_ok() { awk -v max="$2" '$1 == "wdist" { f = 1; v = ($2 <= max) } END { exit !(f && v) }' "$1"; }
 
 if have_sk; then
 	"$fn" run logistic-regression --data-dir "$d" --size test --output "$d/t.out" >/dev/null
@@ -50,12 +65,17 @@ if have_sk; then
 	awk '$1 == "d" { print $2 "\t" substr($0, 5) } ' "$d/s.out" | head -1000 > "$d/in.tsv"
 	"$fn" run logistic-regression --data-dir "$d" --input "$d/in.tsv" --output "$d/i.out" >/dev/null
 	"$PY" "$d/check.py" "$d/i.out" > "$d/i.res"
-	awk '$1 == "agree" { exit !($2 >= 0.95) } ' "$d/i.res"
+	agree_ok "$d/i.res"
 	ok $? "1000 reviews: predictions agree with LogisticRegression(C=1) ($(grep agree "$d/i.res"))"
-	awk '$1 == "acc" { d = $2 - $3; if (d < 0) d = -d; exit !(d <= 0.03 && $2 >= 0.8) }' "$d/i.res"
+	acc_ok "$d/i.res"
 	ok $? "training accuracy within 3 points of sklearn's ($(grep acc "$d/i.res"))"
+	wdist_ok "$d/t.res" 0.05 && wdist_ok "$d/i.res" 0.05
+	ok $? "weights within 5 % (relative L2) of sklearn's optimum: $(grep -h wdist "$d/t.res" "$d/i.res" | tr '\n' ' ')"
+	: > "$d/empty.res"
+	! agree_ok "$d/empty.res" && ! acc_ok "$d/empty.res" && ! wdist_ok "$d/empty.res" 1
+	ok $? "the agree, acc and wdist checks fail on an empty result file"
 else
-	for i in 1 2 3 4; do skip "$PY with python3-sklearn missing"; done
+	for i in 1 2 3 4 5 6; do noref "$PY with python3-sklearn missing"; done
 fi
 
 # tokenization corner cases through --input: case, 1-char words, digits, _
@@ -70,7 +90,7 @@ if have_sk; then
 		awk '$1 == "tfidf" { exit !($2 < 1e-12) } END { if (!NR) exit 1 }' "$d/tok.res"
 	ok $? "hand-made --input: TF-IDF equals sklearn's"
 else
-	skip "$PY with python3-sklearn missing"
+	noref "$PY with python3-sklearn missing"
 fi
 
 a=$(digest --threads 1); b=$(digest --threads 2)

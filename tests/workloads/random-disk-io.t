@@ -6,12 +6,14 @@ ro=$d/ro
 cleanup() { mountpoint -q "$ro" 2> /dev/null && umount "$ro"; rm -rf "$d"; }
 trap cleanup EXIT
 py=/usr/bin/python3
+fn=${CVMFN:-./cvmfn}   # the cvmfn under test (a sanitizer build if set)
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-run() { ./cvmfn run random-disk-io --data-dir "$d/data" "$@"; }
+. tests/workloads/ref.sh
+run() { "$fn" run random-disk-io --data-dir "$d/data" "$@"; }
 digest() { run "$@" | sed -n 's/^digest //p'; }
 
 echo "1..9"
@@ -19,38 +21,11 @@ run --seed 7 --repeat 2 --output "$d/kept" > "$d/out" 2>&1
 check "runs twice at size test, keeps the file" "[ \$? -eq 0 ] && [ \"\$(stat -c %s '$d/kept')\" = 4194304 ]"
 check "summary names writes, fsync and reads" "grep -q 'result: 256 x 4 KiB random writes .* fsync .* 256 reads' '$d/out'"
 check "scratch file is removed at teardown" "[ -z \"\$(ls '$d/data')\" ]"
-# An independent model: xoshiro256** offsets, block contents, FNV-1a, SHA-256.
+# An independent model: xoshiro256** offsets (xoshiro.py), block contents,
+# FNV-1a, SHA-256.
 cat > "$d/model.py" <<'PY'
 import hashlib, struct, sys
-M = (1 << 64) - 1
-def splitmix(x):
-    x = (x + 0x9e3779b97f4a7c15) & M
-    z = x
-    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M
-    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
-    return x, z ^ (z >> 31)
-class Rng:
-    def __init__(self, seed, stream):
-        mix = seed ^ ((stream * 0xd1342543de82ef95 + 0x632be59bd9b4e019) & M)
-        _, x = splitmix(mix)
-        self.s = []
-        for _ in range(4):
-            x, v = splitmix(x)
-            self.s.append(v)
-    def next(self):
-        s = self.s
-        rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & M
-        r = (rotl((s[1] * 5) & M, 7) * 9) & M
-        t = (s[1] << 17) & M
-        s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t
-        s[3] = rotl(s[3], 45)
-        return r
-    def below(self, n):
-        limit = M - M % n
-        while True:
-            v = self.next()
-            if v < limit:
-                return v % n
+from xoshiro import M, Rng, splitmix
 def block(seed, kind, index, b):
     head = ("random-disk-io seed=%d %s=%d\n" % (seed, "init" if kind == 1 else "write",
                                                index)).encode()[:55]
@@ -86,11 +61,11 @@ PY
 dg=$(sed -n 's/^digest //p' "$d/out")
 if [ -x $py ]; then
 	check "every block is the last seeded write or the initial block" \
-		"$py '$d/model.py' '$d/kept' 7 '$dg' > '$d/model.out' 2>&1 || { cat '$d/model.out' >&2; false; }"
+		"PYTHONPATH=tests/workloads PYTHONDONTWRITEBYTECODE=1 $py '$d/model.py' '$d/kept' 7 '$dg' > '$d/model.out' 2>&1 || { cat '$d/model.out' >&2; false; }"
 	check "the model saw overwritten and untouched blocks" \
 		"grep -Eq 'written blocks: (1[0-9][0-9]|2[0-4][0-9])\$' '$d/model.out'"
 else
-	skip "no /usr/bin/python3"; skip "no /usr/bin/python3"
+	noref "no /usr/bin/python3"; noref "no /usr/bin/python3"
 fi
 d1=$(digest --threads 1); d2=$(digest --threads 2 --wait block); d3=$(digest --seed 2)
 check "same digest at 1 and 2 threads" "[ -n '$d1' ] && [ '$d1' = '$d2' ]"
@@ -102,7 +77,7 @@ else
 	chmod 555 "$ro"
 fi
 if ! touch "$ro/probe" 2> /dev/null; then
-	./cvmfn run random-disk-io --data-dir "$ro" > /dev/null 2> "$d/err"
+	"$fn" run random-disk-io --data-dir "$ro" > /dev/null 2> "$d/err"
 	rc=$?
 	check "read-only data dir is an init error naming it" \
 		"[ $rc -eq 3 ] && grep -q 'scratch directory in $ro' '$d/err'"
