@@ -13,21 +13,36 @@
 
 #include "cpuidle.h"
 #include "sysfs.h"
+#include "sysroot.h"
+
+/* CPUs to look at: one past the highest online CPU, else sysconf's count. */
+static long cpu_span(void)
+{
+	char buf[256], *last;
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (sysfs_read_line(CPUIDLE_SYSFS "/online", buf, sizeof(buf)) > 0) {
+		last = buf + strcspn(buf, "\0");
+		while (last > buf && last[-1] >= '0' && last[-1] <= '9')
+			last--;
+		if (*last)
+			return strtol(last, NULL, 10) + 1;
+	}
+	return conf < 1 ? 1 : conf;
+}
 
 static int find_cpus(struct cpuidle_set *s)
 {
-	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	long conf = cpu_span();
 	char path[128];
 	int i;
 
-	if (conf < 1)
-		conf = 1;
 	s->cpu = calloc((size_t)conf, sizeof(*s->cpu));
 	if (!s->cpu)
 		return -ENOMEM;
 	for (i = 0; i < conf; i++) {
 		snprintf(path, sizeof(path), CPUIDLE_SYSFS "/cpu%d/cpuidle/state0", i);
-		if (!access(path, F_OK))
+		if (!sysroot_access(path, F_OK))
 			s->cpu[s->ncpus++] = i;
 	}
 	return 0;
@@ -65,7 +80,7 @@ static int open_counters(struct cpuidle_set *s)
 				snprintf(path, sizeof(path),
 					 CPUIDLE_SYSFS "/cpu%d/cpuidle/state%d/%s",
 					 s->cpu[i], k, files[f]);
-				*fd++ = open(path, O_RDONLY | O_CLOEXEC);
+				*fd++ = sysroot_open(path, O_RDONLY | O_CLOEXEC);
 			}
 	return 0;
 }
@@ -179,4 +194,24 @@ int cpuidle_poll_state(const struct cpuidle_set *s)
 		if (s->is_poll[k])
 			return k;
 	return -1;
+}
+
+int cpuidle_driver(char *buf, size_t len)
+{
+	int n = sysfs_read_line(CPUIDLE_SYSFS "/cpuidle/current_driver", buf, len);
+
+	if (n < 0) {
+		snprintf(buf, len, "none");
+		return n;
+	}
+	if (!n)
+		snprintf(buf, len, "none");
+	return 0;
+}
+
+int cpuidle_has_driver(void)
+{
+	char drv[64];
+
+	return !cpuidle_driver(drv, sizeof(drv)) && strcmp(drv, "none");
 }

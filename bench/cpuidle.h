@@ -52,4 +52,17 @@ int cpuidle_read_halt_usage(const struct cpuidle_set *s, uint64_t *out);
 /** cpuidle_poll_state() - index of the POLL state, or -1. */
 int cpuidle_poll_state(const struct cpuidle_set *s);
 
+/**
+ * cpuidle_driver() - name of the cpuidle driver (current_driver), "none"
+ * when the kernel registered none. 0, or -errno with "none" in @buf when
+ * the file is missing (kernel without cpuidle).
+ */
+int cpuidle_driver(char *buf, size_t len);
+/**
+ * cpuidle_has_driver() - 1 if a cpuidle driver is registered. Without one
+ * the kernel idles through default_idle (HLT on x86) and there are no
+ * per-state counters and no POLL state to choose.
+ */
+int cpuidle_has_driver(void);
+
 #endif

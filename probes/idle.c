@@ -34,6 +34,7 @@
 #include "log.h"
 #include "probe.h"
 #include "sink.h"
+#include "tracefs-find.h"
 
 struct idle_trace {
 #ifdef HAVE_TRACEFS
@@ -123,11 +124,15 @@ static void trace_close(struct idle_trace *t)
 static int trace_create(struct idle_trace *t)
 {
 	static int seq;
-	const char *dir = tracefs_tracing_dir();
+	const char *dir;
 	char name[64], path[512];
+	int ret = tracefs_mount_for_run(t->why, sizeof(t->why));
 
+	if (ret < 0)
+		return ret;
+	dir = tracefs_tracing_dir();
 	if (!dir)
-		return snprintf(t->why, sizeof(t->why), "tracefs is not mounted"), -ENOENT;
+		return snprintf(t->why, sizeof(t->why), "libtracefs finds no tracefs"), -ENOENT;
 	snprintf(name, sizeof(name), "cvmbench-idle-%d-%d", (int)getpid(), ++seq);
 	snprintf(path, sizeof(path), "%s/instances/%s", dir, name);
 	t->journal_id = journal_object("tracefs-instance", path);
