@@ -88,12 +88,22 @@ int env_in_vm(void)
 	return !!(c & CPUID_1_ECX_HV);
 }
 
+/* Signatures compare without their trailing blanks ("bhyve bhyve "). */
+static size_t sig_len(const char *sig)
+{
+	size_t n = strlen(sig);
+
+	while (n && sig[n - 1] == ' ')
+		n--;
+	return n;
+}
+
 static const char *hv_name(const char *sig)
 {
-	size_t i;
+	size_t i, n = sig_len(sig);
 
 	for (i = 0; i < sizeof(hv_names) / sizeof(hv_names[0]); i++)
-		if (!strcmp(sig, hv_names[i].sig))
+		if (n == sig_len(hv_names[i].sig) && !strncmp(sig, hv_names[i].sig, n))
 			return hv_names[i].name;
 	return "unknown";
 }
@@ -124,7 +134,7 @@ static int hv_captured(char sig[13])
 
 	if (n < 0)
 		return n;
-	snprintf(sig, 13, "%-12.12s", buf);
+	snprintf(sig, 13, "%.12s", buf);
 	return 0;
 }
 

@@ -64,7 +64,8 @@ static void idle_put_states(const struct env_sink *s)
 		env_put(s, "cpuidle.cpu0.states", CPU0_IDLE_DIR "/state*", "%d", k);
 	else
 		env_put_unavail(s, "cpuidle.cpu0.states", CPU0_IDLE_DIR "/state*",
-				"no idle states (cpuidle off or not built)");
+				"no idle states (no cpuidle driver registered, "
+				"cpuidle.off=1, or cpuidle not built)");
 }
 
 static void idle_put_haltpoll(const struct env_sink *s)
