@@ -11,11 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "cell-check.h"
 #include "command.h"
 #include "config.h"
 #include "exitcode.h"
-#include "knob.h"
 #include "opts.h"
 #include "paths.h"
 #include "probe.h"
@@ -143,28 +142,11 @@ static void list_probes(cJSON *arr)
 	}
 }
 
-/* Why a cell cannot run here ("" if it can): its backend or its probes. */
+/* Why a cell cannot run here ("" if it can): the same check as `run`. */
 static void cell_unsupported(const struct cell *c, char *why, size_t len)
 {
-	const struct backend_ops *be = backend_find(c->backend);
-	char list[256], *tok, *save = NULL, pwhy[200];
-
-	why[0] = '\0';
-	if (!be) {
-		snprintf(why, len, "backend %s is not built in", c->backend);
-		return;
-	}
-	if (be->supported && !be->supported(why, len))
-		return;
-	snprintf(list, sizeof(list), "%s", c->probes);
-	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
-		if (!probe_supported(probe_find(tok), pwhy, sizeof(pwhy))) {
-			snprintf(why, len, "probe %s: %s", tok, pwhy);
-			return;
-		}
-	if (!knobs_supported(c, why, len))
-		return;
-	why[0] = '\0';
+	if (cell_runnable(c, why, len))
+		cell_probes_runnable(c, why, len);
 }
 
 static void describe_experiment(cJSON *arr, const char *file,

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cell-check.h"
 #include "config.h"
 #include "db.h"
 #include "env.h"
@@ -116,11 +117,17 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 				.env = { o->cvmfn, o->data_dir } };
 	enum cell_status st;
 	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
+	char why[512];
 
 	ctx.cell_id = db_cell_begin(db, run_id, c);
 	if (ctx.cell_id < 0)
 		return CELL_FAILED;
-	if (prepare_workload(&ctx))
+	if (!cell_runnable(c, why, sizeof(why))) {
+		/* before it costs anything: no preparation, no instance */
+		pr_warn("%s: skipped: %s", c->key, why);
+		db_skip_add(db, run_id, ctx.cell_id, NULL, why);
+		st = CELL_SKIPPED;
+	} else if (prepare_workload(&ctx))
 		st = CELL_FAILED;
 	else
 		st = cell_run(&ctx);
