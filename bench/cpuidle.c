@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,23 @@ int cpuidle_open(struct cpuidle_set *s, char *why, size_t len)
 	if (ret)
 		cpuidle_close(s);
 	return ret;
+}
+
+int cpuidle_open_cpus(struct cpuidle_set *s)
+{
+	cpu_set_t set;
+	int c;
+
+	memset(s, 0, sizeof(*s));
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	s->cpu = calloc((size_t)CPU_COUNT(&set) + 1, sizeof(*s->cpu));
+	if (!s->cpu)
+		return -ENOMEM;
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			s->cpu[s->ncpus++] = c;
+	return 0;
 }
 
 void cpuidle_close(struct cpuidle_set *s)

@@ -36,6 +36,11 @@ struct cpuidle_sample {
  * or -errno.
  */
 int cpuidle_open(struct cpuidle_set *s, char *why, size_t len);
+/**
+ * cpuidle_open_cpus() - a set of this process's CPUs with no states (for
+ * counting without cpuidle: the probes' per-CPU arrays). 0 or -errno.
+ */
+int cpuidle_open_cpus(struct cpuidle_set *s);
 void cpuidle_close(struct cpuidle_set *s);
 /** cpuidle_sample_alloc() - buffers for one sample of @s. 0 or -ENOMEM. */
 int cpuidle_sample_alloc(const struct cpuidle_set *s, struct cpuidle_sample *x);
