@@ -17,7 +17,6 @@
 
 #include "env-kmsg.h"
 #include "env-local.h"
-#include "sysfs.h"
 #include "sysroot.h"
 
 #define CPUID_HV_BASE		0x40000000u
@@ -126,14 +125,18 @@ static void hv_put_kernel_line(const struct env_sink *s)
 			name + strspn(name + 20, " ") + 20);
 }
 
-/* Under a test root: the captured signature, "" when none was captured. */
+/* Under a test root: the captured signature, trailing blanks kept. */
 static int hv_captured(char sig[13])
 {
 	char buf[64];
-	int n = sysfs_read("/cpuid-hypervisor", buf, sizeof(buf));
+	FILE *f = sysroot_fopen("/cpuid-hypervisor", "re");
 
-	if (n < 0)
-		return n;
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
 	snprintf(sig, 13, "%.12s", buf);
 	return 0;
 }

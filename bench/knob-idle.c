@@ -232,7 +232,7 @@ static int poll_usable(char *why, size_t len)
 		snprintf(why, len, "the cpuidle driver %s has no POLL state", drv);
 		return 0;
 	}
-	if (sysroot_access(IDLE_DMA_LATENCY, W_OK)) {
+	if (access(IDLE_DMA_LATENCY, W_OK)) {	/* a device: never in a test root */
 		snprintf(why, len, "cannot open " IDLE_DMA_LATENCY ": %s%s",
 			 strerror(errno), geteuid() ? " (needs root)" : "");
 		return 0;
