@@ -18,7 +18,7 @@
 #include "command.h"
 #include "env.h"
 
-#define N_TESTS 18
+#define N_TESTS 19
 #define MAX_FACTS 1024
 
 struct fact {
@@ -252,6 +252,27 @@ static void test_hypervisor(void)
 		   "hypervisor.kernel is the kernel's \"Hypervisor detected\" line (/dev/kmsg)");
 }
 
+/*
+ * A hardware PMU registers a "cpu" (or hybrid "cpu_core") event source in
+ * sysfs: without one, perf_event_open of a hardware event must fail.
+ */
+static void test_pmu(void)
+{
+	const char *v = fact("pmu.hardware");
+	int dev = !access("/sys/bus/event_source/devices/cpu", F_OK) ||
+		  !access("/sys/bus/event_source/devices/cpu_core", F_OK);
+	int yes = v && !strncmp(v, "yes", 3);
+
+	if (yes != dev)
+		printf("#   pmu.hardware '%s', cpu event source %s\n", v ? v : "(none)",
+		       dev ? "present" : "absent");
+	if (dev && geteuid())
+		skip("a PMU is registered, but perf_event_paranoid may refuse a non-root open");
+	else
+		ok(yes == dev, "pmu.hardware follows the PMU event source in "
+		   "/sys/bus/event_source/devices");
+}
+
 static void test_cvm(void)
 {
 	static const char *const types[] = { "none", "tdx", "sev", "sev-es", "sev-snp" };
@@ -339,6 +360,7 @@ int main(void)
 	test_required_keys();
 	test_cpu_kernel();
 	test_hypervisor();
+	test_pmu();
 	test_cvm();
 	test_sysfs();
 	test_json();
