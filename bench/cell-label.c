@@ -19,7 +19,9 @@
 
 static const char *const not_shown[] = {
 	"workload", "size", "threads", "mode", "probes", "invocations",
-	"warmup", "repeats", "timeout", "description", NULL,
+	"warmup", "repeats", "timeout", "description",
+	"idle.applied", "idle.entries_source",   /* notes of how, not settings */
+	NULL,
 };
 
 static const char sql_params[] =

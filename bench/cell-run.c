@@ -383,6 +383,13 @@ static enum cell_status measure(struct cell_state *cs)
 	return ret ? CELL_FAILED : CELL_OK;
 }
 
+static void note_applied(void *ctx, const char *key, const char *value)
+{
+	struct cell_ctx *c = ctx;
+
+	db_cell_note(c->db, c->cell_id, key, value);
+}
+
 /* Apply the cell's knobs, measure, restore them whatever happened. */
 static enum cell_status measure_with_knobs(struct cell_state *cs)
 {
@@ -399,26 +406,11 @@ static enum cell_status measure_with_knobs(struct cell_state *cs)
 		cell_fail(cs->ctx, "%s", why);
 		return CELL_FAILED;
 	}
+	knobs_describe(cs->ctx->cell, note_applied, cs->ctx);
 	st = measure(cs);
 	stop_instances(cs);
 	knobs_restore(cs->ctx->cell);
 	return st;
-}
-
-static int backend_usable(struct cell_ctx *ctx)
-{
-	const struct backend_ops *be = backend_find(ctx->cell->backend);
-	char why[256] = "";
-
-	if (!be)
-		snprintf(why, sizeof(why), "backend %s is not built in", ctx->cell->backend);
-	else if (be->supported && !be->supported(why, sizeof(why)))
-		;
-	else
-		return 1;
-	pr_warn("%s: skipped: %s", ctx->cell->key, why);
-	db_skip_add(ctx->db, ctx->run_id, ctx->cell_id, NULL, why);
-	return 0;
 }
 
 enum cell_status cell_run(struct cell_ctx *ctx)
@@ -430,10 +422,7 @@ enum cell_status cell_run(struct cell_ctx *ctx)
 		return CELL_FAILED;
 	cs->ctx = ctx;
 	cs->target.cell = ctx->cell;
-	if (!backend_usable(ctx))
-		st = CELL_SKIPPED;
-	else
-		st = measure_with_knobs(cs);
+	st = measure_with_knobs(cs);
 	stop_instances(cs);
 	free(cs->latency);
 	free(cs->fn);

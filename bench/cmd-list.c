@@ -11,11 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "cell-check.h"
 #include "command.h"
 #include "config.h"
 #include "exitcode.h"
-#include "knob.h"
 #include "opts.h"
 #include "paths.h"
 #include "probe.h"
@@ -143,59 +142,65 @@ static void list_probes(cJSON *arr)
 	}
 }
 
-/* Why a cell cannot run here ("" if it can): its backend or its probes. */
-static void cell_unsupported(const struct cell *c, char *why, size_t len)
+/* Cells of one experiment that cannot run, or run without a probe. */
+struct cell_tally {
+	size_t count, unsupported, probe_skips;
+	char first[512], first_probe[512];
+};
+
+/* The same checks as `run` (cell-check.c), so both give one reason. */
+static void tally_cell(const struct cell *c, struct cell_tally *t)
 {
-	const struct backend_ops *be = backend_find(c->backend);
-	char list[256], *tok, *save = NULL, pwhy[200];
+	char why[512];
+
+	t->count++;
+	if (!cell_runnable(c, why, sizeof(why))) {
+		if (!t->unsupported++)
+			snprintf(t->first, sizeof(t->first), "%s", why);
+	} else if (!cell_probes_runnable(c, why, sizeof(why))) {
+		if (!t->probe_skips++)
+			snprintf(t->first_probe, sizeof(t->first_probe), "%s", why);
+	}
+}
+
+/* "" when every cell runs with every probe, else what does not, and why. */
+static void tally_reason(const struct cell_tally *t, char *why, size_t len)
+{
+	size_t used = 0;
 
 	why[0] = '\0';
-	if (!be) {
-		snprintf(why, len, "backend %s is not built in", c->backend);
-		return;
-	}
-	if (be->supported && !be->supported(why, len))
-		return;
-	snprintf(list, sizeof(list), "%s", c->probes);
-	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
-		if (!probe_supported(probe_find(tok), pwhy, sizeof(pwhy))) {
-			snprintf(why, len, "probe %s: %s", tok, pwhy);
-			return;
-		}
-	if (!knobs_supported(c, why, len))
-		return;
-	why[0] = '\0';
+	if (t->unsupported == t->count)
+		used = (size_t)snprintf(why, len, "%s", t->first);
+	else if (t->unsupported)
+		used = (size_t)snprintf(why, len, "%zu of %zu cells not here: %s",
+					t->unsupported, t->count, t->first);
+	if (t->probe_skips && used < len)
+		snprintf(why + used, len - used, "%s%zu of %zu cells run without %s",
+			 used ? "; " : "", t->probe_skips, t->count, t->first_probe);
 }
 
 static void describe_experiment(cJSON *arr, const char *file,
 				const struct config_section *s, const struct cell *cells,
 				size_t n)
 {
-	char why[512] = "", first[512] = "", name[400];
+	struct cell_tally t = { 0 };
+	char why[1100], name[400];
 	const char *desc = "";
-	size_t i, count = 0, unsupported = 0;
+	size_t i;
 	cJSON *o;
 
 	for (i = 0; i < s->nentries; i++)
 		if (!strcmp(s->entries[i].key, "description"))
 			desc = s->entries[i].value;
-	for (i = 0; i < n; i++) {
-		if (strcmp(cells[i].experiment, s->name))
-			continue;
-		count++;
-		cell_unsupported(&cells[i], why, sizeof(why));
-		if (why[0] && !unsupported++)
-			snprintf(first, sizeof(first), "%s", why);
-	}
-	if (unsupported < count && unsupported)
-		snprintf(why, sizeof(why), "%zu of %zu cells not here: %s", unsupported,
-			 count, first);
-	else
-		snprintf(why, sizeof(why), "%s", first);
+	for (i = 0; i < n; i++)
+		if (!strcmp(cells[i].experiment, s->name))
+			tally_cell(&cells[i], &t);
+	tally_reason(&t, why, sizeof(why));
 	snprintf(name, sizeof(name), "%s:%s", file, s->name);
 	o = item(arr, name, desc, why);
-	cJSON_AddNumberToObject(o, "cells", (double)count);
-	cJSON_AddNumberToObject(o, "cells_unsupported", (double)unsupported);
+	cJSON_AddNumberToObject(o, "cells", (double)t.count);
+	cJSON_AddNumberToObject(o, "cells_unsupported", (double)t.unsupported);
+	cJSON_AddNumberToObject(o, "cells_probe_skips", (double)t.probe_skips);
 }
 
 static void list_config(cJSON *arr, const char *dir, const char *file)

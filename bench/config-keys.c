@@ -33,7 +33,7 @@ const struct config_key config_keys[] = {
 	{ "wait", KEY_WAIT, 1, STR(wait), 0, 0, NULL, "hybrid:200",
 	  "how idle workers wait: spin, block, hybrid[:US]" },
 	{ "idle", KEY_IDLE, 1, STR(idle), 0, 0, NULL, "default",
-	  "guest idle policy: default, hlt, poll, haltpoll:NANOSECONDS" },
+	  "guest idle policy: default, hlt, poll, spin, haltpoll:NANOSECONDS" },
 	{ "mode", KEY_ENUM, 1, STR(mode), 0, 0, "warm|cold", "warm",
 	  "warm: one serving instance; cold: a new instance per call" },
 	{ "instances", KEY_INT, 1, NUM(instances), 1, 256, NULL, "1",
@@ -183,7 +183,7 @@ int config_value_check(const struct config_key *k, const char *v, char *err,
 		if (!idle_policy_parse(v, NULL))
 			return 0;
 		snprintf(err, errlen, "bad value '%s' for idle: allowed default, hlt, "
-			 "poll, haltpoll:NANOSECONDS (0 to %u)", v, IDLE_HALTPOLL_MAX_NS);
+			 "poll, spin, haltpoll:NANOSECONDS (0 to %u)", v, IDLE_HALTPOLL_MAX_NS);
 		return -EINVAL;
 	case KEY_PROBES:
 		if (probe_find(v))

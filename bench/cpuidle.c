@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,21 +14,36 @@
 
 #include "cpuidle.h"
 #include "sysfs.h"
+#include "sysroot.h"
+
+/* CPUs to look at: one past the highest online CPU, else sysconf's count. */
+static long cpu_span(void)
+{
+	char buf[256], *last;
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (sysfs_read_line(CPUIDLE_SYSFS "/online", buf, sizeof(buf)) > 0) {
+		last = buf + strcspn(buf, "\0");
+		while (last > buf && last[-1] >= '0' && last[-1] <= '9')
+			last--;
+		if (*last)
+			return strtol(last, NULL, 10) + 1;
+	}
+	return conf < 1 ? 1 : conf;
+}
 
 static int find_cpus(struct cpuidle_set *s)
 {
-	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	long conf = cpu_span();
 	char path[128];
 	int i;
 
-	if (conf < 1)
-		conf = 1;
 	s->cpu = calloc((size_t)conf, sizeof(*s->cpu));
 	if (!s->cpu)
 		return -ENOMEM;
 	for (i = 0; i < conf; i++) {
 		snprintf(path, sizeof(path), CPUIDLE_SYSFS "/cpu%d/cpuidle/state0", i);
-		if (!access(path, F_OK))
+		if (!sysroot_access(path, F_OK))
 			s->cpu[s->ncpus++] = i;
 	}
 	return 0;
@@ -65,7 +81,7 @@ static int open_counters(struct cpuidle_set *s)
 				snprintf(path, sizeof(path),
 					 CPUIDLE_SYSFS "/cpu%d/cpuidle/state%d/%s",
 					 s->cpu[i], k, files[f]);
-				*fd++ = open(path, O_RDONLY | O_CLOEXEC);
+				*fd++ = sysroot_open(path, O_RDONLY | O_CLOEXEC);
 			}
 	return 0;
 }
@@ -88,6 +104,23 @@ int cpuidle_open(struct cpuidle_set *s, char *why, size_t len)
 	if (ret)
 		cpuidle_close(s);
 	return ret;
+}
+
+int cpuidle_open_cpus(struct cpuidle_set *s)
+{
+	cpu_set_t set;
+	int c;
+
+	memset(s, 0, sizeof(*s));
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	s->cpu = calloc((size_t)CPU_COUNT(&set) + 1, sizeof(*s->cpu));
+	if (!s->cpu)
+		return -ENOMEM;
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			s->cpu[s->ncpus++] = c;
+	return 0;
 }
 
 void cpuidle_close(struct cpuidle_set *s)
@@ -179,4 +212,24 @@ int cpuidle_poll_state(const struct cpuidle_set *s)
 		if (s->is_poll[k])
 			return k;
 	return -1;
+}
+
+int cpuidle_driver(char *buf, size_t len)
+{
+	int n = sysfs_read_line(CPUIDLE_SYSFS "/cpuidle/current_driver", buf, len);
+
+	if (n < 0) {
+		snprintf(buf, len, "none");
+		return n;
+	}
+	if (!n)
+		snprintf(buf, len, "none");
+	return 0;
+}
+
+int cpuidle_has_driver(void)
+{
+	char drv[64];
+
+	return !cpuidle_driver(drv, sizeof(drv)) && strcmp(drv, "none");
 }

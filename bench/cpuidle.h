@@ -36,6 +36,11 @@ struct cpuidle_sample {
  * or -errno.
  */
 int cpuidle_open(struct cpuidle_set *s, char *why, size_t len);
+/**
+ * cpuidle_open_cpus() - a set of this process's CPUs with no states (for
+ * counting without cpuidle: the probes' per-CPU arrays). 0 or -errno.
+ */
+int cpuidle_open_cpus(struct cpuidle_set *s);
 void cpuidle_close(struct cpuidle_set *s);
 /** cpuidle_sample_alloc() - buffers for one sample of @s. 0 or -ENOMEM. */
 int cpuidle_sample_alloc(const struct cpuidle_set *s, struct cpuidle_sample *x);
@@ -51,5 +56,18 @@ uint64_t cpuidle_halt_usage(const struct cpuidle_set *s, const struct cpuidle_sa
 int cpuidle_read_halt_usage(const struct cpuidle_set *s, uint64_t *out);
 /** cpuidle_poll_state() - index of the POLL state, or -1. */
 int cpuidle_poll_state(const struct cpuidle_set *s);
+
+/**
+ * cpuidle_driver() - name of the cpuidle driver (current_driver), "none"
+ * when the kernel registered none. 0, or -errno with "none" in @buf when
+ * the file is missing (kernel without cpuidle).
+ */
+int cpuidle_driver(char *buf, size_t len);
+/**
+ * cpuidle_has_driver() - 1 if a cpuidle driver is registered. Without one
+ * the kernel idles through default_idle (HLT on x86) and there are no
+ * per-state counters and no POLL state to choose.
+ */
+int cpuidle_has_driver(void);
 
 #endif

@@ -480,6 +480,27 @@ int db_skip_add(struct db *db, int64_t run_id, int64_t cell_id,
 	return step_done(db, st);
 }
 
+/**
+ * db_cell_note() - a fact about how a cell was measured, as cell_param
+ * @key (e.g. "idle.applied", "idle.entries_source"); replaces an earlier
+ * note of the same key. Returns 0 or -EIO.
+ */
+int db_cell_note(struct db *db, int64_t cell_id, const char *key, const char *value)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	if (sqlite3_prepare_v2(db->h, "INSERT OR REPLACE INTO cell_param (cell_id, key, "
+			       "value) VALUES (?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, cell_id);
+	bind_text(st, 2, key);
+	bind_text(st, 3, value);
+	ret = step_done(db, st);
+	sqlite3_finalize(st);
+	return ret;
+}
+
 int db_skip_count(struct db *db, int64_t run_id)
 {
 	sqlite3_stmt *st;

@@ -84,6 +84,7 @@ int db_metric_add(struct db *db, int64_t cell_id, int64_t invocation_id,
 		  const char *probe, const char *name, double value, const char *unit);
 int db_skip_add(struct db *db, int64_t run_id, int64_t cell_id,
 		const char *probe, const char *reason);
+int db_cell_note(struct db *db, int64_t cell_id, const char *key, const char *value);
 /** db_skip_count() - how many skip rows (cells or probes) run @run_id has. */
 int db_skip_count(struct db *db, int64_t run_id);
 int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "env-local.h"
+#include "sysroot.h"
 
 #define CPUIDLE_DIR	"/sys/devices/system/cpu/cpuidle"
 #define CPU0_IDLE_DIR	"/sys/devices/system/cpu/cpu0/cpuidle"
@@ -32,7 +33,7 @@ static void idle_put_policy(const struct env_sink *s)
 {
 	/* current_governor is writable (cpuidle_sysfs_switch) or absent;
 	 * current_governor_ro is always there on kernels with cpuidle. */
-	if (!access(CPUIDLE_DIR "/current_governor", R_OK))
+	if (!sysroot_access(CPUIDLE_DIR "/current_governor", R_OK))
 		env_put_file(s, "cpuidle.governor", CPUIDLE_DIR "/current_governor");
 	else
 		env_put_file(s, "cpuidle.governor", CPUIDLE_DIR "/current_governor_ro");
@@ -49,7 +50,7 @@ static void idle_put_states(const struct env_sink *s)
 
 	for (k = 0;; k++) {
 		snprintf(dir, sizeof(dir), CPU0_IDLE_DIR "/state%d", k);
-		if (access(dir, F_OK))
+		if (sysroot_access(dir, F_OK))
 			break;
 		for (i = 0; i < sizeof(idle_state_files) / sizeof(idle_state_files[0]); i++) {
 			snprintf(path, sizeof(path), "%s/%s", dir,
@@ -63,7 +64,8 @@ static void idle_put_states(const struct env_sink *s)
 		env_put(s, "cpuidle.cpu0.states", CPU0_IDLE_DIR "/state*", "%d", k);
 	else
 		env_put_unavail(s, "cpuidle.cpu0.states", CPU0_IDLE_DIR "/state*",
-				"no idle states (cpuidle off or not built)");
+				"no idle states (no cpuidle driver registered, "
+				"cpuidle.off=1, or cpuidle not built)");
 }
 
 static void idle_put_haltpoll(const struct env_sink *s)

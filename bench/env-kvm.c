@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "env-local.h"
+#include "sysroot.h"
 
 #define KVM_DEV "/dev/kvm"
 /* Not in older <linux/kvm.h>: the values of Linux 6.10+ (uapi). */
@@ -60,7 +61,16 @@ static void kvm_put_vm_types(const struct env_sink *s, int fd)
 
 static void kvm_put_dev(const struct env_sink *s)
 {
-	int fd = open(KVM_DEV, O_RDWR | O_CLOEXEC), err = errno;
+	int fd, err;
+
+	if (sysroot()) {	/* a test root: what the capture saw */
+		env_put_file(s, "kvm.dev", "/dev-kvm");
+		env_put_unavail(s, "kvm.api_version", KVM_DEV, "not captured");
+		env_put_unavail(s, "kvm.vm_types", KVM_DEV, "not captured");
+		return;
+	}
+	fd = open(KVM_DEV, O_RDWR | O_CLOEXEC);
+	err = errno;
 
 	if (fd < 0) {
 		if (err == ENOENT)
@@ -89,10 +99,10 @@ static void kvm_put_param(const struct env_sink *s, size_t i)
 
 	snprintf(mod, sizeof(mod), "/sys/module/%s", kvm_params[i].module);
 	snprintf(path, sizeof(path), "%s/parameters/%s", mod, kvm_params[i].param);
-	if (access(mod, F_OK))
+	if (sysroot_access(mod, F_OK))
 		env_put_unavail(s, kvm_params[i].key, path, "%s not loaded",
 				kvm_params[i].module);
-	else if (access(path, F_OK))
+	else if (sysroot_access(path, F_OK))
 		env_put_unavail(s, kvm_params[i].key, path,
 				"no such parameter in this kernel");
 	else

@@ -31,6 +31,8 @@ struct env_sink {
 	X(idle)			\
 	X(memfeat)		\
 	X(kvm)			\
+	X(tracefs)		\
+	X(pmu)			\
 	X(tools)
 
 #define ENV_DECLARE_COLLECTOR(name) \
@@ -54,6 +56,9 @@ int env_cpuinfo_has_flag(const char *flag);
 /* env-hypervisor.c */
 unsigned int env_cpuid_max(unsigned int base);
 void env_cpuid_string(unsigned int leaf, int edx_first, char out[13]);
+
+/* env-pmu.c */
+int env_pmu_open(void);
 
 /* env-run.c */
 int env_run_capture(char *const argv[], char *buf, size_t len,

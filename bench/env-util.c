@@ -18,6 +18,7 @@
 
 #include "env-local.h"
 #include "sysfs.h"
+#include "sysroot.h"
 
 static void env_vput(const struct env_sink *s, const char *key,
 		     const char *source, const char *prefix,
@@ -132,7 +133,7 @@ int env_cpuinfo_field(const char *field, char *buf, size_t len)
 	char line[8192];
 	size_t flen = strlen(field);
 	int ret = -ENOENT;
-	FILE *f = fopen("/proc/cpuinfo", "re");
+	FILE *f = sysroot_fopen("/proc/cpuinfo", "re");
 
 	if (!f)
 		return -errno;
@@ -194,16 +195,17 @@ static int env_dir_filter(const struct dirent *d)
 int env_put_dir(const struct env_sink *s, const char *prefix, const char *dir)
 {
 	struct dirent **names;
-	char path[1024], key[512];
+	char path[1024], key[512], real[4096];
 	struct stat st;
 	int n, i, emitted = 0;
 
-	n = scandir(dir, &names, env_dir_filter, alphasort);
+	n = scandir(sysroot_path(dir, real, sizeof(real)), &names, env_dir_filter,
+		    alphasort);
 	if (n < 0)
 		return -errno;
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		if (!stat(path, &st) && S_ISREG(st.st_mode) &&
+		if (!stat(sysroot_path(path, real, sizeof(real)), &st) && S_ISREG(st.st_mode) &&
 		    (st.st_mode & S_IRUSR)) {
 			snprintf(key, sizeof(key), "%s.%s", prefix,
 				 names[i]->d_name);

@@ -5,6 +5,7 @@
  * the machine (env-cpu.c, env-topology.c, ... env-tools.c).
  */
 #include "env-local.h"
+#include "sysroot.h"
 
 typedef void (*env_collector_fn)(const struct env_sink *s);
 
@@ -27,6 +28,8 @@ void env_collect(env_emit_fn emit, void *ctx)
 	const struct env_sink s = { .emit = emit, .ctx = ctx };
 	size_t i;
 
+	if (sysroot())      /* a test's captured machine, never a real run */
+		env_put(&s, "sysroot", SYSROOT_ENV, "%s", sysroot());
 	for (i = 0; i < sizeof(env_collectors) / sizeof(env_collectors[0]); i++)
 		env_collectors[i](&s);
 }

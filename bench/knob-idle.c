@@ -9,8 +9,15 @@
  * hlt and haltpoll:N set the haltpoll governor's guest_halt_poll_ns through
  * journal_set(): restored at cell end, on Ctrl-C and by `cvmbench restore`.
  *
+ * spin: one SCHED_IDLE busy thread per CPU (idle-spin.c), no kernel help.
+ * Without a cpuidle driver the kernel idles with HLT (default_idle): hlt is
+ * then measured as it is ("hlt, no cpuidle driver"), while poll and
+ * haltpoll:N cannot be chosen at run time and their cells are skipped.
+ * idle_policy_usable() is the one decision, for `list` and for `run`.
+ *
  * verify(): under poll the non-POLL states' usage must not grow during the
- * cell; under hlt and haltpoll:N guest_halt_poll_ns must still hold.
+ * cell; under hlt and haltpoll:N guest_halt_poll_ns must still hold; under
+ * spin the CPUs must not have idled.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,10 +30,12 @@
 #include <unistd.h>
 
 #include "cpuidle.h"
+#include "idle-spin.h"
 #include "journal.h"
 #include "knob-idle.h"
 #include "runner.h"
 #include "sysfs.h"
+#include "sysroot.h"
 
 #define IDLE_LOCK_FILE "/run/cvmbench-idle.lock"
 #define IDLE_LOCK_WAIT_S 120
@@ -35,8 +44,10 @@ static struct {
 	int lock_fd;              /* machine-wide: one run changes the policy */
 	int dma_fd;               /* poll: the held request, else -1 */
 	long journal_id;          /* hlt / haltpoll: the journalled write */
+	int spinners;             /* spin: threads running */
 	struct cpuidle_set set;
 	uint64_t halt_usage;      /* at apply */
+	char applied[160];        /* what the cell ran under, for cell_param */
 } idle = { .lock_fd = -1, .dma_fd = -1 };
 
 int idle_policy_parse(const char *s, struct idle_policy *p)
@@ -49,6 +60,8 @@ int idle_policy_parse(const char *s, struct idle_policy *p)
 		tmp.kind = IDLE_HLT;
 	} else if (!strcmp(s, "poll")) {
 		tmp.kind = IDLE_POLL;
+	} else if (!strcmp(s, "spin")) {
+		tmp.kind = IDLE_SPIN;
 	} else if (!strncmp(s, "haltpoll:", 9)) {
 		errno = 0;
 		ns = strtoull(s + 9, &end, 10);
@@ -118,6 +131,8 @@ static int apply_poll(char *why, size_t len)
 		return -ret;
 	}
 	kick_cpus(&idle.set);
+	snprintf(idle.applied, sizeof(idle.applied), "poll: " IDLE_DMA_LATENCY
+		 " held at 0");
 	return cpuidle_read_halt_usage(&idle.set, &idle.halt_usage);
 }
 
@@ -126,7 +141,7 @@ static int haltpoll_usable(char *why, size_t len)
 {
 	char gov[64] = "";
 
-	if (access(IDLE_HALTPOLL_PARAM, F_OK)) {
+	if (sysroot_access(IDLE_HALTPOLL_PARAM, F_OK)) {
 		snprintf(why, len, "no " IDLE_HALTPOLL_PARAM " (the haltpoll cpuidle "
 			 "governor is not built or loaded)");
 		return 0;
@@ -137,7 +152,7 @@ static int haltpoll_usable(char *why, size_t len)
 			 "guest_halt_poll_ns would have no effect", gov);
 		return 0;
 	}
-	if (access(IDLE_HALTPOLL_PARAM, W_OK)) {
+	if (sysroot_access(IDLE_HALTPOLL_PARAM, W_OK)) {
 		snprintf(why, len, "cannot write " IDLE_HALTPOLL_PARAM ": %s%s",
 			 strerror(errno), geteuid() ? " (needs root)" : "");
 		return 0;
@@ -195,20 +210,104 @@ static int idle_lock(char *why, size_t len)
 	return KNOB_SKIP;
 }
 
+/* POLL at run time: a cpuidle driver with a POLL state, and the QoS file. */
+static int poll_usable(char *why, size_t len)
+{
+	char drv[64];
+	struct cpuidle_set set;
+	int ret;
+
+	if (cpuidle_driver(drv, sizeof(drv)) || !strcmp(drv, "none")) {
+		snprintf(why, len, "no cpuidle driver (current_driver is '%s'): the "
+			 "kernel idles with HLT and POLL cannot be chosen at run time "
+			 "(idle = spin keeps the CPUs busy instead)", drv);
+		return 0;
+	}
+	ret = cpuidle_open(&set, why, len);
+	if (ret)
+		return 0;
+	ret = cpuidle_poll_state(&set) >= 0;
+	cpuidle_close(&set);
+	if (!ret) {
+		snprintf(why, len, "the cpuidle driver %s has no POLL state", drv);
+		return 0;
+	}
+	if (access(IDLE_DMA_LATENCY, W_OK)) {	/* a device: never in a test root */
+		snprintf(why, len, "cannot open " IDLE_DMA_LATENCY ": %s%s",
+			 strerror(errno), geteuid() ? " (needs root)" : "");
+		return 0;
+	}
+	return 1;
+}
+
+int idle_policy_usable(const struct idle_policy *p, char *why, size_t len)
+{
+	char tmp[400] = "";
+	int ok = 1;
+
+	switch (p->kind) {
+	case IDLE_POLL:
+		ok = poll_usable(tmp, sizeof(tmp));
+		break;
+	case IDLE_HLT:            /* without a driver: HLT is what the kernel does */
+		ok = !cpuidle_has_driver() || haltpoll_usable(tmp, sizeof(tmp));
+		break;
+	case IDLE_HALTPOLL:
+		if (!cpuidle_has_driver()) {
+			snprintf(tmp, sizeof(tmp), "no cpuidle driver: guest halt-polling "
+				 "needs the haltpoll cpuidle driver");
+			ok = 0;
+		} else {
+			ok = haltpoll_usable(tmp, sizeof(tmp));
+		}
+		break;
+	default:
+		break;
+	}
+	if (!ok)
+		snprintf(why, len, "%s", tmp);
+	return ok;
+}
+
 static int idle_supported(const struct cell *c, char *why, size_t len)
 {
 	struct idle_policy p;
 
 	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT)
 		return 1;
-	if (p.kind != IDLE_POLL)
-		return haltpoll_usable(why, len);
-	if (access(IDLE_DMA_LATENCY, W_OK)) {
-		snprintf(why, len, "idle = poll: cannot open " IDLE_DMA_LATENCY ": %s%s",
-			 strerror(errno), geteuid() ? " (needs root)" : "");
+	if (idle_policy_usable(&p, why, len))
+		return 1;
+	prefix_policy(c->idle, why, len);
+	return 0;
+}
+
+static int apply_spin(char *why, size_t len)
+{
+	int n = idle_spin_start(why, len);
+
+	if (n < 0)
+		return n;
+	idle.spinners = n;
+	snprintf(idle.applied, sizeof(idle.applied), "spin: %d SCHED_IDLE busy "
+		 "thread(s), one per CPU", n);
+	return 0;
+}
+
+/* hlt and haltpoll:N; hlt without a cpuidle driver changes nothing. */
+static int apply_halt(const struct idle_policy *p, char *why, size_t len)
+{
+	char drv[64];
+
+	if (p->kind == IDLE_HLT && !cpuidle_has_driver()) {
+		cpuidle_driver(drv, sizeof(drv));
+		snprintf(idle.applied, sizeof(idle.applied), "hlt, no cpuidle driver "
+			 "(current_driver '%s': the kernel's default_idle halts)", drv);
 		return 0;
 	}
-	return 1;
+	snprintf(idle.applied, sizeof(idle.applied), "%s: guest_halt_poll_ns = %u "
+		 "under the haltpoll governor", p->kind == IDLE_HLT ? "hlt" :
+		 "haltpoll", p->poll_ns);
+	return apply_halt_poll_ns(p, why, len);
 }
 
 static int idle_apply(const struct cell *c, char *why, size_t len)
@@ -218,17 +317,25 @@ static int idle_apply(const struct cell *c, char *why, size_t len)
 
 	idle.dma_fd = idle.lock_fd = -1;
 	idle.journal_id = 0;
+	idle.spinners = 0;
+	idle.applied[0] = '\0';
 	if (idle_policy_parse(c->idle, &p)) {
 		snprintf(why, len, "bad idle policy '%s'", c->idle);
 		return -EINVAL;
 	}
 	if (p.kind == IDLE_DEFAULT)
 		return 0;
+	if (!idle_policy_usable(&p, why, len)) {
+		prefix_policy(c->idle, why, len);
+		return KNOB_SKIP;
+	}
 	ret = idle_lock(why, len);
 	if (!ret && p.kind == IDLE_POLL)
 		ret = apply_poll(why, len);
+	else if (!ret && p.kind == IDLE_SPIN)
+		ret = apply_spin(why, len);
 	else if (!ret)
-		ret = apply_halt_poll_ns(&p, why, len);
+		ret = apply_halt(&p, why, len);
 	if (ret)
 		prefix_policy(c->idle, why, len);
 	if (ret)                  /* knobs_apply() restores only earlier knobs */
@@ -259,6 +366,10 @@ static int idle_verify(const struct cell *c, char *why, size_t len)
 		return 0;
 	if (p.kind == IDLE_POLL)
 		return idle.dma_fd >= 0 ? verify_poll(why, len) : 0;
+	if (p.kind == IDLE_SPIN)
+		return idle_spin_held(why, len);
+	if (!idle.journal_id)     /* hlt without a driver: nothing was set */
+		return 0;
 	if (sysfs_read_line(IDLE_HALTPOLL_PARAM, now, sizeof(now)) < 0 ||
 	    strtoul(now, NULL, 10) != p.poll_ns) {
 		snprintf(why, len, "idle = %s did not hold: guest_halt_poll_ns is '%s' "
@@ -271,6 +382,9 @@ static int idle_verify(const struct cell *c, char *why, size_t len)
 static void idle_restore(const struct cell *c)
 {
 	(void)c;
+	if (idle.spinners)
+		idle_spin_stop();
+	idle.spinners = 0;
 	if (idle.dma_fd >= 0)
 		close(idle.dma_fd);
 	idle.dma_fd = -1;
@@ -283,8 +397,15 @@ static void idle_restore(const struct cell *c)
 	idle.lock_fd = -1;
 }
 
+static void idle_describe(const struct cell *c, char *buf, size_t len)
+{
+	(void)c;
+	snprintf(buf, len, "%s", idle.applied);
+}
+
 const struct knob_ops knob_idle = {
 	.name = "idle",
+	.describe = idle_describe,
 	.supported = idle_supported,
 	.apply = idle_apply,
 	.verify = idle_verify,

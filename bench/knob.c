@@ -50,6 +50,23 @@ int knobs_verify(const struct cell *c, char *why, size_t len)
 	return 0;
 }
 
+void knobs_describe(const struct cell *c,
+		    void (*put)(void *ctx, const char *key, const char *value), void *ctx)
+{
+	char key[64], buf[256];
+	int i;
+
+	for (i = 0; i < applied; i++) {
+		if (!knobs[i]->describe)
+			continue;
+		buf[0] = '\0';
+		knobs[i]->describe(c, buf, sizeof(buf));
+		snprintf(key, sizeof(key), "%s.applied", knobs[i]->name);
+		if (buf[0])
+			put(ctx, key, buf);
+	}
+}
+
 void knobs_restore(const struct cell *c)
 {
 	while (applied > 0) {

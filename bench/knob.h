@@ -31,6 +31,11 @@ struct knob_ops {
 	int (*verify)(const struct cell *c, char *why, size_t len);
 	/* Undo what apply() changed. */
 	void (*restore)(const struct cell *c);
+	/*
+	 * After apply(): what was applied, in words ("hlt, no cpuidle driver"),
+	 * stored as cell_param "<knob>.applied"; "" or NULL op = nothing to say.
+	 */
+	void (*describe)(const struct cell *c, char *buf, size_t len);
 };
 
 /**
@@ -42,6 +47,12 @@ int knobs_apply(const struct cell *c, char *why, size_t len);
 int knobs_supported(const struct cell *c, char *why, size_t len);
 /** knobs_verify() - verify every knob; the first failure wins. */
 int knobs_verify(const struct cell *c, char *why, size_t len);
+/**
+ * knobs_describe() - call @put(ctx, "<knob>.applied", words) for every
+ * applied knob that says what it applied.
+ */
+void knobs_describe(const struct cell *c,
+		    void (*put)(void *ctx, const char *key, const char *value), void *ctx);
 /** knobs_restore() - restore every applied knob, in reverse order. */
 void knobs_restore(const struct cell *c);
 

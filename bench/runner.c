@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cell-check.h"
 #include "config.h"
 #include "db.h"
 #include "env.h"
@@ -22,6 +23,7 @@
 #include "log.h"
 #include "progress.h"
 #include "runner.h"
+#include "tracefs-find.h"
 
 volatile sig_atomic_t runner_stop;
 
@@ -115,11 +117,17 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 				.env = { o->cvmfn, o->data_dir } };
 	enum cell_status st;
 	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
+	char why[512];
 
 	ctx.cell_id = db_cell_begin(db, run_id, c);
 	if (ctx.cell_id < 0)
 		return CELL_FAILED;
-	if (prepare_workload(&ctx))
+	if (!cell_runnable(c, why, sizeof(why))) {
+		/* before it costs anything: no preparation, no instance */
+		pr_warn("%s: skipped: %s", c->key, why);
+		db_skip_add(db, run_id, ctx.cell_id, NULL, why);
+		st = CELL_SKIPPED;
+	} else if (prepare_workload(&ctx))
 		st = CELL_FAILED;
 	else
 		st = cell_run(&ctx);
@@ -189,6 +197,24 @@ static int finish(struct db *db, int64_t run_id, int total, const struct run_cou
 	return code;
 }
 
+/*
+ * A probe mounted tracefs for this run (it was not mounted): say so in the
+ * run's environment and unmount it, leaving the machine as it was found.
+ */
+static void unmount_tracefs(struct db *db, int64_t run_id)
+{
+	int ret = tracefs_unmount_ours();
+
+	if (!ret)
+		return;
+	db_env_add(db, run_id, "tracefs.mounted_by_run", ret > 0 ?
+		   "yes, unmounted at the end of the run" : "yes, unmount failed",
+		   TRACEFS_MOUNT_POINT);
+	if (ret < 0)
+		pr_warn("cannot unmount the tracefs this run mounted on "
+			TRACEFS_MOUNT_POINT ": %s", strerror(-ret));
+}
+
 static int measure_all(struct db *db, const struct config *cfg, const struct cell *cells,
 		       size_t n, const struct runner_opts *o)
 {
@@ -207,6 +233,7 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 	catch_signals();
 	total = run_cells(db, run_id, cells, n, o, &rc);
 	journal_restore_all(NULL);
+	unmount_tracefs(db, run_id);
 	return finish(db, run_id, total, &rc);
 }
 

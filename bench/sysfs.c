@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * sysfs.c - read and write the small kernel files (sysfs, procfs, module
- * parameters) that probes, knobs, the journal and the environment use.
+ * parameters) that probes, knobs, the journal and the environment use,
+ * under the test root of sysroot.h when one is set.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "sysfs.h"
+#include "sysroot.h"
 
 /**
  * sysfs_read() - read up to @len - 1 bytes of a small file, NUL-ended,
@@ -26,7 +28,7 @@ int sysfs_read(const char *path, char *buf, size_t len)
 
 	if (!len)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = sysroot_open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while ((size_t)got < len - 1) {
@@ -76,7 +78,7 @@ int sysfs_read_line(const char *path, char *buf, size_t len)
  */
 int sysfs_write(const char *path, const char *value)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	int fd = sysroot_open(path, O_WRONLY | O_CLOEXEC), ret = 0;
 	size_t len = strlen(value);
 
 	if (fd < 0)

@@ -9,6 +9,12 @@
  * state is one HLT exit to the hypervisor: `halt_entries` is the guest's
  * own count of HLT exits.
  *
+ * Without a cpuidle driver there are no state counters: the kernel idles
+ * through default_idle (HLT on x86). The entries then come from the
+ * power:cpu_idle count below, if it fires on every CPU (idle-wake.c checks
+ * that once, when the probe opens); otherwise the probe is a skip with the
+ * reason. The cell's `idle.entries_source` (cell_param) names the source.
+ *
  * From tracefs (built with libtracefs, as root): the number of
  * power:cpu_idle entry events (state != PWR_EVENT_EXIT) in a tracefs
  * instance of its own, counted through the instance's per-CPU ring-buffer
@@ -30,10 +36,14 @@
 #endif
 
 #include "cpuidle.h"
+#include "idle-wake.h"
 #include "journal.h"
 #include "log.h"
 #include "probe.h"
 #include "sink.h"
+#include "sysfs.h"
+#include "sysroot.h"
+#include "tracefs-find.h"
 
 struct idle_trace {
 #ifdef HAVE_TRACEFS
@@ -52,8 +62,15 @@ struct idle_window {
 	double t_a, t_b;          /* CLOCK_MONOTONIC, ns */
 };
 
+enum idle_source { SRC_CPUIDLE, SRC_TRACE };
+
+#define WAKE_CHECK_MS 1000
+
 struct idle_state {
-	struct cpuidle_set set;
+	enum idle_source source;
+	char source_note[256];
+	int boot_idle_poll;               /* idle=poll on the kernel command line */
+	struct cpuidle_set set;           /* SRC_TRACE: CPUs only, no states */
 	struct idle_window win[2];        /* [0] cell, [1] invocation */
 	struct idle_trace tr;
 	uint64_t *rec;                    /* invocation records not yet written */
@@ -123,11 +140,15 @@ static void trace_close(struct idle_trace *t)
 static int trace_create(struct idle_trace *t)
 {
 	static int seq;
-	const char *dir = tracefs_tracing_dir();
+	const char *dir;
 	char name[64], path[512];
+	int ret = tracefs_mount_for_run(t->why, sizeof(t->why));
 
+	if (ret < 0)
+		return ret;
+	dir = tracefs_tracing_dir();
 	if (!dir)
-		return snprintf(t->why, sizeof(t->why), "tracefs is not mounted"), -ENOENT;
+		return snprintf(t->why, sizeof(t->why), "libtracefs finds no tracefs"), -ENOENT;
 	snprintf(name, sizeof(name), "cvmbench-idle-%d-%d", (int)getpid(), ++seq);
 	snprintf(path, sizeof(path), "%s/instances/%s", dir, name);
 	t->journal_id = journal_object("tracefs-instance", path);
@@ -206,12 +227,32 @@ static void trace_close(struct idle_trace *t)
 }
 #endif
 
+/* Without cpuidle states: can power:cpu_idle be counted (decided at open)? */
+static int trace_possible(char *why, size_t len)
+{
+#ifdef HAVE_TRACEFS
+	if (geteuid()) {
+		snprintf(why, len, "power:cpu_idle count needs root");
+		return 0;
+	}
+	return tracefs_usable(why, len);
+#else
+	snprintf(why, len, "built without libtracefs (no power:cpu_idle count)");
+	return 0;
+#endif
+}
+
 static int idle_supported(char *why, size_t len)
 {
-	if (!access(CPUIDLE_SYSFS "/cpu0/cpuidle/state0/usage", R_OK))
+	char drv[64], twhy[200];
+
+	if (!sysroot_access(CPUIDLE_SYSFS "/cpu0/cpuidle/state0/usage", R_OK))
 		return 1;
-	snprintf(why, len, "no cpuidle states under " CPUIDLE_SYSFS
-		 "/cpu0/cpuidle (no cpuidle driver, or cpuidle.off=1)");
+	if (trace_possible(twhy, sizeof(twhy)))
+		return 1;         /* power:cpu_idle, if it fires on every CPU */
+	cpuidle_driver(drv, sizeof(drv));
+	snprintf(why, len, "no cpuidle states under " CPUIDLE_SYSFS "/cpu0/cpuidle "
+		 "(cpuidle driver '%s') and %s", drv, twhy);
 	return 0;
 }
 
@@ -235,6 +276,79 @@ static void idle_close(struct probe *p)
 	p->priv = NULL;
 }
 
+/* 1 if the kernel command line holds the word @param. */
+static int boot_param(const char *param)
+{
+	char line[4096], *at;
+	size_t n = strlen(param);
+
+	if (sysfs_read_line("/proc/cmdline", line, sizeof(line)) < 0)
+		return 0;
+	for (at = strstr(line, param); at; at = strstr(at + 1, param))
+		if ((at == line || at[-1] == ' ') && (at[n] == ' ' || !at[n]))
+			return 1;
+	return 0;
+}
+
+/* Per-CPU power:cpu_idle counts, for idle_wake_check(). */
+static void count_trace(void *ctx, uint64_t *out)
+{
+	trace_count(ctx, out);
+}
+
+/*
+ * Without cpuidle states the entries come from power:cpu_idle, if it fires
+ * on every CPU. The check costs up to a second: done once per run.
+ */
+static int trace_fires_everywhere(struct idle_state *st, char *why, size_t len)
+{
+	static int verdict = -1;
+	static char reason[400];
+	uint64_t *seen;
+
+	if (verdict < 0) {
+		seen = calloc((size_t)st->set.ncpus, sizeof(*seen));
+		if (!seen)
+			return snprintf(why, len, "out of memory"), 0;
+		verdict = idle_wake_check(st->set.cpu, st->set.ncpus, count_trace, &st->tr,
+					  WAKE_CHECK_MS, seen);
+		if (verdict < 0)
+			snprintf(reason, sizeof(reason), "cannot start the sleeper threads "
+				 "that check power:cpu_idle: %s", strerror(-verdict));
+		else if (!verdict)
+			idle_wake_verdict(st->set.cpu, seen, st->set.ncpus, WAKE_CHECK_MS,
+					  reason, sizeof(reason));
+		verdict = verdict > 0;
+		free(seen);
+	}
+	snprintf(why, len, "%s", reason);
+	return verdict;
+}
+
+/* Where this cell's idle entries come from; a skip reason if nowhere. */
+static int choose_source(struct probe *p, struct idle_state *st, char *why)
+{
+	char drv[64], tmp[400];
+
+	cpuidle_driver(drv, sizeof(drv));
+	if (st->source == SRC_CPUIDLE) {
+		snprintf(st->source_note, sizeof(st->source_note), "cpuidle sysfs "
+			 "stateK/usage and time (driver %s)", drv);
+		return 0;
+	}
+	if (!st->tr.ok)
+		return probe_error(p, -ENOENT, "idle entries: no cpuidle states (cpuidle "
+				   "driver '%s') and no power:cpu_idle count: %s", drv,
+				   st->tr.why);
+	if (!trace_fires_everywhere(st, tmp, sizeof(tmp)))
+		return probe_error(p, -ENOENT, "idle entries: no cpuidle states (cpuidle "
+				   "driver '%s'), and %s", drv, tmp);
+	snprintf(st->source_note, sizeof(st->source_note), "tracefs power:cpu_idle "
+		 "(no cpuidle driver; it fired on every CPU under a pinned sleeper)");
+	(void)why;
+	return 0;
+}
+
 static int idle_open(struct probe *p)
 {
 	struct idle_state *st = calloc(1, sizeof(*st));
@@ -245,8 +359,13 @@ static int idle_open(struct probe *p)
 		return probe_error(p, -ENOMEM, "out of memory");
 	p->priv = st;
 	ret = cpuidle_open(&st->set, why, sizeof(why));
+	if (ret == -ENOENT) {
+		st->source = SRC_TRACE;
+		st->boot_idle_poll = boot_param("idle=poll");
+		ret = cpuidle_open_cpus(&st->set);
+	}
 	if (ret) {
-		probe_error(p, ret, "%s", ret == -ENOENT ? why : strerror(-ret));
+		probe_error(p, ret, "%s", strerror(-ret));
 		goto fail;
 	}
 	for (i = 0; i < 2 && !ret; i++) {
@@ -263,7 +382,9 @@ static int idle_open(struct probe *p)
 		goto fail;
 	}
 	trace_open(&st->tr, &st->set);
-	return 0;
+	ret = choose_source(p, st, why);
+	if (!ret)
+		return 0;
 fail:
 	idle_close(p);
 	return ret;
@@ -416,6 +537,28 @@ static int emit_trace(const struct cpuidle_set *set, const uint64_t *r, struct s
 	       emit_diff(s, "trace_usage_diff_pct", all_events, all_entries);
 }
 
+/*
+ * Without cpuidle states: the power:cpu_idle entries are the idle entries.
+ * Without a driver the kernel idles in default_idle, a HLT on x86, unless
+ * it was booted with idle=poll: then every entry polls.
+ */
+static int emit_trace_totals(const struct idle_state *st, const uint64_t *r,
+			     struct sink *s, struct idle_totals *t)
+{
+	double events = 0;
+	int i;
+
+	for (i = 0; i < st->set.ncpus; i++)
+		events += (double)r[REC_HEAD + i];
+	if (st->boot_idle_poll)
+		t->poll = events;
+	else
+		t->halt = events;
+	return sink_metric(s, st->boot_idle_poll ? "poll_entries" : "halt_entries",
+			   events, "count") ?:
+	       sink_metric(s, "idle_entries", events, "count");
+}
+
 /* Every row of one window's record; the totals are left in @t. */
 static int emit_record(struct idle_state *st, const uint64_t *r, struct sink *s,
 		       struct idle_totals *t)
@@ -424,7 +567,10 @@ static int emit_record(struct idle_state *st, const uint64_t *r, struct sink *s,
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = emit_states(&st->set, r, s, t) ?: emit_totals(&st->set, s, t);
+	if (st->source == SRC_TRACE)
+		err = emit_trace_totals(st, r, s, t);
+	else
+		err = emit_states(&st->set, r, s, t) ?: emit_totals(&st->set, s, t);
 	if (!err && st->tr.ok)
 		err = emit_trace(&st->set, r, s);
 	if (!err && secs > 0)
@@ -518,6 +664,8 @@ static int emit_cell(struct probe *p, struct sink *s)
 	err = flush_records(st, p->target, s) ?: emit_record(st, r, s, &tot) ?:
 	      emit_cell_rates(p->target, &tot, s);
 	free(r);
+	if (!err)
+		err = sink_note(s, "entries_source", st->source_note);
 	if (!err && !st->tr.ok) {
 		snprintf(why, sizeof(why), "power:cpu_idle cross-check: %s", st->tr.why);
 		sink_skip(s, why);

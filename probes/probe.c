@@ -72,3 +72,11 @@ int sink_skip(struct sink *s, const char *reason)
 {
 	return db_skip_add(s->db, s->run_id, s->cell_id, s->probe, reason);
 }
+
+int sink_note(struct sink *s, const char *key, const char *value)
+{
+	char k[128];
+
+	snprintf(k, sizeof(k), "%s.%s", s->probe, key);
+	return db_cell_note(s->db, s->cell_id, k, value);
+}

@@ -33,6 +33,7 @@
 #include "journal.h"
 #include "runc-sink.h"
 #include "runc-timeline.h"
+#include "tracefs-find.h"
 
 #define BUFFER_KB 8192
 #define MAX_SLOTS 64
@@ -97,19 +98,14 @@ struct runc_priv {
 	long long lost;           /* ... in the last window */
 };
 
+/* Finds tracefs without mounting it: `cvmbench list` must change nothing. */
 static int runc_supported(char *why, size_t len)
 {
-	const char *dir = tracefs_tracing_dir();
-
 	if (geteuid()) {
 		snprintf(why, len, "needs root (tracefs instance, event pid filter)");
 		return 0;
 	}
-	if (!dir) {
-		snprintf(why, len, "tracefs is not mounted and cannot be mounted");
-		return 0;
-	}
-	return 1;
+	return tracefs_usable(why, len);
 }
 
 static struct ev_slot *slot_add(struct runc_priv *p, struct tep_event *e, int type,
@@ -225,12 +221,18 @@ static int runc_open(struct probe *pr)
 	static const char *const systems[] = { "syscalls", "sched", "cgroup", "lock",
 					       NULL };
 	struct runc_priv *p = calloc(1, sizeof(*p));
+	char why[256];
 	int ret;
 
 	if (!p)
 		return -ENOMEM;
 	pr->priv = p;
 	p->harness = (int)getpid();
+	ret = tracefs_mount_for_run(why, sizeof(why));
+	if (ret < 0) {
+		ret = probe_error(pr, ret, "%s", why);
+		goto err;
+	}
 	p->tep = tracefs_local_events_system(NULL, systems);
 	if (!p->tep) {
 		ret = probe_error(pr, -EIO, "cannot read the trace event formats");

@@ -23,4 +23,10 @@ int sink_metric(struct sink *s, const char *name, double value, const char *unit
 /** sink_skip() - this probe could not measure this cell, and why. */
 int sink_skip(struct sink *s, const char *reason);
 
+/**
+ * sink_note() - how this cell was measured, in words (stored as cell_param
+ * "<probe>.<key>", e.g. idle.entries_source = "cpuidle sysfs usage").
+ */
+int sink_note(struct sink *s, const char *key, const char *value);
+
 #endif

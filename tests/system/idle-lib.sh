@@ -24,23 +24,36 @@ q() { sqlite3 "$db" "$@"; }
 # show_err: cvmbench's messages as TAP diagnostics (after a failure).
 show_err() { grep -v 'info: cell' "$tmp/err" | sed 's/^/# /'; }
 
-# why_not_idle: empty when root, cpuidle with a POLL state and the haltpoll
-# governor are here; else the reason to skip.
-why_not_idle() {
-	[ "$(id -u)" = 0 ] || { echo "needs root"; return; }
-	[ -r /sys/devices/system/cpu/cpu0/cpuidle/state0/usage ] || { echo "no cpuidle"; return; }
-	[ "$(cat /sys/devices/system/cpu/cpu0/cpuidle/state0/name)" = POLL ] ||
-		{ echo "cpuidle has no POLL state"; return; }
-	[ -w "$HP" ] || { echo "no writable $HP"; return; }
-	[ "$(cat "$GOV" 2>/dev/null)" = haltpoll ] || { echo "cpuidle governor is not haltpoll"; return; }
-	command -v sqlite3 > /dev/null || { echo "no sqlite3"; return; }
-	[ -x ./cvmbench ] || echo "cvmbench not built"
+# envfact KEY: the value cvmbench's own detection gives for KEY (cvmbench env).
+envfact() {
+	[ -s "$tmp/env.json" ] || ./cvmbench env --json > "$tmp/env.json" 2> /dev/null
+	python3 -c 'import json,sys
+print(json.load(open(sys.argv[1])).get(sys.argv[2], {}).get("value", ""))' "$tmp/env.json" "$1"
 }
 
-# why_not_tracefs: empty when tracefs is mounted (or mountable) with power:cpu_idle.
+# why_not_idle: empty when root, and the tool finds a cpuidle driver with a
+# POLL state under the haltpoll governor; else the reason to skip. Without
+# a driver, idle-policy.t runs the no-driver checks instead.
+why_not_idle() {
+	[ "$(id -u)" = 0 ] || { echo "needs root"; return; }
+	command -v sqlite3 > /dev/null || { echo "no sqlite3"; return; }
+	[ -x ./cvmbench ] || { echo "cvmbench not built"; return; }
+	[ "$(envfact cpuidle.driver)" != none ] ||
+		{ echo "no cpuidle driver (cvmbench env: cpuidle.driver none)"; return; }
+	[ "$(envfact cpuidle.cpu0.state0.name)" = POLL ] ||
+		{ echo "cpuidle has no POLL state (cvmbench env: cpuidle.cpu0.state0.name)"; return; }
+	[ "$(envfact cpuidle.governor)" = haltpoll ] ||
+		{ echo "cpuidle governor is '$(envfact cpuidle.governor)', not haltpoll"; return; }
+	[ -w "$HP" ] || echo "no writable $HP"
+}
+
+# why_not_tracefs: empty when the tool finds tracefs mounted or mountable
+# (a run mounts it itself, and unmounts it at its end); never mounts it here.
 why_not_tracefs() {
-	[ -d "$TR/instances" ] || mount -t tracefs nodev "$TR" 2> /dev/null
-	[ -d "$TR/events/power/cpu_idle" ] || { echo "no tracefs with power:cpu_idle"; return; }
+	case "$(envfact tracefs.mountable)" in
+	yes*) ;;
+	*) echo "no tracefs: $(envfact tracefs.mountable)"; return ;;
+	esac
 	./cvmbench list 2>/dev/null | grep -q 'built without libtracefs' &&
 		echo "built without libtracefs"
 }

@@ -5,7 +5,10 @@ runc_require() {
 	local why=""
 	[ "$(id -u)" = 0 ] || why="needs root"
 	[ -z "$why" ] && ! command -v runc >/dev/null && why="runc is not installed"
-	[ -z "$why" ] && ! grep -q tracefs /proc/filesystems && why="no tracefs in this kernel"
+	# tracefs as the tool finds it (mounted, or mountable: the run mounts it)
+	[ -z "$why" ] && ! ./cvmbench env --json 2>/dev/null | python3 -c 'import json,sys
+sys.exit(not json.load(sys.stdin)["tracefs.mountable"]["value"].startswith("yes"))' &&
+		why="no tracefs: $(./cvmbench env 2>/dev/null | awk '$1 == "tracefs.mountable"')"
 	if [ -n "$why" ]; then
 		skip_rest "$1" "$why"
 		exit 0

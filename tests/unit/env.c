@@ -2,10 +2,13 @@
 /*
  * tests/unit/env.c - env_collect() and `cvmbench env --json` against what
  * the kernel says directly: /proc/cpuinfo, uname(2), /proc/cmdline,
- * sysconf(3), cpuidle and KSM/THP sysfs files. TAP output; a check whose
+ * sysconf(3), CPUID (inline asm), /dev/kmsg, cpuidle and KSM/THP sysfs
+ * files. TAP output; a check whose
  * file or feature is missing here says SKIP with the reason.
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,7 @@
 #include "command.h"
 #include "env.h"
 
-#define N_TESTS 17
+#define N_TESTS 19
 #define MAX_FACTS 1024
 
 struct fact {
@@ -143,6 +146,8 @@ static void test_required_keys(void)
 		"cvm.evidence", "cpuidle.driver", "cpuidle.governor", "ksm.run",
 		"thp.enabled", "thp.defrag", "kvm.dev", "kvm.halt_poll_ns",
 		"tools.qemu.version", "tools.runc.version", "tools.crun.version",
+		"hypervisor.kernel", "tracefs.mounted", "tracefs.mountable",
+		"pmu.hardware",
 	};
 	size_t i;
 	int missing = 0;
@@ -174,12 +179,53 @@ static void test_cpu_kernel(void)
 	is(fact("topology.pus"), buf, "topology.pus is sysconf(_SC_NPROCESSORS_ONLN)");
 }
 
+/* CPUID leaf 0x40000000 read here with inline asm: EBX, ECX, EDX. */
+static void cpuid_signature(char out[13])
+{
+	unsigned int a = 0x40000000, b, c = 0, d;
+
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	memcpy(out, &b, 4);
+	memcpy(out + 4, &c, 4);
+	memcpy(out + 8, &d, 4);
+	out[12] = '\0';
+}
+
+/* "Hypervisor detected: X" from /dev/kmsg, read here; 1 found, 0 not, -1 unreadable. */
+static int kmsg_hypervisor(char *out, size_t len)
+{
+	char rec[8192], *at;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), found = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while (!found && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+			  (n < 0 && errno == EPIPE))) {
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		if ((at = strstr(rec, "Hypervisor detected: "))) {
+			at[strcspn(at, "\n")] = '\0';
+			snprintf(out, len, "%s", at + 21);
+			found = 1;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+/*
+ * The signature is read, never inferred: a guest with kvm-clock may say
+ * "bhyve bhyve " (a PVM guest) and its kernel "PVM".
+ */
 static void test_hypervisor(void)
 {
-	char flags[8192], clk[512];
-	int hv;
+	char flags[8192], sig[13], kline[256];
+	int hv, k;
 
 	if (!cpuinfo("flags", flags, sizeof(flags))) {
+		skip("no flags in /proc/cpuinfo");
 		skip("no flags in /proc/cpuinfo");
 		skip("no flags in /proc/cpuinfo");
 		return;
@@ -188,14 +234,43 @@ static void test_hypervisor(void)
 	ok(env_in_vm() == hv && !strcmp(fact("hypervisor.present") ?: "",
 					  hv ? "yes" : "no"),
 	   "env_in_vm() and hypervisor.present follow the cpuinfo hypervisor flag");
-	if (!hv)
+	if (!hv) {
 		skip("not a VM: no hypervisor flag in /proc/cpuinfo");
-	else if (!read_line("/sys/devices/system/clocksource/clocksource0/available_clocksource",
-			    clk, sizeof(clk)) || !has_word(clk, "kvm-clock"))
-		skip("a VM, but not under KVM (no kvm-clock clocksource)");
+	} else {
+		cpuid_signature(sig);
+		is(fact("hypervisor.signature"), sig,
+		   "hypervisor.signature is CPUID 0x40000000 (read here with inline asm)");
+	}
+	k = kmsg_hypervisor(kline, sizeof(kline));
+	if (k < 0)
+		skip("cannot read /dev/kmsg (needs CAP_SYSLOG when dmesg_restrict = 1)");
+	else if (!k)
+		ok(fact("hypervisor.kernel") && !strncmp(fact("hypervisor.kernel"), "none", 4),
+		   "hypervisor.kernel says none: no \"Hypervisor detected\" line in /dev/kmsg");
 	else
-		is(fact("hypervisor.signature"), "KVMKVMKVM",
-		   "hypervisor.signature is KVMKVMKVM in a KVM guest");
+		is(fact("hypervisor.kernel"), kline,
+		   "hypervisor.kernel is the kernel's \"Hypervisor detected\" line (/dev/kmsg)");
+}
+
+/*
+ * A hardware PMU registers a "cpu" (or hybrid "cpu_core") event source in
+ * sysfs: without one, perf_event_open of a hardware event must fail.
+ */
+static void test_pmu(void)
+{
+	const char *v = fact("pmu.hardware");
+	int dev = !access("/sys/bus/event_source/devices/cpu", F_OK) ||
+		  !access("/sys/bus/event_source/devices/cpu_core", F_OK);
+	int yes = v && !strncmp(v, "yes", 3);
+
+	if (yes != dev)
+		printf("#   pmu.hardware '%s', cpu event source %s\n", v ? v : "(none)",
+		       dev ? "present" : "absent");
+	if (dev && geteuid())
+		skip("a PMU is registered, but perf_event_paranoid may refuse a non-root open");
+	else
+		ok(yes == dev, "pmu.hardware follows the PMU event source in "
+		   "/sys/bus/event_source/devices");
 }
 
 static void test_cvm(void)
@@ -285,6 +360,7 @@ int main(void)
 	test_required_keys();
 	test_cpu_kernel();
 	test_hypervisor();
+	test_pmu();
 	test_cvm();
 	test_sysfs();
 	test_json();

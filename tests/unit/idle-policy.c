@@ -30,10 +30,12 @@ int main(void)
 	struct config *cfg = NULL;
 	char err[512] = "";
 
-	tap_plan(11);
+	tap_plan(14);
 	parses("default", IDLE_DEFAULT, 0);
 	parses("hlt", IDLE_HLT, 0);
 	parses("poll", IDLE_POLL, 0);
+	parses("spin", IDLE_SPIN, 0);
+	rejects("spin:1");
 	parses("haltpoll:200000", IDLE_HALTPOLL, 200000);
 	parses("haltpoll:0", IDLE_HALTPOLL, 0);
 	rejects("haltpoll:");
@@ -43,6 +45,7 @@ int main(void)
 	tap_ok(config_load_string("x.ini", ini, &cfg, err, sizeof(err)) != 0,
 	       "a config with idle = bogus does not load");
 	tap_contains(err, "haltpoll:NANOSECONDS", "the error lists the allowed values");
+	tap_contains(err, "spin", "... spin among them");
 	config_free(cfg);
 	return tap_failed ? 1 : 0;
 }

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracefs-find.c - where tracefs is, found without mounting it: the mount
+ * table (/proc/self/mountinfo), the kernel's file systems
+ * (/proc/filesystems) and the mount point /sys/kernel/tracing (a plain
+ * sysfs directory, not an automount like debugfs's tracing/). Also the one
+ * mount a run may make, and its undoing at the end of the run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysroot.h"
+#include "tracefs-find.h"
+
+static int we_mounted;
+
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++, w++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] && s[3]) {
+			*w = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*w = *s;
+		}
+	}
+	*w = '\0';
+}
+
+/* 1 and the mount point in @dir if @line mounts a tracefs. */
+static int mountinfo_tracefs(const char *line, char *dir, size_t len)
+{
+	char point[1024], type[64];
+	const char *sep = strstr(line, " - ");
+
+	if (!sep || sscanf(sep + 3, "%63s", type) != 1 || strcmp(type, "tracefs"))
+		return 0;
+	if (sscanf(line, "%*s %*s %*s %*s %1023s", point) != 1)
+		return 0;
+	unescape(point);
+	if (strlen(point) >= len)
+		return 0;         /* never a cut path */
+	memcpy(dir, point, strlen(point) + 1);
+	return 1;
+}
+
+static void find_mounted(struct tracefs_place *p)
+{
+	char line[2048], dir[256];
+	FILE *f = sysroot_fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (mountinfo_tracefs(line, dir, sizeof(dir)) &&
+		    (!p->mounted || !strcmp(dir, TRACEFS_MOUNT_POINT))) {
+			p->mounted = 1;
+			snprintf(p->dir, sizeof(p->dir), "%s", dir);
+		}
+	fclose(f);
+}
+
+static void find_in_kernel(struct tracefs_place *p)
+{
+	char line[256], a[64], b[64];
+	FILE *f = sysroot_fopen("/proc/filesystems", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%63s %63s", a, b);
+
+		if ((n == 1 && !strcmp(a, "tracefs")) || (n == 2 && !strcmp(b, "tracefs")))
+			p->in_kernel = 1;
+	}
+	fclose(f);
+}
+
+int tracefs_find(struct tracefs_place *p)
+{
+	struct stat st;
+	char buf[4096];
+
+	memset(p, 0, sizeof(*p));
+	find_mounted(p);
+	if (p->mounted)
+		return 1;
+	find_in_kernel(p);
+	p->mount_point = !stat(sysroot_path(TRACEFS_MOUNT_POINT, buf, sizeof(buf)), &st) &&
+			 S_ISDIR(st.st_mode);
+	if (p->in_kernel && p->mount_point)
+		return 1;
+	snprintf(p->why, sizeof(p->why), "tracefs is not mounted and %s",
+		 !p->in_kernel ? "the kernel has no tracefs (/proc/filesystems)" :
+		 "there is no " TRACEFS_MOUNT_POINT " to mount it on");
+	return 0;
+}
+
+int tracefs_usable(char *why, size_t len)
+{
+	struct tracefs_place p;
+
+	if (!tracefs_find(&p)) {
+		snprintf(why, len, "%s", p.why);
+		return 0;
+	}
+	if (!p.mounted && geteuid()) {
+		snprintf(why, len, "tracefs is not mounted, and mounting it needs root");
+		return 0;
+	}
+	return 1;
+}
+
+int tracefs_mount_for_run(char *why, size_t len)
+{
+	struct tracefs_place p;
+
+	if (!tracefs_find(&p)) {
+		snprintf(why, len, "%s", p.why);
+		return -ENOENT;
+	}
+	if (p.mounted)
+		return 0;
+	if (sysroot()) {
+		snprintf(why, len, "tracefs is not mounted in the test root");
+		return -ENOENT;
+	}
+	if (mount("nodev", TRACEFS_MOUNT_POINT, "tracefs", 0, NULL)) {
+		snprintf(why, len, "cannot mount tracefs on " TRACEFS_MOUNT_POINT ": %s",
+			 strerror(errno));
+		return -errno;
+	}
+	we_mounted = 1;
+	return 1;
+}
+
+int tracefs_unmount_ours(void)
+{
+	if (!we_mounted)
+		return 0;
+	if (umount2(TRACEFS_MOUNT_POINT, MNT_DETACH))
+		return -errno;
+	we_mounted = 0;
+	return 1;
+}
