@@ -245,10 +245,11 @@ static void store_list(const char *v, char *field, size_t size)
 
 void config_value_store(const struct config_key *k, const char *v, struct cell *c)
 {
-	char *field = (char *)c + k->offset;
+	char *field;
 
 	if (k->offset == (size_t)-1)
 		return;
+	field = (char *)c + k->offset;
 	switch (k->type) {
 	case KEY_INT:
 		if (k->size == sizeof(long long))

@@ -104,13 +104,14 @@ static void test_field_lengths(void)
 		     "wait = hybrid:0000000000000000000000000000000000200\n",
 		     "t.ini:3: wait: value of 44 characters; at most 31",
 		     "a wait mode longer than its field is an error");
-	/* 296 characters of valid probes: spaces between the names, two lines */
+	/* 296 characters of valid probes, two lines: 255 bytes ended inside "exitcost" */
 	snprintf(text, sizeof(text), "[experiment a]\nworkload = null\nprobes = latency,%120snull,\n"
-		 "  cpu,%155sidle\n", "", "");
-	snprintf(probes, sizeof(probes), "latency,%120snull,cpu,%155sidle", "", "");
+		 "  cpu,%113sexitcost,%33sidle\n", "", "", "");
+	snprintf(probes, sizeof(probes), "latency,%120snull,cpu,%113sexitcost,%33sidle", "", "",
+		 "");
 	tap_ok(strlen(probes) == 296, "the probes value is 296 characters (%zu)", strlen(probes));
 	tap_ok(!load_expand(text, &cells, &n, err, sizeof(err)) && n == 1 &&
-	       !strcmp(cells[0].probes, "latency,null,cpu,idle"),
+	       !strcmp(cells[0].probes, "latency,null,cpu,exitcost,idle"),
 	       "a 296-character probes list loads, stored as its names (%s)",
 	       n ? cells[0].probes : err);
 	tap_contains(n ? cells[0].spec : "", probes, "and the spec keeps it verbatim");
