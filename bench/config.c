@@ -234,17 +234,29 @@ static char *read_line(char *str, int num, void *stream)
 	return classify(ps, str) ? NULL : str;
 }
 
+/* inih drops a " ; comment" from key lines only: the same for continuations. */
+static int uncommented_len(const char *s)
+{
+	const char *p = s;
+
+	while (*p && !(*p == ';' && p > s && isspace((unsigned char)p[-1])))
+		p++;
+	while (p > s && isspace((unsigned char)p[-1]))
+		p--;
+	return (int)(p - s);
+}
+
 /* An indented line continues the previous key's value (a list goes on). */
 static int append_value(struct parse_state *ps, const char *more)
 {
 	struct config_entry *e = &cur_section(ps)->entries[ps->last];
 	size_t len = strlen(e->value);
-	int list = len && e->value[len - 1] == ',';
-	char *v = malloc(len + strlen(more) + 2);
+	int list = len && e->value[len - 1] == ',', more_len = uncommented_len(more);
+	char *v = malloc(len + (size_t)more_len + 2);
 
 	if (!v)
 		return !fail(ps, "out of memory");
-	sprintf(v, "%s%s%s", e->value, list || !len ? "" : " ", more);
+	sprintf(v, "%s%s%.*s", e->value, list || !len ? "" : " ", more_len, more);
 	free(e->value);
 	e->value = v;
 	return 1;

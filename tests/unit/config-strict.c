@@ -10,10 +10,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config-test.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
 
 /* Issue 9.5: inih cuts section names at 50 bytes. */
 static void test_section_names(void)
@@ -55,6 +68,10 @@ static void test_indented_key(void)
 	       n == 2 && !strcmp(cells[0].workload, "null") &&
 	       !strcmp(cells[1].workload, "hello-world"),
 	       "an indented key at the start of a section belongs to it (%s)", err);
+	config_cells_free(cells, n);
+	tap_ok(!load_expand("[experiment a]\nworkload = null, ; first\n  hello-world ; second\n",
+			    &cells, &n, err, sizeof(err)) && n == 2,
+	       "a ; comment ends a continuation line as it ends a key line (%s)", err);
 	config_cells_free(cells, n);
 	expect_error("[experiment a]\nworkload = null\n\n  threads = 2\n",
 		     "t.ini:4: this indented line continues workload",
@@ -210,6 +227,54 @@ static void test_duplicates(void)
 		     "t.ini:2: workload lists 'null' twice", "a workload repeated on a continuation");
 }
 
+/* Issue 9.9: out of memory says so (the message was empty or garbage). */
+static void test_out_of_memory(void)
+{
+	char text[1024], list[200], err[256];
+	struct config *cfg;
+	struct cell *cells = NULL;
+	struct rlimit as = { 1UL << 30, 1UL << 30 };
+	size_t used = 0, n = 0;
+	int i, fd[2], status = -1;
+	pid_t pid;
+
+	if (UNDER_ASAN) {
+		for (i = 0; i < 2; i++)
+			printf("ok %d # SKIP an address-space limit and ASan's shadow memory do "
+			       "not mix\n", ++tap_count);
+		return;
+	}
+	for (i = 1; i <= 64; i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%d",
+					 i > 1 ? "," : "", i);
+	snprintf(text, sizeof(text), "[experiment a]\nworkload = null\nseed = %s\n"
+		 "threads = %s\ninstances = %s\ninvocations = %s\n", list, list, list, list);
+	if (pipe(fd))
+		return;
+	pid = fork();
+	if (!pid) {
+		/* 16.7 million cells in 1 GiB of address space */
+		setrlimit(RLIMIT_AS, &as);
+		memset(err, 'X', sizeof(err));
+		if (load(text, &cfg, err, sizeof(err)))
+			_exit(3);
+		cfg->max_cells = 100000000;
+		i = config_expand(cfg, &cells, &n, err, sizeof(err));
+		if (write(fd[1], err, strnlen(err, sizeof(err) - 1)) < 0)
+			_exit(4);
+		_exit(i == -ENOMEM ? 0 : 1);
+	}
+	close(fd[1]);
+	memset(err, 0, sizeof(err));
+	if (read(fd[0], err, sizeof(err) - 1) < 0)
+		err[0] = '\0';
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "16.7 million cells in 1 GiB: -ENOMEM (status %d)", status);
+	tap_contains(err, "t.ini: out of memory", "and a message saying so");
+}
+
 /* Issue 9.9 and 9.11: configs are regular files of bounded size. */
 static void test_files(void)
 {
@@ -244,7 +309,7 @@ static void test_files(void)
 
 int main(void)
 {
-	tap_plan(42);
+	tap_plan(45);
 	test_section_names();
 	test_indented_key();
 	test_whole_values();
@@ -253,6 +318,7 @@ int main(void)
 	test_long_lists();
 	test_max_cells();
 	test_duplicates();
+	test_out_of_memory();
 	test_files();
 	return tap_done();
 }
