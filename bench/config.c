@@ -304,6 +304,8 @@ static int on_key(void *user, const char *section, const char *name,
 	if (ps->sec < 0)
 		return !fail(ps, "key '%s' outside a section: put it under [defaults] or "
 			     "[experiment NAME]", name);
+	if (find_section(ps->cfg, section) != ps->sec)
+		return !fail(ps, "the INI parser cut section [%s]: use a shorter name", section);
 	k = config_key_find(name);
 	if (!k) {
 		config_key_names(keys, sizeof(keys));
