@@ -127,13 +127,25 @@ static unsigned long long section_cells(const struct dimension *dims)
 	return n;
 }
 
-static uint32_t spec_hash(const char *spec)
+/* FNV-1a of the spec (then of "#SALT" if @salt), folded to 32 bits. */
+static uint32_t spec_hash(const char *spec, int salt)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
+	char tail[16] = "";
+	const char *p;
 
-	for (; *spec; spec++)
-		h = (h ^ (unsigned char)*spec) * 0x100000001b3ULL;
+	if (salt)
+		snprintf(tail, sizeof(tail), "#%d", salt);
+	for (p = spec; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	for (p = tail; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
 	return (uint32_t)(h ^ (h >> 32));
+}
+
+static void set_key(struct cell *c, int salt)
+{
+	snprintf(c->key, sizeof(c->key), "%s-%08x", c->experiment, spec_hash(c->spec, salt));
 }
 
 /* "experiment = E\n", every stored key = its value, "repeat = R\n". */
@@ -171,7 +183,7 @@ static int fill_cell(const char *experiment, const struct dimension *dims,
 	c->spec = make_spec(experiment, dims, pick, repeat);
 	if (!c->spec)
 		return -ENOMEM;
-	snprintf(c->key, sizeof(c->key), "%s-%08x", experiment, spec_hash(c->spec));
+	set_key(c, 0);
 	return 0;
 }
 
@@ -221,6 +233,42 @@ static int expand_section(struct expansion *x, const struct config_section *s,
 		snprintf(x->err, x->errlen, "%s: out of memory after %zu cells", x->cfg->path,
 			 x->n);
 	return ret;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct cell *x = *(const struct cell *const *)a, *y = *(const struct cell *const *)b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/*
+ * Two specs can hash alike (one pair in about 2^32): the later cell of such
+ * a pair takes the hash of its spec and "#1" (then "#2", ...), so every cell
+ * keeps a key of its own and every other key stays as it was.
+ */
+static int unique_keys(struct cell *cells, size_t n)
+{
+	struct cell **v = malloc((n + 1) * sizeof(*v));
+	int salt, clash = 1;
+	size_t i;
+
+	if (!v)
+		return -ENOMEM;
+	for (salt = 1; clash; salt++) {
+		for (i = 0; i < n; i++)
+			v[i] = &cells[i];
+		qsort(v, n, sizeof(*v), by_key);
+		clash = 0;
+		for (i = 1; i < n; i++)
+			if (!strcmp(v[i - 1]->key, v[i]->key)) {
+				set_key(v[i], salt);
+				clash = 1;
+			}
+	}
+	free(v);
+	return 0;
 }
 
 /* "experiment a: 12, experiment b: 3" into @buf. */
@@ -285,6 +333,10 @@ int config_expand(const struct config *cfg, struct cell **cells, size_t *ncells,
 	for (i = 0; i < cfg->nsections && !ret; i++)
 		if (dims[i])
 			ret = expand_section(&x, &cfg->sections[i], dims[i]);
+	if (!ret && unique_keys(x.cells, x.n)) {
+		snprintf(err, errlen, "%s: out of memory", cfg->path);
+		ret = -ENOMEM;
+	}
 	for (i = 0; dims && i < cfg->nsections; i++)
 		free_dimensions(dims[i]);
 	free(dims);

@@ -6,6 +6,7 @@
  * config files that are not regular files. Each case failed before its fix.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,77 @@ static void test_long_spec(void)
 	config_cells_free(cells, n);
 }
 
+/* The key's hash as docs/configs.md defines it: FNV-1a of the spec, folded. */
+static uint32_t fnv32(const char *a, const char *b, const char *c)
+{
+	const char *parts[3] = { a, b, c }, *p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		for (p = parts[i]; *p; p++)
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static int by_hash(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Two seeds whose cells' specs hash alike (2^19 seeds hold about 32 such pairs). */
+static int find_collision(const char *spec, unsigned *a, unsigned *b)
+{
+	const size_t n = 1 << 19;
+	uint64_t *v = malloc(n * sizeof(*v));
+	const char *at = strstr(spec, "seed = 7\n");
+	char *head = strndup(spec, at ? (size_t)(at - spec) : 0), line[32];
+	size_t i;
+	int found = 0;
+
+	for (i = 1; v && at && i < n; i++) {
+		snprintf(line, sizeof(line), "seed = %zu\n", i);
+		v[i] = (uint64_t)fnv32(head, line, at + 9) << 32 | i;
+	}
+	if (v && at)
+		qsort(v + 1, n - 1, sizeof(*v), by_hash);
+	for (i = 2; v && at && i < n && !found; i++)
+		if (v[i] >> 32 == v[i - 1] >> 32) {
+			*a = (unsigned)v[i - 1];
+			*b = (unsigned)v[i];
+			found = 1;
+		}
+	free(v);
+	free(head);
+	return found;
+}
+
+/* Issue 9.10: two cells never share a key, even when their specs hash alike. */
+static void test_key_collision(void)
+{
+	char text[256], err[1024], want[32];
+	struct cell *cells;
+	size_t n;
+	unsigned a = 0, b = 0;
+	int found;
+
+	load_expand("[experiment c]\nworkload = null\nseed = 7\n", &cells, &n, err, sizeof(err));
+	snprintf(want, sizeof(want), "c-%08x", n ? fnv32(cells[0].spec, "", "") : 0);
+	tap_ok(n == 1 && !strcmp(cells[0].key, want), "a cell's key is c-FNV32(spec) (%s)", want);
+	found = n == 1 && find_collision(cells[0].spec, &a, &b);
+	tap_ok(found, "seeds %u and %u make specs that hash alike", a, b);
+	config_cells_free(cells, n);
+	snprintf(text, sizeof(text), "[experiment c]\nworkload = null\nseed = %u, %u\n", a, b);
+	load_expand(text, &cells, &n, err, sizeof(err));
+	tap_ok(n == 2 && strcmp(cells[0].key, cells[1].key) != 0, "they still get two keys "
+	       "(%s, %s)", n == 2 ? cells[0].key : err, n == 2 ? cells[1].key : "");
+	snprintf(want, sizeof(want), "c-%08x", n ? fnv32(cells[0].spec, "", "") : 0);
+	tap_ok(n == 2 && !strcmp(cells[0].key, want), "the first keeps its hash as key");
+	config_cells_free(cells, n);
+}
+
 /* Issue 9.8: lists are not cut at 64 values. */
 static void test_long_lists(void)
 {
@@ -309,7 +381,7 @@ static void test_files(void)
 
 int main(void)
 {
-	tap_plan(45);
+	tap_plan(49);
 	test_section_names();
 	test_indented_key();
 	test_whole_values();
@@ -318,6 +390,7 @@ int main(void)
 	test_long_lists();
 	test_max_cells();
 	test_duplicates();
+	test_key_collision();
 	test_out_of_memory();
 	test_files();
 	return tap_done();
