@@ -5,8 +5,8 @@
  * matrix expansion (matrix.c), built with ASan and UBSan by `make fuzz`.
  * Besides "no crash, no leak, no undefined behaviour" it checks what the
  * issues promised: a refusal has a one-line message naming the file, no
- * expansion exceeds the cell limit, no two cells share a spec, and every
- * spec ends with its repeat line (nothing cut).
+ * expansion exceeds the cell limit, no two cells share a spec or a key, and
+ * every spec ends with its repeat line (nothing cut).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +53,11 @@ static void check_cells(const struct cell *cells, size_t n)
 	qsort(specs, n, sizeof(*specs), by_spec);
 	for (i = 1; i < n; i++)
 		check(strcmp(specs[i - 1], specs[i]) != 0, "two cells share a spec", specs[i]);
+	for (i = 0; i < n; i++)
+		specs[i] = cells[i].key;
+	qsort(specs, n, sizeof(*specs), by_spec);
+	for (i = 1; i < n; i++)
+		check(strcmp(specs[i - 1], specs[i]) != 0, "two cells share a key", specs[i]);
 	free(specs);
 }
 
