@@ -115,7 +115,7 @@ check: all tests fuzz-if-clang
 # build-fuzz/ so the normal build is untouched. tests/fuzz/config.t runs it in
 # `make check` for FUZZ_SECONDS on a seed corpus from configs/ (and SKIPs, or
 # fails under CI, when clang with libFuzzer is missing).
-FUZZ_CC    := clang
+FUZZ_CC    ?= clang
 FUZZ_B     := build-fuzz
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_BASE  := -O1 -g -std=gnu11 -D_GNU_SOURCE -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
@@ -143,8 +143,9 @@ $(FUZZ_B)/%.o: %.c $(FEATURE_STAMP)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
-# make check builds the target where clang can (the test says why not otherwise).
-fuzz-if-clang:
+# make check builds the target where clang can (the test says why not otherwise);
+# the generated schema first, so that the sub-make does not write it at the same time.
+fuzz-if-clang: $(B)/bench/schema-gen.c
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; \
 	else echo "make fuzz: no $(FUZZ_CC): tests/fuzz/config.t will skip"; fi
 
