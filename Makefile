@@ -7,6 +7,7 @@
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
 #                   (ASan cannot link -static) and build-asan/tests/*.t
 #   make check-asan unit tests and the harness system tests against build-asan/
+#   make fuzz       the config fuzz target (clang, libFuzzer, ASan, UBSan)
 #   make clean
 #
 # CFLAGS (default -O2 -g) and LDFLAGS are yours to replace on the command line;
@@ -145,8 +146,52 @@ $(B)/tests/%.t: tests/unit/%.c $(LIB_OBJS)
 
 tests: $(UNIT_BINS)
 
-check: all tests
-	prove --exec '' $(UNIT_BINS) $(sort $(wildcard tests/workloads/*.t tests/system/*.t))
+check: all tests fuzz-if-clang
+	prove --exec '' $(UNIT_BINS) $(sort $(wildcard tests/workloads/*.t tests/system/*.t)) \
+		$(FUZZ_TESTS)
+
+# --- fuzzing -------------------------------------------------------------------
+# `make fuzz` builds the config parser's fuzz target (tests/fuzz/config.c) with
+# libFuzzer, ASan and UBSan; the harness objects it links are built apart in
+# build-fuzz/ so the normal build is untouched. tests/fuzz/config.t runs it in
+# `make check` for FUZZ_SECONDS on a seed corpus from configs/ (and SKIPs, or
+# fails under CI, when clang with libFuzzer is missing).
+FUZZ_CC    ?= clang
+FUZZ_B     := build-fuzz
+FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_BASE  := -O1 -g -std=gnu11 -D_GNU_SOURCE -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_CFLAGS := $(FUZZ_BASE) $(FEATURES) -Ibench -Iprobes -Iworkloads \
+	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
+FUZZ_OBJS  := $(patsubst $(B)/%,$(FUZZ_B)/%,$(LIB_OBJS))
+FUZZ_BIN   := $(FUZZ_B)/fuzz-config
+FUZZ_TESTS := tests/fuzz/config.t
+
+fuzz: $(FUZZ_BIN)
+
+$(FUZZ_BIN): tests/fuzz/config.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(BENCH_LIBS)
+
+$(FUZZ_B)/workloads/%.o: workloads/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_BASE) -Iworkloads -pthread -c -o $@ $<
+
+$(FUZZ_B)/bench/schema-gen.o: $(B)/bench/schema-gen.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_B)/bench/version.o: $(VERSION_C)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_B)/%.o: %.c $(FEATURE_STAMP)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+# make check builds the target where clang can (the test says why not otherwise);
+# the generated schema first, so that the sub-make does not write it at the same time.
+fuzz-if-clang: $(B)/bench/schema-gen.c
+	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; \
+	else echo "make fuzz: no $(FUZZ_CC): tests/fuzz/config.t will skip"; fi
 
 # The main job. Exit status 3 of `run` means "finished, some cells skipped":
 # the report shows which and why, so it is not a failure here.
@@ -168,8 +213,8 @@ check-asan: asan
 		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS))
 
 clean:
-	rm -rf $(B) $(ASAN_DIR) cvmbench cvmfn
+	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn
 
-.PHONY: all tests check quick clean asan check-asan
+.PHONY: all tests check quick clean asan check-asan fuzz fuzz-if-clang
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) $(FUZZ_B) -name '*.d' 2>/dev/null)

@@ -2,6 +2,7 @@
 /*
  * cell.h - one point of an experiment matrix, fully expanded. Every field
  * is a config key (see config-keys.c); spec holds them all as text.
+ * Cells come from config_expand() and go with config_cells_free().
  */
 #ifndef CVMBENCH_CELL_H
 #define CVMBENCH_CELL_H
@@ -37,7 +38,7 @@ struct cell {
 	char cgroups[4];          /* on | off */
 	char favordynmods[8];     /* default | on | off */
 	double start_timeout;     /* seconds an instance start may take; 0 = timeout */
-	char spec[2048];          /* `key = value` lines, verbatim */
+	char *spec;               /* `key = value` lines, verbatim; malloc'd */
 	int index;                /* position in the expanded matrix */
 };
 

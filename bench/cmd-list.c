@@ -20,13 +20,15 @@
 #include "probe.h"
 #include "workload.h"
 
-enum { LIST_JSON, LIST_CONFIGS, LIST_KEYS };
+enum { LIST_JSON, LIST_CONFIGS, LIST_KEYS, LIST_MAX_CELLS };
 
 static const struct opt list_opts[] = {
 	{ "json", 0, NULL, "machine-readable output", LIST_JSON },
 	{ "configs", 1, "DIR", "where the experiment configs are (default configs/)",
 	  LIST_CONFIGS },
 	{ "keys", 0, NULL, "the config keys: type, default, allowed values", LIST_KEYS },
+	{ "max-cells", 1, "N", "a config of more than N cells is an error (default "
+	  CONFIG_MAX_CELLS_STR ")", LIST_MAX_CELLS },
 	OPT_END
 };
 
@@ -34,6 +36,7 @@ struct list_args {
 	int json;
 	int keys;
 	const char *configs;
+	size_t max_cells;
 };
 
 static int on_list_opt(void *ctx, int id, const char *arg)
@@ -44,6 +47,8 @@ static int on_list_opt(void *ctx, int id, const char *arg)
 		a->json = 1;
 	else if (id == LIST_KEYS)
 		a->keys = 1;
+	else if (id == LIST_MAX_CELLS)
+		return opts_count("list", "max-cells", arg, &a->max_cells);
 	else
 		a->configs = arg;
 	return 0;
@@ -203,7 +208,7 @@ static void describe_experiment(cJSON *arr, const char *file,
 	cJSON_AddNumberToObject(o, "cells_probe_skips", (double)t.probe_skips);
 }
 
-static void list_config(cJSON *arr, const char *dir, const char *file)
+static void list_config(cJSON *arr, const char *dir, const char *file, size_t max_cells)
 {
 	char path[PATH_MAX], err[1600];
 	struct config *cfg;
@@ -215,6 +220,8 @@ static void list_config(cJSON *arr, const char *dir, const char *file)
 		item(arr, file, "", err);
 		return;
 	}
+	if (max_cells)
+		cfg->max_cells = max_cells;
 	if (config_expand(cfg, &cells, &n, err, sizeof(err))) {
 		item(arr, file, "", err);
 		config_free(cfg);
@@ -223,7 +230,7 @@ static void list_config(cJSON *arr, const char *dir, const char *file)
 	for (i = 0; i < cfg->nsections; i++)
 		if (!cfg->sections[i].is_defaults)
 			describe_experiment(arr, file, &cfg->sections[i], cells, n);
-	free(cells);
+	config_cells_free(cells, n);
 	config_free(cfg);
 }
 
@@ -239,13 +246,13 @@ static int is_ini(const struct dirent *d)
 	return n > 4 && !strcmp(d->d_name + n - 4, ".ini");
 }
 
-static void list_configs(cJSON *arr, const char *dir)
+static void list_configs(cJSON *arr, const char *dir, size_t max_cells)
 {
 	struct dirent **names;
 	int n = scandir(dir, &names, is_ini, by_name), i;
 
 	for (i = 0; i < n; i++) {
-		list_config(arr, dir, names[i]->d_name);
+		list_config(arr, dir, names[i]->d_name, max_cells);
 		free(names[i]);
 	}
 	if (n >= 0)
@@ -287,7 +294,7 @@ int cmd_list(int argc, char **argv)
 	e = cJSON_AddArrayToObject(root, "experiments");
 	list_workloads(w);
 	list_probes(p);
-	list_configs(e, a.configs);
+	list_configs(e, a.configs, a.max_cells);
 	if (a.json) {
 		print_json(root);
 	} else {

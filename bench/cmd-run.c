@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "config.h"
 #include "exitcode.h"
 #include "opts.h"
 #include "paths.h"
@@ -14,7 +15,7 @@
 
 #define MAX_ONLY 256
 
-enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN };
+enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN, RUN_MAX_CELLS };
 
 static const struct opt run_opts[] = {
 	{ "db", 1, "FILE", "results database (default results.db)", RUN_DB },
@@ -24,6 +25,8 @@ static const struct opt run_opts[] = {
 	{ "cvmfn", 1, "PATH", "the cvmfn binary (default: next to cvmbench)", RUN_CVMFN },
 	{ "dry-run", 0, NULL, "print the expanded cells and their keys; measure nothing",
 	  RUN_DRY_RUN },
+	{ "max-cells", 1, "N", "refuse a config of more than N cells (default "
+	  CONFIG_MAX_CELLS_STR ")", RUN_MAX_CELLS },
 	OPT_END
 };
 
@@ -41,6 +44,7 @@ static int on_run_opt(void *ctx, int id, const char *arg)
 	case RUN_DATA_DIR: a->o.data_dir = arg; break;
 	case RUN_CVMFN: a->o.cvmfn = arg; break;
 	case RUN_DRY_RUN: a->o.dry_run = 1; break;
+	case RUN_MAX_CELLS: return opts_count("run", "max-cells", arg, &a->o.max_cells);
 	default:
 		if (a->o.nonly == MAX_ONLY) {
 			fprintf(stderr, "cvmbench run: too many --only\n");

@@ -4,6 +4,7 @@
  * name, with its type, default, allowed values and where it goes in a
  * cell. Parsing, validation, expansion and `--help` all read this table.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -125,6 +126,8 @@ static int enum_allows(const char *allowed, const char *value)
 	size_t n = strlen(value);
 	const char *p = allowed;
 
+	if (!n || strchr(value, '|'))
+		return 0;
 	while (p) {
 		if (!strncmp(p, value, n) && (p[n] == '|' || p[n] == '\0'))
 			return 1;
@@ -135,6 +138,12 @@ static int enum_allows(const char *allowed, const char *value)
 	return 0;
 }
 
+/* Decimal only: strtod() would take "0x10", "inf" and "nan" too. */
+static int is_decimal(const char *v)
+{
+	return v[strspn(v, "0123456789.eE+-")] == '\0' && strpbrk(v, "0123456789");
+}
+
 static int check_number(const struct config_key *k, const char *v, char *err,
 			size_t errlen)
 {
@@ -143,7 +152,8 @@ static int check_number(const struct config_key *k, const char *v, char *err,
 
 	errno = 0;
 	d = k->type == KEY_INT ? (double)strtoll(v, &end, 10) : strtod(v, &end);
-	if (errno || end == v || *end || isnan(d) || d < k->min || d > k->max) {
+	if (errno || end == v || *end || !is_decimal(v) || isnan(d) || d < k->min ||
+	    d > k->max) {
 		snprintf(err, errlen, "bad value '%s' for %s: %s from %g to %g", v, k->name,
 			 k->type == KEY_INT ? "an integer" : "a number", k->min, k->max);
 		return -EINVAL;
@@ -151,7 +161,20 @@ static int check_number(const struct config_key *k, const char *v, char *err,
 	return 0;
 }
 
-int config_value_check(const struct config_key *k, const char *v, char *err,
+/* A value stored as text must fit its field of struct cell whole. */
+static int check_fits(const struct config_key *k, const char *v, char *err, size_t errlen)
+{
+	size_t len = strlen(v);
+
+	if (k->offset == (size_t)-1 || k->type == KEY_INT || k->type == KEY_DOUBLE ||
+	    k->type == KEY_PROBES || len < k->size)
+		return 0;
+	snprintf(err, errlen, "%s: value of %zu characters; at most %zu", k->name, len,
+		 k->size - 1);
+	return -EINVAL;
+}
+
+static int check_value(const struct config_key *k, const char *v, char *err,
 		       size_t errlen)
 {
 	char names[1024];
@@ -199,12 +222,34 @@ int config_value_check(const struct config_key *k, const char *v, char *err,
 	}
 }
 
+int config_value_check(const struct config_key *k, const char *v, char *err,
+		       size_t errlen)
+{
+	return check_value(k, v, err, errlen) || check_fits(k, v, err, errlen) ? -EINVAL : 0;
+}
+
+/* Store a list as "a,b,c" (config_entry_check() made sure it fits). */
+static void store_list(const char *v, char *field, size_t size)
+{
+	size_t n = 0;
+
+	for (; *v && n + 1 < size; v++) {
+		if (isspace((unsigned char)*v) || (*v == ',' && (!n || field[n - 1] == ',')))
+			continue;
+		field[n++] = *v;
+	}
+	if (n && field[n - 1] == ',')
+		n--;
+	field[n] = '\0';
+}
+
 void config_value_store(const struct config_key *k, const char *v, struct cell *c)
 {
-	char *field = (char *)c + k->offset;
+	char *field;
 
 	if (k->offset == (size_t)-1)
 		return;
+	field = (char *)c + k->offset;
 	switch (k->type) {
 	case KEY_INT:
 		if (k->size == sizeof(long long))
@@ -214,6 +259,9 @@ void config_value_store(const struct config_key *k, const char *v, struct cell *
 		break;
 	case KEY_DOUBLE:
 		*(double *)field = strtod(v, NULL);
+		break;
+	case KEY_PROBES:
+		store_list(v, field, k->size);
 		break;
 	default:
 		snprintf(field, k->size, "%s", v);

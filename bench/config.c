@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * config.c - read an experiment config with inih and check its sections,
- * keys and values. inih reports lines only for syntax errors, so the
- * reader below counts lines itself: every error names file:line.
+ * keys and values. inih reports lines only for syntax errors and cuts
+ * section and key names at 49 bytes, so the reader below sees each line
+ * first, classifies it exactly as inih will, counts lines, and refuses what
+ * inih would cut or misread: every error names file:line, on one line.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <stdarg.h>
@@ -13,45 +16,25 @@
 
 #include "config.h"
 
+#define INI_NAME_MAX 49           /* inih's MAX_NAME - 1, for keys */
+
 struct parse_state {
 	struct config *cfg;
 	const char *text;         /* what is left to read */
 	int line;                 /* line of the text inih handles now */
-	int continued;            /* it starts with white space: continues a value */
-	struct config_entry *last; /* the entry the previous line set */
+	int have_key;             /* inih's prev_name: indented lines continue it */
+	int continued;            /* inih hands this line over as a continuation */
+	long sec;                 /* index of the section read now; -1 before one */
+	long last;                /* its entry the last key line set; -1 none */
 	char *err;
 	size_t errlen;
 	int failed;
 };
 
-static int fail(struct parse_state *ps, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static int fail_at(struct parse_state *ps, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-/* inih's reader: one line per call, counting them. */
-static char *read_line(char *str, int num, void *stream)
-{
-	struct parse_state *ps = stream;
-	const char *nl;
-	size_t n;
-
-	if (!*ps->text)
-		return NULL;
-	nl = strchr(ps->text, '\n');
-	n = nl ? (size_t)(nl - ps->text) + 1 : strlen(ps->text);
-	ps->line++;
-	if (n > (size_t)num - 1) {
-		fail(ps, "line longer than %d characters: continue a long value on "
-		     "indented lines", num - 2);
-		return NULL;
-	}
-	memcpy(str, ps->text, n);
-	str[n] = '\0';
-	ps->text += n;
-	ps->continued = (str[0] == ' ' || str[0] == '\t') && str[strspn(str, " \t\r\n")];
-	return str;
-}
-
-static int fail(struct parse_state *ps, const char *fmt, ...)
+static int fail_at(struct parse_state *ps, int line, const char *fmt, ...)
 {
 	char msg[768];
 	va_list ap;
@@ -59,33 +42,31 @@ static int fail(struct parse_state *ps, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(ps->err, ps->errlen, "%s:%d: %s", ps->cfg->path, ps->line, msg);
+	snprintf(ps->err, ps->errlen, "%s:%d: %s", ps->cfg->path, line, msg);
 	ps->failed = 1;
 	return -EINVAL;
 }
 
-static struct config_section *section_for(struct parse_state *ps, const char *name)
-{
-	struct config *cfg = ps->cfg;
-	struct config_section *s;
-	size_t i;
+#define fail(ps, ...) fail_at(ps, (ps)->line, __VA_ARGS__)
 
-	for (i = 0; i < cfg->nsections; i++)
-		if (!strcmp(cfg->sections[i].is_defaults ? "defaults" : "", name) ||
-		    (!cfg->sections[i].is_defaults && !strncmp(name, "experiment ", 11) &&
-		     !strcmp(cfg->sections[i].name, name + 11)))
-			return &cfg->sections[i];
-	s = realloc(cfg->sections, (cfg->nsections + 1) * sizeof(*s));
-	if (!s)
-		return NULL;
-	cfg->sections = s;
-	s = &cfg->sections[cfg->nsections++];
-	memset(s, 0, sizeof(*s));
-	s->line = ps->line;
-	s->is_defaults = !strcmp(name, "defaults");
-	if (!s->is_defaults)
-		snprintf(s->name, sizeof(s->name), "%s", name + 11);
-	return s;
+static struct config_section *cur_section(struct parse_state *ps)
+{
+	return ps->sec < 0 ? NULL : &ps->cfg->sections[ps->sec];
+}
+
+/* The entry read last is complete: check its whole value. */
+static int finish_entry(struct parse_state *ps)
+{
+	struct config_entry *e;
+	char msg[1200];
+
+	if (ps->last < 0)
+		return 0;
+	e = &cur_section(ps)->entries[ps->last];
+	ps->last = -1;
+	if (config_entry_check(config_key_find(e->key), e->value, msg, sizeof(msg)))
+		return fail_at(ps, e->line, "%s", msg);
+	return 0;
 }
 
 static int check_section_name(struct parse_state *ps, const char *name)
@@ -101,68 +82,192 @@ static int check_section_name(struct parse_state *ps, const char *name)
 		if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789-_.", *p))
 			return fail(ps, "experiment name '%s': use a-z, 0-9, '-', '_', '.'",
 				    exp);
-	if (strlen(exp) >= sizeof(((struct config_section *)0)->name))
-		return fail(ps, "experiment name '%s' is too long", exp);
 	return 0;
 }
 
-static int check_value_list(struct parse_state *ps, const struct config_key *k,
-			    const char *value)
+static long find_section(const struct config *cfg, const char *name)
 {
-	char *copy = strdup(value), *tok, *save = NULL, msg[1200];
-	int count = 0, ret = 0;
+	size_t i;
 
-	if (!copy)
-		return -ENOMEM;
-	if (k->type == KEY_STRING && !k->matrix) {    /* free text: commas are text */
-		if (config_value_check(k, value, msg, sizeof(msg)))
-			ret = fail(ps, "%s", msg);
-		free(copy);
-		return ret;
+	for (i = 0; i < cfg->nsections; i++)
+		if (cfg->sections[i].is_defaults ? !strcmp(name, "defaults") :
+		    !strncmp(name, "experiment ", 11) && !strcmp(cfg->sections[i].name, name + 11))
+			return (long)i;
+	return -1;
+}
+
+static int add_section(struct parse_state *ps, const char *name)
+{
+	struct config *cfg = ps->cfg;
+	struct config_section *s;
+	long i = find_section(cfg, name);
+
+	if (i >= 0)
+		return fail(ps, "section [%s] given twice (first at line %d)", name,
+			    cfg->sections[i].line);
+	s = realloc(cfg->sections, (cfg->nsections + 1) * sizeof(*s));
+	if (!s)
+		return fail(ps, "out of memory");
+	cfg->sections = s;
+	s = &cfg->sections[cfg->nsections];
+	memset(s, 0, sizeof(*s));
+	s->line = ps->line;
+	s->is_defaults = !strcmp(name, "defaults");
+	if (!s->is_defaults)
+		snprintf(s->name, sizeof(s->name), "%s", name + 11);
+	ps->sec = (long)cfg->nsections++;
+	return 0;
+}
+
+/* "[name]" from @p to @end (trimmed): inih stops at ']' or a " ;" comment. */
+static int on_section_line(struct parse_state *ps, const char *p, const char *end)
+{
+	const char *close = p + 1, *rest;
+	char name[CONFIG_SECTION_MAX + 1];
+	size_t len;
+
+	while (close < end && *close != ']' && !(*close == ';' && isspace((unsigned char)close[-1])))
+		close++;
+	if (close == end || *close != ']')
+		return fail(ps, "section header without ']'");
+	for (rest = close + 1; rest < end && isspace((unsigned char)*rest); rest++)
+		;
+	if (rest < end && *rest != ';' && *rest != '#')
+		return fail(ps, "text after ']': one section header per line");
+	len = (size_t)(close - p - 1);
+	if (len > CONFIG_SECTION_MAX)
+		return fail(ps, "section name '%.*s' is longer than %d characters "
+			    "(experiment names: at most %d)", (int)len, p + 1,
+			    CONFIG_SECTION_MAX, CONFIG_NAME_MAX);
+	memcpy(name, p + 1, len);
+	name[len] = '\0';
+	ps->have_key = 0;
+	return check_section_name(ps, name) || add_section(ps, name);
+}
+
+/* "key = value": inih splits at the first '=' or ':' before a " ;" comment. */
+static int on_key_line(struct parse_state *ps, const char *p, const char *end)
+{
+	const char *sep = p, *name_end;
+
+	while (sep < end && *sep != '=' && *sep != ':' &&
+	       !(sep > p && *sep == ';' && isspace((unsigned char)sep[-1])))
+		sep++;
+	if (sep == end || (*sep != '=' && *sep != ':'))
+		return fail(ps, "syntax error: expected [section], key = value or a ; comment");
+	for (name_end = sep; name_end > p && isspace((unsigned char)name_end[-1]); name_end--)
+		;
+	if (name_end - p > INI_NAME_MAX)
+		return fail(ps, "unknown key '%.*s...': longer than any key", INI_NAME_MAX, p);
+	ps->have_key = 1;
+	return 0;
+}
+
+/* An indented "key = value" after a key would be taken as part of its value. */
+static int check_continuation(struct parse_state *ps, const char *p)
+{
+	char name[INI_NAME_MAX + 1];
+	size_t len = strcspn(p, "=:");
+
+	while (len && isspace((unsigned char)p[len - 1]))
+		len--;
+	if (!p[strcspn(p, "=:")] || !len || len > INI_NAME_MAX)
+		return 0;
+	memcpy(name, p, len);
+	name[len] = '\0';
+	if (!config_key_find(name) || ps->last < 0)
+		return 0;
+	return fail(ps, "this indented line continues %s; start a new key in column 1",
+		    cur_section(ps)->entries[ps->last].key);
+}
+
+/* What inih will make of @str, checked before it sees it. */
+static int classify(struct parse_state *ps, const char *str)
+{
+	const char *p = str, *end;
+
+	if (ps->line == 1 && !strncmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
+	end = p + strlen(p);
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	ps->continued = 0;
+	if (p == end || *p == ';' || *p == '#')
+		return 0;
+	if (ps->have_key && p > str) {
+		ps->continued = 1;
+		return check_continuation(ps, p);
 	}
-	for (tok = strtok_r(copy, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		while (*tok == ' ' || *tok == '\t')
-			tok++;
-		tok[strcspn(tok, " \t")] = '\0';
-		if (!*tok)
-			continue;
-		count++;
-		if (count > 1 && !k->matrix && k->type != KEY_PROBES)
-			ret = fail(ps, "%s takes one value, not a list", k->name);
-		else if (config_value_check(k, tok, msg, sizeof(msg)))
-			ret = fail(ps, "%s", msg);
+	if (finish_entry(ps))
+		return -EINVAL;
+	if (*p == '[')
+		return on_section_line(ps, p, end);
+	return on_key_line(ps, p, end);
+}
+
+/* inih's reader: one line per call, counted and classified. */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct parse_state *ps = stream;
+	const char *nl;
+	size_t n;
+
+	if (ps->failed)
+		return NULL;
+	if (!*ps->text) {
+		finish_entry(ps);
+		return NULL;
 	}
-	if (!count && !ret && k->type != KEY_STRING && k->type != KEY_PROBES)
-		ret = fail(ps, "empty value for %s", k->name);
-	free(copy);
-	return ret;
+	nl = strchr(ps->text, '\n');
+	n = nl ? (size_t)(nl - ps->text) + 1 : strlen(ps->text);
+	ps->line++;
+	if (n > (size_t)num - 1) {
+		fail(ps, "line longer than %d characters: continue a long value on "
+		     "indented lines", num - 2);
+		return NULL;
+	}
+	memcpy(str, ps->text, n);
+	str[n] = '\0';
+	ps->text += n;
+	return classify(ps, str) ? NULL : str;
+}
+
+/* inih drops a " ; comment" from key lines only: the same for continuations. */
+static int uncommented_len(const char *s)
+{
+	const char *p = s;
+
+	while (*p && !(*p == ';' && p > s && isspace((unsigned char)p[-1])))
+		p++;
+	while (p > s && isspace((unsigned char)p[-1]))
+		p--;
+	return (int)(p - s);
 }
 
 /* An indented line continues the previous key's value (a list goes on). */
-static int append_value(struct parse_state *ps, struct config_entry *e,
-			const char *more)
+static int append_value(struct parse_state *ps, const char *more)
 {
+	struct config_entry *e = &cur_section(ps)->entries[ps->last];
 	size_t len = strlen(e->value);
-	int list = len && e->value[len - 1] == ',';
-	char *v = malloc(len + strlen(more) + 3);
+	int list = len && e->value[len - 1] == ',', more_len = uncommented_len(more);
+	char *v = malloc(len + (size_t)more_len + 2);
 
 	if (!v)
 		return !fail(ps, "out of memory");
-	sprintf(v, "%s%s%s", e->value, list || !len ? "" : " ", more);
+	sprintf(v, "%s%s%.*s", e->value, list || !len ? "" : " ", more_len, more);
 	free(e->value);
 	e->value = v;
 	return 1;
 }
 
-static int add_entry(struct parse_state *ps, struct config_section *s,
-		     const struct config_key *k, const char *value)
+static int add_entry(struct parse_state *ps, const struct config_key *k, const char *value)
 {
+	struct config_section *s = cur_section(ps);
 	struct config_entry *e;
 	size_t i;
 
-	if (ps->continued && ps->last && !strcmp(ps->last->key, k->name))
-		return append_value(ps, ps->last, value);
 	for (i = 0; i < s->nentries; i++)
 		if (!strcmp(s->entries[i].key, k->name))
 			return !fail(ps, "%s given twice in this section (first at line %d)",
@@ -171,76 +276,42 @@ static int add_entry(struct parse_state *ps, struct config_section *s,
 	if (!e)
 		return !fail(ps, "out of memory");
 	s->entries = e;
-	e = &s->entries[s->nentries++];
+	e = &s->entries[s->nentries];
 	e->key = strdup(k->name);
 	e->value = strdup(value);
 	e->line = ps->line;
-	ps->last = e;
+	if (!e->key || !e->value) {
+		free(e->key);
+		free(e->value);
+		return !fail(ps, "out of memory");
+	}
+	ps->last = (long)s->nentries++;
 	return 1;
 }
 
+/* inih's handler: 1 to go on, 0 on error (the message is in ps->err). */
 static int on_key(void *user, const char *section, const char *name,
 		  const char *value)
 {
 	struct parse_state *ps = user;
 	const struct config_key *k;
-	struct config_section *s;
 	char keys[1024];
 
 	if (ps->failed)
 		return 0;
-	if (!*section)
+	if (ps->continued)
+		return append_value(ps, value);
+	if (ps->sec < 0)
 		return !fail(ps, "key '%s' outside a section: put it under [defaults] or "
 			     "[experiment NAME]", name);
-	if (check_section_name(ps, section))
-		return 0;
+	if (find_section(ps->cfg, section) != ps->sec)
+		return !fail(ps, "the INI parser cut section [%s]: use a shorter name", section);
 	k = config_key_find(name);
 	if (!k) {
 		config_key_names(keys, sizeof(keys));
 		return !fail(ps, "unknown key '%s' in [%s]; keys are: %s", name, section, keys);
 	}
-	if (check_value_list(ps, k, value))
-		return 0;
-	s = section_for(ps, section);
-	if (!s)
-		return !fail(ps, "out of memory");
-	return add_entry(ps, s, k, value);
-}
-
-static int on_section(struct parse_state *ps, const char *section)
-{
-	return check_section_name(ps, section) || !section_for(ps, section);
-}
-
-/* inih's handler: 1 to go on, 0 on error (the message is in ps->err). */
-/* inih calls the handler with a NULL name at each new section (INI_CALL_HANDLER_ON_NEW_SECTION
- * is off in Debian's build), so sections are checked when their first key
- * arrives and, for empty ones, by a scan in check_sections(). */
-static int check_sections(struct parse_state *ps, const char *text)
-{
-	const char *p = text;
-	char name[128];
-	size_t before;
-
-	ps->line = 0;
-	while (p && *p) {
-		ps->line++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != '[' || sscanf(p, "[%127[^]]]", name) != 1)
-			goto next;
-		before = ps->cfg->nsections;
-		if (on_section(ps, name))
-			return -EINVAL;
-		if (ps->cfg->nsections == before)
-			return fail(ps, "section [%s] given twice (first at line %d)", name,
-				    section_for(ps, name)->line);
-next:
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return 0;
+	return add_entry(ps, k, value);
 }
 
 void config_free(struct config *cfg)
@@ -276,64 +347,31 @@ int config_load_string(const char *path, const char *text, struct config **out,
 		       char *err, size_t errlen)
 {
 	struct config *cfg = calloc(1, sizeof(*cfg));
-	struct parse_state ps = { .cfg = cfg, .text = text, .err = err, .errlen = errlen };
+	struct parse_state ps = { .cfg = cfg, .text = text, .sec = -1, .last = -1,
+				  .err = err, .errlen = errlen };
 	int rc;
 
-	if (!cfg)
-		return -ENOMEM;
-	cfg->path = strdup(path);
-	cfg->text = strdup(text);
-	rc = check_sections(&ps, text) ? -1 : 0;
-	if (!rc) {
-		ps.line = 0;
-		rc = ini_parse_stream(read_line, &ps, on_key, &ps);
+	if (cfg) {
+		cfg->path = strdup(path);
+		cfg->text = strdup(text);
 	}
-	if (rc > 0 && !ps.failed)
-		snprintf(err, errlen, "%s:%d: syntax error: expected [section], "
-			 "key = value or a ; comment", path, rc);
-	else if (!rc && !ps.failed && !count_experiments(cfg))
+	if (!cfg || !cfg->path || !cfg->text) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		config_free(cfg);
+		return -ENOMEM;
+	}
+	cfg->max_cells = CONFIG_MAX_CELLS;
+	rc = ini_parse_stream(read_line, &ps, on_key, &ps);
+	if (!ps.failed && rc > 0)
+		fail_at(&ps, rc, "syntax error: expected [section], key = value or a ; comment");
+	else if (!ps.failed && rc < 0)
+		snprintf(err, errlen, "%s: out of memory", path);
+	else if (!ps.failed && !count_experiments(cfg))
 		snprintf(err, errlen, "%s: no [experiment NAME] section: nothing to run", path);
-	else if (!rc && !ps.failed) {
+	else if (!ps.failed) {
 		*out = cfg;
 		return 0;
 	}
 	config_free(cfg);
-	return -EINVAL;
-}
-
-int config_load(const char *path, struct config **out, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "re");
-	char *text = NULL;
-	size_t cap = 0, len = 0, n;
-	int ret;
-
-	if (!f) {
-		snprintf(err, errlen, "cannot open config %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *t = realloc(text, cap = cap * 2 + 8192);
-
-			if (!t) {
-				free(text);
-				fclose(f);
-				return -ENOMEM;
-			}
-			text = t;
-		}
-		n = fread(text + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
-	text[len] = '\0';
-	if (memchr(text, '\0', len)) {
-		snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
-		free(text);
-		return -EINVAL;
-	}
-	ret = config_load_string(path, text, out, err, errlen);
-	free(text);
-	return ret;
+	return rc < 0 ? -ENOMEM : -EINVAL;
 }

@@ -8,6 +8,8 @@
  *   size = test, small         a comma list is a matrix dimension
  *
  * Every error names the file, the line and the key, with the allowed values.
+ * Nothing is cut or dropped: a value that does not parse whole, or does not
+ * fit its field, is an error (config-values.c).
  */
 #ifndef CVMBENCH_CONFIG_H
 #define CVMBENCH_CONFIG_H
@@ -15,6 +17,17 @@
 #include <stddef.h>
 
 #include "cell.h"
+
+/* inih keeps 49 bytes of a section name: "experiment " and 38 more. */
+#define CONFIG_SECTION_MAX 49
+#define CONFIG_NAME_MAX (CONFIG_SECTION_MAX - 11)
+/* A config is a regular file of at most this many bytes. */
+#define CONFIG_MAX_BYTES (1 << 20)
+/* Expanding refuses more cells than this unless the user raises it (--max-cells). */
+#define CONFIG_MAX_CELLS 10000
+#define CONFIG_STR_(x) #x
+#define CONFIG_STR(x) CONFIG_STR_(x)
+#define CONFIG_MAX_CELLS_STR CONFIG_STR(CONFIG_MAX_CELLS)
 
 struct config_entry {
 	char *key;
@@ -35,6 +48,7 @@ struct config {
 	char *text;               /* the file as read, stored with the run */
 	struct config_section *sections;
 	size_t nsections;
+	size_t max_cells;         /* config_expand() refuses more; CONFIG_MAX_CELLS */
 };
 
 /**
@@ -50,10 +64,14 @@ void config_free(struct config *cfg);
 /**
  * config_expand() - the cells of every experiment, in file order; within an
  * experiment the last dimension of the key table varies fastest and
- * repeats vary fastest of all. *@cells is malloc'd.
+ * repeats vary fastest of all. Free *@cells with config_cells_free().
+ * Returns 0, -E2BIG if there would be more than @cfg->max_cells cells
+ * (the message gives the count), or -ENOMEM; the message is in @err.
  */
 int config_expand(const struct config *cfg, struct cell **cells, size_t *ncells,
 		  char *err, size_t errlen);
+/** config_cells_free() - free @n cells from config_expand() and their specs. */
+void config_cells_free(struct cell *cells, size_t n);
 
 /* The key table (config-keys.c). */
 enum config_key_type { KEY_STRING, KEY_INT, KEY_DOUBLE, KEY_ENUM, KEY_WORKLOAD,
@@ -87,5 +105,28 @@ void config_value_store(const struct config_key *key, const char *value,
 			struct cell *c);
 /** config_key_names() - "a, b, c": every key, for error messages. */
 void config_key_names(char *buf, size_t len);
+
+/* Values of one entry (config-values.c). */
+struct config_values {
+	char **v;                 /* trimmed, in order; malloc'd */
+	size_t n;
+};
+
+/**
+ * config_values_split() - the values of @value for key @k: a comma list
+ * (trimmed, empty elements left out) for list keys, the whole text for
+ * free text. Checks nothing. Returns 0 or -ENOMEM.
+ */
+int config_values_split(const struct config_key *k, const char *value,
+			struct config_values *out);
+/** config_values_free() - free what config_values_split() made. */
+void config_values_free(struct config_values *vals);
+/**
+ * config_entry_check() - check the whole value of one entry: each element
+ * whole, one value for a single-value key, no value twice, and every value
+ * fits the cell's field. On error writes "key: why" to @err, one line.
+ */
+int config_entry_check(const struct config_key *k, const char *value, char *err,
+		       size_t errlen);
 
 #endif

@@ -353,20 +353,24 @@ int db_env_add(struct db *db, int64_t run_id, const char *key,
 	return step_done(db, st);
 }
 
-/* One cell_param row per `key = value` line of the spec. */
+/*
+ * One cell_param row per `key = value` line of the spec: the key is the
+ * line up to the first " = ", the value the rest of that line (maybe empty).
+ */
 static int db_cell_params(struct db *db, int64_t cell_id, const char *spec)
 {
 	sqlite3_stmt *st = db->stmt[ST_PARAM];
-	char key[128], value[1024];
-	const char *p;
+	const char *p, *eol, *sep;
 	int ret = 0;
 
-	for (p = spec; p && *p && !ret; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (sscanf(p, "%127s = %1023[^\n]", key, value) != 2)
+	for (p = spec; p && *p && !ret; p = *eol ? eol + 1 : NULL) {
+		eol = p + strcspn(p, "\n");
+		sep = memmem(p, (size_t)(eol - p), " = ", 3);
+		if (!sep || sep == p)
 			continue;
 		sqlite3_bind_int64(st, 1, cell_id);
-		bind_text(st, 2, key);
-		bind_text(st, 3, value);
+		sqlite3_bind_text(st, 2, p, (int)(sep - p), SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, sep + 3, (int)(eol - sep - 3), SQLITE_TRANSIENT);
 		ret = step_done(db, st);
 	}
 	return ret;

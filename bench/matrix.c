@@ -2,9 +2,12 @@
 /*
  * matrix.c - expand each experiment of a config into cells: the cartesian
  * product of its comma-list keys, times its repeats. Each cell carries its
- * spec (every key = value, verbatim) and a stable key derived from it.
+ * spec (every key = value, verbatim, however long) and a stable key derived
+ * from it. The cells are counted before any is made: more than the config's
+ * max_cells is refused with the count.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +15,17 @@
 
 #include "config.h"
 
-#define MAX_VALUES 64
-
 struct dimension {
 	const struct config_key *key;
-	char *values[MAX_VALUES];
-	int count;
+	struct config_values vals;
+};
+
+struct expansion {
+	const struct config *cfg;
+	struct cell *cells;
+	size_t n, cap;
+	char *err;
+	size_t errlen;
 };
 
 static const char *lookup(const struct config_section *s, const char *key)
@@ -40,170 +48,314 @@ static const struct config_section *defaults_of(const struct config *cfg)
 	return NULL;
 }
 
-/* Split "a, b,c" into trimmed values (lists of non-matrix keys stay whole). */
-static int split_values(struct dimension *d, const char *value)
-{
-	char *copy = strdup(value), *tok, *save = NULL;
-
-	if (!copy)
-		return -ENOMEM;
-	if (!d->key->matrix) {
-		d->values[d->count++] = copy;
-		return 0;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		while (*tok == ' ' || *tok == '\t')
-			tok++;
-		tok[strcspn(tok, " \t")] = '\0';
-		if (*tok && d->count < MAX_VALUES)
-			d->values[d->count++] = strdup(tok);
-	}
-	free(copy);
-	/* a free-text key may be empty ("" = unset) */
-	if (!d->count && d->key->type == KEY_STRING)
-		d->values[d->count++] = strdup("");
-	return d->count ? 0 : -EINVAL;
-}
-
 static void free_dimensions(struct dimension *dims)
 {
 	size_t i;
-	int j;
 
-	for (i = 0; i < config_key_count; i++)
-		for (j = 0; j < dims[i].count; j++)
-			free(dims[i].values[j]);
+	for (i = 0; dims && i < config_key_count; i++)
+		config_values_free(&dims[i].vals);
+	free(dims);
 }
 
-static int build_dimensions(const struct config *cfg, const struct config_section *s,
-			    struct dimension *dims, char *err, size_t errlen)
+/* A matrix key's values; any other key's whole text as its one value. */
+static int dimension_values(const struct config_key *k, const char *v,
+			    struct config_values *vals)
 {
-	const struct config_section *defaults = defaults_of(cfg);
-	size_t i;
-
-	for (i = 0; i < config_key_count; i++) {
-		const struct config_key *k = &config_keys[i];
-		const char *v = lookup(s, k->name);
-
-		if (!v)
-			v = lookup(defaults, k->name);
-		if (!v)
-			v = k->def;
-		dims[i].key = k;
-		if (!v) {
-			snprintf(err, errlen, "%s:%d: [experiment %s] has no %s: set it there "
-				 "or in [defaults]", cfg->path, s->line, s->name, k->name);
-			return -EINVAL;
-		}
-		if (split_values(&dims[i], v)) {
-			snprintf(err, errlen, "%s:%d: [experiment %s]: empty %s", cfg->path,
-				 s->line, s->name, k->name);
-			return -EINVAL;
-		}
+	if (k->matrix)
+		return config_values_split(k, v, vals);
+	vals->n = 0;
+	vals->v = malloc(sizeof(*vals->v));
+	if (!vals->v)
+		return -ENOMEM;
+	vals->v[0] = strdup(v);
+	if (!vals->v[0]) {
+		free(vals->v);
+		vals->v = NULL;
+		return -ENOMEM;
 	}
+	vals->n = 1;
 	return 0;
 }
 
-static uint32_t spec_hash(const char *spec)
+static int build_dimensions(const struct expansion *x, const struct config_section *s,
+			    struct dimension **out)
+{
+	const struct config_section *defaults = defaults_of(x->cfg);
+	struct dimension *dims = calloc(config_key_count, sizeof(*dims));
+	const char *v;
+	size_t i;
+
+	if (!dims)
+		goto err_nomem;
+	for (i = 0; i < config_key_count; i++) {
+		dims[i].key = &config_keys[i];
+		v = lookup(s, dims[i].key->name);
+		v = v ? v : lookup(defaults, dims[i].key->name);
+		v = v ? v : dims[i].key->def;
+		if (v && dimension_values(dims[i].key, v, &dims[i].vals))
+			goto err_dims;
+		if (!v || !dims[i].vals.n) {
+			snprintf(x->err, x->errlen, "%s:%d: [experiment %s] has no %s: set it "
+				 "there or in [defaults]", x->cfg->path, s->line, s->name,
+				 dims[i].key->name);
+			free_dimensions(dims);
+			return -EINVAL;
+		}
+	}
+	*out = dims;
+	return 0;
+err_dims:
+	free_dimensions(dims);
+err_nomem:
+	snprintf(x->err, x->errlen, "%s: out of memory", x->cfg->path);
+	return -ENOMEM;
+}
+
+/* Cells of one experiment: the product of its dimensions, times its repeats. */
+static unsigned long long section_cells(const struct dimension *dims)
+{
+	unsigned long long n = 1, f;
+	size_t i;
+
+	for (i = 0; i < config_key_count; i++) {
+		f = dims[i].vals.n;
+		if (!strcmp(dims[i].key->name, "repeats"))
+			f = strtoull(dims[i].vals.v[0], NULL, 10);
+		if (__builtin_mul_overflow(n, f, &n))
+			return ULLONG_MAX;
+	}
+	return n;
+}
+
+/* FNV-1a of the spec (then of "#SALT" if @salt), folded to 32 bits. */
+static uint32_t spec_hash(const char *spec, int salt)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
+	char tail[16] = "";
+	const char *p;
 
-	for (; *spec; spec++)
-		h = (h ^ (unsigned char)*spec) * 0x100000001b3ULL;
+	if (salt)
+		snprintf(tail, sizeof(tail), "#%d", salt);
+	for (p = spec; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	for (p = tail; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-static void fill_cell(const char *experiment, const struct dimension *dims,
-		      const int *pick, int repeat, struct cell *c)
+static void set_key(struct cell *c, int salt)
 {
-	size_t i, used;
+	snprintf(c->key, sizeof(c->key), "%s-%08x", c->experiment, spec_hash(c->spec, salt));
+}
+
+/* "experiment = E\n", every stored key = its value, "repeat = R\n". */
+static char *make_spec(const char *experiment, const struct dimension *dims,
+		       const size_t *pick, int repeat)
+{
+	char *spec = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&spec, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "experiment = %s\n", experiment);
+	for (i = 0; i < config_key_count; i++)
+		if (dims[i].key->offset != (size_t)-1)
+			fprintf(f, "%s = %s\n", dims[i].key->name, dims[i].vals.v[pick[i]]);
+	fprintf(f, "repeat = %d\n", repeat);
+	if (ferror(f) | fclose(f)) {
+		free(spec);
+		return NULL;
+	}
+	return spec;
+}
+
+static int fill_cell(const char *experiment, const struct dimension *dims,
+		     const size_t *pick, int repeat, struct cell *c)
+{
+	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->experiment, sizeof(c->experiment), "%s", experiment);
-	used = (size_t)snprintf(c->spec, sizeof(c->spec), "experiment = %s\n", experiment);
-	for (i = 0; i < config_key_count; i++) {
-		const char *v = dims[i].values[pick[i]];
-
-		config_value_store(dims[i].key, v, c);
-		if (dims[i].key->offset == (size_t)-1 || used >= sizeof(c->spec))
-			continue;
-		used += (size_t)snprintf(c->spec + used, sizeof(c->spec) - used,
-					 "%s = %s\n", dims[i].key->name, v);
-	}
+	for (i = 0; i < config_key_count; i++)
+		config_value_store(dims[i].key, dims[i].vals.v[pick[i]], c);
 	c->repeat_index = repeat;
-	if (used < sizeof(c->spec))
-		snprintf(c->spec + used, sizeof(c->spec) - used, "repeat = %d\n", repeat);
-	snprintf(c->key, sizeof(c->key), "%s-%08x", experiment, spec_hash(c->spec));
-}
-
-static int push_cell(struct cell **cells, size_t *n, size_t *cap, const struct cell *c)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		struct cell *nc = realloc(*cells, ncap * sizeof(*nc));
-
-		if (!nc)
-			return -ENOMEM;
-		*cells = nc;
-		*cap = ncap;
-	}
-	(*cells)[*n] = *c;
-	(*cells)[*n].index = (int)*n;
-	(*n)++;
+	c->spec = make_spec(experiment, dims, pick, repeat);
+	if (!c->spec)
+		return -ENOMEM;
+	set_key(c, 0);
 	return 0;
 }
 
 /* Odometer over the dimensions: the last key varies fastest. 0 when done. */
-static int advance(const struct dimension *dims, int *pick)
+static int advance(const struct dimension *dims, size_t *pick)
 {
 	size_t i = config_key_count;
 
 	while (i-- > 0) {
-		if (++pick[i] < dims[i].count)
+		if (++pick[i] < dims[i].vals.n)
 			return 1;
 		pick[i] = 0;
 	}
 	return 0;
 }
 
-static int expand_section(const struct config *cfg, const struct config_section *s,
-			  struct cell **cells, size_t *n, size_t *cap, char *err,
-			  size_t errlen)
+static int repeats_of(const struct dimension *dims)
 {
-	struct dimension dims[64] = { 0 };
-	int pick[64] = { 0 }, r, ret;
-	struct cell c;
+	size_t i;
 
-	ret = build_dimensions(cfg, s, dims, err, errlen);
-	while (!ret) {
-		fill_cell(s->name, dims, pick, 0, &c);
-		for (r = 0; r < c.repeats && !ret; r++) {
-			fill_cell(s->name, dims, pick, r, &c);
-			ret = push_cell(cells, n, cap, &c);
+	for (i = 0; i < config_key_count; i++)
+		if (!strcmp(dims[i].key->name, "repeats"))
+			return atoi(dims[i].vals.v[0]);
+	return 1;
+}
+
+/* The cells were counted first: x->cells has room for all of them. */
+static int expand_section(struct expansion *x, const struct config_section *s,
+			  const struct dimension *dims)
+{
+	size_t *pick = calloc(config_key_count, sizeof(*pick));
+	int r, repeats = repeats_of(dims), ret = 0;
+
+	if (!pick)
+		return -ENOMEM;
+	do {
+		for (r = 0; r < repeats && !ret && x->n < x->cap; r++) {
+			ret = fill_cell(s->name, dims, pick, r, &x->cells[x->n]);
+			if (!ret) {
+				x->cells[x->n].index = (int)x->n;
+				x->n++;
+			}
 		}
-		if (!advance(dims, pick))
-			break;
-	}
-	free_dimensions(dims);
+	} while (!ret && advance(dims, pick));
+	free(pick);
+	if (ret)
+		snprintf(x->err, x->errlen, "%s: out of memory after %zu cells", x->cfg->path,
+			 x->n);
 	return ret;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct cell *x = *(const struct cell *const *)a, *y = *(const struct cell *const *)b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/*
+ * Two specs can hash alike (one pair in about 2^32): the later cell of such
+ * a pair takes the hash of its spec and "#1" (then "#2", ...), so every cell
+ * keeps a key of its own and every other key stays as it was.
+ */
+static int unique_keys(struct cell *cells, size_t n)
+{
+	struct cell **v = malloc((n + 1) * sizeof(*v));
+	int salt, clash = 1;
+	size_t i;
+
+	if (!v)
+		return -ENOMEM;
+	for (salt = 1; clash; salt++) {
+		for (i = 0; i < n; i++)
+			v[i] = &cells[i];
+		qsort(v, n, sizeof(*v), by_key);
+		clash = 0;
+		for (i = 1; i < n; i++)
+			if (!strcmp(v[i - 1]->key, v[i]->key)) {
+				set_key(v[i], salt);
+				clash = 1;
+			}
+	}
+	free(v);
+	return 0;
+}
+
+/* "experiment a: 12, experiment b: 3" into @buf. */
+static void describe_counts(const struct config *cfg, const unsigned long long *counts,
+			    char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < cfg->nsections && used < len; i++)
+		if (!cfg->sections[i].is_defaults)
+			used += (size_t)snprintf(buf + used, len - used, "%sexperiment %s: %llu",
+						 used ? ", " : "", cfg->sections[i].name,
+						 counts[i]);
+}
+
+/* Build every experiment's dimensions and count the cells, before making any. */
+static int count_cells(struct expansion *x, struct dimension **dims,
+		       unsigned long long *counts)
+{
+	const struct config *cfg = x->cfg;
+	unsigned long long total = 0, max = cfg->max_cells ? cfg->max_cells : CONFIG_MAX_CELLS;
+	char what[512];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < cfg->nsections; i++) {
+		if (cfg->sections[i].is_defaults)
+			continue;
+		ret = build_dimensions(x, &cfg->sections[i], &dims[i]);
+		if (ret)
+			return ret;
+		counts[i] = section_cells(dims[i]);
+		if (__builtin_add_overflow(total, counts[i], &total))
+			total = ULLONG_MAX;
+	}
+	if (total <= max) {
+		x->cap = (size_t)total;
+		return 0;
+	}
+	describe_counts(cfg, counts, what, sizeof(what));
+	snprintf(x->err, x->errlen, "%s: %llu cells (%s); the limit is %llu (--max-cells)",
+		 cfg->path, total, what, max);
+	return -E2BIG;
 }
 
 int config_expand(const struct config *cfg, struct cell **cells, size_t *ncells,
 		  char *err, size_t errlen)
 {
-	size_t i, n = 0, cap = 0;
-	struct cell *out = NULL;
-	int ret = 0;
+	struct expansion x = { .cfg = cfg, .err = err, .errlen = errlen };
+	struct dimension **dims = calloc(cfg->nsections + 1, sizeof(*dims));
+	unsigned long long *counts = calloc(cfg->nsections + 1, sizeof(*counts));
+	size_t i;
+	int ret;
 
+	err[0] = '\0';
+	ret = dims && counts ? count_cells(&x, dims, counts) : -ENOMEM;
+	if (!ret && !(x.cells = calloc(x.cap + 1, sizeof(*x.cells))))
+		ret = -ENOMEM;
+	if (ret == -ENOMEM && !err[0])
+		snprintf(err, errlen, "%s: out of memory", cfg->path);
 	for (i = 0; i < cfg->nsections && !ret; i++)
-		if (!cfg->sections[i].is_defaults)
-			ret = expand_section(cfg, &cfg->sections[i], &out, &n, &cap, err,
-					     errlen);
-	if (ret) {
-		free(out);
-		return ret;
+		if (dims[i])
+			ret = expand_section(&x, &cfg->sections[i], dims[i]);
+	if (!ret && unique_keys(x.cells, x.n)) {
+		snprintf(err, errlen, "%s: out of memory", cfg->path);
+		ret = -ENOMEM;
 	}
-	*cells = out;
-	*ncells = n;
-	return 0;
+	for (i = 0; dims && i < cfg->nsections; i++)
+		free_dimensions(dims[i]);
+	free(dims);
+	free(counts);
+	if (ret) {
+		config_cells_free(x.cells, x.n);
+		x.cells = NULL;
+		x.n = 0;
+	}
+	*cells = x.cells;
+	*ncells = x.n;
+	return ret;
+}
+
+void config_cells_free(struct cell *cells, size_t n)
+{
+	size_t i;
+
+	for (i = 0; cells && i < n; i++)
+		free(cells[i].spec);
+	free(cells);
 }

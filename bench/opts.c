@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* opts.c - getopt_long driven by a struct opt table. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,4 +76,20 @@ int opts_parse(int argc, char **argv, const char *synopsis,
 	free(lo);
 	*first_arg = optind;
 	return ret;
+}
+
+int opts_count(const char *cmd, const char *opt, const char *arg, size_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!*arg || arg[strspn(arg, "0123456789")] || errno || *end || !v || v > SIZE_MAX) {
+		fprintf(stderr, "cvmbench %s: --%s '%s': expected a whole number from 1\n",
+			cmd, opt, arg);
+		return 1;
+	}
+	*out = (size_t)v;
+	return 0;
 }

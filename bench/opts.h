@@ -6,6 +6,7 @@
 #ifndef CVMBENCH_OPTS_H
 #define CVMBENCH_OPTS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct opt {
@@ -29,6 +30,11 @@ typedef int (*opt_fn)(void *ctx, int id, const char *arg);
  */
 int opts_parse(int argc, char **argv, const char *synopsis,
 	       const struct opt *table, opt_fn fn, void *ctx, int *first_arg);
+/**
+ * opts_count() - @arg, the value of --@opt of `cvmbench @cmd`, as a count
+ * from 1 (decimal digits only) into *@out. Returns 0, or 1 after saying why.
+ */
+int opts_count(const char *cmd, const char *opt, const char *arg, size_t *out);
 /** opts_usage() - print "usage: cvmbench SYNOPSIS" and the option table. */
 void opts_usage(FILE *out, const char *synopsis, const struct opt *table);
 

@@ -261,6 +261,26 @@ static int open_journal(void)
 	return 0;
 }
 
+/* The config's cells, counted on stderr; errors name file:line (exit 2). */
+static int load_cells(const struct runner_opts *o, struct config **cfg,
+		      struct cell **cells, size_t *n)
+{
+	char err[1600];
+
+	if (config_load(o->config_path, cfg, err, sizeof(err))) {
+		pr_err("%s", err);
+		return -EINVAL;
+	}
+	if (o->max_cells)
+		(*cfg)->max_cells = o->max_cells;
+	if (config_expand(*cfg, cells, n, err, sizeof(err))) {
+		pr_err("%s", err);
+		return -EINVAL;
+	}
+	pr_info("%s: %zu cells", o->config_path, *n);
+	return 0;
+}
+
 int runner_run(const struct runner_opts *o)
 {
 	struct config *cfg = NULL;
@@ -270,11 +290,8 @@ int runner_run(const struct runner_opts *o)
 	char err[1600];
 	int code = EXIT_USAGE;
 
-	if (config_load(o->config_path, &cfg, err, sizeof(err)) ||
-	    config_expand(cfg, &cells, &n, err, sizeof(err))) {
-		pr_err("%s", err);
+	if (load_cells(o, &cfg, &cells, &n))
 		goto out;
-	}
 	if (check_only(o, cells, n))
 		goto out;
 	if (o->dry_run) {
@@ -300,7 +317,7 @@ int runner_run(const struct runner_opts *o)
 	journal_close();
 out:
 	db_close(db);
-	free(cells);
+	config_cells_free(cells, n);
 	config_free(cfg);
 	return code;
 }

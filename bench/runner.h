@@ -23,6 +23,7 @@ struct runner_opts {
 	const char *cvmfn;
 	const char *command_line;
 	int dry_run;              /* list the cells, measure nothing */
+	size_t max_cells;         /* refuse a config with more cells; 0 = the default */
 };
 
 /* Set by SIGINT / SIGTERM: the runner stops after the call in flight. */

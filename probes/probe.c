@@ -39,6 +39,10 @@ const struct probe_ops *probe_find(const char *name)
 
 int probe_supported(const struct probe_ops *ops, char *why, size_t len)
 {
+	if (!ops) {
+		snprintf(why, len, "not a probe of this build (cvmbench list)");
+		return 0;
+	}
 	if (ops->version != PROBE_OPS_VERSION) {
 		snprintf(why, len, "probe %s has ops version %d, cvmbench needs %d",
 			 ops->name, ops->version, PROBE_OPS_VERSION);

@@ -61,7 +61,10 @@ struct probe_ops {
 const struct probe_ops *probe_find(const char *name);
 size_t probe_count(void);
 const struct probe_ops *probe_at(size_t i);
-/** probe_supported() - 1, or 0 with the reason (also for a missing library). */
+/**
+ * probe_supported() - 1, or 0 with the reason (also for a missing library,
+ * and for @ops NULL: a name probe_find() does not know).
+ */
 int probe_supported(const struct probe_ops *ops, char *why, size_t len);
 /** probe_error() - record the first error of a probe, return @err. */
 int probe_error(struct probe *p, int err, const char *fmt, ...)

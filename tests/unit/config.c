@@ -4,38 +4,7 @@
  * config expands to, and the message of every kind of bad config (each
  * must name the file, the line and the key, with the allowed values).
  */
-#include <stdlib.h>
-#include <string.h>
-
-#include "config.h"
-#include "tap.h"
-
-static int load(const char *text, struct config **cfg, char *err, size_t len)
-{
-	err[0] = '\0';
-	return config_load_string("t.ini", text, cfg, err, len);
-}
-
-/* Expect loading (or expanding) @text to fail with a message containing @want. */
-static void expect_error(const char *text, const char *want, const char *what)
-{
-	struct config *cfg = NULL;
-	struct cell *cells = NULL;
-	size_t n;
-	char err[2048];
-	int ret = load(text, &cfg, err, sizeof(err));
-
-	if (!ret) {
-		ret = config_expand(cfg, &cells, &n, err, sizeof(err));
-		free(cells);
-		config_free(cfg);
-	}
-	if (!ret) {
-		tap_ok(0, "%s: expected an error", what);
-		return;
-	}
-	tap_contains(err, want, what);
-}
+#include "config-test.h"
 
 static void test_expansion(void)
 {
@@ -75,8 +44,8 @@ static void test_expansion(void)
 	config_expand(cfg, &again, &n2, err, sizeof(err));
 	tap_ok(n2 == n && !strcmp(again[5].key, cells[5].key),
 	       "the same config gives the same keys");
-	free(again);
-	free(cells);
+	config_cells_free(again, n2);
+	config_cells_free(cells, n);
 	config_free(cfg);
 }
 
@@ -149,7 +118,7 @@ static void test_long_values(void)
 	       config_expand(cfg, &cells, &n, err, sizeof(err)) == 0 && n == 2,
 	       "an indented line continues a list; commas in free text are text (%s)", err);
 	if (n == 2) {
-		free(cells);
+		config_cells_free(cells, n);
 		config_free(cfg);
 	}
 	snprintf(longline, sizeof(longline), "[experiment a]\nworkload = null\n"

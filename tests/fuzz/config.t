@@ -1,0 +1,32 @@
+#!/bin/bash
+# tests/fuzz/config.t - run the config fuzz target (make fuzz) for
+# FUZZ_SECONDS (default 30) on a seed corpus from configs/: the INI reader,
+# the value checks and the matrix expansion under ASan and UBSan. Any crash,
+# leak, sanitizer report or broken invariant (tests/fuzz/config.c) fails.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+
+bin=build-fuzz/fuzz-config
+secs=${FUZZ_SECONDS:-30}
+plan 2
+if [ ! -x "$bin" ]; then
+	if [ -n "${CI:-}" ]; then
+		_tap 1 "fuzz target $bin not built (make fuzz needs clang and libclang-rt-14-dev)"
+		_tap 1 "no fuzzing"
+	else
+		skip_rest 2 "fuzz target not built: make fuzz needs clang with libFuzzer"
+	fi
+	exit 0
+fi
+corpus=build-fuzz/corpus
+log=build-fuzz/fuzz-config.log
+mkdir -p "$corpus"
+timeout $((secs + 60)) "$bin" -max_total_time="$secs" -max_len=8192 -timeout=10 \
+	-rss_limit_mb=1024 -artifact_prefix=build-fuzz/ -dict=tests/fuzz/config.dict \
+	-print_final_stats=1 "$corpus" configs >"$log" 2>&1
+rc=$?
+is "$rc" 0 "no crash, leak, hang or sanitizer report in ${secs} s (log: $log)" ||
+	grep -m5 -E 'ERROR|runtime error|fuzz-config:|SUMMARY' "$log" | sed 's/^/#   /'
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+ok "${runs:-0}" -gt 1000 "the parser ran on ${runs:-0} inputs"
