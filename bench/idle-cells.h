@@ -15,7 +15,7 @@ struct sqlite3;
 
 struct idle_cell {
 	int64_t id;
-	char workload[48], size[8], idle[32], experiment[64];
+	char workload[64], size[16], idle[64], experiment[64];
 	int threads;              /* 0 = as many as the instance has CPUs */
 	size_t n;                 /* measured successful invocations */
 	double mean_ms, median_ms, p25_ms, p75_ms;
@@ -23,6 +23,7 @@ struct idle_cell {
 	double idle_per_inv;
 	double burnt_pct;         /* NAN when the cpu probe did not run */
 	double burnt_ms;
+	int idle_probes;          /* the cell ran (or asked for) the idle or cpu probe */
 };
 
 /**
@@ -32,5 +33,21 @@ struct idle_cell {
  */
 int idle_cells_load(struct sqlite3 *h, int64_t run_id, struct idle_cell **out,
 		    size_t *n);
+
+/**
+ * idle_policy_rgb() - the colour of idle policy @idle in the figures, as
+ * 0xRRGGBB: default grey, hlt red, haltpoll orange, poll blue, spin
+ * purple, anything else brown. Only the policy's name counts ("hlt, no
+ * cpuidle driver" is hlt): spin is never drawn as poll.
+ */
+unsigned int idle_policy_rgb(const char *idle);
+
+/**
+ * idle_skip_reason() - the first skip reason of @probe in @run_id into
+ * @buf ("" when it was not skipped), on one line (control characters
+ * become spaces). Returns 1 when there is one, else 0.
+ */
+int idle_skip_reason(struct sqlite3 *h, int64_t run_id, const char *probe,
+		     char *buf, size_t len);
 
 #endif

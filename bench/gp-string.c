@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gp-string.c - strings for gnuplot. In the program text a string is a
+ * single-quoted constant: gnuplot expands no escape, no macro (@name) and
+ * no backquote inside it, and '' stands for one quote; a line break would
+ * end the command, so control characters are refused. In a data file a
+ * label is a double-quoted field, which has no escape at all: a double
+ * quote becomes a single one and a control character a space (the label
+ * is for reading; the database keeps the exact text).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "gp-string.h"
+
+static int is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+/**
+ * gp_string_quote() - write @s into @buf as a gnuplot single-quoted
+ * string constant, quotes included, NUL-terminated. Returns 0; -EINVAL
+ * when @s holds a control character (newline, tab, ...); -ENOSPC when it
+ * does not fit in @len bytes. On error @buf is the empty string: a
+ * truncated constant is never handed on.
+ */
+int gp_string_quote(char *buf, size_t len, const char *s)
+{
+	size_t l = 0;
+
+	if (len < 3)
+		goto nospc;
+	buf[l++] = '\'';
+	for (; *s; s++) {
+		if (is_control((unsigned char)*s)) {
+			buf[0] = '\0';
+			return -EINVAL;
+		}
+		if (l + (*s == '\'' ? 2 : 1) + 2 > len)
+			goto nospc;
+		if (*s == '\'')
+			buf[l++] = '\'';
+		buf[l++] = *s;
+	}
+	buf[l++] = '\'';
+	buf[l] = '\0';
+	return 0;
+nospc:
+	if (len)
+		buf[0] = '\0';
+	return -ENOSPC;
+}
+
+/**
+ * gp_data_string() - write @s to the data file @f as one double-quoted
+ * field (columnheader, xticlabels): '"' is written as '\'', a control
+ * character as ' '. An empty @s is written as "-" so that the field
+ * still counts as a column.
+ */
+void gp_data_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	if (!*s)
+		fputc('-', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('\'', f);
+		else if (is_control((unsigned char)*s))
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+# tests/system/craft-db.py DB MODE [NAME] - turn the database of a small
+# warm run (two cells, threads 1 and 2, made by cvmbench run) into the
+# crafted databases the plot tests need. MODE:
+#   runc NAME    add a runc sweep (parallel 1, 2 and cpus 1, 2) for backend
+#                NAME, workload NAME and cell_param values NAME, with
+#                traced starts and lock contention: every runc figure
+#                draws, with NAME in its titles and labels
+#   names NAME   rename the run's workloads, sizes and idle values to NAME
+#   noidle       make the cells idle-policy cells (idle = hlt, probes
+#                latency, idle, cpu) whose idle probe was skipped
+# Written for tests only: it writes rows the way cvmbench would.
+import sqlite3, sys
+
+db = sqlite3.connect(sys.argv[1])
+mode = sys.argv[2]
+name = sys.argv[3] if len(sys.argv) > 3 else ""
+run = db.execute("SELECT max(id) FROM run").fetchone()[0]
+proto = db.execute("SELECT * FROM cell WHERE run_id = ? ORDER BY id LIMIT 1",
+                   (run,)).fetchone()
+cols = [d[0] for d in db.execute("SELECT * FROM cell LIMIT 0").description]
+
+
+def add_cell(key, params, backend):
+    row = dict(zip(cols, proto))
+    del row["id"]
+    row.update(cell_key=key, backend=backend, workload=name, mode="cold",
+               experiment=name)
+    cur = db.execute("INSERT INTO cell (%s) VALUES (%s)" % (
+        ", ".join(row), ", ".join("?" * len(row))), list(row.values()))
+    cell = cur.lastrowid
+    for k, v in params.items():
+        db.execute("INSERT INTO cell_param VALUES (?, ?, ?)", (cell, k, v))
+    return cell
+
+
+def add_starts(cell, base):
+    for i in range(4):
+        s = db.execute(
+            "INSERT INTO runc_start (cell_id, start_idx, runtime, total_ns, "
+            "cold_start_ns, blocked_ns, events, namespaces) VALUES "
+            "(?, 0, 'runc', ?, ?, 1000000, 10, '')",
+            (cell, base + 2000000 + i * 1000, base + i * 1000)).lastrowid
+        db.execute("INSERT INTO runc_phase VALUES (?, 'exec', 7, 0, ?)", (s, base))
+        db.execute("INSERT INTO runc_lock VALUES (?, ?, '', 1, 1000000)",
+                   (s, name))
+
+
+if mode == "runc":
+    for i, (k, v) in enumerate([("parallel", "1"), ("parallel", "2"),
+                                ("cpus", "1"), ("cpus", "2")]):
+        p = {k: v, "seccomp": name, "netns": name}
+        add_starts(add_cell("c%d" % i, p, name), 5000000 * (i + 1))
+elif mode == "names":
+    db.execute("UPDATE cell SET workload = ?, size = ? WHERE run_id = ?",
+               (name, name, run))
+    db.execute("INSERT OR REPLACE INTO cell_param SELECT id, 'idle', ? FROM cell "
+               "WHERE run_id = ?", (name, run))
+elif mode == "noidle":
+    db.execute("UPDATE cell SET probes = 'latency, idle, cpu' WHERE run_id = ?", (run,))
+    db.execute("INSERT OR REPLACE INTO cell_param SELECT id, 'idle', 'hlt' FROM cell "
+               "WHERE run_id = ?", (run,))
+    db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) SELECT ?, id, "
+               "'idle', 'no cpuidle driver (current_driver is none)' FROM cell "
+               "WHERE run_id = ?", (run, run))
+else:
+    sys.exit("craft-db.py: unknown mode " + mode)
+db.commit()
