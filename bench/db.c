@@ -82,22 +82,48 @@ static int user_version(sqlite3 *h)
 	return v;
 }
 
+/* Whether a foreign key is broken; the message into @msg. */
+static int fk_broken(sqlite3 *h, char **msg)
+{
+	sqlite3_stmt *st;
+	int broken = 1;
+
+	if (sqlite3_prepare_v2(h, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+		return 1;
+	broken = sqlite3_step(st) != SQLITE_DONE;
+	if (broken)
+		*msg = sqlite3_mprintf("foreign_key_check: a row of %s refers to nothing",
+				       (const char *)sqlite3_column_text(st, 0) ?: "?");
+	sqlite3_finalize(st);
+	return broken;
+}
+
+/*
+ * Apply migration @i in one transaction, foreign keys off (a migration
+ * may rebuild a table: SQLite's recipe for altering one), checked before
+ * the commit, then on again.
+ */
 static int apply_migration(sqlite3 *h, size_t i, const char *path, char *err,
 			   size_t errlen)
 {
 	char *msg = NULL, pragma[64];
+	int ok;
 
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %zu", i + 1);
-	if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, &msg) == SQLITE_OK &&
-	    sqlite3_exec(h, schema_migrations[i], NULL, NULL, &msg) == SQLITE_OK &&
-	    sqlite3_exec(h, pragma, NULL, NULL, &msg) == SQLITE_OK &&
-	    sqlite3_exec(h, "COMMIT", NULL, NULL, &msg) == SQLITE_OK)
-		return 0;
-	snprintf(err, errlen, "%s: migration %s failed: %s", path,
-		 schema_migration_names[i], msg ? msg : sqlite3_errmsg(h));
-	sqlite3_free(msg);
-	sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
-	return -EIO;
+	ok = sqlite3_exec(h, "PRAGMA foreign_keys = OFF", NULL, NULL, &msg) == SQLITE_OK &&
+	     sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, &msg) == SQLITE_OK &&
+	     sqlite3_exec(h, schema_migrations[i], NULL, NULL, &msg) == SQLITE_OK &&
+	     !fk_broken(h, &msg) &&
+	     sqlite3_exec(h, pragma, NULL, NULL, &msg) == SQLITE_OK &&
+	     sqlite3_exec(h, "COMMIT", NULL, NULL, &msg) == SQLITE_OK;
+	if (!ok) {
+		snprintf(err, errlen, "%s: migration %s failed: %s", path,
+			 schema_migration_names[i], msg ? msg : sqlite3_errmsg(h));
+		sqlite3_free(msg);
+		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+	}
+	sqlite3_exec(h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	return ok ? 0 : -EIO;
 }
 
 int db_migrate(sqlite3 *h, const char *path, char *err, size_t errlen)

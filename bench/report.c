@@ -49,7 +49,7 @@ static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run)
 	static const char *const head[] = { "field", "value" };
 	static const char *const fields[][2] = {
 		{ "command_line", "command line" }, { "version", "cvmbench version" },
-		{ "vantage", "vantage" }, { "hostname", "host" }, { "status", "status" },
+		{ "vantage", "vantage" }, { "hostname", "host" }, { "status_text", "status" },
 		{ "started_at", "started" }, { "ended_at", "ended" },
 		{ "config_path", "config file" } };
 	char title[64];
