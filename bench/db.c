@@ -69,17 +69,22 @@ int db_schema_latest(void)
 	return (int)schema_migration_count;
 }
 
-static int user_version(sqlite3 *h)
+static int pragma_int(sqlite3 *h, const char *sql)
 {
 	sqlite3_stmt *st;
 	int v = -1;
 
-	if (sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return v;
+}
+
+static int user_version(sqlite3 *h)
+{
+	return pragma_int(h, "PRAGMA user_version");
 }
 
 /* Whether a foreign key is broken; the message into @msg. */
@@ -101,13 +106,13 @@ static int fk_broken(sqlite3 *h, char **msg)
 /*
  * Apply migration @i in one transaction, foreign keys off (a migration
  * may rebuild a table: SQLite's recipe for altering one), checked before
- * the commit, then on again.
+ * the commit, then as they were.
  */
 static int apply_migration(sqlite3 *h, size_t i, const char *path, char *err,
 			   size_t errlen)
 {
 	char *msg = NULL, pragma[64];
-	int ok;
+	int ok, fk = pragma_int(h, "PRAGMA foreign_keys");
 
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %zu", i + 1);
 	ok = sqlite3_exec(h, "PRAGMA foreign_keys = OFF", NULL, NULL, &msg) == SQLITE_OK &&
@@ -122,7 +127,8 @@ static int apply_migration(sqlite3 *h, size_t i, const char *path, char *err,
 		sqlite3_free(msg);
 		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 	}
-	sqlite3_exec(h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	if (fk == 1)
+		sqlite3_exec(h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	return ok ? 0 : -EIO;
 }
 

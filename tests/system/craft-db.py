@@ -2,7 +2,7 @@
 # tests/system/craft-db.py DB MODE [NAME] - turn the database of a small
 # warm run (two cells, threads 1 and 2, made by cvmbench run) into the
 # crafted databases the plot tests need. MODE:
-#   runc NAME    add a runc sweep (parallel 1, 2 and cpus 1, 2) for backend
+#   runc NAME    add runc sweeps (parallel, cpus, cpu-quota, corunner) for backend
 #                NAME, workload NAME and cell_param values NAME, with
 #                traced starts and lock contention: every runc figure
 #                draws, with NAME in its titles and labels
@@ -48,7 +48,9 @@ def add_starts(cell, base):
 
 if mode == "runc":
     for i, (k, v) in enumerate([("parallel", "1"), ("parallel", "2"),
-                                ("cpus", "1"), ("cpus", "2")]):
+                                ("cpus", "1"), ("cpus", "2"),
+                                ("cpu-quota", "50"), ("cpu-quota", "100"),
+                                ("corunner", "0"), ("corunner", "1")]):
         p = {k: v, "seccomp": name, "netns": name}
         add_starts(add_cell("c%d" % i, p, name), 5000000 * (i + 1))
 elif mode == "names":
