@@ -2,7 +2,7 @@
 # each warm cell of one run under its idle policy (the study's Table III).
 #
 # Run by `cvmbench plot idle-policy` (bench/plot.c), which sets:
-#   datafile, outfile, term ('pngcairo' or 'svg'), ncells, haveidle, haltnote
+#   datafile, outfile, term ('pngcairo' or 'svg'), ncells, havehalt, haltnote
 #   (why there are no halt entries), logy, run
 # Data columns (bench/fig-idle-policy.c), latencies in ms:
 #   1 x  2 label  3 colour of the policy (0xRRGGBB)
@@ -48,7 +48,7 @@ set title 'halt-state entries per call (HLT exits under hlt)'
 unset logscale y
 set yrange [0:*]
 set ylabel 'entries per call'
-if (haveidle) {
+if (havehalt) {
 	plot datafile using 1:8:3:xticlabels(2) with boxes lc rgb variable notitle
 } else {
 	set label 1 haltnote at graph 0.5, 0.5 center noenhanced

@@ -9,7 +9,7 @@
  *
  * Columns: x, label, colour (0xRRGGBB), median, p25, p75, mean,
  * halt entries per call (NaN: no idle probe), CPU burnt % (NaN: no cpu probe).
- * Variables: logy, ncells, run, haveidle (0|1), haltnote (why no halt entries).
+ * Variables: logy, ncells, run, havehalt (0|1), haltnote (why no halt entries).
  */
 #include <errno.h>
 #include <math.h>
@@ -45,22 +45,6 @@ static double or_nan(double v)
 	return isnan(v) ? NAN : v;
 }
 
-/* Whether the halt panel has data; if not, the note that says why. */
-static void halt_note(struct figure_ctx *ctx, int haveidle)
-{
-	char reason[200], note[260] = "";
-
-	if (haveidle)
-		;
-	else if (idle_skip_reason(ctx->h, ctx->run_id, "idle", reason, sizeof(reason)))
-		snprintf(note, sizeof(note), "No halt entries: the idle probe was skipped: %s",
-			 reason);
-	else
-		snprintf(note, sizeof(note), "No halt entries: no cell ran the idle probe.");
-	figure_var_int(ctx, "haveidle", haveidle);
-	figure_var_text(ctx, "haltnote", note, 44);
-}
-
 static void write_rows(struct figure_ctx *ctx, const struct idle_cell *v, size_t n)
 {
 	int many_threads = 0, many_sizes = 0, probes = 0;
@@ -88,7 +72,7 @@ static void write_rows(struct figure_ctx *ctx, const struct idle_cell *v, size_t
 	figure_var_int(ctx, "logy", lo > 0 && hi / lo > LOGY_SPREAD);
 	figure_var_int(ctx, "ncells", (long long)n);
 	figure_var_int(ctx, "run", ctx->run_id);
-	halt_note(ctx, probes > 0);
+	idle_halt_vars(ctx, probes > 0);
 }
 
 /**

@@ -62,22 +62,6 @@ static int write_block(struct figure_ctx *ctx, const struct idle_cell *v, size_t
 	return halt;
 }
 
-/* The note drawn instead of an empty halt panel. */
-static void halt_note(struct figure_ctx *ctx, int havehalt)
-{
-	char reason[200], note[260];
-
-	if (havehalt)
-		note[0] = '\0';
-	else if (idle_skip_reason(ctx->h, ctx->run_id, "idle", reason, sizeof(reason)))
-		snprintf(note, sizeof(note), "No halt entries: the idle probe was skipped: %s",
-			 reason);
-	else
-		snprintf(note, sizeof(note), "No halt entries: no cell ran the idle probe.");
-	figure_var_int(ctx, "havehalt", havehalt);
-	figure_var_text(ctx, "haltnote", note, 44);
-}
-
 static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n)
 {
 	char colours[400] = "";
@@ -103,7 +87,7 @@ static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n
 	figure_var_int(ctx, "maxthreads", (long long)maxt);
 	figure_var_str(ctx, "colours", colours);
 	figure_var_int(ctx, "run", ctx->run_id);
-	halt_note(ctx, halt);
+	idle_halt_vars(ctx, halt);
 	return blocks;
 }
 

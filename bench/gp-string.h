@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gp-string.h - the only two ways a string reaches gnuplot: as a quoted
- * string constant of the `-e` program (gp_string_quote) or as a quoted
+ * gp-string.h - the only two ways a string reaches gnuplot: as quoted
+ * string constants of the `-e` program (gp_string_quote) or as a quoted
  * field of a figure's data file (gp_data_string). Neither lets the text
  * be read as gnuplot language, whatever the database holds.
  */

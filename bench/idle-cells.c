@@ -15,6 +15,7 @@
 
 #include <sqlite3.h>
 
+#include "figures.h"
 #include "idle-cells.h"
 #include "stats.h"
 
@@ -169,8 +170,9 @@ unsigned int idle_policy_rgb(const char *idle)
 	return 0x8c564b;
 }
 
-int idle_skip_reason(sqlite3 *h, int64_t run_id, const char *probe, char *buf,
-		     size_t len)
+/* The first skip reason of @probe in @run_id, on one line; 1 if there is one. */
+static int skip_reason(sqlite3 *h, int64_t run_id, const char *probe, char *buf,
+		       size_t len)
 {
 	sqlite3_stmt *st;
 	int found = 0;
@@ -190,4 +192,19 @@ int idle_skip_reason(sqlite3 *h, int64_t run_id, const char *probe, char *buf,
 		if ((unsigned char)*buf < 0x20 || *buf == 0x7f)
 			*buf = ' ';
 	return found;
+}
+
+void idle_halt_vars(struct figure_ctx *ctx, int havehalt)
+{
+	char reason[200], note[260] = "";
+
+	if (havehalt)
+		;
+	else if (skip_reason(ctx->h, ctx->run_id, "idle", reason, sizeof(reason)))
+		snprintf(note, sizeof(note), "No halt entries: the idle probe was skipped: %s",
+			 reason);
+	else
+		snprintf(note, sizeof(note), "No halt entries: no cell ran the idle probe.");
+	figure_var_int(ctx, "havehalt", havehalt);
+	figure_var_text(ctx, "haltnote", note, 44);
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 struct sqlite3;
+struct figure_ctx;
 
 struct idle_cell {
 	int64_t id;
@@ -43,11 +44,11 @@ int idle_cells_load(struct sqlite3 *h, int64_t run_id, struct idle_cell **out,
 unsigned int idle_policy_rgb(const char *idle);
 
 /**
- * idle_skip_reason() - the first skip reason of @probe in @run_id into
- * @buf ("" when it was not skipped), on one line (control characters
- * become spaces). Returns 1 when there is one, else 0.
+ * idle_halt_vars() - the gnuplot variables of an idle figure's halt panel:
+ * havehalt (@havehalt: some cell has halt entries) and haltnote, why none
+ * has (the idle probe's first skip reason, on one line, or that no cell
+ * ran the probe; "" when @havehalt).
  */
-int idle_skip_reason(struct sqlite3 *h, int64_t run_id, const char *probe,
-		     char *buf, size_t len);
+void idle_halt_vars(struct figure_ctx *ctx, int havehalt);
 
 #endif
