@@ -121,6 +121,11 @@ static void test_gnuplot(void)
 	struct stat sb;
 
 	if (system("command -v gnuplot > /dev/null 2>&1") || !mkdtemp(dir)) {
+		if (getenv("CI")) {     /* the reference tool must be there in CI */
+			tap_ok(0, "gnuplot is installed (CI)");
+			tap_ok(0, "gnuplot is installed (CI)");
+			return;
+		}
 		printf("ok %d # SKIP gnuplot is not installed (apt-get install gnuplot-nox)\n",
 		       ++tap_count);
 		printf("ok %d # SKIP gnuplot is not installed\n", ++tap_count);
