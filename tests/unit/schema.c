@@ -2,9 +2,7 @@
 /*
  * tests/unit/schema.c - the migrations on an in-memory database: applied
  * in order up to the newest, idempotent, foreign keys enforced, and a
- * database from a newer schema refused with a message saying so. A
- * schema-2 database with measured rows is upgraded by 003-run-partial.sql
- * without losing a row: runs, cells, invocations counted before and after.
+ * database from a newer schema refused with a message saying so.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -12,8 +10,6 @@
 
 #include "db.h"
 #include "tap.h"
-
-extern const char *const schema_migrations[];
 
 static int scalar(sqlite3 *h, const char *sql)
 {
@@ -68,57 +64,6 @@ static void test_constraints(sqlite3 *h)
 			    "command_line, status) VALUES ('now', 'guest', 'v', 'c', 'great')",
 			    NULL, NULL, NULL) != SQLITE_OK,
 	       "an unknown run status is refused (check constraint)");
-	tap_ok(sqlite3_exec(h, "INSERT INTO run (started_at, vantage, cvmbench_version, "
-			    "command_line, status) VALUES ('now', 'guest', 'v', 'c', 'partial')",
-			    NULL, NULL, NULL) == SQLITE_OK, "a run may be 'partial'");
-}
-
-/* A database at schema 2 (001, 002) with two finished runs and their rows. */
-static int schema2(sqlite3 *h)
-{
-	static const char rows[] =
-		"PRAGMA user_version = 2;"
-		"INSERT INTO run (id, started_at, status, vantage, cvmbench_version, "
-		"command_line, cells_total, cells_ok, cells_skipped) VALUES "
-		"(1, 'now', 'skipped', 'guest', 'v', 'c', 2, 1, 1),"
-		"(2, 'now', 'skipped', 'guest', 'v', 'c', 1, 0, 1);"
-		"INSERT INTO cell (id, run_id, cell_key, experiment, workload, size, backend, "
-		"threads, wait, mode, instances, invocations, warmup, repeat_index, seed, "
-		"probes, spec, started_at, status) VALUES "
-		"(1, 1, 'k1', 'e', 'w', 'test', 'native', 1, 'block', 'warm', 1, 1, 0, 0, 1, "
-		"'', '', 'now', 'ok'),"
-		"(2, 1, 'k2', 'e', 'w', 'test', 'native', 1, 'block', 'warm', 1, 1, 0, 0, 1, "
-		"'', '', 'now', 'skipped');"
-		"INSERT INTO skip (run_id, cell_id, reason) VALUES (1, 2, 'r'), (2, NULL, 'r');";
-
-	return sqlite3_exec(h, schema_migrations[0], NULL, NULL, NULL) ||
-	       sqlite3_exec(h, schema_migrations[1], NULL, NULL, NULL) ||
-	       sqlite3_exec(h, rows, NULL, NULL, NULL);
-}
-
-static void test_upgrade(void)
-{
-	char err[512] = "";
-	sqlite3 *h;
-
-	if (sqlite3_open(":memory:", &h) != SQLITE_OK || schema2(h)) {
-		tap_ok(0, "a schema-2 database can be built: %s", sqlite3_errmsg(h));
-		return;
-	}
-	sqlite3_exec(h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	tap_ok(db_migrate(h, "old.db", err, sizeof(err)) == 0, "schema 2 migrates (%s)", err);
-	tap_ok(scalar(h, "SELECT count(*) FROM run") == 2 &&
-	       scalar(h, "SELECT count(*) FROM cell") == 2 &&
-	       scalar(h, "SELECT count(*) FROM skip") == 2,
-	       "003 rebuilds run and keeps every run, cell and skip");
-	tap_ok(scalar(h, "SELECT count(*) FROM run WHERE id = 1 AND status = 'partial'") == 1 &&
-	       scalar(h, "SELECT count(*) FROM run WHERE id = 2 AND status = 'skipped'") == 1,
-	       "a 'skipped' run with measured cells is now 'partial', one without stays");
-	tap_ok(scalar(h, "PRAGMA foreign_keys") == 1 &&
-	       sqlite3_exec(h, "DELETE FROM run WHERE id = 1", NULL, NULL, NULL) == SQLITE_OK &&
-	       scalar(h, "SELECT count(*) FROM cell") == 0,
-	       "cells still belong to run (foreign keys on, delete cascades)");
-	sqlite3_close(h);
 }
 
 static void test_newer(sqlite3 *h)
@@ -136,7 +81,7 @@ int main(void)
 {
 	sqlite3 *h;
 
-	tap_plan(13);
+	tap_plan(8);
 	if (sqlite3_open(":memory:", &h) != SQLITE_OK) {
 		printf("Bail out! cannot open an in-memory database\n");
 		return 1;
@@ -145,6 +90,5 @@ int main(void)
 	test_constraints(h);
 	test_newer(h);
 	sqlite3_close(h);
-	test_upgrade();
 	return tap_done();
 }
