@@ -8,9 +8,11 @@
  * drawn), its skips and its errors.
  *
  * Exit status: 0 when the pages are written (figures without data are
- * listed, not an error); 1 when gnuplot is missing or fails or a page
- * cannot be written; 2 for usage errors and unknown runs; 3 when the
- * database holds no run.
+ * listed with the reason, not an error); 1 when gnuplot is missing or
+ * fails (the figure is then also a row of the page's Errors, named by its
+ * file in DIR and its script analysis/NAME.gp) or a page cannot be
+ * written; 2 for usage errors and unknown runs; 3 when the database holds
+ * no run.
  */
 #include <errno.h>
 #include <limits.h>
