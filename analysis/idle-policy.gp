@@ -3,10 +3,12 @@
 #
 # Run by `cvmbench plot idle-policy` (bench/plot.c), which sets:
 #   datafile, outfile, term ('pngcairo' or 'svg'), ncells, havehalt, haltnote
-#   (why there are no halt entries), logy, run
+#   (why there are no halt entries), haltsource (where they came from, when
+#   one source for all), logy, run
 # Data columns (bench/fig-idle-policy.c), latencies in ms:
 #   1 x  2 label  3 colour of the policy (0xRRGGBB)
 #   4 median  5 p25  6 p75  7 mean  8 halt entries per call  9 CPU burnt %
+#   10 label of the halt panel (with the entries' source when they differ)
 # Left: median latency, whiskers 25-75 %, CPU burnt % above each bar.
 # Right: halt-state entries per call (HLT exits under the hlt policy).
 
@@ -44,12 +46,13 @@ plot datafile using 1:4:3:xticlabels(2) with boxes lc rgb variable notitle, \
      '' using 1:6:(valid(9) ? sprintf('%.0f%%', $9) : '') with labels offset 0,0.8 \
 	font ',9' notitle
 
-set title 'halt-state entries per call (HLT exits under hlt)'
+set title 'halt-state entries per call (HLT exits under hlt)'. \
+	(haltsource ne '' ? "\nfrom ".haltsource : '') noenhanced
 unset logscale y
 set yrange [0:*]
 set ylabel 'entries per call'
 if (havehalt) {
-	plot datafile using 1:8:3:xticlabels(2) with boxes lc rgb variable notitle
+	plot datafile using 1:8:3:xticlabels(10) with boxes lc rgb variable notitle
 } else {
 	set label 1 haltnote at graph 0.5, 0.5 center noenhanced
 	set yrange [0:1]

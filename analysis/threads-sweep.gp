@@ -4,9 +4,11 @@
 #
 # Run by `cvmbench plot threads-sweep` (bench/plot.c), which sets:
 #   datafile, outfile, term, nblocks, maxthreads, colours (space-separated,
-#   one per block), run, havehalt (0|1), haltnote (why no halt entries)
+#   one per block), run, havehalt (0|1), haltnote (why no halt entries),
+#   haltsource (where the entries came from, when one source for all)
 # Data (bench/fig-threads-sweep.c): one block per line, its first row the
-# title (columnheader), then columns
+# title (columnheader(1)) and the title in the halt panel (columnheader(2),
+# with the entries' source when blocks differ), then columns
 #   1 threads  2 median ms  3 p25 ms  4 p75 ms  5 halt entries per call (NaN: none)
 
 if (term eq 'svg') {
@@ -31,11 +33,12 @@ set title 'latency (median, 25-75 %)'
 set ylabel 'latency (ms)'
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
 	with yerrorlines lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(1)
-set title 'halt-state entries per call'
+set title 'halt-state entries per call'.(haltsource ne '' ? "\nfrom ".haltsource : '') \
+	noenhanced
 set ylabel 'entries per call'
 if (havehalt) {
 	plot for [i = 0:nblocks - 1] datafile index i using 1:5 \
-		with linespoints lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(1)
+		with linespoints lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(2)
 } else {
 	set label 1 haltnote at graph 0.5, 0.5 center noenhanced
 	set yrange [0:1]

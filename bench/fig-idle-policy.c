@@ -8,8 +8,11 @@
  * drawn under its own name and colour (spin is spin, never poll).
  *
  * Columns: x, label, colour (0xRRGGBB), median, p25, p75, mean,
- * halt entries per call (NaN: no idle probe), CPU burnt % (NaN: no cpu probe).
- * Variables: logy, ncells, run, havehalt (0|1), haltnote (why no halt entries).
+ * halt entries per call (NaN: no idle probe), CPU burnt % (NaN: no cpu probe),
+ * the label of the halt panel (with "[source]" of the entries when cells
+ * got them from different sources, idle.entries_source).
+ * Variables: logy, ncells, run, havehalt (0|1), haltsource (the one
+ * source, else ''), haltnote (why no halt entries).
  */
 #include <errno.h>
 #include <math.h>
@@ -45,9 +48,21 @@ static double or_nan(double v)
 	return isnan(v) ? NAN : v;
 }
 
+/* Column 10: the label, and "[tracefs]" (its entries' source) when cells differ. */
+static void halt_label(FILE *f, const struct idle_cell *c, const char *lab, int mixed)
+{
+	char buf[240];
+
+	snprintf(buf, sizeof(buf), "%s%s%.*s%s", lab, mixed && c->source[0] ? " [" : "",
+		 mixed ? (int)strcspn(c->source, " ") : 0, c->source,
+		 mixed && c->source[0] ? "]" : "");
+	fputc(' ', f);
+	gp_data_string(f, buf);
+}
+
 static void write_rows(struct figure_ctx *ctx, const struct idle_cell *v, size_t n)
 {
-	int many_threads = 0, many_sizes = 0, probes = 0;
+	int many_threads = 0, many_sizes = 0, mixed = !idle_common_source(v, n);
 	double lo = v[0].median_ms, hi = lo;
 	char lab[160];
 	size_t i;
@@ -56,23 +71,25 @@ static void write_rows(struct figure_ctx *ctx, const struct idle_cell *v, size_t
 		many_threads |= v[i].threads != v[0].threads;
 		many_sizes |= strcmp(v[i].size, v[0].size) != 0;
 	}
-	fprintf(ctx->data, "# x label colour median p25 p75 mean halt_per_call burnt_pct\n");
+	fprintf(ctx->data, "# x label colour median p25 p75 mean halt_per_call burnt_pct "
+		"halt_label\n");
 	for (i = 0; i < n; i++) {
 		label(&v[i], many_threads, many_sizes, lab, sizeof(lab));
 		fprintf(ctx->data, "%zu ", i + 1);
 		gp_data_string(ctx->data, lab);
-		fprintf(ctx->data, " %u %.6g %.6g %.6g %.6g %.6g %.6g\n",
+		fprintf(ctx->data, " %u %.6g %.6g %.6g %.6g %.6g %.6g",
 			idle_policy_rgb(v[i].idle), v[i].median_ms, v[i].p25_ms,
 			v[i].p75_ms, v[i].mean_ms, or_nan(v[i].halt_per_inv),
 			or_nan(v[i].burnt_pct));
-		probes += !isnan(v[i].halt_per_inv);
+		halt_label(ctx->data, &v[i], lab, mixed);
+		fputc('\n', ctx->data);
 		lo = v[i].median_ms < lo ? v[i].median_ms : lo;
 		hi = v[i].median_ms > hi ? v[i].median_ms : hi;
 	}
 	figure_var_int(ctx, "logy", lo > 0 && hi / lo > LOGY_SPREAD);
 	figure_var_int(ctx, "ncells", (long long)n);
 	figure_var_int(ctx, "run", ctx->run_id);
-	idle_halt_vars(ctx, probes > 0);
+	idle_halt_vars(ctx, v, n);
 }
 
 /**

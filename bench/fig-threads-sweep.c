@@ -4,12 +4,15 @@
  * workload, size and idle policy of the run's idle cells (warm cells
  * with the idle or cpu probe and measured latency) that ran at two or
  * more explicit thread counts, one block (gnuplot `index`) whose first
- * row is its title (workload/size/policy, or the policy alone), then rows
+ * row is its title (workload/size/policy, or the policy alone) and the
+ * title in the halt panel (the same, with the source of the idle entries
+ * when cells got them from different sources), then rows
  * threads, median, p25, p75 (ms), halt entries per call (NaN without the
  * idle probe's count). Cells with threads = 0 (as many as the vCPUs) are
  * left out: their count is the guest's, not the config's. Block colours
  * (by policy, idle_policy_rgb()) go in the variable `colours`; `havehalt`
- * says whether any block has halt entries, `haltnote` why none has.
+ * says whether any block has halt entries, `haltsource` where they came
+ * from (when one source), `haltnote` why none has.
  */
 #include <errno.h>
 #include <math.h>
@@ -39,34 +42,38 @@ static int by_line(const void *pa, const void *pb)
 	return r ? r : a->threads - b->threads;
 }
 
-/* Write the block of lines [i, j) with its title row; 1 if it has halt data. */
-static int write_block(struct figure_ctx *ctx, const struct idle_cell *v, size_t i,
-		       size_t j, int many_wl)
+/*
+ * Write the block of lines [i, j): its title row (the title, then the
+ * title of the halt panel, with the entries' source when @mixed), rows.
+ */
+static void write_block(struct figure_ctx *ctx, const struct idle_cell *v, size_t i,
+			size_t j, int many_wl, int mixed)
 {
-	char title[200];
-	int halt = 0;
+	char title[200], halt[280];
 
 	if (many_wl)
 		snprintf(title, sizeof(title), "%s/%s/%s", v[i].workload, v[i].size,
 			 v[i].idle);
 	else
 		snprintf(title, sizeof(title), "%s", v[i].idle);
+	snprintf(halt, sizeof(halt), "%s%s%.*s%s", title, mixed && v[i].source[0] ? " [" : "",
+		 mixed ? (int)strcspn(v[i].source, " ") : 0, v[i].source,
+		 mixed && v[i].source[0] ? "]" : "");
 	gp_data_string(ctx->data, title);
-	fprintf(ctx->data, " median p25 p75 halt_per_call\n");
-	for (; i < j; i++) {
+	fputc(' ', ctx->data);
+	gp_data_string(ctx->data, halt);
+	fprintf(ctx->data, " p25 p75 halt_per_call\n");
+	for (; i < j; i++)
 		fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g\n", v[i].threads, v[i].median_ms,
 			v[i].p25_ms, v[i].p75_ms, v[i].halt_per_inv);
-		halt |= !isnan(v[i].halt_per_inv);
-	}
 	fprintf(ctx->data, "\n\n");
-	return halt;
 }
 
 static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n)
 {
 	char colours[400] = "";
 	size_t i, j, blocks = 0, maxt = 1, l;
-	int many_wl = 0, halt = 0;
+	int many_wl = 0, mixed = !idle_common_source(v, n);
 
 	for (i = 1; i < n; i++)
 		many_wl |= strcmp(v[i].workload, v[0].workload) ||
@@ -76,7 +83,7 @@ static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n
 			;
 		if (j - i < 2)
 			continue;
-		halt |= write_block(ctx, v, i, j, many_wl);
+		write_block(ctx, v, i, j, many_wl, mixed);
 		l = strlen(colours);
 		snprintf(colours + l, sizeof(colours) - l, "%s#%06x", blocks ? " " : "",
 			 idle_policy_rgb(v[i].idle));
@@ -87,7 +94,7 @@ static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n
 	figure_var_int(ctx, "maxthreads", (long long)maxt);
 	figure_var_str(ctx, "colours", colours);
 	figure_var_int(ctx, "run", ctx->run_id);
-	idle_halt_vars(ctx, halt);
+	idle_halt_vars(ctx, v, n);
 	return blocks;
 }
 

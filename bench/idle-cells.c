@@ -5,7 +5,8 @@
  * before the key existed), its measured latencies (quantiles by
  * bench/stats.c), and the cell-level metrics of the idle probe
  * (halt_entries_per_invocation, idle_entries) and the cpu probe (burnt,
- * burnt_pct). Also the study-layout tables built from them.
+ * burnt_pct), and where the idle entries came from (cell_param
+ * idle.entries_source). Also the study-layout tables built from them.
  */
 #include <errno.h>
 #include <math.h>
@@ -29,7 +30,9 @@ static const char sql_cells[] =
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
 	" AND m.probe = 'cpu' AND m.name = 'burnt_pct'), "
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
-	" AND m.probe = 'cpu' AND m.name = 'burnt'), c.probes "
+	" AND m.probe = 'cpu' AND m.name = 'burnt'), c.probes, "
+	"(SELECT value FROM cell_param s WHERE s.cell_id = c.id AND "
+	" s.key = 'idle.entries_source') "
 	"FROM cell c LEFT JOIN cell_param p ON p.cell_id = c.id AND p.key = 'idle' "
 	"WHERE c.run_id = ?1 AND c.mode = 'warm' "
 	"ORDER BY c.workload, c.size, c.threads, "
@@ -117,6 +120,10 @@ static void read_cell(sqlite3_stmt *st, struct idle_cell *c)
 	c->burnt_ms = col_num(st, 9);
 	probes = (const char *)sqlite3_column_text(st, 10);
 	c->idle_probes = probe_listed(probes, "idle") || probe_listed(probes, "cpu");
+	col_text(c->source, sizeof(c->source), st, 11);
+	c->source[strcspn(c->source, "(")] = '\0';     /* its name, not the detail */
+	while (*c->source && c->source[strlen(c->source) - 1] == ' ')
+		c->source[strlen(c->source) - 1] = '\0';
 }
 
 int idle_cells_load(sqlite3 *h, int64_t run_id, struct idle_cell **out, size_t *n)
@@ -146,6 +153,21 @@ int idle_cells_load(sqlite3 *h, int64_t run_id, struct idle_cell **out, size_t *
 	sqlite3_finalize(st);
 	*out = v;
 	return ret;
+}
+
+const char *idle_common_source(const struct idle_cell *v, size_t n)
+{
+	const char *src = "";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (isnan(v[i].halt_per_inv) || !v[i].source[0])
+			continue;
+		if (*src && strcmp(src, v[i].source))
+			return NULL;
+		src = v[i].source;
+	}
+	return src;
 }
 
 /* The name of policy @idle: its text up to a blank, ',', ':' or '('. */
@@ -194,10 +216,15 @@ static int skip_reason(sqlite3 *h, int64_t run_id, const char *probe, char *buf,
 	return found;
 }
 
-void idle_halt_vars(struct figure_ctx *ctx, int havehalt)
+void idle_halt_vars(struct figure_ctx *ctx, const struct idle_cell *v, size_t n)
 {
+	const char *src = idle_common_source(v, n);
 	char reason[200], note[260] = "";
+	int havehalt = 0;
+	size_t i;
 
+	for (i = 0; i < n; i++)
+		havehalt |= !isnan(v[i].halt_per_inv);
 	if (havehalt)
 		;
 	else if (skip_reason(ctx->h, ctx->run_id, "idle", reason, sizeof(reason)))
@@ -206,5 +233,6 @@ void idle_halt_vars(struct figure_ctx *ctx, int havehalt)
 	else
 		snprintf(note, sizeof(note), "No halt entries: no cell ran the idle probe.");
 	figure_var_int(ctx, "havehalt", havehalt);
+	figure_var_str(ctx, "haltsource", src ? src : "");
 	figure_var_text(ctx, "haltnote", note, 44);
 }

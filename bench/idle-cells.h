@@ -25,6 +25,8 @@ struct idle_cell {
 	double burnt_pct;         /* NAN when the cpu probe did not run */
 	double burnt_ms;
 	int idle_probes;          /* the cell ran (or asked for) the idle or cpu probe */
+	char source[64];          /* where its idle entries came from ("tracefs
+				   * power:cpu_idle"), "" if not said */
 };
 
 /**
@@ -44,11 +46,19 @@ int idle_cells_load(struct sqlite3 *h, int64_t run_id, struct idle_cell **out,
 unsigned int idle_policy_rgb(const char *idle);
 
 /**
- * idle_halt_vars() - the gnuplot variables of an idle figure's halt panel:
- * havehalt (@havehalt: some cell has halt entries) and haltnote, why none
- * has (the idle probe's first skip reason, on one line, or that no cell
- * ran the probe; "" when @havehalt).
+ * idle_common_source() - the source of the idle entries of the cells of
+ * @v that have halt entries: "" when none says, NULL when they differ
+ * (then each label names its own).
  */
-void idle_halt_vars(struct figure_ctx *ctx, int havehalt);
+const char *idle_common_source(const struct idle_cell *v, size_t n);
+
+/**
+ * idle_halt_vars() - the gnuplot variables of an idle figure's halt panel:
+ * havehalt (some cell has halt entries), haltsource (where they came
+ * from, when all of @v that have them say the same; else "") and
+ * haltnote, why none has (the idle probe's first skip reason, on one
+ * line, or that no cell ran the probe; "" when some has).
+ */
+void idle_halt_vars(struct figure_ctx *ctx, const struct idle_cell *v, size_t n);
 
 #endif

@@ -9,6 +9,10 @@
 #   names NAME   rename the run's workloads, sizes and idle values to NAME
 #   noidle       make the cells idle-policy cells (idle = hlt, probes
 #                latency, idle, cpu) whose idle probe was skipped
+#   halt POLICY  make the cells idle-policy cells under POLICY with halt
+#                entries (3 and 5 per call) whose source (cell_param
+#                idle.entries_source) alternates between cpuidle and tracefs,
+#                or is tracefs for all with POLICY given as POLICY=same
 # Written for tests only: it writes rows the way cvmbench would.
 import sqlite3, sys
 
@@ -65,6 +69,19 @@ elif mode == "noidle":
     db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) SELECT ?, id, "
                "'idle', 'no cpuidle driver (current_driver is none)' FROM cell "
                "WHERE run_id = ?", (run, run))
+elif mode == "halt":
+    policy, _, same = name.partition("=")
+    cells = [r[0] for r in db.execute("SELECT id FROM cell WHERE run_id = ? ORDER BY id",
+                                      (run,))]
+    db.execute("UPDATE cell SET probes = 'latency, idle, cpu' WHERE run_id = ?", (run,))
+    for k, c in enumerate(cells):
+        src = ("cpuidle sysfs stateK/usage and time (driver haltpoll)" if k % 2 and
+               not same else "tracefs power:cpu_idle (no cpuidle driver; fired)")
+        db.execute("INSERT OR REPLACE INTO cell_param VALUES (?, 'idle', ?)", (c, policy))
+        db.execute("INSERT OR REPLACE INTO cell_param VALUES "
+                   "(?, 'idle.entries_source', ?)", (c, src))
+        db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+                   "(?, 'idle', 'halt_entries_per_invocation', ?, 'count')", (c, 3 + 2 * k))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()

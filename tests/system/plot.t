@@ -8,6 +8,9 @@
 #    value undefined!");
 #  - idle cells whose idle probe was skipped: both idle figures draw, the
 #    halt panel says why it is empty;
+#  - idle = spin is drawn as spin (its own colour), never as poll; halt
+#    entries from different sources name their source, one source is named
+#    once in the panel's title;
 #  - a gnuplot failure (a broken script under $CVMBENCH_DATADIR) is an
 #    error of the report, with relative paths, and exit 1;
 #  - hostile names in the database (backend, workload, cell_param values,
@@ -19,7 +22,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=29
+N=33
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -78,6 +81,22 @@ rc=$?
 [ -s "$tmp/rep2/threads-sweep.svg" ] && grep -q "the idle probe was skipped:" \
 	"$tmp/rep2/threads-sweep.svg" && grep -q "no cpuidle driver" "$tmp/rep2/threads-sweep.svg"
 is "$rc:$?" "0:0" "the report draws it; its halt panel gives the idle probe's skip reason"
+
+# --- spin, and where the idle entries came from ---------------------------
+cp "$tmp/base.db" "$tmp/spin.db" && craft "$tmp/spin.db" halt spin
+./cvmbench plot idle-policy --db "$tmp/spin.db" --out "$tmp/spin.svg" 2> "$tmp/err"
+rc=$?
+grep -q ">null/1t spin<" "$tmp/spin.svg" && grep -qi "#9467bd\|rgb(148, 103, 189)" "$tmp/spin.svg"
+is "$rc:$?" "0:0" "idle = spin: labelled spin, in its own colour" || sed 's/^/# /' "$tmp/err"
+grep -qi "poll\|#1f77b4\|rgb( *31, 119, 180)" "$tmp/spin.svg"
+is "$?" 1 "... and nothing in the figure says poll or has poll's colour"
+grep -q "null/1t spin \[tracefs\]" "$tmp/spin.svg" && grep -q "null/2t spin \[cpuidle\]" "$tmp/spin.svg"
+is "$?" 0 "halt entries from two sources: each bar names its source"
+cp "$tmp/base.db" "$tmp/one.db" && craft "$tmp/one.db" halt hlt=same
+./cvmbench plot threads-sweep --db "$tmp/one.db" --out "$tmp/one.svg" 2> "$tmp/err"
+rc=$?
+grep -q "from tracefs power:cpu_idle" "$tmp/one.svg" && ! grep -q "\[tracefs\]" "$tmp/one.svg"
+is "$rc:$?" "0:0" "one source: named once, in the halt panel's title" || sed 's/^/# /' "$tmp/err"
 
 # --- a gnuplot failure is an error of the report ---------------------------
 mkdir -p "$tmp/share" && cp -r analysis "$tmp/share/"
