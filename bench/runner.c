@@ -181,8 +181,7 @@ static int finish(struct db *db, int64_t run_id, int total, const struct run_cou
 	status = run_status_pick(&t);
 	run_status_text(text, sizeof(text), status, &t);
 	db_run_end(db, run_id, status, total, rc->ok, rc->skipped, rc->failed);
-	pr_info("run %lld %s (%d cells)%s", (long long)run_id, text, total,
-		rc->interrupted ? ", interrupted" : "");
+	pr_info("run %lld %s (%d cells)", (long long)run_id, text, total);
 	if (t.interrupted)
 		return EXIT_INTERRUPTED;
 	if (t.failed)
