@@ -22,7 +22,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=33
+N=35
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -146,6 +146,19 @@ d.commit()' "$tmp/h$i.db" "$name"
 	is "$?" 1 "... and the command in it did not run"
 	rm -f "$mark"
 done
+
+# --- file names ---------------------------------------------------------
+mkdir -p "$tmp/it's"
+./cvmbench plot warm-latency --db "$tmp/base.db" --out "$tmp/it's/''wl'.svg" 2> "$tmp/err"
+rc=$?
+[ -s "$tmp/it's/''wl'.svg" ]
+is "$rc:$?" "0:0" "an output file name with quotes is drawn where asked" || sed 's/^/# /' "$tmp/err"
+./cvmbench plot warm-latency --db "$tmp/base.db" --out "$tmp/a
+b.svg" 2> "$tmp/err"
+rc=$?
+grep -q "control character cannot be given to gnuplot" "$tmp/err"
+is "$rc:$?:$(ls "$tmp" | grep -c '^a$')" "2:0:0" \
+	"one with a newline is refused (exit 2, says why), nothing written"
 
 # --- a run with measured and skipped cells ---------------------------------
 cat > "$tmp/part.ini" <<'INI'
