@@ -2,10 +2,13 @@
 # each warm cell of one run under its idle policy (the study's Table III).
 #
 # Run by `cvmbench plot idle-policy` (bench/plot.c), which sets:
-#   datafile, outfile, term ('pngcairo' or 'svg'), ncells, haveidle, logy, run
+#   datafile, outfile, term ('pngcairo' or 'svg'), ncells, havehalt, haltnote
+#   (why there are no halt entries), haltsource (where they came from, when
+#   one source for all), logy, run
 # Data columns (bench/fig-idle-policy.c), latencies in ms:
-#   1 x  2 label  3 policy no. (0 default, 1 hlt, 2 haltpoll, 3 poll)
+#   1 x  2 label  3 colour of the policy (0xRRGGBB)
 #   4 median  5 p25  6 p75  7 mean  8 halt entries per call  9 CPU burnt %
+#   10 label of the halt panel (with the entries' source when they differ)
 # Left: median latency, whiskers 25-75 %, CPU burnt % above each bar.
 # Right: halt-state entries per call (HLT exits under the hlt policy).
 
@@ -18,10 +21,6 @@ if (term eq 'svg') {
 }
 set output outfile
 
-set linetype 1 lc rgb '#888888'
-set linetype 2 lc rgb '#d62728'
-set linetype 3 lc rgb '#ff7f0e'
-set linetype 4 lc rgb '#1f77b4'
 set style fill solid 0.6 border -1
 set boxwidth 0.6 absolute
 set xrange [0.4:ncells + 0.6]
@@ -42,17 +41,22 @@ if (logy) {
 	set yrange [0:*]
 	set ylabel 'latency (ms)'
 }
-plot datafile using 1:4:($3 + 1):xticlabels(2) with boxes lc variable notitle, \
+plot datafile using 1:4:3:xticlabels(2) with boxes lc rgb variable notitle, \
      '' using 1:4:5:6 with yerrorbars lt -1 pt -1 notitle, \
-     '' using 1:6:(sprintf('%.0f%%', $9)) with labels offset 0,0.8 font ',9' notitle
+     '' using 1:6:(valid(9) ? sprintf('%.0f%%', $9) : '') with labels offset 0,0.8 \
+	font ',9' notitle
 
-set title 'halt-state entries per call (HLT exits under hlt)'
+set title 'halt-state entries per call (HLT exits under hlt)'. \
+	(haltsource ne '' ? "\nfrom ".haltsource : '') noenhanced
 unset logscale y
 set yrange [0:*]
 set ylabel 'entries per call'
-if (haveidle) {
-	plot datafile using 1:8:($3 + 1):xticlabels(2) with boxes lc variable notitle
+if (havehalt) {
+	plot datafile using 1:8:3:xticlabels(10) with boxes lc rgb variable notitle
 } else {
+	set label 1 haltnote at graph 0.5, 0.5 center noenhanced
+	set yrange [0:1]
+	unset xtics
 	plot NaN notitle
 }
 unset multiplot

@@ -3,9 +3,9 @@
 # blocked on kernel locks per start on the right; one line per runtime.
 #
 # Run by `cvmbench plot runc-cpus|runc-quota|runc-corunner|runc-parallel`
-# (bench/plot.c), which sets: datafile, outfile, term, nblocks, titles
-# (space-separated, '_' inside a title), xlabel, run.
-# Data (bench/fig-runc-sweep.c): one block per line, columns
+# (bench/plot.c), which sets: datafile, outfile, term, nblocks, xlabel, run.
+# Data (bench/fig-runc-sweep.c): one block per line, its first row the
+# title (columnheader), then columns
 #   1 x  2 median ms  3 p25  4 p75  5 blocked ms per start  6 total ms per start
 
 if (term eq 'svg') {
@@ -28,9 +28,9 @@ set multiplot layout 1,2 title sprintf("Container cold start, run %d", run)
 set title 'fork of the runtime to the first reply (median, 25-75 %)'
 set ylabel 'cold start (ms)'
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
-	with yerrorlines lw 2 pt 7 title word(titles, i + 1)
+	with yerrorlines lw 2 pt 7 title columnheader(1)
 set title 'blocked on kernel locks (mean per start)'
 set ylabel 'blocked (ms)'
 plot for [i = 0:nblocks - 1] datafile index i using 1:5 \
-	with linespoints lw 2 pt 7 title word(titles, i + 1)
+	with linespoints lw 2 pt 7 title columnheader(1)
 unset multiplot

@@ -3,10 +3,13 @@
 # the right.
 #
 # Run by `cvmbench plot threads-sweep` (bench/plot.c), which sets:
-#   datafile, outfile, term, nblocks, maxthreads, titles and colours
-#   (space-separated, one per block), run
-# Data (bench/fig-threads-sweep.c): one block per line, columns
-#   1 threads  2 median ms  3 p25 ms  4 p75 ms  5 halt entries per call
+#   datafile, outfile, term, nblocks, maxthreads, colours (space-separated,
+#   one per block), run, havehalt (0|1), haltnote (why no halt entries),
+#   haltsource (where the entries came from, when one source for all)
+# Data (bench/fig-threads-sweep.c): one block per line, its first row the
+# title (columnheader(1)) and the title in the halt panel (columnheader(2),
+# with the entries' source when blocks differ), then columns
+#   1 threads  2 median ms  3 p25 ms  4 p75 ms  5 halt entries per call (NaN: none)
 
 if (term eq 'svg') {
 	set terminal svg size 1100,520 dynamic enhanced font 'Sans,11' background rgb 'white'
@@ -29,9 +32,17 @@ set multiplot layout 1,2 title sprintf("Threads sweep per idle policy, run %d", 
 set title 'latency (median, 25-75 %)'
 set ylabel 'latency (ms)'
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
-	with yerrorlines lw 2 pt 7 lc rgb word(colours, i + 1) title word(titles, i + 1)
-set title 'halt-state entries per call'
+	with yerrorlines lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(1)
+set title 'halt-state entries per call'.(haltsource ne '' ? "\nfrom ".haltsource : '') \
+	noenhanced
 set ylabel 'entries per call'
-plot for [i = 0:nblocks - 1] datafile index i using 1:5 \
-	with linespoints lw 2 pt 7 lc rgb word(colours, i + 1) title word(titles, i + 1)
+if (havehalt) {
+	plot for [i = 0:nblocks - 1] datafile index i using 1:5 \
+		with linespoints lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(2)
+} else {
+	set label 1 haltnote at graph 0.5, 0.5 center noenhanced
+	set yrange [0:1]
+	plot NaN notitle
+	unset label 1
+}
 unset multiplot

@@ -8,9 +8,11 @@
  * drawn), its skips and its errors.
  *
  * Exit status: 0 when the pages are written (figures without data are
- * listed, not an error); 1 when gnuplot is missing or fails or a page
- * cannot be written; 2 for usage errors and unknown runs; 3 when the
- * database holds no run.
+ * listed with the reason, not an error); 1 when gnuplot is missing or
+ * fails (the figure is then also a row of the page's Errors, named by its
+ * file in DIR and its script analysis/NAME.gp) or a page cannot be
+ * written; 2 for usage errors and unknown runs; 3 when the database holds
+ * no run.
  */
 #include <errno.h>
 #include <limits.h>
@@ -62,7 +64,7 @@ static int draw_one(struct report_fig *rf, struct analysis *an, int64_t run_id,
 		    const char *dir)
 {
 	static const char *const exts[] = { "png", "svg" };
-	char out[PATH_MAX];
+	char out[PATH_MAX], msg[sizeof(rf->why)];
 	size_t i;
 	int ret = 0;
 
@@ -75,8 +77,14 @@ static int draw_one(struct report_fig *rf, struct analysis *an, int64_t run_id,
 		pr_info("%s: not drawn: %s", rf->fig->name, rf->why);
 		return 0;
 	}
-	if (ret)
+	if (ret) {
+		/* name the file as the page does: relative to DIR */
+		rf->failed = 1;
+		memcpy(msg, rf->why, sizeof(msg));
+		snprintf(rf->why, sizeof(rf->why), "%s.%s: %.700s", rf->fig->name,
+			 exts[i - 1], msg);
 		pr_err("%s: %s", rf->fig->name, rf->why);
+	}
 	return ret;
 }
 

@@ -152,7 +152,7 @@ static void print_text(const cJSON *top, const char *db)
 		return;
 	}
 	print_runs(cJSON_GetObjectItem(top, "runs"));
-	printf("\nrun %.0f (%s, %s): %s\n", jnum(run, "id"), jstr(run, "status"),
+	printf("\nrun %.0f (%s, %s): %s\n", jnum(run, "id"), jstr(run, "status_text"),
 	       jstr(run, "vantage"), jstr(run, "command_line"));
 	print_cells(cJSON_GetObjectItem(run, "cells"));
 	print_skips_errors(run);

@@ -73,12 +73,12 @@ int db_schema_latest(void)
 	return (int)schema_migration_count;
 }
 
-static int user_version(sqlite3 *h)
+static int pragma_int(sqlite3 *h, const char *sql)
 {
 	sqlite3_stmt *st;
 	int v = -1;
 
-	if (sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
@@ -86,22 +86,54 @@ static int user_version(sqlite3 *h)
 	return v;
 }
 
+static int user_version(sqlite3 *h)
+{
+	return pragma_int(h, "PRAGMA user_version");
+}
+
+/* Whether a foreign key is broken; the message into @msg. */
+static int fk_broken(sqlite3 *h, char **msg)
+{
+	sqlite3_stmt *st;
+	int broken = 1;
+
+	if (sqlite3_prepare_v2(h, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+		return 1;
+	broken = sqlite3_step(st) != SQLITE_DONE;
+	if (broken)
+		*msg = sqlite3_mprintf("foreign_key_check: a row of %s refers to nothing",
+				       (const char *)sqlite3_column_text(st, 0) ?: "?");
+	sqlite3_finalize(st);
+	return broken;
+}
+
+/*
+ * Apply migration @i in one transaction, foreign keys off (a migration
+ * may rebuild a table: SQLite's recipe for altering one), checked before
+ * the commit, then as they were.
+ */
 static int apply_migration(sqlite3 *h, size_t i, const char *path, char *err,
 			   size_t errlen)
 {
 	char *msg = NULL, pragma[64];
+	int ok, fk = pragma_int(h, "PRAGMA foreign_keys");
 
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %zu", i + 1);
-	if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, &msg) == SQLITE_OK &&
-	    sqlite3_exec(h, schema_migrations[i], NULL, NULL, &msg) == SQLITE_OK &&
-	    sqlite3_exec(h, pragma, NULL, NULL, &msg) == SQLITE_OK &&
-	    sqlite3_exec(h, "COMMIT", NULL, NULL, &msg) == SQLITE_OK)
-		return 0;
-	snprintf(err, errlen, "%s: migration %s failed: %s", path,
-		 schema_migration_names[i], msg ? msg : sqlite3_errmsg(h));
-	sqlite3_free(msg);
-	sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
-	return -EIO;
+	ok = sqlite3_exec(h, "PRAGMA foreign_keys = OFF", NULL, NULL, &msg) == SQLITE_OK &&
+	     sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, &msg) == SQLITE_OK &&
+	     sqlite3_exec(h, schema_migrations[i], NULL, NULL, &msg) == SQLITE_OK &&
+	     !fk_broken(h, &msg) &&
+	     sqlite3_exec(h, pragma, NULL, NULL, &msg) == SQLITE_OK &&
+	     sqlite3_exec(h, "COMMIT", NULL, NULL, &msg) == SQLITE_OK;
+	if (!ok) {
+		snprintf(err, errlen, "%s: migration %s failed: %s", path,
+			 schema_migration_names[i], msg ? msg : sqlite3_errmsg(h));
+		sqlite3_free(msg);
+		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+	}
+	if (fk == 1)
+		sqlite3_exec(h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	return ok ? 0 : -EIO;
 }
 
 int db_migrate(sqlite3 *h, const char *path, char *err, size_t errlen)

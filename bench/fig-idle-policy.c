@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * fig-idle-policy.c - data of the idle-policy figure: one x position per
- * warm cell of the run (bench/idle-cells.c order: workload, size,
- * threads, policy), with its latency (median and quartiles, ms), halt
- * entries per invocation (idle probe) and CPU burnt (cpu probe, %).
+ * idle cell of the run (a warm cell with the idle or cpu probe and
+ * measured latency; bench/idle-cells.c order: workload, size, threads,
+ * policy), with its latency (median and quartiles, ms), halt entries per
+ * invocation (idle probe) and CPU burnt (cpu probe, %). The policy is
+ * drawn under its own name and colour (spin is spin, never poll).
  *
- * Columns: x, label, policy no. (colour), median, p25, p75, mean,
- * halt entries per call (NaN: no idle probe), CPU burnt % (NaN: no cpu probe).
+ * Columns: x, label, colour (0xRRGGBB), median, p25, p75, mean,
+ * halt entries per call (NaN: no idle probe), CPU burnt % (NaN: no cpu probe),
+ * the label of the halt panel (with "[source]" of the entries when cells
+ * got them from different sources, idle.entries_source).
+ * Variables: logy, ncells, run, havehalt (0|1), haltsource (the one
+ * source, else ''), haltnote (why no halt entries).
  */
 #include <errno.h>
 #include <math.h>
@@ -15,21 +21,10 @@
 #include <string.h>
 
 #include "figures.h"
+#include "gp-string.h"
 #include "idle-cells.h"
 
 #define LOGY_SPREAD 20.0
-
-/* Colour per policy: default grey, hlt red, haltpoll orange, poll blue. */
-static int policy_no(const char *idle)
-{
-	if (!strcmp(idle, "hlt"))
-		return 1;
-	if (!strncmp(idle, "haltpoll", 8))
-		return 2;
-	if (!strcmp(idle, "poll"))
-		return 3;
-	return 0;
-}
 
 static void label(const struct idle_cell *c, int many_threads, int many_sizes,
 		  char *buf, size_t len)
@@ -53,9 +48,21 @@ static double or_nan(double v)
 	return isnan(v) ? NAN : v;
 }
 
+/* Column 10: the label, and "[tracefs]" (its entries' source) when cells differ. */
+static void halt_label(FILE *f, const struct idle_cell *c, const char *lab, int mixed)
+{
+	char buf[240];
+
+	snprintf(buf, sizeof(buf), "%s%s%.*s%s", lab, mixed && c->source[0] ? " [" : "",
+		 mixed ? (int)strcspn(c->source, " ") : 0, c->source,
+		 mixed && c->source[0] ? "]" : "");
+	fputc(' ', f);
+	gp_data_string(f, buf);
+}
+
 static void write_rows(struct figure_ctx *ctx, const struct idle_cell *v, size_t n)
 {
-	int many_threads = 0, many_sizes = 0, probes = 0;
+	int many_threads = 0, many_sizes = 0, mixed = !idle_common_source(v, n);
 	double lo = v[0].median_ms, hi = lo;
 	char lab[160];
 	size_t i;
@@ -64,27 +71,30 @@ static void write_rows(struct figure_ctx *ctx, const struct idle_cell *v, size_t
 		many_threads |= v[i].threads != v[0].threads;
 		many_sizes |= strcmp(v[i].size, v[0].size) != 0;
 	}
-	fprintf(ctx->data, "# x label policy median p25 p75 mean halt_per_call burnt_pct\n");
+	fprintf(ctx->data, "# x label colour median p25 p75 mean halt_per_call burnt_pct "
+		"halt_label\n");
 	for (i = 0; i < n; i++) {
 		label(&v[i], many_threads, many_sizes, lab, sizeof(lab));
-		fprintf(ctx->data, "%zu \"%s\" %d %.6g %.6g %.6g %.6g %.6g %.6g\n", i + 1,
-			lab, policy_no(v[i].idle), v[i].median_ms, v[i].p25_ms,
+		fprintf(ctx->data, "%zu ", i + 1);
+		gp_data_string(ctx->data, lab);
+		fprintf(ctx->data, " %u %.6g %.6g %.6g %.6g %.6g %.6g",
+			idle_policy_rgb(v[i].idle), v[i].median_ms, v[i].p25_ms,
 			v[i].p75_ms, v[i].mean_ms, or_nan(v[i].halt_per_inv),
 			or_nan(v[i].burnt_pct));
-		probes += !isnan(v[i].halt_per_inv);
+		halt_label(ctx->data, &v[i], lab, mixed);
+		fputc('\n', ctx->data);
 		lo = v[i].median_ms < lo ? v[i].median_ms : lo;
 		hi = v[i].median_ms > hi ? v[i].median_ms : hi;
 	}
-	figure_vars_add(ctx, "logy=%d", lo > 0 && hi / lo > LOGY_SPREAD);
-	figure_vars_add(ctx, "ncells=%zu", n);
-	figure_vars_add(ctx, "haveidle=%d", probes > 0);
-	figure_vars_add(ctx, "run=%lld", (long long)ctx->run_id);
+	figure_var_int(ctx, "logy", lo > 0 && hi / lo > LOGY_SPREAD);
+	figure_var_int(ctx, "ncells", (long long)n);
+	figure_var_int(ctx, "run", ctx->run_id);
+	idle_halt_vars(ctx, v, n);
 }
 
 /**
  * fig_idle_policy_data() - write the idle-policy data (see the top of this
- * file). Returns 0, -ENODATA when the run has no measured warm cell with
- * the idle probe, or -errno.
+ * file). Returns 0, -ENODATA when the run has no idle cell, or -errno.
  */
 int fig_idle_policy_data(struct figure_ctx *ctx)
 {
@@ -93,12 +103,12 @@ int fig_idle_policy_data(struct figure_ctx *ctx)
 	int ret = idle_cells_load(ctx->h, ctx->run_id, &cells, &n);
 
 	v = cells;
-	for (i = 0; !ret && i < n; i++)   /* keep the cells the idle probe saw */
-		if (!isnan(cells[i].halt_per_inv))
+	for (i = 0; !ret && i < n; i++)   /* keep the cells of idle experiments */
+		if (cells[i].idle_probes)
 			v[k++] = cells[i];
 	if (!ret && !k) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no measured warm cell "
-			 "with the idle probe (probes = latency, idle, cpu)",
+			 "with the idle or cpu probe (probes = latency, idle, cpu)",
 			 (long long)ctx->run_id);
 		ret = -ENODATA;
 	}

@@ -137,3 +137,13 @@ int runc_cells_load(sqlite3 *h, int64_t run_id, const char *sweep,
 	*out = v;
 	return ret;
 }
+
+size_t runc_cells_measured(struct runc_cell *v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (v[i].nstarts)
+			v[k++] = v[i];
+	return k;
+}

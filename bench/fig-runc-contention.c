@@ -16,6 +16,7 @@
 
 #include "fig-runc.h"
 #include "figures.h"
+#include "gp-string.h"
 
 #define NLOCKS 6
 
@@ -66,6 +67,7 @@ int fig_runc_contention_data(struct figure_ctx *ctx)
 	size_t n = 0, i;
 	int nl = 0, j, ret = runc_cells_load(ctx->h, ctx->run_id, NULL, &cells, &n);
 
+	n = ret ? 0 : runc_cells_measured(cells, n);
 	ret = ret ?: top_locks(ctx, locks, &nl);
 	if (!ret && (!n || !nl)) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no traced container start "
@@ -74,20 +76,22 @@ int fig_runc_contention_data(struct figure_ctx *ctx)
 	}
 	if (!ret) {
 		fprintf(ctx->data, "label");
-		for (j = 0; j < nl; j++)
-			fprintf(ctx->data, " \"%s\"", locks[j]);
+		for (j = 0; j < nl; j++) {
+			fputc(' ', ctx->data);
+			gp_data_string(ctx->data, locks[j]);
+		}
 		fprintf(ctx->data, " total\n");
 	}
 	for (i = 0; !ret && i < n; i++) {
-		fprintf(ctx->data, "\"%s\"", cells[i].label);
+		gp_data_string(ctx->data, cells[i].label);
 		for (j = 0; j < nl; j++)
 			fprintf(ctx->data, " %.4f", cells[i].nstarts ? lock_ms(ctx, cells[i].id,
 				locks[j]) / (double)cells[i].nstarts : 0);
 		fprintf(ctx->data, " %.4f\n", cells[i].total_ms);
 	}
-	figure_vars_add(ctx, "ncells=%zu", n);
-	figure_vars_add(ctx, "nlocks=%d", nl);
-	figure_vars_add(ctx, "run=%lld", (long long)ctx->run_id);
+	figure_var_int(ctx, "ncells", (long long)n);
+	figure_var_int(ctx, "nlocks", nl);
+	figure_var_int(ctx, "run", ctx->run_id);
 	free(cells);
 	return ret;
 }

@@ -16,6 +16,7 @@
 
 #include "fig-runc.h"
 #include "figures.h"
+#include "gp-string.h"
 
 #define NPHASES 12
 
@@ -41,7 +42,7 @@ static int write_row(struct figure_ctx *ctx, const struct runc_cell *c)
 			ms[i] = sqlite3_column_double(st, 1) / 1e6;
 	}
 	sqlite3_finalize(st);
-	fprintf(ctx->data, "\"%s\"", c->label);
+	gp_data_string(ctx->data, c->label);
 	for (i = 0; i < NPHASES; i++)
 		fprintf(ctx->data, " %.4f", c->nstarts ? ms[i] / (double)c->nstarts : 0);
 	fprintf(ctx->data, "\n");
@@ -59,6 +60,7 @@ int fig_runc_phases_data(struct figure_ctx *ctx)
 	size_t n = 0, i;
 	int ret = runc_cells_load(ctx->h, ctx->run_id, NULL, &cells, &n);
 
+	n = ret ? 0 : runc_cells_measured(cells, n);
 	if (!ret && !n) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no container start traced "
 			 "by the runc probe (backend runc/crun, mode cold, probes runc)",
@@ -73,8 +75,8 @@ int fig_runc_phases_data(struct figure_ctx *ctx)
 	}
 	for (i = 0; !ret && i < n; i++)
 		ret = write_row(ctx, &cells[i]);
-	figure_vars_add(ctx, "ncells=%zu", n);
-	figure_vars_add(ctx, "run=%lld", (long long)ctx->run_id);
+	figure_var_int(ctx, "ncells", (long long)n);
+	figure_var_int(ctx, "run", ctx->run_id);
 	free(cells);
 	return ret;
 }

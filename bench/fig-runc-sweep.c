@@ -4,7 +4,7 @@
  * (fork of the runtime to the reply of the first call, per start, from
  * the runc probe) against one runc dimension - cpus, cpu-quota, corunner
  * or parallel - one line per runtime and other setting (gnuplot `index`
- * blocks, titles in the variable `titles`, words joined by '_').
+ * blocks, each headed by a row holding its title, read as columnheader).
  *
  * Columns: x, median, p25, p75 (ms), mean lock-blocked ms per start,
  * mean total ms per start (with teardown).
@@ -16,6 +16,7 @@
 
 #include "fig-runc.h"
 #include "figures.h"
+#include "gp-string.h"
 
 static int by_series(const void *pa, const void *pb)
 {
@@ -25,19 +26,8 @@ static int by_series(const void *pa, const void *pb)
 	return r ? r : (a->x > b->x) - (a->x < b->x);
 }
 
-static void title_add(char *titles, size_t len, const char *series)
-{
-	size_t l = strlen(titles), i;
-
-	snprintf(titles + l, len - l, "%s%s", l ? " " : "", series);
-	for (i = l ? l + 1 : 0; titles[i]; i++)
-		if (titles[i] == ' ')
-			titles[i] = '_';
-}
-
 static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n)
 {
-	char titles[480] = "";
 	size_t i, j, k, blocks = 0;
 
 	for (i = 0; i < n; i = j) {
@@ -45,16 +35,15 @@ static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n
 			;
 		if (j - i < 2)
 			continue;
-		fprintf(ctx->data, "# %s: x median p25 p75 blocked total\n", v[i].series);
+		gp_data_string(ctx->data, v[i].series);
+		fprintf(ctx->data, " median p25 p75 blocked total\n");
 		for (k = i; k < j; k++)
 			fprintf(ctx->data, "%g %.4f %.4f %.4f %.4f %.4f\n", v[k].x, v[k].median_ms,
 				v[k].p25_ms, v[k].p75_ms, v[k].blocked_ms, v[k].total_ms);
 		fprintf(ctx->data, "\n\n");
-		title_add(titles, sizeof(titles), v[i].series);
 		blocks++;
 	}
-	figure_vars_add(ctx, "nblocks=%zu", blocks);
-	figure_vars_add(ctx, "titles='%s'", titles);
+	figure_var_int(ctx, "nblocks", (long long)blocks);
 	return blocks;
 }
 
@@ -71,8 +60,8 @@ static int sweep_data(struct figure_ctx *ctx, const char *key, double xmin,
 			cells[k++] = cells[i];
 	if (!ret)
 		qsort(cells, k, sizeof(*cells), by_series);
-	figure_vars_add(ctx, "xlabel='%s'", xlabel);
-	figure_vars_add(ctx, "run=%lld", (long long)ctx->run_id);
+	figure_var_str(ctx, "xlabel", xlabel);
+	figure_var_int(ctx, "run", ctx->run_id);
 	if (!ret && !write_blocks(ctx, cells, k)) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no runtime measured at two "
 			 "or more values of %s with the runc probe", (long long)ctx->run_id, key);

@@ -32,4 +32,10 @@ struct runc_cell {
 int runc_cells_load(struct sqlite3 *h, int64_t run_id, const char *sweep,
 		    struct runc_cell **out, size_t *n);
 
+/**
+ * runc_cells_measured() - keep, in order, the cells of @v that have a
+ * measured cold start (the others have nothing to draw); their count.
+ */
+size_t runc_cells_measured(struct runc_cell *v, size_t n);
+
 #endif

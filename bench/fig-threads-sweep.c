@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * fig-threads-sweep.c - data of the threads-sweep figure: for each
- * workload, size and idle policy of the run that ran at two or more
- * explicit thread counts, one block (gnuplot `index`) of rows
- * threads, median, p25, p75 (ms), halt entries per call. Cells with
- * threads = 0 (as many as the vCPUs) are left out: their count is the
- * guest's, not the config's. Block titles go in the variable `titles`,
- * their colours (by policy, as in the idle-policy figure) in `colours`.
+ * workload, size and idle policy of the run's idle cells (warm cells
+ * with the idle or cpu probe and measured latency) that ran at two or
+ * more explicit thread counts, one block (gnuplot `index`) whose first
+ * row is its title (workload/size/policy, or the policy alone) and the
+ * title in the halt panel (the same, with the source of the idle entries
+ * when cells got them from different sources), then rows
+ * threads, median, p25, p75 (ms), halt entries per call (NaN without the
+ * idle probe's count). Cells with threads = 0 (as many as the vCPUs) are
+ * left out: their count is the guest's, not the config's. Block colours
+ * (by policy, idle_policy_rgb()) go in the variable `colours`; `havehalt`
+ * says whether any block has halt entries, `haltsource` where they came
+ * from (when one source), `haltnote` why none has.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +21,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "gp-string.h"
 #include "idle-cells.h"
 
 static int same_line(const struct idle_cell *a, const struct idle_cell *b)
@@ -35,43 +42,38 @@ static int by_line(const void *pa, const void *pb)
 	return r ? r : a->threads - b->threads;
 }
 
-/* The policy's colour, the same as in the idle-policy figure. */
-static const char *colour(const char *idle)
-{
-	if (!strcmp(idle, "hlt"))
-		return "#d62728";
-	if (!strncmp(idle, "haltpoll", 8))
-		return "#ff7f0e";
-	if (!strcmp(idle, "poll"))
-		return "#1f77b4";
-	return "#888888";
-}
-
-/* Write the block of lines [i, j); append its title to @titles. */
+/*
+ * Write the block of lines [i, j): its title row (the title, then the
+ * title of the halt panel, with the entries' source when @mixed), rows.
+ */
 static void write_block(struct figure_ctx *ctx, const struct idle_cell *v, size_t i,
-			size_t j, int many_wl, char *titles, size_t len)
+			size_t j, int many_wl, int mixed)
 {
-	size_t l = strlen(titles);
+	char title[200], halt[280];
 
-	fprintf(ctx->data, "# %s %s %s: threads median p25 p75 halt_per_call\n",
-		v[i].workload, v[i].size, v[i].idle);
+	if (many_wl)
+		snprintf(title, sizeof(title), "%s/%s/%s", v[i].workload, v[i].size,
+			 v[i].idle);
+	else
+		snprintf(title, sizeof(title), "%s", v[i].idle);
+	snprintf(halt, sizeof(halt), "%s%s%.*s%s", title, mixed && v[i].source[0] ? " [" : "",
+		 mixed ? (int)strcspn(v[i].source, " ") : 0, v[i].source,
+		 mixed && v[i].source[0] ? "]" : "");
+	gp_data_string(ctx->data, title);
+	fputc(' ', ctx->data);
+	gp_data_string(ctx->data, halt);
+	fprintf(ctx->data, " p25 p75 halt_per_call\n");
 	for (; i < j; i++)
 		fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g\n", v[i].threads, v[i].median_ms,
-			v[i].p25_ms, v[i].p75_ms, isnan(v[i].halt_per_inv) ? NAN :
-			v[i].halt_per_inv);
+			v[i].p25_ms, v[i].p75_ms, v[i].halt_per_inv);
 	fprintf(ctx->data, "\n\n");
-	if (many_wl)
-		snprintf(titles + l, len - l, "%s%s/%s/%s", l ? " " : "",
-			 v[j - 1].workload, v[j - 1].size, v[j - 1].idle);
-	else
-		snprintf(titles + l, len - l, "%s%s", l ? " " : "", v[j - 1].idle);
 }
 
 static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n)
 {
-	char titles[400] = "", colours[400] = "";
-	size_t i, j, blocks = 0, maxt = 1;
-	int many_wl = 0;
+	char colours[400] = "";
+	size_t i, j, blocks = 0, maxt = 1, l;
+	int many_wl = 0, mixed = !idle_common_source(v, n);
 
 	for (i = 1; i < n; i++)
 		many_wl |= strcmp(v[i].workload, v[0].workload) ||
@@ -81,24 +83,25 @@ static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n
 			;
 		if (j - i < 2)
 			continue;
-		write_block(ctx, v, i, j, many_wl, titles, sizeof(titles));
-		snprintf(colours + strlen(colours), sizeof(colours) - strlen(colours),
-			 "%s%s", blocks ? " " : "", colour(v[i].idle));
+		write_block(ctx, v, i, j, many_wl, mixed);
+		l = strlen(colours);
+		snprintf(colours + l, sizeof(colours) - l, "%s#%06x", blocks ? " " : "",
+			 idle_policy_rgb(v[i].idle));
 		blocks++;
 		maxt = (size_t)v[j - 1].threads > maxt ? (size_t)v[j - 1].threads : maxt;
 	}
-	figure_vars_add(ctx, "nblocks=%zu", blocks);
-	figure_vars_add(ctx, "maxthreads=%zu", maxt);
-	figure_vars_add(ctx, "titles='%s'", titles);
-	figure_vars_add(ctx, "colours='%s'", colours);
-	figure_vars_add(ctx, "run=%lld", (long long)ctx->run_id);
+	figure_var_int(ctx, "nblocks", (long long)blocks);
+	figure_var_int(ctx, "maxthreads", (long long)maxt);
+	figure_var_str(ctx, "colours", colours);
+	figure_var_int(ctx, "run", ctx->run_id);
+	idle_halt_vars(ctx, v, n);
 	return blocks;
 }
 
 /**
  * fig_threads_sweep_data() - write the threads-sweep data (see the top of
- * this file). Returns 0, -ENODATA when no workload and policy ran at two
- * or more thread counts, or -errno.
+ * this file). Returns 0, -ENODATA when no workload and policy of an idle
+ * cell ran at two or more thread counts, or -errno.
  */
 int fig_threads_sweep_data(struct figure_ctx *ctx)
 {
@@ -107,14 +110,14 @@ int fig_threads_sweep_data(struct figure_ctx *ctx)
 	int ret = idle_cells_load(ctx->h, ctx->run_id, &cells, &n);
 
 	for (i = 0; !ret && i < n; i++)
-		if (cells[i].threads > 0)
+		if (cells[i].threads > 0 && cells[i].idle_probes)
 			cells[k++] = cells[i];
 	if (!ret)
 		qsort(cells, k, sizeof(*cells), by_line);
 	if (!ret && !write_blocks(ctx, cells, k)) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no workload and idle "
-			 "policy measured at two or more thread counts",
-			 (long long)ctx->run_id);
+			 "policy measured at two or more thread counts with the idle or "
+			 "cpu probe (probes = latency, idle, cpu)", (long long)ctx->run_id);
 		ret = -ENODATA;
 	}
 	free(cells);

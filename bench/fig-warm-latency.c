@@ -22,6 +22,7 @@
 #include "cell-label.h"
 #include "figures.h"
 #include "cell-latency.h"
+#include "gp-string.h"
 #include "log.h"
 
 #define LOGY_SPREAD 20.0
@@ -79,20 +80,17 @@ static int load_cells(struct figure_ctx *ctx, const struct cell_latency *lat,
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
-/* "workload/size/Nt" + @extra, with nothing that breaks a quoted field. */
+/* "workload/size/Nt" + @extra (gp_data_string() quotes it). */
 static void label(const struct wl_cell *c, const char *extra, char *buf,
 		  size_t len)
 {
-	char th[16], *p;
+	char th[16];
 
 	if (c->threads)
 		snprintf(th, sizeof(th), "%dt", c->threads);
 	else
 		snprintf(th, sizeof(th), "auto-t");
 	snprintf(buf, len, "%s/%s/%s%s", c->workload, c->size, th, extra);
-	for (p = buf; *p; p++)
-		if (*p == '"' || *p == '\\' || *p == '\n' || *p == '#')
-			*p = '_';
 }
 
 /* 1000 (µs) when every p95 is under 1 ms, else 1 (ms). */
@@ -116,11 +114,11 @@ static void write_vars(struct figure_ctx *ctx, const struct wl_cell *v,
 		lo = v[i].lat->median < lo ? v[i].lat->median : lo;
 		hi = v[i].lat->median > hi ? v[i].lat->median : hi;
 	}
-	figure_vars_add(ctx, "logy=%d", lo > 0 && hi / lo > LOGY_SPREAD);
-	figure_vars_add(ctx, "ncells=%zu", n);
-	figure_vars_add(ctx, "run=%lld", (long long)ctx->run_id);
-	figure_vars_add(ctx, "unit='%s'", k > 1 ? "µs" : "ms");
-	figure_vars_add(ctx, "maxlabel=%zu", longest);
+	figure_var_int(ctx, "logy", lo > 0 && hi / lo > LOGY_SPREAD);
+	figure_var_int(ctx, "ncells", (long long)n);
+	figure_var_int(ctx, "run", ctx->run_id);
+	figure_var_str(ctx, "unit", k > 1 ? "µs" : "ms");
+	figure_var_int(ctx, "maxlabel", (long long)longest);
 }
 
 static int write_rows(struct figure_ctx *ctx, const struct wl_cell *v, size_t n)
@@ -145,9 +143,11 @@ static int write_rows(struct figure_ctx *ctx, const struct wl_cell *v, size_t n)
 
 		label(&v[i], extra[i], lab, sizeof(lab));
 		longest = strlen(lab) > longest ? strlen(lab) : longest;
-		fprintf(ctx->data, "%zu \"%s\" %.6g %.6g %.6g %.6g %.6g %.6g %.6g %zu %d\n",
-			i + 1, lab, k * s->min, k * s->p5, k * s->p25, k * s->median,
-			k * s->p75, k * s->p95, k * s->max, s->n, v[i].wl_no);
+		fprintf(ctx->data, "%zu ", i + 1);
+		gp_data_string(ctx->data, lab);
+		fprintf(ctx->data, " %.6g %.6g %.6g %.6g %.6g %.6g %.6g %zu %d\n", k * s->min,
+			k * s->p5, k * s->p25, k * s->median, k * s->p75, k * s->p95,
+			k * s->max, s->n, v[i].wl_no);
 	}
 	write_vars(ctx, v, n, k, longest);
 	free(extra);

@@ -5,11 +5,13 @@
  * figures (idle-policy, threads-sweep, runc-phases, ...) are one entry
  * each here, plus their bench/fig-NAME.c and analysis/NAME.gp.
  */
-#include <stdarg.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "figures.h"
+#include "gp-string.h"
 
 static const struct figure figures[] = {
 	{ "warm-latency",
@@ -59,20 +61,111 @@ const struct figure *figure_at(size_t i)
 	return i < N_FIGURES ? &figures[i] : NULL;
 }
 
-/**
- * figure_vars_add() - append one gnuplot assignment ("logy=1") to
- * @ctx->vars, separated by "; ". Silently truncated at the buffer's end.
- */
-void figure_vars_add(struct figure_ctx *ctx, const char *fmt, ...)
+/* Append "; " (unless first), @name, '=' and @value; 0 or -ENOSPC. */
+static int vars_append(struct figure_ctx *ctx, const char *name, const char *value)
 {
 	size_t len = strlen(ctx->vars);
-	va_list ap;
+	int n = snprintf(ctx->vars + len, sizeof(ctx->vars) - len, "%s%s=%s",
+			 len ? "; " : "", name, value);
 
-	if (len && len + 2 < sizeof(ctx->vars)) {
-		strcpy(ctx->vars + len, "; ");
-		len += 2;
+	if (n < 0 || (size_t)n >= sizeof(ctx->vars) - len) {
+		ctx->vars[len] = '\0';
+		return -ENOSPC;
 	}
-	va_start(ap, fmt);
-	vsnprintf(ctx->vars + len, sizeof(ctx->vars) - len, fmt, ap);
-	va_end(ap);
+	return 0;
+}
+
+/* A gnuplot variable name: a letter or '_', then letters, digits, '_'. */
+static int name_ok(const char *name)
+{
+	const char *p = name;
+
+	if (!isalpha((unsigned char)*p) && *p != '_')
+		return 0;
+	while (*++p)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	return p - name < 32;
+}
+
+/* Latch the first error and the variable it was about. */
+static void vars_fail(struct figure_ctx *ctx, const char *name, int err)
+{
+	if (ctx->vars_err)
+		return;
+	ctx->vars_err = err;
+	snprintf(ctx->vars_bad, sizeof(ctx->vars_bad), "%s", name);
+}
+
+/**
+ * figure_var_int() - set the gnuplot variable @name to the integer @value
+ * for the figure's script. A bad name or a full buffer is latched in
+ * @ctx->vars_err (plot_render() then fails the figure, draws nothing).
+ */
+void figure_var_int(struct figure_ctx *ctx, const char *name, long long value)
+{
+	char num[32];
+	int ret;
+
+	snprintf(num, sizeof(num), "%lld", value);
+	ret = name_ok(name) ? vars_append(ctx, name, num) : -EINVAL;
+	if (ret)
+		vars_fail(ctx, name, ret);
+}
+
+/**
+ * figure_var_str() - set the gnuplot variable @name to the string @value,
+ * written as a quoted constant by gp_string_quote(): never read as
+ * gnuplot language. A control character in @value, a bad name or a full
+ * buffer is latched in @ctx->vars_err as for figure_var_int().
+ */
+void figure_var_str(struct figure_ctx *ctx, const char *name, const char *value)
+{
+	char q[1024];
+	int ret = name_ok(name) ? gp_string_quote(q, sizeof(q), value) : -EINVAL;
+
+	ret = ret ?: vars_append(ctx, name, q);
+	if (ret)
+		vars_fail(ctx, name, ret);
+}
+
+/* The next line of @text up to @width characters, cut at a blank if any. */
+static size_t line_len(const char *text, size_t width)
+{
+	size_t n = strlen(text), cut;
+
+	if (n <= width)
+		return n;
+	for (cut = width; cut > 0 && text[cut] != ' '; cut--)
+		;
+	return cut ? cut : width;
+}
+
+/**
+ * figure_var_text() - set the gnuplot variable @name to @text broken into
+ * lines of about @width characters at blanks, for a label: each line is a
+ * quoted constant (gp_string_quote()), joined by "\n" in the program.
+ * Errors are latched as for figure_var_str().
+ */
+void figure_var_text(struct figure_ctx *ctx, const char *name, const char *text,
+		     size_t width)
+{
+	char expr[2048] = "", line[512], q[1100];
+	size_t n, l;
+	int ret = name_ok(name) && width && width < sizeof(line) ? 0 : -EINVAL;
+
+	do {
+		n = line_len(text, width);
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		ret = ret ?: gp_string_quote(q, sizeof(q), line);
+		l = strlen(expr);
+		if (!ret && snprintf(expr + l, sizeof(expr) - l, "%s%s", l ? ".\"\\n\"." : "",
+				     q) >= (int)(sizeof(expr) - l))
+			ret = -ENOSPC;
+		text += n;
+		text += strspn(text, " ");
+	} while (!ret && *text);
+	ret = ret ?: vars_append(ctx, name, expr);
+	if (ret)
+		vars_fail(ctx, name, ret);
 }

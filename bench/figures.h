@@ -3,11 +3,14 @@
  * figures.h - the figures `plot` and `report` can draw. A figure is a
  * gnuplot script in analysis/ plus a function that writes the script's
  * data file from the database; adding one is one file (fig-NAME.c) and
- * one line in the table of figures.c.
+ * one line in the table of figures.c. Strings reach gnuplot only through
+ * figure_var_str() (a quoted constant) or gp_data_string() (a data-file
+ * field): labels and titles from the database go in the data file.
  */
 #ifndef CVMBENCH_FIGURES_H
 #define CVMBENCH_FIGURES_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,7 +21,9 @@ struct figure_ctx {
 	struct sqlite3 *h;        /* read-only, with analysis/views.sql */
 	int64_t run_id;
 	FILE *data;               /* the data file the script reads */
-	char vars[512];           /* more gnuplot assignments: "logy=1; ncells=4" */
+	char vars[4096];          /* more gnuplot assignments: "logy=1; unit='ms'" */
+	int vars_err;             /* first error of figure_var_*(), 0 if none */
+	char vars_bad[32];        /* the variable it was about */
 	char why[256];            /* why there is nothing to draw (-ENODATA) */
 };
 
@@ -32,8 +37,10 @@ struct figure {
 
 const struct figure *figure_find(const char *name);
 const struct figure *figure_at(size_t i);
-void figure_vars_add(struct figure_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void figure_var_int(struct figure_ctx *ctx, const char *name, long long value);
+void figure_var_str(struct figure_ctx *ctx, const char *name, const char *value);
+void figure_var_text(struct figure_ctx *ctx, const char *name, const char *text,
+		     size_t width);
 
 /* The data functions, one file each. */
 int fig_warm_latency_data(struct figure_ctx *ctx);

@@ -5,7 +5,8 @@
  * before the key existed), its measured latencies (quantiles by
  * bench/stats.c), and the cell-level metrics of the idle probe
  * (halt_entries_per_invocation, idle_entries) and the cpu probe (burnt,
- * burnt_pct). Also the study-layout tables built from them.
+ * burnt_pct), and where the idle entries came from (cell_param
+ * idle.entries_source). Also the study-layout tables built from them.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 
 #include <sqlite3.h>
 
+#include "figures.h"
 #include "idle-cells.h"
 #include "stats.h"
 
@@ -28,7 +30,9 @@ static const char sql_cells[] =
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
 	" AND m.probe = 'cpu' AND m.name = 'burnt_pct'), "
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
-	" AND m.probe = 'cpu' AND m.name = 'burnt') "
+	" AND m.probe = 'cpu' AND m.name = 'burnt'), c.probes, "
+	"(SELECT value FROM cell_param s WHERE s.cell_id = c.id AND "
+	" s.key = 'idle.entries_source') "
 	"FROM cell c LEFT JOIN cell_param p ON p.cell_id = c.id AND p.key = 'idle' "
 	"WHERE c.run_id = ?1 AND c.mode = 'warm' "
 	"ORDER BY c.workload, c.size, c.threads, "
@@ -45,15 +49,26 @@ static double col_num(sqlite3_stmt *st, int i)
 	       sqlite3_column_double(st, i);
 }
 
+/* Labels keep their text: gp-string.c makes them safe for gnuplot. */
 static void col_text(char *dst, size_t len, sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
-	char *p;
 
 	snprintf(dst, len, "%s", s ? s : "");
-	for (p = dst; *p; p++)      /* labels go in quoted gnuplot fields */
-		if (*p == '"' || *p == '\\' || *p == '\n' || *p == '\'')
-			*p = '_';
+}
+
+/* Whether the comma-separated list @probes names @name. */
+static int probe_listed(const char *probes, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = probes; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		p += strspn(p, " \t");
+		if (!strncmp(p, name, n) && (!p[n] || strchr(", \t", p[n])))
+			return 1;
+	}
+	return 0;
 }
 
 /* The latency summary of one cell; 0 with c->n = 0 when it has none. */
@@ -90,6 +105,8 @@ static int load_latency(sqlite3 *h, struct idle_cell *c)
 
 static void read_cell(sqlite3_stmt *st, struct idle_cell *c)
 {
+	const char *probes;
+
 	memset(c, 0, sizeof(*c));
 	c->id = sqlite3_column_int64(st, 0);
 	col_text(c->workload, sizeof(c->workload), st, 1);
@@ -101,6 +118,12 @@ static void read_cell(sqlite3_stmt *st, struct idle_cell *c)
 	c->idle_per_inv = col_num(st, 7);
 	c->burnt_pct = col_num(st, 8);
 	c->burnt_ms = col_num(st, 9);
+	probes = (const char *)sqlite3_column_text(st, 10);
+	c->idle_probes = probe_listed(probes, "idle") || probe_listed(probes, "cpu");
+	col_text(c->source, sizeof(c->source), st, 11);
+	c->source[strcspn(c->source, "(")] = '\0';     /* its name, not the detail */
+	while (*c->source && c->source[strlen(c->source) - 1] == ' ')
+		c->source[strlen(c->source) - 1] = '\0';
 }
 
 int idle_cells_load(sqlite3 *h, int64_t run_id, struct idle_cell **out, size_t *n)
@@ -130,4 +153,86 @@ int idle_cells_load(sqlite3 *h, int64_t run_id, struct idle_cell **out, size_t *
 	sqlite3_finalize(st);
 	*out = v;
 	return ret;
+}
+
+const char *idle_common_source(const struct idle_cell *v, size_t n)
+{
+	const char *src = "";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (isnan(v[i].halt_per_inv) || !v[i].source[0])
+			continue;
+		if (*src && strcmp(src, v[i].source))
+			return NULL;
+		src = v[i].source;
+	}
+	return src;
+}
+
+/* The name of policy @idle: its text up to a blank, ',', ':' or '('. */
+static int policy_is(const char *idle, const char *name)
+{
+	size_t n = strcspn(idle, " \t,:(");
+
+	return n == strlen(name) && !strncmp(idle, name, n);
+}
+
+unsigned int idle_policy_rgb(const char *idle)
+{
+	static const struct { const char *name; unsigned int rgb; } map[] = {
+		{ "default", 0x888888 }, { "hlt", 0xd62728 }, { "haltpoll", 0xff7f0e },
+		{ "poll", 0x1f77b4 }, { "spin", 0x9467bd },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (policy_is(idle, map[i].name))
+			return map[i].rgb;
+	return 0x8c564b;
+}
+
+/* The first skip reason of @probe in @run_id, on one line; 1 if there is one. */
+static int skip_reason(sqlite3 *h, int64_t run_id, const char *probe, char *buf,
+		       size_t len)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(h, "SELECT reason FROM skip WHERE run_id = ?1 AND "
+			       "probe = ?2 ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, probe, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0) ?: "");
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	for (; *buf; buf++)         /* one line of text, for a figure's note */
+		if ((unsigned char)*buf < 0x20 || *buf == 0x7f)
+			*buf = ' ';
+	return found;
+}
+
+void idle_halt_vars(struct figure_ctx *ctx, const struct idle_cell *v, size_t n)
+{
+	const char *src = idle_common_source(v, n);
+	char reason[200], note[260] = "";
+	int havehalt = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		havehalt |= !isnan(v[i].halt_per_inv);
+	if (havehalt)
+		;
+	else if (skip_reason(ctx->h, ctx->run_id, "idle", reason, sizeof(reason)))
+		snprintf(note, sizeof(note), "No halt entries: the idle probe was skipped: %s",
+			 reason);
+	else
+		snprintf(note, sizeof(note), "No halt entries: no cell ran the idle probe.");
+	figure_var_int(ctx, "havehalt", havehalt);
+	figure_var_str(ctx, "haltsource", src ? src : "");
+	figure_var_text(ctx, "haltnote", note, 44);
 }

@@ -12,10 +12,11 @@
 #include <stdint.h>
 
 struct sqlite3;
+struct figure_ctx;
 
 struct idle_cell {
 	int64_t id;
-	char workload[48], size[8], idle[32], experiment[64];
+	char workload[64], size[16], idle[64], experiment[64];
 	int threads;              /* 0 = as many as the instance has CPUs */
 	size_t n;                 /* measured successful invocations */
 	double mean_ms, median_ms, p25_ms, p75_ms;
@@ -23,6 +24,9 @@ struct idle_cell {
 	double idle_per_inv;
 	double burnt_pct;         /* NAN when the cpu probe did not run */
 	double burnt_ms;
+	int idle_probes;          /* the cell ran (or asked for) the idle or cpu probe */
+	char source[64];          /* where its idle entries came from ("tracefs
+				   * power:cpu_idle"), "" if not said */
 };
 
 /**
@@ -32,5 +36,29 @@ struct idle_cell {
  */
 int idle_cells_load(struct sqlite3 *h, int64_t run_id, struct idle_cell **out,
 		    size_t *n);
+
+/**
+ * idle_policy_rgb() - the colour of idle policy @idle in the figures, as
+ * 0xRRGGBB: default grey, hlt red, haltpoll orange, poll blue, spin
+ * purple, anything else brown. Only the policy's name counts ("hlt, no
+ * cpuidle driver" is hlt): spin is never drawn as poll.
+ */
+unsigned int idle_policy_rgb(const char *idle);
+
+/**
+ * idle_common_source() - the source of the idle entries of the cells of
+ * @v that have halt entries: "" when none says, NULL when they differ
+ * (then each label names its own).
+ */
+const char *idle_common_source(const struct idle_cell *v, size_t n);
+
+/**
+ * idle_halt_vars() - the gnuplot variables of an idle figure's halt panel:
+ * havehalt (some cell has halt entries), haltsource (where they came
+ * from, when all of @v that have them say the same; else "") and
+ * haltnote, why none has (the idle probe's first skip reason, on one
+ * line, or that no cell ran the probe; "" when some has).
+ */
+void idle_halt_vars(struct figure_ctx *ctx, const struct idle_cell *v, size_t n);
 
 #endif

@@ -3,23 +3,30 @@
  * plot.c - render a figure: its data function writes a temporary data
  * file, then gnuplot runs its script from analysis/ with
  *
- *   gnuplot -e "datafile='D'; outfile='O'; term='pngcairo'|'svg'; ..." SCRIPT
+ *   gnuplot -e "datafile='D'; outfile='O'; term='pngcairo'|'svg'; ..." analysis/NAME.gp
  *
- * through fork + execvp (never a shell). gnuplot's stdout goes to our
- * stderr, so nothing but data ever reaches stdout.
+ * through fork + execvp on an argument vector (never a shell), in the
+ * directory that holds analysis/, so that gnuplot's own messages name the
+ * script by its relative path. Every string of the -e program is a quoted
+ * constant (gp-string.c); labels from the database travel in the data
+ * file. gnuplot's output is copied to our stderr (nothing but data ever
+ * reaches stdout) and its last line is the reason given when it fails.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "paths.h"
 #include "figures.h"
-#include "log.h"
+#include "gp-string.h"
+#include "paths.h"
 #include "plot.h"
+
+#define EXPR_MAX 16384
 
 /* gnuplot's terminal for the extension of @out, or NULL. */
 static const char *term_for(const char *out)
@@ -33,105 +40,157 @@ static const char *term_for(const char *out)
 	return NULL;
 }
 
-/* Append @s as a gnuplot single-quoted string ('' stands for '). */
-static void gp_quote(char *buf, size_t len, const char *s)
+/* Append "NAME=" and @value quoted to @buf; 0 or -errno. */
+static int expr_add(char *buf, size_t len, const char *name, const char *value)
 {
 	size_t l = strlen(buf);
+	int n = snprintf(buf + l, len - l, "%s%s=", l ? "; " : "", name);
 
-	if (l + 1 < len)
-		buf[l++] = '\'';
-	for (; *s && l + 3 < len; s++) {
-		if (*s == '\'')
-			buf[l++] = '\'';
-		buf[l++] = *s;
-	}
-	if (l + 1 < len)
-		buf[l++] = '\'';
-	buf[l] = '\0';
+	if (n < 0 || (size_t)n >= len - l)
+		return -ENOSPC;
+	l += (size_t)n;
+	return gp_string_quote(buf + l, len - l, value);
 }
 
-static void build_expr(char *buf, size_t len, const char *data, const char *out,
-		       const char *term, const char *vars)
+/* The -e program: the three file settings, then the figure's own. */
+static int build_expr(char *buf, size_t len, const char *data, const char *out,
+		      const char *term, const char *vars)
 {
-	snprintf(buf, len, "datafile=");
-	gp_quote(buf, len, data);
-	strncat(buf, "; outfile=", len - strlen(buf) - 1);
-	gp_quote(buf, len, out);
-	strncat(buf, "; term=", len - strlen(buf) - 1);
-	gp_quote(buf, len, term);
-	if (*vars) {
-		strncat(buf, "; ", len - strlen(buf) - 1);
-		strncat(buf, vars, len - strlen(buf) - 1);
+	int ret;
+
+	buf[0] = '\0';
+	ret = expr_add(buf, len, "datafile", data) ?:
+	      expr_add(buf, len, "outfile", out) ?:
+	      expr_add(buf, len, "term", term);
+	if (!ret && *vars && strlen(buf) + 2 + strlen(vars) >= len)
+		ret = -ENOSPC;
+	if (!ret && *vars) {
+		strcat(buf, "; ");
+		strcat(buf, vars);
 	}
+	return ret;
 }
 
-/* Child side: stdout to stderr, exec, or send errno up the pipe. */
-static void __attribute__((noreturn)) exec_child(int errfd, char *const argv[])
+/* Child: cd to @dir, output to @logfd, exec; or send errno up the pipe. */
+static void __attribute__((noreturn)) exec_child(int errfd, int logfd, const char *dir,
+						 char *const argv[])
 {
 	int e;
 
-	dup2(STDERR_FILENO, STDOUT_FILENO);
-	execvp(argv[0], argv);
+	dup2(logfd, STDOUT_FILENO);
+	dup2(logfd, STDERR_FILENO);
+	if (!chdir(dir))
+		execvp(argv[0], argv);
 	e = errno;
 	if (write(errfd, &e, sizeof(e)) < 0)
 		_exit(126);
 	_exit(127);
 }
 
-/* Run @argv; 0, -ENOENT (not found) or -EIO (failed), @why set. */
-static int run_gnuplot(char *const argv[], char *why, size_t whylen)
+/* Copy gnuplot's output (@fd, from its start) to stderr; last line into @line. */
+static void relay_output(int fd, char *line, size_t len)
 {
-	int pfd[2], status, e = 0;
+	char buf[8192], *end, *beg;
+	size_t k;
+	ssize_t n;
+
+	line[0] = '\0';
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		if (write(STDERR_FILENO, buf, (size_t)n) < 0)
+			break;
+		buf[n] = '\0';
+		for (end = buf + n; end > buf && (end[-1] == '\n' || end[-1] == ' '); end--)
+			;
+		*end = '\0';
+		beg = strrchr(buf, '\n');
+		beg = beg ? beg + 1 : buf;
+		k = (size_t)(end - beg) < len ? (size_t)(end - beg) : len - 1;
+		if (end > buf) {
+			memcpy(line, beg, k);
+			line[k] = '\0';
+		}
+	}
+}
+
+/* Fork and exec @argv in @dir, its output in @logfd; errno of exec or 0. */
+static int spawn(char *const argv[], const char *dir, int logfd, int *status)
+{
+	int pfd[2], e = 0;
 	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
+		return errno;
 	pid = fork();
 	if (pid < 0) {
+		e = errno;
 		close(pfd[0]);
 		close(pfd[1]);
-		return -errno;
+		return e;
 	}
 	if (!pid)
-		exec_child(pfd[1], argv);
+		exec_child(pfd[1], logfd, dir, argv);
 	close(pfd[1]);
 	if (read(pfd[0], &e, sizeof(e)) != sizeof(e))
 		e = 0;
 	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 		;
+	return e;
+}
+
+/* A temporary file under $TMPDIR (absolute) or /tmp; its name into @path. */
+static int tmp_open(char *path, size_t len, const char *what)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(path, len, "%s/cvmbench-%s-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp",
+		 what);
+	return mkstemp(path);
+}
+
+/* Run gnuplot on @argv in @dir; 0, -ENOENT (not found) or -EIO, @why set. */
+static int run_gnuplot(char *const argv[], const char *dir, const char *rel,
+		       char *why, size_t whylen)
+{
+	char log[PATH_MAX], last[400];
+	int fd, e, status = 0;
+
+	fd = tmp_open(log, sizeof(log), "gnuplot");
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot create a temporary file: %s", strerror(errno));
+		return -EIO;
+	}
+	unlink(log);
+	e = spawn(argv, dir, fd, &status);
+	relay_output(fd, last, sizeof(last));
+	close(fd);
 	if (e) {
 		snprintf(why, whylen, "cannot run %s: %s%s", argv[0], strerror(e),
 			 e == ENOENT ? " (install gnuplot, e.g. apt-get install gnuplot-nox)" : "");
 		return -ENOENT;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(why, whylen, "gnuplot failed on %s (status %d)", argv[3],
-			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		snprintf(why, whylen, "gnuplot failed on %s (status %d)%s%s", rel,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+			 *last ? ": " : "", last);
 		return -EIO;
 	}
 	return 0;
 }
 
-/* Temporary data file; its name into @path. */
-static FILE *data_open(char *path, size_t len)
-{
-	const char *tmp = getenv("TMPDIR");
-	int fd;
-
-	snprintf(path, len, "%s/cvmbench-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(path);
-	return fd < 0 ? NULL : fdopen(fd, "w");
-}
-
 static int write_data(const struct figure *fig, struct figure_ctx *ctx,
 		      char *path, size_t len, char *why, size_t whylen)
 {
-	int ret;
+	int ret, fd = tmp_open(path, len, "plot");
 
-	ctx->data = data_open(path, len);
+	ctx->data = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!ctx->data) {
 		snprintf(why, whylen, "cannot create a data file: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		path[0] = '\0';
 		return -EIO;
 	}
 	ret = fig->write_data(ctx);
@@ -141,6 +200,80 @@ static int write_data(const struct figure *fig, struct figure_ctx *ctx,
 		snprintf(why, whylen, "%s", ctx->why);
 	else if (ret)
 		snprintf(why, whylen, "writing the data of %s failed", fig->name);
+	else if (ctx->vars_err)
+		snprintf(why, whylen, "%s: the value of %s cannot be given to gnuplot (%s)",
+			 fig->name, ctx->vars_bad, ctx->vars_err == -EINVAL ?
+			 "a control character or a bad name" : "too long");
+	return ret ?: (ctx->vars_err ? -EIO : 0);
+}
+
+/*
+ * The directory that holds analysis/SCRIPT (@root), found as the data
+ * file analysis/SCRIPT (@rel); 0 or -ENOENT, @why set.
+ */
+static int script_root(const struct figure *fig, char *rel, size_t rlen, char *root,
+		       size_t len, char *why, size_t whylen)
+{
+	char path[PATH_MAX];
+	size_t p, r;
+
+	if (snprintf(rel, rlen, "analysis/%s", fig->script) >= (int)rlen ||
+	    datadir_path(rel, path, sizeof(path))) {
+		snprintf(why, whylen, "gnuplot script analysis/%s not found", fig->script);
+		return -ENOENT;
+	}
+	p = strlen(path);
+	r = strlen(rel);
+	if (p <= r || strcmp(path + p - r, rel) || p - r >= len) {
+		snprintf(why, whylen, "%s: not where it was looked for", path);
+		return -ENOENT;
+	}
+	snprintf(root, len, "%.*s", (int)(p - r), path);
+	return 0;
+}
+
+/* @out as an absolute path (gnuplot runs in another directory). */
+static int out_abs(const char *out, char *abs, size_t len, char *why, size_t whylen)
+{
+	char cwd[PATH_MAX];
+
+	if (*out == '/')
+		return snprintf(abs, len, "%s", out) < (int)len ? 0 : -ENAMETOOLONG;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		snprintf(why, whylen, "cannot read the current directory: %s", strerror(errno));
+		return -EIO;
+	}
+	if (snprintf(abs, len, "%s/%s", cwd, out) >= (int)len) {
+		snprintf(why, whylen, "%s: path too long", out);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* Build the -e program and run gnuplot; -EINVAL for an unquotable path. */
+static int draw(const char *root, const char *rel, const char *data, const char *out,
+		const char *term, const struct figure_ctx *ctx, char *why, size_t whylen)
+{
+	char *argv[5], *expr = malloc(EXPR_MAX);
+	int ret;
+
+	if (!expr)
+		return -ENOMEM;
+	ret = build_expr(expr, EXPR_MAX, data, out, term, ctx->vars);
+	if (ret) {
+		snprintf(why, whylen, "%s: %s", out, ret == -EINVAL ?
+			 "a file name with a control character cannot be given to gnuplot" :
+			 "too long for gnuplot's command line");
+		free(expr);
+		return -EINVAL;
+	}
+	argv[0] = "gnuplot";
+	argv[1] = "-e";
+	argv[2] = expr;
+	argv[3] = (char *)rel;
+	argv[4] = NULL;
+	ret = run_gnuplot(argv, root, rel, why, whylen);
+	free(expr);
 	return ret;
 }
 
@@ -148,38 +281,34 @@ static int write_data(const struct figure *fig, struct figure_ctx *ctx,
  * plot_render() - draw @fig for run @run_id of @h into @out (.png with
  * pngcairo, .svg with svg). Returns 0; -ENODATA when there is nothing to
  * draw; -ENOENT when gnuplot or the script is missing; -EINVAL for an
- * unknown extension; -EIO when gnuplot fails. @why says why (not logged).
+ * unknown extension; -EIO when gnuplot fails or a string cannot be given
+ * to it; -EINVAL also for an @out gnuplot cannot be given (a control
+ * character). @why says why (not logged), naming the script by its relative
+ * path analysis/NAME.gp.
  */
 int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
 		const char *out, char *why, size_t whylen)
 {
 	struct figure_ctx ctx = { .h = h, .run_id = run_id };
-	char rel[256], script[4096], data[4096], expr[12288];
+	char rel[256], root[PATH_MAX], data[PATH_MAX], abs[PATH_MAX];
 	const char *term = term_for(out);
-	char *argv[5];
 	int ret;
 
 	if (!term) {
 		snprintf(why, whylen, "%s: give a .png or .svg file name", out);
 		return -EINVAL;
 	}
-	if (snprintf(rel, sizeof(rel), "analysis/%s", fig->script) >=
-	    (int)sizeof(rel) || datadir_path(rel, script, sizeof(script))) {
-		snprintf(why, whylen, "gnuplot script analysis/%s not found", fig->script);
-		return -ENOENT;
-	}
+	ret = script_root(fig, rel, sizeof(rel), root, sizeof(root), why, whylen) ?:
+	      out_abs(out, abs, sizeof(abs), why, whylen);
+	if (ret)
+		return ret;
 	ret = write_data(fig, &ctx, data, sizeof(data), why, whylen);
 	if (!ret) {
-		build_expr(expr, sizeof(expr), data, out, term, ctx.vars);
-		argv[0] = "gnuplot";
-		argv[1] = "-e";
-		argv[2] = expr;
-		argv[3] = script;
-		argv[4] = NULL;
-		ret = run_gnuplot(argv, why, whylen);
+		ret = draw(root, rel, data, abs, term, &ctx, why, whylen);
 		if (ret == -EIO)
-			unlink(out);     /* no half-drawn figure left behind */
+			unlink(abs);     /* no half-drawn figure left behind */
 	}
-	unlink(data);
+	if (data[0])
+		unlink(data);
 	return ret;
 }

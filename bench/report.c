@@ -49,7 +49,7 @@ static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run)
 	static const char *const head[] = { "field", "value" };
 	static const char *const fields[][2] = {
 		{ "command_line", "command line" }, { "version", "cvmbench version" },
-		{ "vantage", "vantage" }, { "hostname", "host" }, { "status", "status" },
+		{ "vantage", "vantage" }, { "hostname", "host" }, { "status_text", "status" },
 		{ "started_at", "started" }, { "ended_at", "ended" },
 		{ "config_path", "config file" } };
 	char title[64];
@@ -68,9 +68,12 @@ static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run)
 	ops->pre(f, summary_str(run, "config_text", "(not recorded)"));
 }
 
-/* @arr as a table of its members @cols, headed @head; NULL cell: "(run)". */
+/*
+ * @arr as a table of its members @cols, headed @head; NULL cell: "(run)".
+ * The table is left open for more rows unless @end.
+ */
 static void rep_rows(FILE *f, const struct report_ops *ops, const cJSON *arr,
-		     const char *const *cols, const char *const *head, int n)
+		     const char *const *cols, const char *const *head, int n, int end)
 {
 	const char *row[8];
 	const cJSON *o;
@@ -83,7 +86,8 @@ static void rep_rows(FILE *f, const struct report_ops *ops, const cJSON *arr,
 					     strcmp(cols[i], "cell_key") ? "-" : "(run)");
 		ops->table_row(f, row, n);
 	}
-	ops->table_end(f);
+	if (end)
+		ops->table_end(f);
 }
 
 static void rep_env(FILE *f, const struct report_ops *ops, const cJSON *run)
@@ -95,7 +99,7 @@ static void rep_env(FILE *f, const struct report_ops *ops, const cJSON *run)
 	if (!cJSON_GetArraySize(env))
 		ops->para(f, "No environment facts were recorded for this run.");
 	else
-		rep_rows(f, ops, env, cols, cols, 3);
+		rep_rows(f, ops, env, cols, cols, 3, 1);
 }
 
 static void threads_text(const cJSON *c, char *buf, size_t len)
@@ -203,8 +207,28 @@ static void rep_figures(FILE *f, const struct report_ops *ops,
 	ops->table_end(f);
 }
 
+/* A row of the Errors table for each figure that failed to draw. */
+static size_t rep_figure_errors(FILE *f, const struct report_ops *ops,
+				const struct report_fig *figs, size_t n, int write)
+{
+	char src[96];
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *row[] = { "(report)", "-", src, figs[i].why };
+
+		if (!figs[i].failed)
+			continue;
+		k++;
+		snprintf(src, sizeof(src), "figure %s", figs[i].fig->name);
+		if (write)
+			ops->table_row(f, row, 4);
+	}
+	return k;
+}
+
 static void rep_skips_errors(FILE *f, const struct report_ops *ops,
-			     const cJSON *run)
+			     const cJSON *run, const struct report_fig *figs, size_t n)
 {
 	static const char *const skip_cols[] = { "cell_key", "probe", "reason" };
 	static const char *const skip_head[] = { "cell", "probe", "reason" };
@@ -217,12 +241,15 @@ static void rep_skips_errors(FILE *f, const struct report_ops *ops,
 	if (!cJSON_GetArraySize(skips))
 		ops->para(f, "Nothing was skipped.");
 	else
-		rep_rows(f, ops, skips, skip_cols, skip_head, 3);
+		rep_rows(f, ops, skips, skip_cols, skip_head, 3, 1);
 	ops->heading(f, 2, "Errors");
-	if (!cJSON_GetArraySize(errors))
+	if (!cJSON_GetArraySize(errors) && !rep_figure_errors(f, ops, figs, n, 0)) {
 		ops->para(f, "No errors.");
-	else
-		rep_rows(f, ops, errors, err_cols, err_head, 4);
+		return;
+	}
+	rep_rows(f, ops, errors, err_cols, err_head, 4, 0);
+	rep_figure_errors(f, ops, figs, n, 1);
+	ops->table_end(f);
 }
 
 /**
@@ -248,7 +275,7 @@ int report_write(const char *path, const struct report_ops *ops,
 		rep_cells(f, ops, run);
 		rep_tables(f, ops, run);
 		rep_figures(f, ops, figs, n);
-		rep_skips_errors(f, ops, run);
+		rep_skips_errors(f, ops, run, figs, n);
 	} else {
 		ops->para(f, "The database holds no run.");
 	}

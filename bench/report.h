@@ -18,7 +18,8 @@ struct figure;
 struct report_fig {
 	const struct figure *fig;
 	int drawn;                /* NAME.png and NAME.svg are in the directory */
-	char why[512];            /* why not, when not drawn */
+	int failed;               /* not drawn for an error (an Errors row), not for want of data */
+	char why[768];            /* why not, when not drawn */
 };
 
 struct report_ops {

@@ -22,6 +22,7 @@
 #include "journal.h"
 #include "log.h"
 #include "progress.h"
+#include "run-status.h"
 #include "runner.h"
 #include "tracefs-find.h"
 
@@ -176,25 +177,24 @@ static int run_cells(struct db *db, int64_t run_id, const struct cell *cells,
 
 static int finish(struct db *db, int64_t run_id, int total, const struct run_counts *rc)
 {
-	const char *status = "complete";
-	int code = EXIT_OK;
+	struct run_tally t = { rc->ok, rc->skipped, rc->failed, 0,
+			       runner_stop || rc->interrupted };
+	const char *status;
+	char text[160];
 
-	if (runner_stop || rc->interrupted) {
-		status = "interrupted";
-		code = EXIT_INTERRUPTED;
-	} else if (rc->failed) {
-		status = "failed";
-		code = EXIT_FAILED;
-	} else if (rc->skipped || db_skip_count(db, run_id) > 0) {
-		/* a cell, or a probe of a cell, could not measure: say so */
-		status = "skipped";
-		code = EXIT_SKIPPED;
-	}
+	/* a cell, or a probe of a measured cell, could not measure: say so */
+	t.probe_skips = run_status_probe_skips(db_sqlite(db), run_id);
+	if (t.probe_skips < 0)
+		t.probe_skips = db_skip_count(db, run_id) > 0;
+	status = run_status_pick(&t);
+	run_status_text(text, sizeof(text), status, &t);
 	db_run_end(db, run_id, status, total, rc->ok, rc->skipped, rc->failed);
-	pr_info("run %lld %s: %d cells, %d ok, %d skipped, %d failed%s",
-		(long long)run_id, status, total, rc->ok, rc->skipped, rc->failed,
-		rc->interrupted ? ", interrupted" : "");
-	return code;
+	pr_info("run %lld %s (%d cells)", (long long)run_id, text, total);
+	if (t.interrupted)
+		return EXIT_INTERRUPTED;
+	if (t.failed)
+		return EXIT_FAILED;
+	return strcmp(status, "complete") ? EXIT_SKIPPED : EXIT_OK;
 }
 
 /*

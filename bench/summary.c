@@ -2,7 +2,7 @@
 /*
  * summary.c - build the tree that `show` and `report` print:
  *
- *   { "runs": [ {id, started_at, status, version, cells_*...} ],
+ *   { "runs": [ {id, started_at, status, status_text, version, cells_*...} ],
  *     "run": { id, ..., config_text, "environment": [ {key, value, source} ],
  *              "cells": [ {cell_key, workload, ..., n_measured,
  *                          "latency_ms": {n, min, p5, ..., ci_hi},
@@ -10,16 +10,19 @@
  *              "skips": [ {cell_key, probe, reason} ],
  *              "errors": [ {cell_key, at, source, message} ] } }
  *
- * "run" is null when the database holds no run.
+ * "run" is null when the database holds no run. status_text is the status
+ * with its counts ("partial: 28 ok, 4 skipped", run-status.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "analysis.h"
 #include "cell-latency.h"
+#include "run-status.h"
 #include "summary.h"
 
 static const char sql_runs[] =
@@ -112,6 +115,32 @@ static int add_query(cJSON *o, const char *name, cJSON *arr)
 	return 0;
 }
 
+/*
+ * Add "status_text" to the run @r. A finished run that an older cvmbench
+ * called 'skipped' although cells were measured is shown 'partial', as
+ * migration 003 stores it.
+ */
+static void add_status_text(struct sqlite3 *h, cJSON *r)
+{
+	struct run_tally t = { (int)summary_num(r, "cells_ok"),
+			       (int)summary_num(r, "cells_skipped"),
+			       (int)summary_num(r, "cells_failed"), 0, 0 };
+	const char *st = summary_str(r, "status", "-");
+	char text[160];
+
+	t.probe_skips = run_status_probe_skips(h, (int64_t)summary_num(r, "id"));
+	t.probe_skips = t.probe_skips < 0 ? 0 : t.probe_skips;
+	if (!strcmp(st, "skipped") && t.ok) {
+		cJSON_ReplaceItemInObject(r, "status", cJSON_CreateString("partial"));
+		st = "partial";
+	}
+	if (!strcmp(st, "running"))
+		snprintf(text, sizeof(text), "%s", st);
+	else
+		run_status_text(text, sizeof(text), st, &t);
+	cJSON_AddStringToObject(r, "status_text", text);
+}
+
 static cJSON *run_json(struct sqlite3 *h, int64_t run_id)
 {
 	cJSON *arr = analysis_query_json(h, sql_run, run_id), *run;
@@ -122,6 +151,7 @@ static cJSON *run_json(struct sqlite3 *h, int64_t run_id)
 	cJSON_Delete(arr);
 	if (!run)
 		return NULL;
+	add_status_text(h, run);
 	if (add_query(run, "environment", analysis_query_json(h, sql_env, run_id)) ||
 	    add_query(run, "cells", cells_json(h, run_id)) ||
 	    add_query(run, "skips", analysis_query_json(h, sql_skips, run_id)) ||
@@ -143,6 +173,8 @@ struct cJSON *summary_build(struct sqlite3 *h, int64_t run_id)
 
 	if (!top || add_query(top, "runs", analysis_query_json(h, sql_runs, 0)))
 		goto err;
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(top, "runs"))
+		add_status_text(h, run);
 	if (run_id < 0) {
 		cJSON_AddNullToObject(top, "run");
 		return top;

@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=25
+N=27
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -53,6 +53,11 @@ is "$(q "SELECT count(*) FROM cell c WHERE status = 'ok' AND probes LIKE '%laten
 is "$(q "SELECT count(*) FROM environment WHERE key IN ('cpu.vendor', 'kernel.release',
 	'hypervisor.present', 'cvm.type', 'cpuidle.driver', 'ksm.run', 'thp.enabled')")" 7 \
 	"the environment of the run is recorded"
+
+st=$(q "SELECT status || ': ' || cells_ok || ' ok' FROM run")
+grep -q "info: run 1 $st[ ,]" "$tmp/run.out"
+is "$?" 0 "the run's last line gives its status and counts as stored ($st)" ||
+	tail -1 "$tmp/run.out" | sed 's/^/# /'
 
 # --- show -------------------------------------------------------------
 ./cvmbench show --db "$db" > "$tmp/show" 2> "$tmp/err"
@@ -134,6 +139,9 @@ else
 fi
 [ -s "$tmp/rep/index.md" ]
 is "$?" 0 "report writes index.md"
+unlisted=$(./cvmbench plot --list | while read -r f _; do
+	[ -s "$tmp/rep/$f.png" ] || grep -q "^| $f | ..*|$" "$tmp/rep/index.md" || echo "$f"; done)
+is "$unlisted" "" "every figure is drawn or listed under Figures not drawn with its reason"
 $py - "$db" "$tmp/rep" <<'PY'
 import html, re, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gp-string.c - strings for gnuplot. In the program text a string is
+ * made of single-quoted constants: gnuplot expands no escape, no macro
+ * (@name) and no backquote inside one; a quote is joined in as "'"; a
+ * line break would end the command, so control characters are refused. In a data file a
+ * label is a double-quoted field, which has no escape at all: a double
+ * quote becomes a single one and a control character a space (the label
+ * is for reading; the database keeps the exact text).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gp-string.h"
+
+static int is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+/**
+ * gp_string_quote() - write @s into @buf as a gnuplot string expression
+ * made of single-quoted constants: "it's" becomes 'it'."'".'s' (gnuplot
+ * 5.4 misreads '' next to another quote, so a quote is never doubled but
+ * joined in as the double-quoted constant "'", which has no escape in
+ * it). NUL-terminated. Returns 0; -EINVAL when @s holds a control
+ * character (newline, tab, ...); -ENOSPC when it does not fit in @len
+ * bytes. On error @buf is the empty string: a truncated constant is never
+ * handed on.
+ */
+int gp_string_quote(char *buf, size_t len, const char *s)
+{
+	static const char joint[] = "'.\"'\".'";    /* ' . "'" . ' */
+	size_t need = 3, l = 0;
+	const char *p;
+
+	for (p = s; *p; p++) {
+		if (is_control((unsigned char)*p)) {
+			if (len)
+				buf[0] = '\0';
+			return -EINVAL;
+		}
+		need += *p == '\'' ? sizeof(joint) - 1 : 1;
+	}
+	if (need > len) {
+		if (len)
+			buf[0] = '\0';
+		return -ENOSPC;
+	}
+	buf[l++] = '\'';
+	for (p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(buf + l, joint, sizeof(joint) - 1);
+			l += sizeof(joint) - 1;
+		} else {
+			buf[l++] = *p;
+		}
+	}
+	buf[l++] = '\'';
+	buf[l] = '\0';
+	return 0;
+}
+
+/**
+ * gp_data_string() - write @s to the data file @f as one double-quoted
+ * field (columnheader, xticlabels): '"' is written as '\'', a control
+ * character as ' '. An empty @s is written as "-" so that the field
+ * still counts as a column.
+ */
+void gp_data_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	if (!*s)
+		fputc('-', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('\'', f);
+		else if (is_control((unsigned char)*s))
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}

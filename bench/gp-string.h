@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gp-string.h - the only two ways a string reaches gnuplot: as quoted
+ * string constants of the `-e` program (gp_string_quote) or as a quoted
+ * field of a figure's data file (gp_data_string). Neither lets the text
+ * be read as gnuplot language, whatever the database holds.
+ */
+#ifndef CVMBENCH_GP_STRING_H
+#define CVMBENCH_GP_STRING_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+int gp_string_quote(char *buf, size_t len, const char *s);
+void gp_data_string(FILE *f, const char *s);
+
+#endif

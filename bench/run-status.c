@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * run-status.c - what a finished run is called. `complete`: every cell
+ * measured with every probe. `partial`: cells were measured, but some
+ * cells, or some probes of measured cells, were skipped (28 of 32 cells
+ * measured is not "skipped", which reads like nothing ran). `skipped`:
+ * nothing was measured, every cell was skipped. `failed` and
+ * `interrupted` win over the rest. `partial` and `skipped` both exit 3
+ * (README). The text form names the counts: "partial: 28 ok, 4 skipped".
+ */
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "run-status.h"
+
+/**
+ * run_status_pick() - the run.status value for the tally @t: interrupted,
+ * failed, partial, skipped or complete (see the top of this file).
+ */
+const char *run_status_pick(const struct run_tally *t)
+{
+	if (t->interrupted)
+		return "interrupted";
+	if (t->failed)
+		return "failed";
+	if (t->ok && (t->skipped || t->probe_skips))
+		return "partial";
+	if (t->skipped || t->probe_skips)
+		return "skipped";
+	return "complete";
+}
+
+/**
+ * run_status_text() - @status with the counts a reader needs to see what
+ * ran: "partial: 28 ok, 4 skipped", "complete: 32 ok", "partial: 32 ok,
+ * 0 skipped, 4 probe skips", "failed: 30 ok, 1 skipped, 1 failed".
+ */
+void run_status_text(char *buf, size_t len, const char *status,
+		     const struct run_tally *t)
+{
+	int l = snprintf(buf, len, "%s: %d ok", status, t->ok);
+
+	if ((t->skipped || t->probe_skips || t->failed) && l >= 0 && (size_t)l < len)
+		l += snprintf(buf + l, len - l, ", %d skipped", t->skipped);
+	if (t->failed && l >= 0 && (size_t)l < len)
+		l += snprintf(buf + l, len - l, ", %d failed", t->failed);
+	if (t->probe_skips && l >= 0 && (size_t)l < len)
+		snprintf(buf + l, len - l, ", %d probe skip%s", t->probe_skips,
+			 t->probe_skips == 1 ? "" : "s");
+}
+
+/**
+ * run_status_probe_skips() - the skips of @run_id that do not belong to
+ * a skipped cell: probes of measured cells, and run-wide ones. Returns
+ * the count, or -1 when the database cannot say.
+ */
+int run_status_probe_skips(struct sqlite3 *h, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(h, "SELECT count(*) FROM skip s WHERE s.run_id = ?1 AND "
+			       "NOT EXISTS (SELECT 1 FROM cell c WHERE c.id = s.cell_id AND "
+			       "c.status = 'skipped')", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
