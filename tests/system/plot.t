@@ -11,7 +11,7 @@
 #  - idle = spin is drawn as spin (its own colour), never as poll; halt
 #    entries from different sources name their source, one source is named
 #    once in the panel's title;
-#  - a gnuplot failure (a broken script under $CVMBENCH_DATADIR) is an
+#  - a gnuplot failure (a broken script under $CVMBENCH_SHARE_DIR) is an
 #    error of the report, with relative paths, and exit 1;
 #  - hostile names in the database (backend, workload, cell_param values,
 #    idle values, lock names, skip reasons) are never gnuplot language:
@@ -102,7 +102,7 @@ is "$rc:$?" "0:0" "one source: named once, in the halt panel's title" || sed 's/
 mkdir -p "$tmp/share" && cp -r analysis "$tmp/share/"
 printf 'set terminal pngcairo\nset output outfile\nplot datafile using 1:(NaN) notitle\n' \
 	> "$tmp/share/analysis/warm-latency.gp"
-CVMBENCH_DATADIR=$tmp/share ./cvmbench report "$tmp/rep3" --db "$tmp/base.db" 2> "$tmp/err"
+CVMBENCH_SHARE_DIR=$tmp/share ./cvmbench report "$tmp/rep3" --db "$tmp/base.db" 2> "$tmp/err"
 is "$?" 1 "report exits 1 when gnuplot fails on a figure"
 errs=$(sed -n '/^## Errors/,$p' "$tmp/rep3/index.md")
 echo "$errs" | grep -q "figure warm-latency | warm-latency.png: gnuplot failed on analysis/warm-latency.gp"

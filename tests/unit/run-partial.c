@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/run-partial.c - migration 003-run-partial.sql on a schema-2
+ * tests/unit/run-partial.c - migration 004-run-partial.sql on a schema-2
  * database with rows: the run table is rebuilt without losing a row (runs,
  * cells and skips counted before and after; db.c migrates with foreign
  * keys off, or dropping the old table would cascade), a 'skipped' run
