@@ -141,8 +141,8 @@ static int rootfs_get(const struct cell *c, const struct backend_env *env,
 }
 
 /* A new container id and bundle for one start, journalled first. */
-static int bundle_make(const struct cell *c, struct oci_start *st, char *err,
-		       size_t errlen)
+static int bundle_make(const struct cell *c, const struct backend_env *env,
+		       struct oci_start *st, char *err, size_t errlen)
 {
 	static unsigned int seq;
 	char dir[PATH_MAX - 128], name[PATH_MAX * 2 + 80];
@@ -158,7 +158,8 @@ static int bundle_make(const struct cell *c, struct oci_start *st, char *err,
 			 strerror((int)-st->journal_id));
 		return (int)st->journal_id;
 	}
-	o = (struct oci_bundle_opts){ rootfs.dir, st->bundle, st->id, oci_host_netns() };
+	o = (struct oci_bundle_opts){ rootfs.dir, st->bundle, st->id, oci_host_netns(),
+				     env->digest };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 
@@ -238,7 +239,7 @@ static int oci_spawn(const struct cell *c, const struct backend_env *env,
 	in->priv = st;
 	ret = runtime_path(c, st->runtime, sizeof(st->runtime), err, errlen);
 	ret = ret ?: rootfs_get(c, env, err, errlen);
-	ret = ret ?: bundle_make(c, st, err, errlen);
+	ret = ret ?: bundle_make(c, env, st, err, errlen);
 	ret = ret ?: start_runtime(c, st, in, err, errlen);
 	if (ret)
 		oci_cleanup(in);

@@ -203,16 +203,16 @@ static cJSON *capabilities(void)
 	return o;
 }
 
-static cJSON *process(const struct cell *c)
+static cJSON *process(const struct cell *c, const char *digest)
 {
 	static const char *const env[] = { "PATH=/", "HOME=/",
 					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
 	char store[1024], *argv[24];
-	struct backend_env in = { CVMFN_IN_CONTAINER, DATA_IN_CONTAINER };
+	struct backend_env in = { CVMFN_IN_CONTAINER, DATA_IN_CONTAINER, digest };
 	cJSON *p = cJSON_CreateObject(), *args, *user, *rl, *nofile;
 	int i;
 
-	cvmfn_argv(in.cvmfn, "serve", c, in.data_dir, store, sizeof(store), argv, 24);
+	cvmfn_argv(&in, "serve", c, store, sizeof(store), argv, 24);
 	args = cJSON_AddArrayToObject(p, "args");
 	for (i = 0; argv[i]; i++)
 		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
@@ -332,7 +332,7 @@ static cJSON *config_json(const struct cell *c, const struct oci_bundle_opts *o)
 	cJSON *j = cJSON_CreateObject(), *root;
 
 	cJSON_AddStringToObject(j, "ociVersion", "1.0.2");
-	cJSON_AddItemToObject(j, "process", process(c));
+	cJSON_AddItemToObject(j, "process", process(c, o->digest));
 	root = cJSON_AddObjectToObject(j, "root");
 	cJSON_AddStringToObject(root, "path", o->rootfs);
 	cJSON_AddBoolToObject(root, "readonly", 0);

@@ -19,6 +19,7 @@ struct oci_bundle_opts {
 	const char *dir;          /* the bundle directory (config.json goes here) */
 	const char *id;           /* container id; also the cgroup's name */
 	const char *netns_path;   /* join this network namespace; NULL = a new one */
+	const char *digest;       /* cvmfn serve --digest; NULL = its default */
 };
 
 /**

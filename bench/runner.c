@@ -85,7 +85,7 @@ static int prepare_workload(struct cell_ctx *ctx)
 	ssize_t n;
 	pid_t pid;
 
-	cvmfn_argv(ctx->env.cvmfn, "prepare", ctx->cell, ctx->env.data_dir, store,
+	cvmfn_argv(&ctx->env, "prepare", ctx->cell, store,
 		   sizeof(store), argv, 24);
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
@@ -115,7 +115,7 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 				const struct runner_opts *o)
 {
 	struct cell_ctx ctx = { .db = db, .run_id = run_id, .cell = c,
-				.env = { o->cvmfn, o->data_dir } };
+				.env = { o->cvmfn, o->data_dir, o->digest } };
 	enum cell_status st;
 	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
 	char why[512];

@@ -21,6 +21,7 @@ struct runner_opts {
 	int nonly;
 	const char *data_dir;
 	const char *cvmfn;
+	const char *digest;       /* cvmfn serve --digest (every|first|N); NULL = its default */
 	const char *command_line;
 	int dry_run;              /* list the cells, measure nothing */
 	size_t max_cells;         /* refuse a config with more cells; 0 = the default */
