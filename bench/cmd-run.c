@@ -14,7 +14,7 @@
 
 #define MAX_ONLY 256
 
-enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN };
+enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN, RUN_WAIT_LOCK };
 
 static const struct opt run_opts[] = {
 	{ "db", 1, "FILE", "results database (default results.db)", RUN_DB },
@@ -24,6 +24,8 @@ static const struct opt run_opts[] = {
 	{ "cvmfn", 1, "PATH", "the cvmfn binary (default: next to cvmbench)", RUN_CVMFN },
 	{ "dry-run", 0, NULL, "print the expanded cells and their keys; measure nothing",
 	  RUN_DRY_RUN },
+	{ "wait-lock", 1, "SECONDS", "wait this long for another run's host-settings lock "
+	  "(default 0: refuse at once)", RUN_WAIT_LOCK },
 	OPT_END
 };
 
@@ -41,6 +43,7 @@ static int on_run_opt(void *ctx, int id, const char *arg)
 	case RUN_DATA_DIR: a->o.data_dir = arg; break;
 	case RUN_CVMFN: a->o.cvmfn = arg; break;
 	case RUN_DRY_RUN: a->o.dry_run = 1; break;
+	case RUN_WAIT_LOCK: return opts_seconds("run", "--wait-lock", arg, &a->o.wait_lock);
 	default:
 		if (a->o.nonly == MAX_ONLY) {
 			fprintf(stderr, "cvmbench run: too many --only\n");

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* opts.c - getopt_long driven by a struct opt table. */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,4 +76,20 @@ int opts_parse(int argc, char **argv, const char *synopsis,
 	free(lo);
 	*first_arg = optind;
 	return ret;
+}
+
+int opts_seconds(const char *cmd, const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0 && v <= 1e6) || isspace((unsigned char)*arg)) {
+		fprintf(stderr, "cvmbench %s: %s: '%s' is not a number of seconds "
+			"(0 to 1000000)\n", cmd, opt, arg);
+		return 1;
+	}
+	*out = v;
+	return 0;
 }

@@ -23,6 +23,7 @@ struct runner_opts {
 	const char *cvmfn;
 	const char *command_line;
 	int dry_run;              /* list the cells, measure nothing */
+	double wait_lock;         /* seconds to wait for the host lock */
 };
 
 /* Set by SIGINT / SIGTERM: the runner stops after the call in flight. */

@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 #include "log.h"
 #include "probe.h"
 #include "sink.h"
+#include "tracefs-host.h"
 
 struct idle_trace {
 #ifdef HAVE_TRACEFS
@@ -108,11 +110,12 @@ static void trace_close(struct idle_trace *t)
 	free(t->stat_fd);
 	t->stat_fd = NULL;
 	if (t->inst) {
-		if (!tracefs_instance_destroy(t->inst))
-			journal_forget(t->journal_id);
+		if (!tracefs_instance_destroy(t->inst) && journal_forget(t->journal_id))
+			pr_warn("journal %s: cannot close a tracefs instance's entry",
+				journal_path());
 		tracefs_instance_free(t->inst);
-	} else if (t->journal_id > 0) {
-		journal_forget(t->journal_id);
+	} else if (t->journal_id > 0 && journal_forget(t->journal_id)) {
+		pr_warn("journal %s: cannot close a tracefs instance's entry", journal_path());
 	}
 	t->inst = NULL;
 	t->journal_id = 0;
@@ -123,11 +126,10 @@ static void trace_close(struct idle_trace *t)
 static int trace_create(struct idle_trace *t)
 {
 	static int seq;
-	const char *dir = tracefs_tracing_dir();
-	char name[64], path[512];
+	char name[64], path[PATH_MAX + 80], dir[PATH_MAX];
 
-	if (!dir)
-		return snprintf(t->why, sizeof(t->why), "tracefs is not mounted"), -ENOENT;
+	if (tracefs_host_dir(dir, sizeof(dir), t->why, sizeof(t->why)))
+		return -ENOENT;
 	snprintf(name, sizeof(name), "cvmbench-idle-%d-%d", (int)getpid(), ++seq);
 	snprintf(path, sizeof(path), "%s/instances/%s", dir, name);
 	t->journal_id = journal_object("tracefs-instance", path);

@@ -17,6 +17,7 @@
  * cgroup_threadgroup_rwsem), else by their kind.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,8 @@
 #include <tracefs.h>
 
 #include "journal.h"
+#include "log.h"
+#include "tracefs-host.h"
 #include "runc-sink.h"
 #include "runc-timeline.h"
 
@@ -99,14 +102,15 @@ struct runc_priv {
 
 static int runc_supported(char *why, size_t len)
 {
-	const char *dir = tracefs_tracing_dir();
+	char dir[PATH_MAX];
 
 	if (geteuid()) {
 		snprintf(why, len, "needs root (tracefs instance, event pid filter)");
 		return 0;
 	}
-	if (!dir) {
-		snprintf(why, len, "tracefs is not mounted and cannot be mounted");
+	/* mounted at run time (journalled) if it is not mounted yet */
+	if (tracefs_host_mounted(dir, sizeof(dir)) && !tracefs_host_mountable()) {
+		snprintf(why, len, "tracefs is not mounted and this kernel has no tracefs");
 		return 0;
 	}
 	return 1;
@@ -181,11 +185,17 @@ static int events_enable(struct probe *pr, struct runc_priv *p)
 
 static int instance_setup(struct probe *pr, struct runc_priv *p)
 {
-	char name[64], dir[4200], pid[32];
+	char name[64], dir[PATH_MAX + 80], top[PATH_MAX], why[512], pid[32];
 
 	snprintf(name, sizeof(name), "cvmbench-runc-%d", (int)getpid());
-	snprintf(dir, sizeof(dir), "%s/instances/%s", tracefs_tracing_dir(), name);
+	if (tracefs_host_dir(top, sizeof(top), why, sizeof(why)))
+		return probe_error(pr, -ENOENT, "%s", why);
+	snprintf(dir, sizeof(dir), "%s/instances/%s", top, name);
 	p->journal_id = journal_object("tracefs-instance", dir);
+	if (p->journal_id < 0)
+		return probe_error(pr, (int)p->journal_id, "cannot journal tracefs instance "
+				   "%s (so it is not created): %s", name,
+				   strerror((int)-p->journal_id));
 	p->inst = tracefs_instance_create(name);
 	if (!p->inst)
 		return probe_error(pr, -EIO, "cannot create tracefs instance %s", name);
@@ -210,8 +220,9 @@ static void runc_close(struct probe *pr)
 		tracefs_instance_destroy(p->inst);
 		tracefs_instance_free(p->inst);
 	}
-	if (p->journal_id > 0)
-		journal_forget(p->journal_id);
+	if (p->journal_id > 0 && journal_forget(p->journal_id))
+		pr_warn("journal %s: cannot close the entry of a tracefs instance",
+			journal_path());
 	if (p->tep)
 		tep_free(p->tep);
 	rt_result_free(&p->res);
