@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "journal.h"
@@ -88,6 +89,22 @@ static int mount_undo(const char *path)
 	return -errno;
 }
 
+/* rmdir @dir, retrying while a process that is exiting holds a file open: <= 1 s. */
+static int rmdir_busy(const char *dir)
+{
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!rmdir(dir))
+			return 0;
+		if (errno != EBUSY)
+			return -errno;
+		nanosleep(&pause, NULL);
+	}
+	return -EBUSY;
+}
+
 /* rmdir PATH, only if it is TRACING/instances/NAME on a tracefs. */
 static int instance_undo(const char *path)
 {
@@ -101,7 +118,7 @@ static int instance_undo(const char *path)
 	*slash = '\0';
 	if (!is_tracefs(parent))
 		return access(parent, F_OK) ? -ENOENT : -EPERM;
-	return rmdir(path) ? -errno : 0;
+	return rmdir_busy(path);
 }
 
 static const struct journal_kind kind_mount = { "tracefs-mount", mount_undo };

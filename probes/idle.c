@@ -175,7 +175,7 @@ static void trace_open(struct idle_trace *t, const struct cpuidle_set *s)
 	for (t->ncpus = 0; t->ncpus < s->ncpus; t->ncpus++) {
 		i = t->ncpus;
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", s->cpu[i]);
-		t->stat_fd[i] = tracefs_instance_file_open(t->inst, file, O_RDONLY);
+		t->stat_fd[i] = tracefs_instance_file_open(t->inst, file, O_RDONLY | O_CLOEXEC);
 		if (t->stat_fd[i] < 0) {
 			snprintf(t->why, sizeof(t->why), "cannot open %s of the instance",
 				 file);
