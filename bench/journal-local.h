@@ -34,15 +34,29 @@ struct journal_state {
 
 extern struct journal_state J;
 
+/** journal_kind_find() - the registered kind called @kind, or NULL. */
 const struct journal_kind *journal_kind_find(const char *kind);
+/** journal_process_starttime() - field 22 of /proc/PID/stat, or -1. */
 long long journal_process_starttime(long long pid);
 
-/* journal-index.c */
+/**
+ * journal_add() - append an entry of @type ('s': @a path, @b old value;
+ * 'o': @a kind, @b name; 'p': @pid, @starttime), fsync'd, and index it.
+ * Returns its id or -errno (then nothing was written).
+ */
 long journal_add(char type, const char *a, const char *b, long long pid,
 		 long long starttime);
+/** journal_find() - the index in J.v of open entry @id, or -1. */
 ssize_t journal_find(long id);
+/** journal_load() - read the open journal file into the index. 0 or -errno. */
 int journal_load(char *err, size_t errlen);
+/**
+ * journal_compact() - drop closed entries from the index once they are
+ * half of it, rewrite the file once it has twice the open entries' lines,
+ * empty it when none is open. 0 or -errno.
+ */
 int journal_compact(void);
+/** journal_index_free() - forget the index (not the file). */
 void journal_index_free(void);
 
 #endif

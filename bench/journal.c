@@ -32,6 +32,7 @@
 
 #include "journal.h"
 #include "journal-local.h"
+#include "log.h"
 #include "state-dir.h"
 #include "sysfs.h"
 
@@ -168,7 +169,8 @@ long journal_set(const char *path, const char *value)
 		return id;
 	ret = sysfs_write(path, value);
 	if (ret) {
-		journal_forget(id);
+		if (journal_forget(id))
+			pr_warn("journal %s: cannot close entry %ld", J.file, id);
 		return ret;
 	}
 	return id;
@@ -248,8 +250,8 @@ int journal_undo(long id)
 	if (i < 0)
 		return -ENOENT;
 	ret = undo_entry(&J.v[i], NULL);
-	if (ret != -ENOPROTOOPT)
-		journal_forget(id);
+	if (ret != -ENOPROTOOPT && journal_forget(id))
+		pr_warn("journal %s: cannot close entry %ld", J.file, id);
 	return ret;
 }
 
@@ -268,7 +270,8 @@ int journal_restore_all(FILE *report, int *failed)
 		bad += ret != 0;
 		if (ret == -ENOPROTOOPT)
 			continue;
-		journal_forget(J.v[i].id);
+		if (journal_forget(J.v[i].id))
+			pr_warn("journal %s: cannot close entry %ld", J.file, J.v[i].id);
 		undone++;
 	}
 	J.hold = 0;

@@ -89,12 +89,12 @@ long journal_process(pid_t pid) JOURNAL_CHECK;
  */
 long journal_object(const char *kind, const char *name) JOURNAL_CHECK;
 /** journal_undo() - undo one open entry now. Returns its undo's result, or -ENOENT. */
-int journal_undo(long id);
+int journal_undo(long id) JOURNAL_CHECK;
 /**
  * journal_forget() - the entry needs no undoing any more (the object was
  * removed, the process reaped). Returns 0 or -errno (ids <= 0 are ignored).
  */
-int journal_forget(long id);
+int journal_forget(long id) JOURNAL_CHECK;
 /** journal_open_entries() - how many entries are open (for tests and messages). */
 size_t journal_open_entries(void);
 

@@ -28,6 +28,7 @@
 #include "oci-bundle.h"
 #include "oci-host.h"
 #include "state-dir.h"
+#include "sysfs.h"
 
 void oci_state_dir(char *buf, size_t len)
 {
@@ -65,22 +66,6 @@ int oci_run_wait(char *const argv[], double timeout_s)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -EINTR;
 }
 
-/* rmdir @dir, retrying while it is busy (a task still exiting): <= 200 ms. */
-static int rmdir_busy(const char *dir)
-{
-	struct timespec pause = { 0, 2000000 };
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (!rmdir(dir) || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			return -errno;
-		nanosleep(&pause, NULL);
-	}
-	return -EBUSY;
-}
-
 /* Move what is left in cgroup @dir to its parent, then remove it. */
 static int cgroup_remove(const char *dir)
 {
@@ -101,7 +86,7 @@ static int cgroup_remove(const char *dir)
 		fclose(f);
 	if (fd >= 0)
 		close(fd);
-	return rmdir_busy(dir);
+	return sysfs_rmdir_busy(dir, 200);
 }
 
 /* Remove the cgroup directory @name in every hierarchy under /sys/fs/cgroup. */

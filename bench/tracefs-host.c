@@ -12,10 +12,10 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/vfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "journal.h"
+#include "sysfs.h"
 #include "tracefs-host.h"
 
 #define TRACEFS_MAGIC_NR 0x74726163
@@ -89,22 +89,6 @@ static int mount_undo(const char *path)
 	return -errno;
 }
 
-/* rmdir @dir, retrying while a process that is exiting holds a file open: <= 1 s. */
-static int rmdir_busy(const char *dir)
-{
-	struct timespec pause = { 0, 10 * 1000 * 1000 };
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (!rmdir(dir))
-			return 0;
-		if (errno != EBUSY)
-			return -errno;
-		nanosleep(&pause, NULL);
-	}
-	return -EBUSY;
-}
-
 /* rmdir PATH, only if it is TRACING/instances/NAME on a tracefs. */
 static int instance_undo(const char *path)
 {
@@ -118,7 +102,7 @@ static int instance_undo(const char *path)
 	*slash = '\0';
 	if (!is_tracefs(parent))
 		return access(parent, F_OK) ? -ENOENT : -EPERM;
-	return rmdir_busy(path);
+	return sysfs_rmdir_busy(path, 1000);
 }
 
 static const struct journal_kind kind_mount = { "tracefs-mount", mount_undo };
