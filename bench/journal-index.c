@@ -235,6 +235,10 @@ int journal_compact(void)
 
 	if (J.hold || J.fd < 0)
 		return 0;
+	if (J.ndone == J.n && J.unreadable) {
+		journal_index_free();      /* never cut what could not be read */
+		return 0;
+	}
 	if (J.ndone == J.n) {
 		journal_index_free();
 		if (J.size && ftruncate(J.fd, 0))
@@ -250,7 +254,7 @@ int journal_compact(void)
 		J.n = k;
 		J.ndone = 0;
 	}
-	return J.lines > 2 * (J.n - J.ndone) + 1024 ? rewrite() : 0;
+	return J.lines > 2 * (J.n - J.ndone) + 1024 && !J.unreadable ? rewrite() : 0;
 }
 
 /* One line of the file into the index; -EINVAL when it is not a journal line. */
@@ -306,9 +310,9 @@ int journal_load(char *err, size_t errlen)
 	while ((len = getline(&line, &cap, f)) > 0 && line[len - 1] == '\n') {
 		line[len - 1] = '\0';
 		lineno++;
-		if (parse_line(line))
-			pr_warn("journal %s line %zu is not a journal entry (ignored): %.80s",
-				J.file, lineno, line);
+		if (parse_line(line) && ++J.unreadable)
+			pr_warn("journal %s line %zu is not a journal entry this cvmbench "
+				"understands (kept in the file): %.80s", J.file, lineno, line);
 		off += len;
 	}
 	free(line);

@@ -30,6 +30,7 @@ struct journal_state {
 	size_t lines;             /* lines in the file */
 	off_t size;               /* bytes in the file */
 	int hold;                 /* restore_all walks v: do not compact */
+	size_t unreadable;        /* lines not understood: the file is kept as is */
 };
 
 extern struct journal_state J;

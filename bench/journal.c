@@ -146,6 +146,7 @@ int journal_open(char *err, size_t errlen)
 void journal_close(void)
 {
 	journal_index_free();
+	J.unreadable = 0;
 	if (J.fd >= 0)
 		close(J.fd);
 	if (J.dir_fd >= 0)
@@ -276,7 +277,9 @@ int journal_restore_all(FILE *report, int *failed)
 	}
 	J.hold = 0;
 	ret = journal_compact();
+	if (J.unreadable && report)
+		fprintf(report, "kept %zu unreadable line(s) in %s\n", J.unreadable, J.file);
 	if (failed)
-		*failed = bad;
+		*failed = bad + (int)J.unreadable;
 	return ret ? ret : undone;
 }

@@ -22,7 +22,11 @@ void state_dir_path(char *buf, size_t len)
 {
 	const char *env = getenv("CVMBENCH_STATE_DIR"), *home = getenv("HOME");
 
-	if (env && *env)
+	char cwd[PATH_MAX];
+
+	if (env && *env && env[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(buf, len, "%s/%s", cwd, env);   /* names recorded must not move */
+	else if (env && *env)
 		snprintf(buf, len, "%s", env);
 	else if (geteuid() == 0)
 		snprintf(buf, len, "/var/lib/cvmbench");
