@@ -14,6 +14,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
+. tests/system/journal-lib.sh
 
 N=16
 plan $N
@@ -38,13 +39,12 @@ q() { sqlite3 "$db" "$@"; }
 # Every setting the run may touch, one per line.
 snapshot() {
 	echo "guest_halt_poll_ns $(cat $HP 2>/dev/null)"
-	awk '{ for (i = 1; $i != "-"; i++); print $5, $(i + 1), $(i + 3) }' /proc/self/mountinfo |
-		grep -E ' (cgroup|cgroup2|tracefs) ' | sort
+	mounts
 	ls /sys/fs/cgroup
 	ls -d /sys/fs/cgroup/*/cvmbench-* 2>/dev/null
 	ls /sys/kernel/tracing/instances 2>/dev/null
 	cat /sys/kernel/mm/ksm/run /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
-	find "$CVMBENCH_STATE_DIR" -mindepth 1 ! -name journal ! -path "$CVMBENCH_STATE_DIR/oci"
+	state_left
 	runc list -q 2>/dev/null; crun list -q 2>/dev/null
 }
 

@@ -8,6 +8,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
+. tests/system/journal-lib.sh
 
 N=4
 plan $N
@@ -20,10 +21,6 @@ if [ -n "$why" ]; then skip_rest $N "$why"; exit 0; fi
 tmp=$(mktemp -d)
 trap './cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
-mounts() {
-	awk '{ for (i = 1; $i != "-"; i++); print $5, $(i + 1), $(i + 3) }' /proc/self/mountinfo |
-		grep -E ' (cgroup|cgroup2) ' | sort
-}
 cat > "$tmp/l.ini" <<'INI'
 [experiment fill]
 workload = null
@@ -46,6 +43,5 @@ is "$?" 0 "a run of $((17 * 256)) instances, then crun cold starts, exits 0" ||
 now=$(mounts)
 is "$now" "$before" "cgroup mounts and options as before (no favordynmods, no hugetlb mount)" ||
 	diff <(echo "$before") <(echo "$now") | sed 's/^/# /'
-is "$(find "$CVMBENCH_STATE_DIR" -mindepth 1 ! -name journal ! -path "$CVMBENCH_STATE_DIR/oci" |
-	wc -l)" 0 "no rootfs or bundle left in the state directory"
+is "$(state_left | wc -l)" 0 "no rootfs or bundle left in the state directory"
 is "$(wc -c < "$CVMBENCH_STATE_DIR/journal")" 0 "the journal is empty"

@@ -7,6 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
+. tests/system/journal-lib.sh
 
 N=5
 plan $N
@@ -31,6 +32,5 @@ is "$?" 0 "a crun cold cell of 2 calls under a ${#D}-character directory runs" |
 	sed 's/^/# /' "$tmp/err"
 is "$(cat "$D/file" 2>/dev/null)" "user data" "the directory and its file are still there"
 is "$(stat -c %a "$D/s")" 700 "the state directory was created 0700"
-is "$(find "$D/s" -mindepth 1 ! -name journal ! -path "$D/s/oci" | wc -l)" 0 \
-	"nothing of the run is left in the state directory"
+is "$(state_left | wc -l)" 0 "nothing of the run is left in the state directory"
 is "$(wc -c < "$D/s/journal")" 0 "the journal is empty"
