@@ -16,7 +16,8 @@
 
 #define MAX_ONLY 256
 
-enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN, RUN_MAX_CELLS, RUN_DIGEST };
+enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN, RUN_MAX_CELLS, RUN_DIGEST,
+       RUN_WAIT_LOCK };
 
 static const struct opt run_opts[] = {
 	{ "db", 1, "FILE", "results database (default results.db)", RUN_DB },
@@ -30,6 +31,8 @@ static const struct opt run_opts[] = {
 	  RUN_DRY_RUN },
 	{ "max-cells", 1, "N", "refuse a config of more than N cells (default "
 	  CONFIG_MAX_CELLS_STR ")", RUN_MAX_CELLS },
+	{ "wait-lock", 1, "SECONDS", "wait this long for another run's host-settings lock "
+	  "(default 0: refuse at once)", RUN_WAIT_LOCK },
 	OPT_END
 };
 
@@ -66,6 +69,7 @@ static int on_run_opt(void *ctx, int id, const char *arg)
 	case RUN_DRY_RUN: a->o.dry_run = 1; break;
 	case RUN_DIGEST: return digest_policy_check(arg) ? 1 : (a->o.digest = arg, 0);
 	case RUN_MAX_CELLS: return opts_count("run", "max-cells", arg, &a->o.max_cells);
+	case RUN_WAIT_LOCK: return opts_seconds("run", "--wait-lock", arg, &a->o.wait_lock);
 	default:
 		if (a->o.nonly == MAX_ONLY) {
 			fprintf(stderr, "cvmbench run: too many --only\n");

@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,23 +20,10 @@
 
 #include "oci-bundle.h"
 #include "protocol.h"
+#include "state-dir.h"
 
 #define CVMFN_IN_CONTAINER "/cvmfn"
 #define DATA_IN_CONTAINER "/data"
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	remove(path);
-	return 0;
-}
-
-void oci_remove_tree(const char *path)
-{
-	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* Copy @src to @dst with mode @mode (a hard link when both are on one fs). */
 static int link_or_copy(const char *src, const char *dst, mode_t mode)
@@ -172,7 +158,7 @@ int oci_rootfs_build(const struct cell *c, const struct backend_env *env,
 	}
 	return 0;
 err_tree:
-	oci_remove_tree(dir);
+	state_dir_remove_tree(dir);
 	return ret;
 }
 
@@ -363,7 +349,7 @@ int oci_bundle_write(const struct cell *c, const struct oci_bundle_opts *o,
 	free(text);
 	if (ret) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-ret));
-		oci_remove_tree(o->dir);
+		state_dir_remove_tree(o->dir);
 	}
 	return ret;
 }
