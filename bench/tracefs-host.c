@@ -16,6 +16,7 @@
 
 #include "journal.h"
 #include "sysfs.h"
+#include "sysroot.h"
 #include "tracefs-host.h"
 
 #define TRACEFS_MAGIC_NR 0x74726163
@@ -46,8 +47,17 @@ static int host_mounted(char *dir, size_t len)
 
 int tracefs_host_dir(char *dir, size_t len, char *err, size_t errlen)
 {
+	struct tracefs_place place;
 	long id;
 
+	if (!tracefs_find(&place)) {      /* not in this kernel, or no mount point */
+		snprintf(err, errlen, "%s", place.why);
+		return -ENOENT;
+	}
+	if (sysroot() && !place.mounted) { /* a test root never mounts the real one */
+		snprintf(err, errlen, "tracefs is not mounted in the test root");
+		return -ENOENT;
+	}
 	if (!host_mounted(dir, len))
 		return 0;
 	id = journal_object("tracefs-mount", TRACEFS_HOST_MOUNT);
