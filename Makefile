@@ -79,7 +79,11 @@ FEATURE_STAMP := $(B)/features
 $(shell mkdir -p $(B); echo '$(FEATURES)' | cmp -s - $(FEATURE_STAMP) || \
 	echo '$(FEATURES)' > $(FEATURE_STAMP))
 
-BENCH_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(FEATURES) -Ibench -Iprobes -Iworkloads \
+# The parts of the harness (docs/internals.md; tests/layering.t holds the rules
+# between them). Every header has a name of its own, so one include path each.
+BENCH_DIRS := bench bench/lib bench/env bench/knobs bench/backends probes analysis
+BENCH_INCS := $(addprefix -I,$(BENCH_DIRS)) -Iworkloads
+BENCH_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
 BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) -lgif -lz -lpthread -lm
 
@@ -99,7 +103,7 @@ FN_LINK    := $(if $(FN_STATIC),$(FN_OBJS),$(filter-out $(B)/workloads/nodl.o $(
 # programs), but not cvmfn's main or its static-only dlopen and NSS stubs.
 WL_OBJS    := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o \
 		$(B)/workloads/nonss.o,$(FN_OBJS))
-BENCH_SRCS := $(sort $(wildcard bench/*.c probes/*.c))
+BENCH_SRCS := $(sort $(foreach d,$(BENCH_DIRS),$(wildcard $(d)/*.c)))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/schema-gen.o $(B)/bench/version.o \
 	$(WL_OBJS)
 SCHEMA     := $(sort $(wildcard results-schema/*.sql))
@@ -126,6 +130,10 @@ $(B)/bench/%.o: bench/%.c $(FEATURE_STAMP)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
 
 $(B)/probes/%.o: probes/%.c $(FEATURE_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+
+$(B)/analysis/%.o: analysis/%.c $(FEATURE_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
 
@@ -160,7 +168,7 @@ FUZZ_CC    ?= clang
 FUZZ_B     := build-fuzz
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_BASE  := -O1 -g -std=gnu11 -D_GNU_SOURCE -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
-FUZZ_CFLAGS := $(FUZZ_BASE) $(FEATURES) -Ibench -Iprobes -Iworkloads \
+FUZZ_CFLAGS := $(FUZZ_BASE) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
 FUZZ_OBJS  := $(patsubst $(B)/%,$(FUZZ_B)/%,$(LIB_OBJS))
 FUZZ_BIN   := $(FUZZ_B)/fuzz-config
