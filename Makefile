@@ -18,7 +18,8 @@
 # The tests take the binaries under test from the environment:
 #   CVMBENCH   the cvmbench binary (default ./cvmbench)
 #   CVMFN      the cvmfn binary (default ./cvmfn)
-# e.g. CVMBENCH=build-asan/cvmbench CVMFN=build-asan/cvmfn prove tests/workloads/matmul.t
+# e.g. CVMBENCH=build-asan/cvmbench CVMFN=build-asan/cvmfn CVMBENCH_SHARE_DIR=$PWD \
+#      prove tests/workloads/matmul.t
 # (cvmbench runs the cvmfn next to it unless CVMBENCH_CVMFN says otherwise).
 # Under ASan set ASAN_OPTIONS as check-asan does (ASAN_ENV_OPTIONS below).
 #
@@ -214,15 +215,13 @@ quick: all
 	./cvmbench run configs/quick.ini --db results.db || [ $$? -eq 3 ]
 	./cvmbench report report --db results.db
 
-# The sanitizer build, in its own directory. analysis/ and configs/ are linked
-# beside the binaries, where cvmbench looks for them.
+# The sanitizer build, in its own directory. Its cvmbench finds analysis/ and
+# configs/ through CVMBENCH_SHARE_DIR (build-asan/analysis holds its objects).
 asan:
 	$(MAKE) B=$(ASAN_DIR) BIN=$(ASAN_DIR) CFLAGS='$(ASAN_CFLAGS)' all tests
-	ln -sfn ../analysis $(ASAN_DIR)/analysis
-	ln -sfn ../configs $(ASAN_DIR)/configs
 
 check-asan: asan
-	CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn \
+	CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn CVMBENCH_SHARE_DIR=$(CURDIR) \
 	ASAN_OPTIONS=$(ASAN_ENV_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
 	prove --exec '' $(UNIT_SRCS:tests/unit/%.c=$(ASAN_DIR)/tests/%.t) \
 		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS)) $(ASAN_WORKLOAD_TESTS)
