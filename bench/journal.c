@@ -251,12 +251,13 @@ int journal_undo(long id)
 	if (i < 0)
 		return -ENOENT;
 	ret = undo_entry(&J.v[i], NULL);
-	if (ret != -ENOPROTOOPT && journal_forget(id))
+	/* a failed undo stays open: the next run or `restore` tries again */
+	if (!ret && journal_forget(id))
 		pr_warn("journal %s: cannot close entry %ld", J.file, id);
 	return ret;
 }
 
-int journal_restore_all(FILE *report, int *failed)
+int journal_restore_all_but(long keep, FILE *report, int *failed)
 {
 	ssize_t i;
 	int undone = 0, bad = 0, ret;
@@ -265,11 +266,11 @@ int journal_restore_all(FILE *report, int *failed)
 		return -EBADF;
 	J.hold = 1;               /* no compaction while walking the index */
 	for (i = (ssize_t)J.n - 1; i >= 0; i--) {
-		if (J.v[i].done)
+		if (J.v[i].done || J.v[i].id == keep)
 			continue;
 		ret = undo_entry(&J.v[i], report);
 		bad += ret != 0;
-		if (ret == -ENOPROTOOPT)
+		if (ret)          /* kept: the next run or `restore` tries again */
 			continue;
 		if (journal_forget(J.v[i].id))
 			pr_warn("journal %s: cannot close entry %ld", J.file, J.v[i].id);
@@ -282,4 +283,9 @@ int journal_restore_all(FILE *report, int *failed)
 	if (failed)
 		*failed = bad + (int)J.unreadable;
 	return ret ? ret : undone;
+}
+
+int journal_restore_all(FILE *report, int *failed)
+{
+	return journal_restore_all_but(0, report, failed);
 }

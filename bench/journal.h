@@ -88,7 +88,10 @@ long journal_process(pid_t pid) JOURNAL_CHECK;
  * the caller must not create the object then.
  */
 long journal_object(const char *kind, const char *name) JOURNAL_CHECK;
-/** journal_undo() - undo one open entry now. Returns its undo's result, or -ENOENT. */
+/**
+ * journal_undo() - undo one open entry now. Returns its undo's result, or
+ * -ENOENT. An entry whose undo failed stays open (restore tries it again).
+ */
 int journal_undo(long id) JOURNAL_CHECK;
 /**
  * journal_forget() - the entry needs no undoing any more (the object was
@@ -100,10 +103,13 @@ size_t journal_open_entries(void);
 
 /**
  * journal_restore_all() - undo every open entry, newest first; report each
- * on @report (NULL: quiet). Entries of a kind nobody registered stay in
- * the journal. Returns the number undone, or -errno; *@failed (if not
- * NULL) gets the number whose undo failed or could not be tried.
+ * on @report (NULL: quiet). Entries whose undo failed, and entries of a kind
+ * nobody registered, stay in the journal for the next try. Returns the
+ * number undone, or -errno; *@failed (if not NULL) gets the number whose
+ * undo failed or could not be tried.
  */
 int journal_restore_all(FILE *report, int *failed);
+/** journal_restore_all_but() - journal_restore_all() leaving entry @keep open. */
+int journal_restore_all_but(long keep, FILE *report, int *failed);
 
 #endif

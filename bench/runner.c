@@ -6,6 +6,7 @@
  * the run complete, skipped, failed or interrupted - never silently done.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ volatile sig_atomic_t runner_stop;
 
 struct run_counts {
 	int ok, skipped, failed, interrupted;
+	int restore_failed;       /* a host setting or object was not restored */
 };
 
 static void on_signal(int sig)
@@ -188,12 +190,15 @@ static int finish(struct db *db, int64_t run_id, int total, const struct run_cou
 	if (t.probe_skips < 0)
 		t.probe_skips = db_skip_count(db, run_id) > 0;
 	status = run_status_pick(&t);
+	if (rc->restore_failed && !t.interrupted)
+		status = "failed";        /* the machine was not left as found */
 	run_status_text(text, sizeof(text), status, &t);
 	db_run_end(db, run_id, status, total, rc->ok, rc->skipped, rc->failed);
-	pr_info("run %lld %s (%d cells)", (long long)run_id, text, total);
+	pr_info("run %lld %s (%d cells)%s", (long long)run_id, text, total,
+		rc->restore_failed ? "; host settings not restored" : "");
 	if (t.interrupted)
 		return EXIT_INTERRUPTED;
-	if (t.failed)
+	if (t.failed || rc->restore_failed)
 		return EXIT_FAILED;
 	return strcmp(status, "complete") ? EXIT_SKIPPED : EXIT_OK;
 }
@@ -210,14 +215,23 @@ static void record_tracefs_mount(struct db *db, int64_t run_id)
 			   "yes, unmounted at the end of the run", TRACEFS_HOST_MOUNT);
 }
 
-/* Undo what the run changed; say so when something could not be. */
-static void restore_at_end(void)
+/*
+ * Undo what the run changed (all but the run's own entry, closed once its
+ * status is written). Something that could not be restored is an error of
+ * the run: it fails, and the entries stay for `cvmbench restore`.
+ */
+static int restore_at_end(struct db *db, int64_t run_id, long keep)
 {
-	int failed = 0, ret = journal_restore_all(NULL, &failed);
+	int failed = 0, ret = journal_restore_all_but(keep, NULL, &failed);
+	char msg[PATH_MAX + 160];
 
-	if (ret < 0 || failed)
-		pr_warn("%d setting(s) or object(s) could not be restored (journal %s): "
-			"run cvmbench restore", ret < 0 ? -1 : failed, journal_path());
+	if (ret >= 0 && !failed)
+		return 0;
+	snprintf(msg, sizeof(msg), "%d host setting(s) or object(s) could not be restored "
+		 "(journal %s): run cvmbench restore", ret < 0 ? -1 : failed, journal_path());
+	pr_err("%s", msg);
+	db_error_add(db, run_id, 0, "journal", msg);
+	return 1;
 }
 
 static int measure_all(struct db *db, const struct config *cfg, const struct cell *cells,
@@ -245,11 +259,11 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 	catch_signals();
 	total = run_cells(db, run_id, cells, n, o, &rc);
 	record_tracefs_mount(db, run_id);
+	rc.restore_failed = restore_at_end(db, run_id, entry);
 	code = finish(db, run_id, total, &rc);
 	if (journal_forget(entry))
 		pr_warn("journal %s: cannot close the entry of run %lld", journal_path(),
 			(long long)run_id);
-	restore_at_end();
 	return code;
 }
 

@@ -46,6 +46,17 @@ static int test_undo(const char *name)
 
 static const struct journal_kind kind_test = { "test-record", test_undo };
 
+/* An undo that fails while @fail_undo is set (a busy mount, a read-only file). */
+static int fail_undo = 1;
+
+static int test_undo_failing(const char *name)
+{
+	(void)name;
+	return fail_undo ? -EBUSY : 0;
+}
+
+static const struct journal_kind kind_failing = { "test-failing", test_undo_failing };
+
 static void write_file(const char *path, const char *s)
 {
 	FILE *f = fopen(path, "w");
@@ -355,6 +366,29 @@ static void test_cut_and_unknown(void)
 	write_file(path, "");
 }
 
+/* An undo that fails keeps its entry: the next restore tries again (review B2). */
+static void test_failed_undo_kept(void)
+{
+	long id = 0, keep = 0;
+	int failed = -1;
+
+	tap_ok(jopen() == 0 && (id = journal_object("test-failing", "x")) > 0 &&
+	       (keep = journal_object("test-record", "run")) > 0, "two entries journalled");
+	tap_ok(journal_undo(id) == -EBUSY && journal_open_entries() == 2,
+	       "journal_undo of a failing undo returns its error and keeps the entry");
+	undone_count = 0;
+	tap_ok(journal_restore_all_but(keep, NULL, &failed) == 0 && failed == 1 &&
+	       journal_open_entries() == 2 && undone_count == 0,
+	       "restore_all_but: the failed entry stays, the kept one is not undone");
+	journal_close();
+	fail_undo = 0;
+	tap_ok(jopen() == 0 && journal_open_entries() == 2 &&
+	       journal_restore_all(NULL, &failed) == 2 && failed == 0 &&
+	       journal_open_entries() == 0, "after a reopen, restore undoes both once the "
+	       "fault is gone");
+	journal_close();
+}
+
 static void bench_fill(const char *tree, int n, long *ids)
 {
 	char path[PATH_MAX + 64], val[16];
@@ -425,6 +459,7 @@ static void setup(void)
 	setenv("CVMBENCH_STATE_DIR", state, 1);
 	setenv("CVMBENCH_TEST_HOST_LOCK", lock, 1);
 	journal_kind_register(&kind_test);
+	journal_kind_register(&kind_failing);
 }
 
 int main(int argc, char **argv)
@@ -438,7 +473,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "bench")) {
 		ret = bench(atoi(argv[2]));
 	} else {
-		tap_plan(36);
+		tap_plan(40);
 		test_exact_names();
 		test_state_dir_mode();
 		test_long_state_dir();
@@ -446,6 +481,7 @@ int main(int argc, char **argv)
 		test_kill_restore();
 		test_host_lock();
 		test_cut_and_unknown();
+		test_failed_undo_kept();
 		ret = tap_done();
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
