@@ -23,7 +23,7 @@ static int skip_window(struct probe *p, enum probe_window w, long seq, const cha
 	if (w == PROBE_WINDOW_CELL)
 		snprintf(where, sizeof(where), "cell window");
 	else
-		snprintf(where, sizeof(where), "invocation window %ld", seq);
+		snprintf(where, sizeof(where), "invocation %ld window", seq);
 	snprintf(why, sizeof(why), "%s: %s failed: %s", where, op,
 		 p->error[0] ? p->error : strerror(err < 0 ? -err : err));
 	p->error[0] = '\0';       /* this call's, not the cell's first error */

@@ -13,7 +13,7 @@
 
 /*
  * Each returns 0, or the probe's -errno after writing the skip row through
- * @s ("invocation window N: start failed: REASON"). @seq is the window's
+ * @s ("invocation SEQ window: start failed: REASON"). @seq is the window's
  * invocation number, ignored for the cell window.
  */
 

@@ -53,7 +53,7 @@ static int take_word(const char **p, char *out, size_t len)
 
 	while (*e && *e != ' ')
 		e++;
-	if (e == s || (size_t)(e - s) >= len)
+	if (e == s || (size_t)(e - s) >= len || (*e == ' ' && (!e[1] || e[1] == ' ')))
 		return -EPROTO;
 	memcpy(out, s, (size_t)(e - s));
 	out[e - s] = '\0';

@@ -88,6 +88,23 @@ static void window_sink(struct agent *a, const char *probe, enum probe_window w,
 	s->ctx = a;
 }
 
+int agent_fd_writer(void *ctx, const char *line, size_t len)
+{
+	int fd = *(int *)ctx;
+
+	while (len) {
+		ssize_t n = write(fd, line, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		line += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 struct agent *agent_new(const struct probe_target *target, const char *who,
 			agent_write_fn out, void *ctx)
 {

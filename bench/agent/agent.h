@@ -20,6 +20,9 @@ struct agent;
 /* Where the agent's lines go: 0 or -errno. */
 typedef int (*agent_write_fn)(void *ctx, const char *line, size_t len);
 
+/** agent_fd_writer() - an agent_write_fn writing to the descriptor *(int *)@ctx. */
+int agent_fd_writer(void *ctx, const char *line, size_t len);
+
 /**
  * agent_new() - an agent whose probes see @target, writing through @out.
  * @who is noted once per opened probe (note P cell 0 agent WHO), so every
