@@ -110,42 +110,38 @@ void probe_set_open(struct probe_set *ps, const char *list,
 	}
 }
 
-void probe_set_start(struct probe_set *ps, enum probe_window w, long seq)
+/* Start (in order) or stop (in reverse) every probe that wants window @w. */
+static void bracket(struct probe_set *ps, enum agent_op op, enum probe_window w, long seq)
 {
 	struct sink s;
-	int i;
+	int k;
 
-	for (i = 0; i < ps->n; i++) {
-		struct probe *p = &ps->p[i];
+	for (k = 0; k < ps->n; k++) {
+		struct probe *p = &ps->p[op == AGENT_START ? k : ps->n - 1 - k];
 
 		if (!(p->ops->windows & w))
 			continue;
 		if (remote(p)) {
-			agent_req(ps, AGENT_START, p->ops->name, w, seq);
+			agent_req(ps, op, p->ops->name, w, seq);
 			continue;
 		}
+		/* a window that fails to start or stop is a skip row already */
 		s = probe_sink(ps, p->ops->name, 0);
-		probe_window_start(p, w, seq, &s);
+		if (op == AGENT_START)
+			probe_window_start(p, w, seq, &s);
+		else
+			probe_window_stop(p, w, seq, &s);
 	}
+}
+
+void probe_set_start(struct probe_set *ps, enum probe_window w, long seq)
+{
+	bracket(ps, AGENT_START, w, seq);
 }
 
 void probe_set_stop(struct probe_set *ps, enum probe_window w, long seq)
 {
-	struct sink s;
-	int i;
-
-	for (i = ps->n - 1; i >= 0; i--) {
-		struct probe *p = &ps->p[i];
-
-		if (!(p->ops->windows & w))
-			continue;
-		if (remote(p)) {
-			agent_req(ps, AGENT_STOP, p->ops->name, w, seq);
-			continue;
-		}
-		s = probe_sink(ps, p->ops->name, 0);
-		probe_window_stop(p, w, seq, &s);
-	}
+	bracket(ps, AGENT_STOP, w, seq);
 }
 
 static void emit_one(struct probe_set *ps, struct probe *p, enum probe_window w, long seq,

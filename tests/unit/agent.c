@@ -256,34 +256,62 @@ static void test_loopback(void)
 	check_session("in-process", "in-process", acks, k);
 }
 
-/* The agent in a child process, on two pipes, as a guest's would be. */
-static void test_pipes(void)
+/* The agent on the child's ends of two pipes, as a guest's would be. */
+static void serve_child(int in, int out)
 {
-	struct agent_client c = { .base = { .ops = &cap_ops }, .inv_id = inv_id };
 	struct probe_target t = { 0 };
-	int req[2], rep[2], acks[32], k, status;
+	struct agent *a = agent_new(&t, "pipe (child)", agent_fd_writer, &out);
+
+	_exit(a && !agent_serve(a, in) ? 0 : 1);
+}
+
+/* Sends one row and a cut one, then dies. */
+static void dying_child(int in, int out)
+{
+	const char row[] = "metric idle inv 3 halt_entries 42 count\nmetric idle inv";
+	char buf[64];
+
+	if (read(in, buf, sizeof(buf)) <= 0 || write(out, row, strlen(row)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/* @child(in, out) in a child process, @c connected to it by two pipes. */
+static pid_t fork_child(struct agent_client *c, void (*child)(int in, int out))
+{
+	int req[2], rep[2];
 	pid_t pid;
 
-	rows_log[0] = '\0';
 	if (pipe(req) || pipe(rep) || (pid = fork()) < 0) {
 		tap_ok(0, "pipes and fork");
-		return;
+		return -1;
 	}
 	if (!pid) {
-		struct agent *a;
-
 		close(req[1]);
 		close(rep[0]);
-		a = agent_new(&t, "pipe (child)", agent_fd_writer, &rep[1]);
-		_exit(a && !agent_serve(a, req[0]) ? 0 : 1);
+		child(req[0], rep[1]);
 	}
 	close(req[0]);
 	close(rep[1]);
-	agent_client_fds(&c, req[1], rep[0]);
+	agent_client_fds(c, req[1], rep[0]);
+	return pid;
+}
+
+/* The agent in a child process, on two pipes. */
+static void test_pipes(void)
+{
+	struct agent_client c = { .base = { .ops = &cap_ops }, .inv_id = inv_id };
+	int acks[32], k, status;
+	pid_t pid;
+
+	rows_log[0] = '\0';
+	pid = fork_child(&c, serve_child);
+	if (pid < 0)
+		return;
 	k = session(&c, acks);
-	close(req[1]);
+	close(c.to_fd);
 	waitpid(pid, &status, 0);
-	close(rep[0]);
+	close(c.from_fd);
 	check_session("two pipes", "pipe", acks, k);
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status), "the agent ended at end of file");
 }
@@ -292,31 +320,17 @@ static void test_pipes(void)
 static void test_dying_agent(void)
 {
 	struct agent_client c = { .base = { .ops = &cap_ops }, .inv_id = inv_id };
-	int req[2], rep[2], err;
 	pid_t pid;
+	int err;
 
 	rows_log[0] = '\0';
-	if (pipe(req) || pipe(rep) || (pid = fork()) < 0) {
-		tap_ok(0, "pipes and fork");
+	pid = fork_child(&c, dying_child);
+	if (pid < 0)
 		return;
-	}
-	if (!pid) {
-		char buf[64];
-		const char row[] = "metric idle inv 3 halt_entries 42 count\nmetric idle inv";
-
-		close(req[1]);
-		close(rep[0]);
-		if (read(req[0], buf, sizeof(buf)) <= 0 || write(rep[1], row, strlen(row)) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(req[0]);
-	close(rep[1]);
-	agent_client_fds(&c, req[1], rep[0]);
 	err = call(&c, AGENT_EMIT, "idle", PROBE_WINDOW_INVOCATION, 3);
 	waitpid(pid, NULL, 0);
-	close(req[1]);
-	close(rep[0]);
+	close(c.to_fd);
+	close(c.from_fd);
 	tap_ok(err == -EPIPE && strstr(c.error, "closed"), "a dead agent: -EPIPE (%s)", c.error);
 	tap_ok(!strcmp(rows_log, "M idle 103 halt_entries 42 count\n"),
 	       "the row it sent before dying is stored, the cut line is not");
