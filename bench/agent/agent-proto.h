@@ -26,7 +26,8 @@
  *     ack P OP WINDOW -ERRNO MESSAGE        OP failed; for start and stop
  *                                           a skip row came before it
  *
- * Every request gets exactly one ack, after the rows it caused. The lines
+ * Every request gets exactly one ack, after the rows it caused; a line
+ * that is not a request gets `ack - open none 0 -71 cannot parse ...`. The lines
  * can share a channel with the instance protocol (workloads/protocol.h):
  * no request or row starts with a word that protocol uses.
  */

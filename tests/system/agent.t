@@ -5,7 +5,8 @@
 # the agent's invocation rows land on the right invocation (the null probe's
 # window number against the invocation's own seq); a probe whose start or
 # stop fails on a window (CVMBENCH_NULL_FAIL) has a skip row for that window
-# and no number for it, the other windows and probes are measured.
+# and no number for it, the other windows and probes are measured;
+# `cvmbench agent` speaks the protocol on stdin/stdout, line for line.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -15,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 unset CVMBENCH_NULL_FAIL
 
-plan 16
+plan 17
 
 cat > "$tmp/a.ini" <<'INI'
 [experiment agent]
@@ -59,3 +60,23 @@ CVMBENCH_NULL_FAIL=start:cell $CVMBENCH run "$tmp/a.ini" --db "$db" 2>"$tmp/err"
 is "$rc $(q "SELECT reason FROM skip" | sed 's/:.*//')" "3 cell window" "failed start of the cell window: one skip row"
 is "$(q "SELECT count(*) FROM metric WHERE probe = 'null' AND name = 'window'")" 20 "the invocation windows are measured"
 is "$(q "SELECT count(*) FROM metric WHERE probe = 'null' AND name LIKE 'windows_%'")" 0 "no cell numbers"
+
+# the agent as its own process, on stdin/stdout: the exact transcript
+printf 'probe open null\nprobe start null inv 0\nprobe stop null inv 0\nprobe emit null inv 0\nprobe open latency\nbogus\nprobe emit null cell 0\nprobe close null\n' |
+	$CVMBENCH agent >"$tmp/out" 2>"$tmp/err"; rc=$?
+cat > "$tmp/want" <<'OUT'
+note null cell 0 agent cvmbench agent (pid N)
+ack null open none 0 0
+ack null start inv 0 0
+ack null stop inv 0 0
+metric null inv 0 window 0 count
+ack null emit inv 0 0
+ack latency open none 0 -22 a host probe runs in cvmbench, not in the agent
+ack - open none 0 -71 cannot parse request 'bogus'
+metric null cell 0 windows_started 1 count
+metric null cell 0 windows_stopped 1 count
+ack null emit cell 0 0
+ack null close none 0 0
+OUT
+is "$rc $(sed 's/(pid [0-9]*)/(pid N)/' "$tmp/out" | diff - "$tmp/want" && echo same)" "0 same" \
+	"cvmbench agent: rows and acks on stdout, one ack per request, a bad line refused"
