@@ -29,6 +29,14 @@ static const char sql_params[] =
 	"JOIN cell AS c ON c.id = p.cell_id WHERE c.run_id = ?1 "
 	"ORDER BY p.key, p.cell_id";
 
+/* Probe notes "P.side" and "P.agent" (docs/agent.md) say how, not what. */
+static int probe_note(const char *key)
+{
+	const char *dot = strchr(key, '.');
+
+	return dot && (!strcmp(dot, ".side") || !strcmp(dot, ".agent"));
+}
+
 static int shown(const char *key)
 {
 	size_t i;
@@ -36,7 +44,7 @@ static int shown(const char *key)
 	for (i = 0; not_shown[i]; i++)
 		if (!strcmp(not_shown[i], key))
 			return 0;
-	return 1;
+	return !probe_note(key);
 }
 
 static int numeric(const char *s)

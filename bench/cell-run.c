@@ -14,18 +14,17 @@
 #include "journal.h"
 #include "knob.h"
 #include "log.h"
+#include "probe-set.h"
 #include "probe.h"
 #include "progress.h"
 #include "runner.h"
 #include "sink.h"
 
-#define MAX_PROBES 16
 #define MAX_INSTANCES 256
 
 struct cell_state {
 	struct cell_ctx *ctx;
-	struct probe probes[MAX_PROBES];
-	int nprobes;
+	struct probe_set probes;
 	struct probe_target target;
 	struct instance inst[MAX_INSTANCES];
 	long journal_id[MAX_INSTANCES];
@@ -33,6 +32,8 @@ struct cell_state {
 	int ninst;
 	double *latency, *fn;
 	size_t nresults, capacity;
+	int64_t *inv_ids;             /* invocation row of each call, by seq */
+	size_t ninv_ids, capinv_ids;
 	int failed;
 };
 
@@ -50,82 +51,51 @@ void cell_fail_at(struct cell_ctx *ctx, const char *file, int line, const char *
 	db_error_add(ctx->db, ctx->run_id, ctx->cell_id, where, msg);
 }
 
-static void skip_probe(struct cell_state *cs, const char *name, const char *why)
+/* An instance probe whose rows could not be written, or a broken agent link. */
+static void probe_failed(void *ctx, const char *probe, const char *msg)
 {
-	struct sink s = { cs->ctx->db, cs->ctx->run_id, cs->ctx->cell_id, 0, name };
+	cell_fail((struct cell_ctx *)ctx, "probe %s: %s", probe, msg);
+}
 
-	pr_warn("%s: probe %s skipped: %s", cs->ctx->cell->key, name, why);
-	sink_skip(&s, why);
+/* The invocation row of call @seq, for rows the agent sends after it. */
+static int64_t inv_id_of(void *ctx, long seq)
+{
+	struct cell_state *cs = ctx;
+
+	return seq >= 0 && (size_t)seq < cs->ninv_ids ? cs->inv_ids[seq] : 0;
 }
 
 static void open_probes(struct cell_state *cs)
 {
-	char list[256], *tok, *save = NULL, why[256];
+	struct sink base = { .db = cs->ctx->db, .run_id = cs->ctx->run_id,
+			     .cell_id = cs->ctx->cell_id };
 
-	snprintf(list, sizeof(list), "%s", cs->ctx->cell->probes);
-	for (tok = strtok_r(list, ", ", &save); tok && cs->nprobes < MAX_PROBES;
-	     tok = strtok_r(NULL, ", ", &save)) {
-		const struct probe_ops *ops = probe_find(tok);
-		struct probe *p = &cs->probes[cs->nprobes];
+	cs->probes.fail = probe_failed;
+	cs->probes.fail_ctx = cs->ctx;
+	probe_set_open(&cs->probes, cs->ctx->cell->probes, &cs->target, &base, inv_id_of,
+		       cs);
+}
 
-		if (!probe_supported(ops, why, sizeof(why))) {
-			skip_probe(cs, tok, why);
-			continue;
-		}
-		memset(p, 0, sizeof(*p));
-		p->ops = ops;
-		p->target = &cs->target;
-		if (ops->open && ops->open(p)) {
-			skip_probe(cs, tok, p->error[0] ? p->error : "could not open");
-			continue;
-		}
-		cs->nprobes++;
+/* Remember call @seq's invocation row; the array grows by doubling. */
+static int keep_inv_id(struct cell_state *cs, long seq, int64_t id)
+{
+	size_t cap = cs->capinv_ids ? cs->capinv_ids : 64;
+	int64_t *a = cs->inv_ids;
+
+	while ((size_t)seq >= cap)
+		cap *= 2;
+	if (cap != cs->capinv_ids) {
+		a = realloc(cs->inv_ids, cap * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		memset(a + cs->capinv_ids, 0, (cap - cs->capinv_ids) * sizeof(*a));
+		cs->inv_ids = a;
+		cs->capinv_ids = cap;
 	}
-}
-
-static void probes_start(struct cell_state *cs, enum probe_window w)
-{
-	int i;
-
-	for (i = 0; i < cs->nprobes; i++)
-		if ((cs->probes[i].ops->windows & w) && cs->probes[i].ops->start)
-			cs->probes[i].ops->start(&cs->probes[i], w);
-}
-
-static void probes_stop(struct cell_state *cs, enum probe_window w)
-{
-	int i;
-
-	for (i = cs->nprobes - 1; i >= 0; i--)
-		if ((cs->probes[i].ops->windows & w) && cs->probes[i].ops->stop)
-			cs->probes[i].ops->stop(&cs->probes[i], w);
-}
-
-static void probes_emit(struct cell_state *cs, enum probe_window w, int64_t inv_id)
-{
-	int i;
-
-	for (i = 0; i < cs->nprobes; i++) {
-		struct probe *p = &cs->probes[i];
-		struct sink s = { cs->ctx->db, cs->ctx->run_id, cs->ctx->cell_id, inv_id,
-				  p->ops->name };
-
-		if (!(p->ops->windows & w) || !p->ops->emit)
-			continue;
-		if (p->ops->emit(p, w, &s))
-			cell_fail(cs->ctx, "probe %s: %s", p->ops->name,
-				  p->error[0] ? p->error : "could not emit its rows");
-	}
-}
-
-static void close_probes(struct cell_state *cs)
-{
-	int i;
-
-	for (i = cs->nprobes - 1; i >= 0; i--)
-		if (cs->probes[i].ops->close)
-			cs->probes[i].ops->close(&cs->probes[i]);
-	cs->nprobes = 0;
+	a[seq] = id;
+	if ((size_t)seq >= cs->ninv_ids)
+		cs->ninv_ids = (size_t)seq + 1;
+	return 0;
 }
 
 static void record_instance(struct cell_state *cs, int idx, const struct instance *in)
@@ -319,10 +289,10 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 
 	utc_now(started, sizeof(started));
 	if (measured)
-		probes_start(cs, PROBE_WINDOW_INVOCATION);
+		probe_set_start(&cs->probes, PROBE_WINDOW_INVOCATION, seq);
 	ret = call_once(cs, seq, &idx, &r);
 	if (measured)
-		probes_stop(cs, PROBE_WINDOW_INVOCATION);
+		probe_set_stop(&cs->probes, PROBE_WINDOW_INVOCATION, seq);
 	row.instance_idx = idx;
 	row.phase = measured ? "measured" : "warmup";
 	row.start = strcmp(cs->ctx->cell->mode, "cold") ? "warm" : "cold";
@@ -339,7 +309,9 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 		return -EIO;
 	}
 	if (measured) {
-		probes_emit(cs, PROBE_WINDOW_INVOCATION, inv_id);
+		if (inv_id > 0 && keep_inv_id(cs, seq, inv_id))
+			return -ENOMEM;
+		probe_set_emit(&cs->probes, PROBE_WINDOW_INVOCATION, seq, inv_id);
 		if (keep_result(cs, &r))
 			return -ENOMEM;
 	}
@@ -377,11 +349,11 @@ static enum cell_status measure(struct cell_state *cs)
 	if (strcmp(cs->ctx->cell->mode, "cold") && start_instances(cs))
 		return runner_stop ? CELL_INTERRUPTED : CELL_FAILED;
 	open_probes(cs);
-	probes_start(cs, PROBE_WINDOW_CELL);
+	probe_set_start(&cs->probes, PROBE_WINDOW_CELL, 0);
 	ret = run_calls(cs);
-	probes_stop(cs, PROBE_WINDOW_CELL);
-	probes_emit(cs, PROBE_WINDOW_CELL, 0);
-	close_probes(cs);
+	probe_set_stop(&cs->probes, PROBE_WINDOW_CELL, 0);
+	probe_set_emit(&cs->probes, PROBE_WINDOW_CELL, 0, 0);
+	probe_set_close(&cs->probes);
 	if (ret == -EINTR)
 		return CELL_INTERRUPTED;
 	if (!ret && knobs_verify(cs->ctx->cell, why, sizeof(why))) {
@@ -434,6 +406,7 @@ enum cell_status cell_run(struct cell_ctx *ctx)
 	stop_instances(cs);
 	free(cs->latency);
 	free(cs->fn);
+	free(cs->inv_ids);
 	free(cs);
 	return st;
 }

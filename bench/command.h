@@ -15,5 +15,6 @@ int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
 
 #endif

@@ -4,7 +4,8 @@
  * a timeout on every read. The round trip is timed here, from just before
  * the request is written to just after the reply's timing line ("done") is
  * complete; the digest line cvmfn sends after hashing is read afterwards,
- * outside the round trip.
+ * outside the round trip. Each reply costs one read(): the timeout is the
+ * call timer's (call-timer.h), not a poll() per call.
  */
 #include <errno.h>
 #include <poll.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "call-timer.h"
 #include "instance.h"
 
 long long mono_ns(void)
@@ -57,14 +59,56 @@ static void describe_exit(struct instance *in, char *buf, size_t len)
 		snprintf(buf, len, "instance exited with status %d", WEXITSTATUS(status));
 }
 
+/* Wait for @fd to be readable until @deadline_ns: 1, 0 (not yet) or -errno. */
+static int poll_until(int fd, long long deadline_ns)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	long long left_ms = (deadline_ns - mono_ns()) / 1000000;
+	int n;
+
+	if (left_ms < 0)
+		return -ETIMEDOUT;
+	n = poll(&pfd, 1, (int)(left_ms > 1000000 ? 1000000 : left_ms));
+	return n < 0 ? -errno : n;
+}
+
+/*
+ * More bytes from the instance, by @deadline_ns: a blocking read under the
+ * call timer (no poll(): one system call per reply), or poll() and read()
+ * where no watchdog thread could be started. 0, -ETIMEDOUT, -EPIPE, -EINTR.
+ */
+static int read_more(struct instance *in, long long deadline_ns)
+{
+	unsigned long gen = 0;
+	ssize_t n;
+	int ret;
+
+	if (mono_ns() >= deadline_ns)
+		return -ETIMEDOUT;
+	gen = call_timer_arm(deadline_ns);
+	if (!gen) {
+		ret = poll_until(in->from_fd, deadline_ns);
+		if (ret <= 0)
+			return ret;
+	}
+	n = read(in->from_fd, in->buf + in->len, sizeof(in->buf) - in->len);
+	ret = n < 0 ? errno : 0;
+	if (call_timer_disarm(gen) && n < 0 && ret == EINTR)
+		return -ETIMEDOUT;
+	if (n < 0 && ret == EINTR)
+		return -EINTR;
+	if (n <= 0)
+		return -EPIPE;
+	in->len += (size_t)n;
+	return 0;
+}
+
 /* Read one line (without '\n') within @deadline_ns. 0, -ETIMEDOUT, -EPIPE, -EINTR. */
 static int read_reply(struct instance *in, char *line, size_t size, long long deadline_ns)
 {
 	for (;;) {
 		char *nl = memchr(in->buf, '\n', in->len);
-		struct pollfd pfd = { .fd = in->from_fd, .events = POLLIN };
-		long long left_ms;
-		ssize_t n;
+		int err;
 
 		if (nl) {
 			size_t l = (size_t)(nl - in->buf);
@@ -76,20 +120,9 @@ static int read_reply(struct instance *in, char *line, size_t size, long long de
 		}
 		if (in->len == sizeof(in->buf))
 			return -EPROTO;
-		left_ms = (deadline_ns - mono_ns()) / 1000000;
-		if (left_ms < 0)
-			return -ETIMEDOUT;
-		n = poll(&pfd, 1, (int)(left_ms > 1000000 ? 1000000 : left_ms));
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			continue;
-		n = read(in->from_fd, in->buf + in->len, sizeof(in->buf) - in->len);
-		if (n < 0 && errno == EINTR)
-			return -EINTR;
-		if (n <= 0)
-			return -EPIPE;
-		in->len += (size_t)n;
+		err = read_more(in, deadline_ns);
+		if (err)
+			return err;
 	}
 }
 

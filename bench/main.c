@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "plot", cmd_plot, "draw one figure with gnuplot" },
 	{ "report", cmd_report, "every figure and table, as Markdown and HTML" },
 	{ "restore", cmd_restore, "undo what a crashed run left (settings, processes)" },
+	{ "agent", cmd_agent, "serve the instance-side probes on stdin/stdout (docs/agent.md)" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

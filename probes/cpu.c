@@ -9,6 +9,8 @@
  * vCPU all the same (the hypervisor sees a running vCPU), so the POLL
  * state's `time` from cpuidle sysfs is added: burnt = busy + polling.
  * Under haltpoll:N the guest halt-polling happens in the POLL state too.
+ *
+ * Side: instance (the CPUs the functions run on; inside the guest for a VM).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -206,6 +208,7 @@ const struct probe_ops probe_cpu = {
 	.measures = "CPU time burnt during the cell: per-CPU busy/idle/steal (/proc/stat) "
 		    "plus time in the POLL idle state (cpuidle sysfs)",
 	.windows = PROBE_WINDOW_CELL,
+	.side = PROBE_INSTANCE,
 	.supported = cpu_supported,
 	.open = cpu_open,
 	.start = cpu_start,

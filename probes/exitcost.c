@@ -16,6 +16,8 @@
  * is calibrated so that each benchmark takes about half a second (never
  * more than one). Emits median, p99 and count per benchmark (ns), and the
  * median cost of the clock read pair itself (clock_overhead_median).
+ *
+ * Side: instance: the exits of the machine the functions run on.
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -336,6 +338,7 @@ const struct probe_ops probe_exitcost = {
 	.measures = "user-space exit-cost micro-benchmarks once per cell: cpuid, cross-CPU "
 		    "futex ping-pong, 50 us sleep (median, p99, count)",
 	.windows = PROBE_WINDOW_CELL,
+	.side = PROBE_INSTANCE,
 	.open = exitcost_open,
 	.emit = exitcost_emit,
 	.close = exitcost_close,

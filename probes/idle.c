@@ -22,6 +22,9 @@
  * trace text), as a cross-check of the sysfs usage counts. The instance is
  * journalled before it is created, so `cvmbench restore` removes it after a
  * crash; close() destroys it.
+ *
+ * Side: instance: the idle states of the machine the functions run on
+ * (inside the guest for a VM, through the agent).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -689,6 +692,7 @@ const struct probe_ops probe_idle = {
 	.measures = "idle entries and time per CPU and cpuidle state (sysfs usage/time), "
 		    "power:cpu_idle count (tracefs instance) as a cross-check",
 	.windows = PROBE_WINDOW_CELL | PROBE_WINDOW_INVOCATION,
+	.side = PROBE_INSTANCE,
 	.supported = idle_supported,
 	.open = idle_open,
 	.start = idle_start,

@@ -4,6 +4,9 @@
  * deviation and the median's 95 % CI of the round trips the runner timed
  * (CLOCK_MONOTONIC around request and reply), of the function's own time
  * inside cvmfn, and of their difference: what the harness itself adds.
+ *
+ * Side: host. It summarises the round trips the runner timed; the function
+ * times come with each reply, not from the instance's machine.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -75,5 +78,6 @@ const struct probe_ops probe_latency = {
 	.measures = "round trip (harness clock) and function time (cvmfn clock) per cell: "
 		    "quantiles, mean, 95% CI of the median",
 	.windows = PROBE_WINDOW_CELL,
+	.side = PROBE_HOST,
 	.emit = latency_emit,
 };

@@ -3,37 +3,77 @@
  * null.c - the probe that measures nothing but its own bracketing: it
  * counts the windows the runner opened and closed around it, so that the
  * harness can be tested on its own (a count the tests know in advance).
+ * Per invocation window it emits `window`, the window's number (from 0);
+ * per cell `windows_started` and `windows_stopped` (calls of start and stop).
+ *
+ * Side: instance. It runs through the agent, so its rows prove the agent
+ * path carried every window. CVMBENCH_NULL_FAIL=start:N,stop:M,start:cell
+ * (test only) makes start or stop fail on the N-th invocation window
+ * (from 0) or on the cell window, to test that such a window is skipped.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "probe.h"
 #include "sink.h"
 
+#define FAIL_ENV "CVMBENCH_NULL_FAIL"
+
 struct null_state {
-	long started, stopped;
+	long started, stopped;    /* calls of start and stop (invocation windows) */
+	long window;              /* the current invocation window's number */
 };
 
 static int null_open(struct probe *p)
 {
 	p->priv = calloc(1, sizeof(struct null_state));
-	return p->priv ? 0 : -1;
+	return p->priv ? 0 : -ENOMEM;
+}
+
+/* Does CVMBENCH_NULL_FAIL ask @op to fail on window @n (-1: the cell)? */
+static int fail_here(const char *op, long n)
+{
+	const char *spec = getenv(FAIL_ENV);
+	char want[48];
+	size_t len;
+
+	if (!spec)
+		return 0;
+	if (n < 0)
+		len = (size_t)snprintf(want, sizeof(want), "%s:cell", op);
+	else
+		len = (size_t)snprintf(want, sizeof(want), "%s:%ld", op, n);
+	for (; (spec = strstr(spec, want)); spec += len)
+		if (spec[len] == ',' || !spec[len])
+			return 1;
+	return 0;
 }
 
 static int null_start(struct probe *p, enum probe_window w)
 {
 	struct null_state *st = p->priv;
+	long n = -1;
 
 	if (w == PROBE_WINDOW_INVOCATION)
-		st->started++;
+		n = st->window = st->started++;
+	if (fail_here("start", n))
+		return probe_error(p, -EIO, "start failed on purpose (" FAIL_ENV ")");
 	return 0;
 }
 
 static int null_stop(struct probe *p, enum probe_window w)
 {
 	struct null_state *st = p->priv;
+	long n = -1;
 
-	if (w == PROBE_WINDOW_INVOCATION)
+	if (w == PROBE_WINDOW_INVOCATION) {
 		st->stopped++;
+		n = st->window;
+	}
+	if (fail_here("stop", n))
+		return probe_error(p, -EIO, "stop failed on purpose (" FAIL_ENV ")");
 	return 0;
 }
 
@@ -41,8 +81,8 @@ static int null_emit(struct probe *p, enum probe_window w, struct sink *s)
 {
 	struct null_state *st = p->priv;
 
-	if (w != PROBE_WINDOW_CELL)
-		return 0;
+	if (w == PROBE_WINDOW_INVOCATION)
+		return sink_metric(s, "window", (double)st->window, "count");
 	return sink_metric(s, "windows_started", (double)st->started, "count") ?:
 	       sink_metric(s, "windows_stopped", (double)st->stopped, "count");
 }
@@ -57,6 +97,7 @@ const struct probe_ops probe_null = {
 	.name = "null",
 	.measures = "counts the invocation windows the runner bracketed (harness self-test)",
 	.windows = PROBE_WINDOW_CELL | PROBE_WINDOW_INVOCATION,
+	.side = PROBE_INSTANCE,
 	.open = null_open,
 	.start = null_start,
 	.stop = null_stop,

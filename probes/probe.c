@@ -48,6 +48,10 @@ int probe_supported(const struct probe_ops *ops, char *why, size_t len)
 			 ops->name, ops->version, PROBE_OPS_VERSION);
 		return 0;
 	}
+	if (ops->side != PROBE_HOST && ops->side != PROBE_INSTANCE) {
+		snprintf(why, len, "probe %s does not say which side it measures", ops->name);
+		return 0;
+	}
 	if (!ops->supported)
 		return 1;
 	why[0] = '\0';
@@ -66,14 +70,23 @@ int probe_error(struct probe *p, int err, const char *fmt, ...)
 	return err;
 }
 
+const char *probe_side_name(enum probe_side side)
+{
+	return side == PROBE_INSTANCE ? "instance" : "host";
+}
+
 int sink_metric(struct sink *s, const char *name, double value, const char *unit)
 {
+	if (s->ops)
+		return s->ops->metric(s, name, value, unit);
 	return db_metric_add(s->db, s->cell_id, s->invocation_id, s->probe, name,
 			     value, unit);
 }
 
 int sink_skip(struct sink *s, const char *reason)
 {
+	if (s->ops)
+		return s->ops->skip(s, reason);
 	return db_skip_add(s->db, s->run_id, s->cell_id, s->probe, reason);
 }
 
@@ -81,6 +94,8 @@ int sink_note(struct sink *s, const char *key, const char *value)
 {
 	char k[128];
 
+	if (s->ops)
+		return s->ops->note(s, key, value);
 	snprintf(k, sizeof(k), "%s.%s", s->probe, key);
 	return db_cell_note(s->db, s->cell_id, k, value);
 }

@@ -6,6 +6,13 @@
  * way stress-ng brackets a stressor: start every probe, run, stop them in
  * reverse order, then let each emit its rows. Probes never see SQLite:
  * they write through a sink. The list of probes is probes/probe-list.h.
+ *
+ * Each probe says which side it measures (.side): the host (the process
+ * that runs cvmbench and its machine: runc phases, later VMEXITs, host
+ * memory, KSM) runs in cvmbench itself; the instance's machine (idle states,
+ * CPU time, exit cost) runs where the instance runs, driven through the
+ * agent protocol (bench/agent/agent-proto.h): in-process for the native and
+ * container backends, inside the guest for a VM.
  */
 #ifndef CVMBENCH_PROBE_H
 #define CVMBENCH_PROBE_H
@@ -21,6 +28,12 @@
 enum probe_window {
 	PROBE_WINDOW_CELL = 1,
 	PROBE_WINDOW_INVOCATION = 2,
+};
+
+/* Which machine a probe measures, and so where it runs. */
+enum probe_side {
+	PROBE_HOST = 1,               /* cvmbench's process and machine */
+	PROBE_INSTANCE = 2,           /* the instance's machine: through the agent */
 };
 
 /* What the probe measures around: the cell, its instances, its results. */
@@ -39,6 +52,7 @@ struct probe {
 	const struct probe_ops *ops;
 	const struct probe_target *target;
 	void *priv;
+	unsigned int skipped;         /* windows (PROBE_WINDOW_*) whose start or stop failed */
 	char error[256];
 };
 
@@ -47,6 +61,7 @@ struct probe_ops {
 	const char *name;
 	const char *measures;         /* one line: what, and where it comes from */
 	unsigned int windows;         /* PROBE_WINDOW_* it wants */
+	enum probe_side side;         /* the machine it measures */
 	/* 1 if it can measure here; else 0 with the reason in @why. NULL = always. */
 	int (*supported)(char *why, size_t len);
 	int (*open)(struct probe *p);
@@ -57,6 +72,8 @@ struct probe_ops {
 	void (*close)(struct probe *p);
 };
 
+/** probe_side_name() - "host" or "instance". */
+const char *probe_side_name(enum probe_side side);
 /** probe_find() - the ops for @name, or NULL. */
 const struct probe_ops *probe_find(const char *name);
 size_t probe_count(void);

@@ -15,6 +15,8 @@
  * turned into phases by runc-timeline.c. Lock addresses are named from
  * /proc/kallsyms when they are static kernel objects (e.g.
  * cgroup_threadgroup_rwsem), else by their kind.
+ *
+ * Side: host: the runtime is a child of cvmbench, traced on cvmbench's machine.
  */
 #include <errno.h>
 #include <limits.h>
@@ -523,6 +525,7 @@ const struct probe_ops probe_runc = {
 		    "namespaces, netns, mounts, pivot-root, seccomp, exec, function-init, "
 		    "first-response, teardown, other) and lock-blocked time, from tracefs",
 	.windows = PROBE_WINDOW_INVOCATION,
+	.side = PROBE_HOST,
 	.supported = runc_supported,
 	.open = runc_open,
 	.start = runc_start,
@@ -544,6 +547,7 @@ const struct probe_ops probe_runc = {
 	.name = "runc",
 	.measures = "phases of each runc/crun container start, from tracefs",
 	.windows = PROBE_WINDOW_INVOCATION,
+	.side = PROBE_HOST,
 	.supported = runc_unsupported,
 };
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sink.h - where probes write their numbers: a metric of the current cell
- * or invocation, or a skip with its reason. Backed by db.c's statements.
+ * or invocation, or a skip with its reason. Backed by db.c's statements,
+ * or, when @ops is set, by someone else's: the agent encodes each row as a
+ * protocol line (bench/agent/agent.c), so the probe cannot tell.
  */
 #ifndef CVMBENCH_SINK_H
 #define CVMBENCH_SINK_H
@@ -9,6 +11,14 @@
 #include <stdint.h>
 
 struct db;
+struct sink;
+
+/* Rows written elsewhere than the database (all three set). */
+struct sink_ops {
+	int (*metric)(struct sink *s, const char *name, double value, const char *unit);
+	int (*skip)(struct sink *s, const char *reason);
+	int (*note)(struct sink *s, const char *key, const char *value);
+};
 
 struct sink {
 	struct db *db;
@@ -16,6 +26,8 @@ struct sink {
 	int64_t cell_id;
 	int64_t invocation_id;    /* 0 for a cell window */
 	const char *probe;
+	const struct sink_ops *ops;   /* NULL: the database */
+	void *ctx;                    /* for @ops */
 };
 
 /** sink_metric() - one number with its unit ("ns", "count", "kB", ...). */

@@ -10,7 +10,8 @@
  *   harness -> invoke SEQ
  *   cvmfn   -> done SEQ ok=1 fn_ns=N
  *              digest SEQ sha256=HEX digest_ns=D   (the call was hashed)
- *           or digest SEQ none                   (--digest skipped this call)
+ *           or digest SEQ none                   (--digest skipped this call;
+ *                                           written with the done line at once)
  *           or digest SEQ error=MESSAGE          (hashing failed)
  *           or done SEQ ok=0 fn_ns=N error=MESSAGE   (no digest line)
  *   harness -> mem

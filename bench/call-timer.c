@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * call-timer.c - the watchdog behind call-timer.h. Shared state is atomics
+ * only, so arming and disarming are plain memory writes; the one system
+ * call on the caller's side is a futex wake when the watchdog had parked
+ * (no call for longer than the last timeout). SIGALRM is installed without
+ * SA_RESTART so that it ends the read with EINTR; the watchdog repeats it
+ * every few milliseconds until the read is left, in case the first one
+ * arrived just before the read began.
+ */
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "call-timer.h"
+
+#define REFIRE_NS 5000000LL
+#define PARK_S 1
+
+static _Atomic long long wd_deadline;
+static _Atomic unsigned long wd_gen, wd_fired;
+static _Atomic int wd_in, wd_parked, wd_ok = -1;
+static pthread_t wd_caller;
+static pthread_once_t wd_once = PTHREAD_ONCE_INIT;
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void sleep_until(long long t)
+{
+	struct timespec ts = { t / 1000000000LL, t % 1000000000LL };
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/* Nothing to watch: sleep until a call begins (or a second passes). */
+static void park(unsigned long gen)
+{
+	struct timespec ts = { PARK_S, 0 };
+
+	atomic_store(&wd_parked, 1);
+	if (!atomic_load(&wd_in) && atomic_load(&wd_gen) == gen)
+		syscall(SYS_futex, &wd_parked, FUTEX_WAIT_PRIVATE, 1, &ts, NULL, 0);
+	atomic_store(&wd_parked, 0);
+}
+
+static void *watchdog(void *arg)
+{
+	unsigned long gen;
+	long long d, now;
+
+	(void)arg;
+	for (;;) {
+		gen = atomic_load(&wd_gen);
+		d = atomic_load(&wd_deadline);
+		now = now_ns();
+		if (atomic_load(&wd_in) && now >= d) {
+			if (atomic_load(&wd_gen) == gen && atomic_load(&wd_in)) {
+				atomic_store(&wd_fired, gen);
+				pthread_kill(wd_caller, SIGALRM);
+			}
+			sleep_until(now + REFIRE_NS);
+		} else if (d > now) {
+			sleep_until(d);       /* a later call has a later deadline */
+		} else {
+			park(gen);
+		}
+	}
+	return NULL;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void start(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };   /* no SA_RESTART */
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t t;
+	int ret;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	/* the watchdog takes no signal meant for the process */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	ret = pthread_create(&t, &attr, watchdog, NULL);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	atomic_store(&wd_ok, ret == 0);
+}
+
+unsigned long call_timer_arm(long long deadline_ns)
+{
+	unsigned long gen;
+
+	pthread_once(&wd_once, start);
+	if (!atomic_load(&wd_ok))
+		return 0;
+	wd_caller = pthread_self();
+	atomic_store(&wd_deadline, deadline_ns);
+	gen = atomic_fetch_add(&wd_gen, 1) + 1;
+	atomic_store(&wd_in, 1);
+	if (atomic_exchange(&wd_parked, 0))
+		syscall(SYS_futex, &wd_parked, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	return gen;
+}
+
+int call_timer_disarm(unsigned long gen)
+{
+	atomic_store(&wd_in, 0);
+	return gen && atomic_load(&wd_fired) == gen;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * probe-set.c - the probes of a cell on their sides (probe-set.h). Host
+ * probes go through probe-window.c here; instance probes through the agent,
+ * which runs probe-window.c on its side and streams the rows back.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "probe-set.h"
+#include "probe-window.h"
+
+static int remote(const struct probe *p)
+{
+	return p->ops->side == PROBE_INSTANCE;
+}
+
+static void fail(struct probe_set *ps, const char *probe, const char *msg)
+{
+	if (ps->fail)
+		ps->fail(ps->fail_ctx, probe, msg);
+}
+
+static struct sink probe_sink(const struct probe_set *ps, const char *name, int64_t inv)
+{
+	struct sink s = ps->agent.base;
+
+	s.probe = name;
+	s.invocation_id = inv;
+	return s;
+}
+
+static void skip_probe(struct probe_set *ps, const char *name, const char *why)
+{
+	struct sink s = probe_sink(ps, name, 0);
+
+	pr_warn("probe %s skipped: %s", name, why);
+	sink_skip(&s, why);
+}
+
+static int agent_req(struct probe_set *ps, enum agent_op op, const char *name,
+		     enum probe_window w, long seq)
+{
+	struct agent_req q = { .op = op, .w = w, .seq = seq };
+	int err;
+
+	snprintf(q.probe, sizeof(q.probe), "%s", name);
+	ps->agent.error[0] = '\0';
+	err = agent_client_call(&ps->agent, &q);
+	if (err && ps->agent.error[0])
+		fail(ps, name, ps->agent.error);    /* the link, not the probe */
+	return err;
+}
+
+/* Open one instance probe in the agent; its skip row comes from there. */
+static int open_remote(struct probe_set *ps, const struct probe_ops *ops,
+		       const struct probe_target *t)
+{
+	int err;
+
+	if (!ps->have_agent) {
+		if (agent_client_loopback(&ps->agent, t))
+			return -1;
+		ps->have_agent = 1;
+	}
+	err = agent_req(ps, AGENT_OPEN, ops->name, 0, 0);
+	if (err && !ps->agent.error[0])
+		pr_warn("probe %s skipped: %s", ops->name, ps->agent.ack.text);
+	return err;
+}
+
+static int open_one(struct probe_set *ps, const char *name, const struct probe_target *t)
+{
+	const struct probe_ops *ops = probe_find(name);
+	struct probe *p = &ps->p[ps->n];
+	struct sink s = probe_sink(ps, name, 0);
+	char why[256];
+
+	if (!probe_supported(ops, why, sizeof(why))) {
+		skip_probe(ps, name, why);
+		return -1;
+	}
+	memset(p, 0, sizeof(*p));
+	p->ops = ops;
+	p->target = t;
+	if (remote(p) ? open_remote(ps, ops, t) : ops->open && ops->open(p)) {
+		if (!remote(p))
+			skip_probe(ps, name, p->error[0] ? p->error : "could not open");
+		return -1;
+	}
+	ps->n++;
+	return sink_note(&s, "side", probe_side_name(ops->side));
+}
+
+void probe_set_open(struct probe_set *ps, const char *list,
+		    const struct probe_target *target, const struct sink *base,
+		    agent_inv_id_fn inv_id, void *inv_ctx)
+{
+	char buf[256], *tok, *save = NULL;
+
+	ps->n = 0;
+	ps->agent.base = *base;
+	ps->agent.inv_id = inv_id;
+	ps->agent.inv_ctx = inv_ctx;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ", ", &save); tok && ps->n < PROBE_SET_MAX;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		open_one(ps, tok, target);
+	}
+}
+
+/* Start (in order) or stop (in reverse) every probe that wants window @w. */
+static void bracket(struct probe_set *ps, enum agent_op op, enum probe_window w, long seq)
+{
+	struct sink s;
+	int k;
+
+	for (k = 0; k < ps->n; k++) {
+		struct probe *p = &ps->p[op == AGENT_START ? k : ps->n - 1 - k];
+
+		if (!(p->ops->windows & w))
+			continue;
+		if (remote(p)) {
+			agent_req(ps, op, p->ops->name, w, seq);
+			continue;
+		}
+		/* a window that fails to start or stop is a skip row already */
+		s = probe_sink(ps, p->ops->name, 0);
+		if (op == AGENT_START)
+			probe_window_start(p, w, seq, &s);
+		else
+			probe_window_stop(p, w, seq, &s);
+	}
+}
+
+void probe_set_start(struct probe_set *ps, enum probe_window w, long seq)
+{
+	bracket(ps, AGENT_START, w, seq);
+}
+
+void probe_set_stop(struct probe_set *ps, enum probe_window w, long seq)
+{
+	bracket(ps, AGENT_STOP, w, seq);
+}
+
+static void emit_one(struct probe_set *ps, struct probe *p, enum probe_window w, long seq,
+		     int64_t inv_id)
+{
+	struct sink s = probe_sink(ps, p->ops->name, inv_id);
+	char msg[AGENT_LINE_MAX];
+
+	if (remote(p)) {
+		if (agent_req(ps, AGENT_EMIT, p->ops->name, w, seq) && !ps->agent.error[0]) {
+			snprintf(msg, sizeof(msg), "%s", ps->agent.ack.text);
+			fail(ps, p->ops->name, msg);
+		}
+		return;
+	}
+	if (probe_window_emit(p, w, seq, &s))
+		fail(ps, p->ops->name, p->error[0] ? p->error : "could not emit its rows");
+}
+
+void probe_set_emit(struct probe_set *ps, enum probe_window w, long seq, int64_t inv_id)
+{
+	int i;
+
+	for (i = 0; i < ps->n; i++)
+		if (ps->p[i].ops->windows & w)
+			emit_one(ps, &ps->p[i], w, seq, inv_id);
+}
+
+void probe_set_close(struct probe_set *ps)
+{
+	int i;
+
+	for (i = ps->n - 1; i >= 0; i--) {
+		struct probe *p = &ps->p[i];
+
+		if (remote(p))
+			agent_req(ps, AGENT_CLOSE, p->ops->name, 0, 0);
+		else if (p->ops->close)
+			p->ops->close(p);
+	}
+	ps->n = 0;
+	if (ps->have_agent)
+		agent_client_close(&ps->agent);
+	ps->have_agent = 0;
+}
