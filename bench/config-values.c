@@ -73,8 +73,7 @@ void config_values_free(struct config_values *vals)
 	vals->n = 0;
 }
 
-/* The same value for a cell: numbers compare as numbers ("1" and "01"). */
-static int same_value(const struct config_key *k, const char *a, const char *b)
+int config_value_same(const struct config_key *k, const char *a, const char *b)
 {
 	if (k->type == KEY_INT)
 		return strtoll(a, NULL, 10) == strtoll(b, NULL, 10);
@@ -90,7 +89,7 @@ static int check_duplicates(const struct config_key *k, const struct config_valu
 
 	for (j = 1; j < vals->n; j++)
 		for (i = 0; i < j; i++) {
-			if (!same_value(k, vals->v[i], vals->v[j]))
+			if (!config_value_same(k, vals->v[i], vals->v[j]))
 				continue;
 			if (!strcmp(vals->v[i], vals->v[j]))
 				snprintf(err, errlen, "%s lists '%s' twice", k->name, vals->v[j]);

@@ -119,6 +119,11 @@ struct config_values {
  */
 int config_values_split(const struct config_key *k, const char *value,
 			struct config_values *out);
+/**
+ * config_value_same() - whether @a and @b are the same value of @k for a
+ * cell: numbers compare as numbers ("1" and "01"), other values as text.
+ */
+int config_value_same(const struct config_key *k, const char *a, const char *b);
 /** config_values_free() - free what config_values_split() made. */
 void config_values_free(struct config_values *vals);
 /**

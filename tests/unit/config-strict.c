@@ -167,7 +167,7 @@ static void test_long_spec(void)
 	config_cells_free(cells, n);
 }
 
-/* The key's hash as docs/configs.md defines it: FNV-1a of the spec, folded. */
+/* The key's hash as docs/configs.md defines it: FNV-1a of the lines, folded. */
 static uint32_t fnv32(const char *a, const char *b, const char *c)
 {
 	const char *parts[3] = { a, b, c }, *p;
@@ -187,30 +187,34 @@ static int by_hash(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Two seeds whose cells' specs hash alike (2^19 seeds hold about 32 such pairs). */
-static int find_collision(const char *spec, unsigned *a, unsigned *b)
+/*
+ * Two seeds whose cells' keys hash alike (2^19 seeds hold about 32 such pairs).
+ * The hashed text of "[experiment c] workload = null, seed = S" is its lines
+ * not at their default, sorted (docs/configs.md); seed 1 is the default.
+ */
+#define C_HEAD "experiment = c\nrepeat = 0\n"
+#define C_TAIL "workload = null\n"
+static int find_collision(unsigned *a, unsigned *b)
 {
 	const size_t n = 1 << 19;
 	uint64_t *v = malloc(n * sizeof(*v));
-	const char *at = strstr(spec, "seed = 7\n");
-	char *head = strndup(spec, at ? (size_t)(at - spec) : 0), line[32];
+	char line[32];
 	size_t i;
 	int found = 0;
 
-	for (i = 1; v && at && i < n; i++) {
+	for (i = 2; v && i < n; i++) {
 		snprintf(line, sizeof(line), "seed = %zu\n", i);
-		v[i] = (uint64_t)fnv32(head, line, at + 9) << 32 | i;
+		v[i] = (uint64_t)fnv32(C_HEAD, line, C_TAIL) << 32 | i;
 	}
-	if (v && at)
-		qsort(v + 1, n - 1, sizeof(*v), by_hash);
-	for (i = 2; v && at && i < n && !found; i++)
+	if (v)
+		qsort(v + 2, n - 2, sizeof(*v), by_hash);
+	for (i = 3; v && i < n && !found; i++)
 		if (v[i] >> 32 == v[i - 1] >> 32) {
 			*a = (unsigned)v[i - 1];
 			*b = (unsigned)v[i];
 			found = 1;
 		}
 	free(v);
-	free(head);
 	return found;
 }
 
@@ -221,21 +225,64 @@ static void test_key_collision(void)
 	struct cell *cells;
 	size_t n;
 	unsigned a = 0, b = 0;
+	char line_buf[32];
 	int found;
 
 	load_expand("[experiment c]\nworkload = null\nseed = 7\n", &cells, &n, err, sizeof(err));
-	snprintf(want, sizeof(want), "c-%08x", n ? fnv32(cells[0].spec, "", "") : 0);
-	tap_ok(n == 1 && !strcmp(cells[0].key, want), "a cell's key is c-FNV32(spec) (%s)", want);
-	found = n == 1 && find_collision(cells[0].spec, &a, &b);
-	tap_ok(found, "seeds %u and %u make specs that hash alike", a, b);
+	snprintf(want, sizeof(want), "c-%08x", fnv32(C_HEAD, "seed = 7\n", C_TAIL));
+	tap_ok(n == 1 && !strcmp(cells[0].key, want), "a cell's key is c-FNV32(its lines not "
+	       "at their default, sorted) (%s)", want);
 	config_cells_free(cells, n);
+	found = find_collision(&a, &b);
+	tap_ok(found, "seeds %u and %u make keys that hash alike", a, b);
 	snprintf(text, sizeof(text), "[experiment c]\nworkload = null\nseed = %u, %u\n", a, b);
 	load_expand(text, &cells, &n, err, sizeof(err));
 	tap_ok(n == 2 && strcmp(cells[0].key, cells[1].key) != 0, "they still get two keys "
 	       "(%s, %s)", n == 2 ? cells[0].key : err, n == 2 ? cells[1].key : "");
-	snprintf(want, sizeof(want), "c-%08x", n ? fnv32(cells[0].spec, "", "") : 0);
+	snprintf(line_buf, sizeof(line_buf), "seed = %u\n", a);
+	snprintf(want, sizeof(want), "c-%08x", fnv32(C_HEAD, line_buf, C_TAIL));
 	tap_ok(n == 2 && !strcmp(cells[0].key, want), "the first keeps its hash as key");
 	config_cells_free(cells, n);
+}
+
+/*
+ * Issue 11.6: a key at its default is not part of the cell's key, so adding a
+ * key with a default (every existing config leaves it at its default) changes
+ * no existing key. Every key of the table with a default, written out at its
+ * default (numbers as "0..." too), gives the keys of the config without them.
+ */
+static void test_key_defaults(void)
+{
+	char *text = NULL, err[1024];
+	size_t len = 0, i, n1 = 0, n2 = 0;
+	struct cell *c1 = NULL, *c2 = NULL;
+	FILE *f = open_memstream(&text, &len);
+	const struct config_key *k;
+	int stored = 0;
+
+	fprintf(f, "[experiment d]\nworkload = null\nthreads = 1, 2\n");
+	for (i = 0; i < config_key_count; i++) {
+		k = &config_keys[i];
+		if (!k->def || k->offset == (size_t)-1 || !strcmp(k->name, "threads"))
+			continue;
+		stored++;
+		if (k->type == KEY_INT || k->type == KEY_DOUBLE)
+			fprintf(f, "%s = 0%s\n", k->name, k->def);
+		else
+			fprintf(f, "%s = %s\n", k->name, k->def);
+	}
+	fclose(f);
+	load_expand("[experiment d]\nworkload = null\nthreads = 1, 2\n", &c1, &n1, err,
+		    sizeof(err));
+	load_expand(text, &c2, &n2, err, sizeof(err));
+	tap_ok(stored > 20 && n1 == 2 && n2 == 2 && !strcmp(c1[0].key, c2[0].key) &&
+	       !strcmp(c1[1].key, c2[1].key), "%d keys written at their default leave the "
+	       "cell keys as they were (%s, %s; %s)", stored, n1 ? c1[0].key : "",
+	       n2 ? c2[0].key : "", err);
+	tap_ok(n1 == 2 && strcmp(c1[0].key, c1[1].key), "a key not at its default is hashed");
+	config_cells_free(c1, n1);
+	config_cells_free(c2, n2);
+	free(text);
 }
 
 /* Issue 9.8: lists are not cut at 64 values. */
@@ -381,7 +428,7 @@ static void test_files(void)
 
 int main(void)
 {
-	tap_plan(49);
+	tap_plan(51);
 	test_section_names();
 	test_indented_key();
 	test_whole_values();
@@ -391,6 +438,7 @@ int main(void)
 	test_max_cells();
 	test_duplicates();
 	test_key_collision();
+	test_key_defaults();
 	test_out_of_memory();
 	test_files();
 	return tap_done();
