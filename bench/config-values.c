@@ -107,7 +107,7 @@ static int check_list_length(const struct config_key *k, const struct config_val
 {
 	size_t i, len = 0;
 
-	if (k->matrix || k->offset == (size_t)-1 || k->type != KEY_PROBES)
+	if (k->matrix || k->offset == (size_t)-1 || k->type != KEY_LIST)
 		return 0;
 	for (i = 0; i < vals->n; i++)
 		len += strlen(vals->v[i]) + (i > 0);
@@ -130,9 +130,9 @@ int config_entry_check(const struct config_key *k, const char *value, char *err,
 		return -ENOMEM;
 	}
 	ret = -EINVAL;
-	if (!vals.n && k->type != KEY_PROBES)
+	if (!vals.n && k->type != KEY_LIST)
 		snprintf(err, errlen, "empty value for %s", k->name);
-	else if (vals.n > 1 && !k->matrix && k->type != KEY_PROBES)
+	else if (vals.n > 1 && !k->matrix && k->type != KEY_LIST)
 		snprintf(err, errlen, "%s takes one value, not a list", k->name);
 	else
 		ret = 0;

@@ -6,6 +6,7 @@
  * config files that are not regular files. Each case failed before its fix.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -100,6 +101,87 @@ static void test_whole_values(void)
 		     "t.ini:3: bad value 'test|small' for size", "an enum value is one name");
 	expect_error("[experiment a]\nworkload = null\nseed = 99999999999999999999\n",
 		     "t.ini:3: bad value '99999999999999999999' for seed", "integer overflow");
+}
+
+/* One +1 per line of CELL_KEYS: the keys struct cell has fields for. */
+#define COUNT_KEY(...) + 1
+
+/* "[experiment a]", then @k = a value of @len zeros (on indented lines of 150). */
+static void long_value_config(const struct config_key *k, size_t len, char *text,
+			      size_t size)
+{
+	size_t used = (size_t)snprintf(text, size, "[experiment a]\n%s = ", k->name), chunk;
+
+	while (len) {
+		chunk = len > 150 ? 150 : len;
+		used += (size_t)snprintf(text + used, size - used, "%0*d\n%s", (int)chunk, 0,
+					 len > chunk ? "  " : "");
+		len -= chunk;
+		len -= len > 0;   /* the continuation joins with one space */
+	}
+	if (strcmp(k->name, "workload"))
+		snprintf(text + used, size - used, "workload = null\n");
+}
+
+/* Whether the default and every allowed value of @k fit its field. */
+static int values_fit(const struct config_key *k)
+{
+	const char *p = k->allowed;
+	size_t n;
+
+	if (k->def && strlen(k->def) >= k->size)
+		return 0;
+	while (p && *p) {
+		n = strcspn(p, "|");
+		if (n >= k->size)
+			return 0;
+		p += n + (p[n] == '|');
+	}
+	return 1;
+}
+
+/*
+ * Issue 11.6: struct cell and the key table come from one list (cell-keys.h).
+ * Every stored key has a field of its own (no two overlap, all inside struct
+ * cell), their number is the list's; a text key's default and allowed values
+ * fit its field, and a value as long as its field (one more than fits) is an
+ * error naming file:line, for every such key.
+ */
+static void test_key_table(void)
+{
+	size_t i, j, stored = 0, overlap = 0, outside = 0, refused = 0, texts = 0, fit = 0;
+	const struct config_key *a, *b;
+	char text[2048], err[1024] = "";
+	struct cell *cells;
+	size_t n;
+
+	for (i = 0; i < config_key_count; i++) {
+		a = &config_keys[i];
+		if (a->offset == (size_t)-1)
+			continue;
+		stored++;
+		outside += a->offset < offsetof(struct cell, experiment) + 64 ||
+			   a->offset + a->size > offsetof(struct cell, repeat_index);
+		for (j = 0; j < i; j++) {
+			b = &config_keys[j];
+			overlap += b->offset != (size_t)-1 && a->offset < b->offset + b->size &&
+				   b->offset < a->offset + a->size;
+		}
+		if (a->type == KEY_INT || a->type == KEY_DOUBLE || a->type == KEY_LIST)
+			continue;
+		texts++;
+		fit += values_fit(a);
+		long_value_config(a, a->size, text, sizeof(text));
+		refused += load_expand(text, &cells, &n, err, sizeof(err)) == -EINVAL &&
+			   !strncmp(err, "t.ini:2: ", 9) && strstr(err, a->name);
+		config_cells_free(cells, n);
+	}
+	tap_ok(stored == 0 CELL_KEYS(COUNT_KEY) && !overlap && !outside,
+	       "%zu keys stored, one field each in struct cell (%zu overlap, %zu outside)",
+	       stored, overlap, outside);
+	tap_ok(texts >= 10 && refused == texts && fit == texts, "%zu of %zu text keys refuse "
+	       "a value as long as their field, naming file:line; defaults and allowed "
+	       "values fit in %zu (%s)", refused, texts, fit, err);
 }
 
 /* Issue 8: no field is cut; a long list of probes does not crash `list`. */
@@ -428,11 +510,12 @@ static void test_files(void)
 
 int main(void)
 {
-	tap_plan(51);
+	tap_plan(53);
 	test_section_names();
 	test_indented_key();
 	test_whole_values();
 	test_field_lengths();
+	test_key_table();
 	test_long_spec();
 	test_long_lists();
 	test_max_cells();
