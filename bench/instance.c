@@ -15,15 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "instance.h"
-
-long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* Reap @pid if it exits within @ms milliseconds; 1 with @status if it did. */
 static int wait_exit(pid_t pid, int ms, int *status)
@@ -76,7 +69,7 @@ static int read_reply(struct instance *in, char *line, size_t size, long long de
 		}
 		if (in->len == sizeof(in->buf))
 			return -EPROTO;
-		left_ms = (deadline_ns - mono_ns()) / 1000000;
+		left_ms = (deadline_ns - clock_now_ns()) / 1000000;
 		if (left_ms < 0)
 			return -ETIMEDOUT;
 		n = poll(&pfd, 1, (int)(left_ms > 1000000 ? 1000000 : left_ms));
@@ -115,7 +108,7 @@ int instance_handshake(struct instance *in, double timeout_s)
 	int pid, err;
 
 	err = read_reply(in, line, sizeof(line), in->spawn_ns + (long long)(timeout_s * 1e9));
-	in->start_ns = mono_ns() - in->spawn_ns;
+	in->start_ns = clock_now_ns() - in->spawn_ns;
 	if (err) {
 		fail_read(in, err, "instance start", in->error, sizeof(in->error));
 		return err;
@@ -189,14 +182,14 @@ int instance_invoke(struct instance *in, long seq, double timeout_s,
 
 	memset(r, 0, sizeof(*r));
 	r->latency_ns = r->fn_ns = r->digest_ns = -1;
-	t0 = mono_ns();
+	t0 = clock_now_ns();
 	deadline = t0 + (long long)(timeout_s * 1e9);
 	if (write(in->to_fd, req, (size_t)n) != n) {
 		describe_exit(in, r->error, sizeof(r->error));
 		return -EPIPE;
 	}
 	err = read_reply(in, line, sizeof(line), deadline);
-	t1 = mono_ns();
+	t1 = clock_now_ns();
 	if (err) {
 		fail_read(in, err, "invoke", r->error, sizeof(r->error));
 		return err;
@@ -218,11 +211,11 @@ int instance_invoke(struct instance *in, long seq, double timeout_s,
 /* Wait for the child up to @timeout_s, then kill it. */
 static void reap(struct instance *in, double timeout_s)
 {
-	long long deadline = mono_ns() + (long long)(timeout_s * 1e9);
+	long long deadline = clock_now_ns() + (long long)(timeout_s * 1e9);
 	struct timespec pause = { 0, 1000000 };
 
 	while (in->pid > 0 && waitpid(in->pid, NULL, WNOHANG) == 0) {
-		if (mono_ns() > deadline) {
+		if (clock_now_ns() > deadline) {
 			kill(in->pid, SIGKILL);
 			waitpid(in->pid, NULL, 0);
 			break;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cpuidle.h"
 #include "probe.h"
 #include "sink.h"
@@ -85,7 +86,6 @@ static int read_proc_stat(struct cpu_snap *s)
 
 static int snap(struct cpu_state *st, struct cpu_snap *s)
 {
-	struct timespec ts;
 	int k = st->set.ncpus ? cpuidle_poll_state(&st->set) : -1, i;
 
 	s->poll_us = 0;
@@ -94,8 +94,7 @@ static int snap(struct cpu_state *st, struct cpu_snap *s)
 		for (i = 0; i < st->set.ncpus; i++)
 			s->poll_us += st->x.time[i * st->set.nstates + k];
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	s->t_ns = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	s->t_ns = (double)clock_now_ns();
 	return read_proc_stat(s);
 }
 

@@ -35,6 +35,7 @@
 #define HAVE_CPUID 1
 #endif
 
+#include "clock.h"
 #include "probe.h"
 #include "sink.h"
 #include "stats.h"
@@ -65,10 +66,7 @@ typedef double (*ec_round_fn)(void *arg);
 
 static inline double now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	return (double)clock_now_ns();
 }
 
 /* Calibrate, run, summarize one benchmark into @r. */

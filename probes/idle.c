@@ -36,6 +36,7 @@
 #include <tracefs.h>
 #endif
 
+#include "clock.h"
 #include "cpuidle.h"
 #include "idle-wake.h"
 #include "journal.h"
@@ -79,14 +80,6 @@ struct idle_state {
 	size_t nrec, caprec;
 	size_t rec_base;                  /* measured call number of rec[0] */
 };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 #ifdef HAVE_TRACEFS
 /* Events written to one CPU's buffer so far, from its stats file. */
@@ -400,7 +393,7 @@ static int idle_start(struct probe *p, enum probe_window w)
 	struct idle_state *st = p->priv;
 	struct idle_window *x = window(p, w);
 
-	x->t_a = now_ns();
+	x->t_a = (double)clock_now_ns();
 	trace_count(&st->tr, x->trace_a);
 	return cpuidle_read(&st->set, &x->a);
 }
@@ -412,7 +405,7 @@ static int idle_stop(struct probe *p, enum probe_window w)
 	int ret = cpuidle_read(&st->set, &x->b);
 
 	trace_count(&st->tr, x->trace_b);
-	x->t_b = now_ns();
+	x->t_b = (double)clock_now_ns();
 	return ret;
 }
 

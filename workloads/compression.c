@@ -34,6 +34,7 @@
 
 #include "rng.h"
 #include "scratch.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -407,14 +408,6 @@ static int compression_init(struct wl_instance *inst)
 	return err;
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The whole tar.gz of the tree into st->out. */
 static int build_archive(struct archiver *ar)
 {
@@ -438,14 +431,14 @@ static int compression_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct compression_state *st = inst->priv;
 	struct archiver ar = { .inst = inst, .st = st };
-	double t0 = seconds_now(), secs;
+	double t0 = wl_now_s(), secs;
 	int err;
 
 	st->out_len = 0;
 	err = build_archive(&ar);
 	if (err)
 		return err;
-	secs = seconds_now() - t0;
+	secs = wl_now_s() - t0;
 	wl_out_ref(out, st->out, st->out_len);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%zu files, %zu dirs, %llu bytes -> %zu bytes tar.gz (%.1f%%), %.1f MiB/s",

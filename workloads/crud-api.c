@@ -35,6 +35,7 @@
 #include "outpath.h"
 #include "rng.h"
 #include "scratch.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -343,19 +344,11 @@ static int copy_db(struct wl_instance *inst, struct crud_state *st, const char *
 	return 0;
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int crud_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct crud_state *st = inst->priv;
 	struct crud_counts c = { 0 };
-	double t0 = seconds_now(), secs;
+	double t0 = wl_now_s(), secs;
 	struct rng r;
 	long s;
 	int err = 0;
@@ -365,7 +358,7 @@ static int crud_invoke(struct wl_instance *inst, struct wl_output *out)
 		err = run_session(inst, st, s, &r, out, &c);
 	if (err)
 		return err;
-	secs = seconds_now() - t0;
+	secs = wl_now_s() - t0;
 	wl_out_u64(out, (uint64_t)c.items);
 	wl_out_u64(out, (uint64_t)c.cents);
 	snprintf(inst->summary, sizeof(inst->summary),

@@ -21,6 +21,7 @@
 
 #include "gemm.h"
 #include "rng.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -29,14 +30,6 @@ struct matmul_state {
 	double *abc;              /* A, B and C, n * n each, contiguous */
 	struct gemm *gemm;
 };
-
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void fill_uniform(double *m, size_t count, uint64_t seed, uint64_t stream)
 {
@@ -103,10 +96,10 @@ static int matmul_invoke(struct wl_instance *inst, struct wl_output *out)
 	double t0, secs, gflops, trace = 0.0;
 	int threads = pool_threads(inst->pool);
 
-	t0 = seconds_now();
+	t0 = wl_now_s();
 	memset(c, 0, n * n * sizeof(double));
 	gemm_run(st->gemm, inst->pool, a, n, b, n, c, n);
-	secs = seconds_now() - t0;
+	secs = wl_now_s() - t0;
 	gflops = 2.0 * (double)n * (double)n * (double)n / secs * 1e-9;
 	wl_out_u64(out, n);
 	wl_out_ref(out, c, n * n * sizeof(double));

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "rng.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -283,18 +284,10 @@ static int pyaes_init(struct wl_instance *inst)
 	return 0;
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int pyaes_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct pyaes_state *st = inst->priv;
-	double t0 = seconds_now(), secs;
+	double t0 = wl_now_s(), secs;
 	long i;
 
 	for (i = 0; i < st->iterations; i++) {
@@ -304,7 +297,7 @@ static int pyaes_invoke(struct wl_instance *inst, struct wl_output *out)
 			return wl_error(inst, -EIO, "decryption %ld does not give the message back",
 					i + 1);
 	}
-	secs = seconds_now() - t0;
+	secs = wl_now_s() - t0;
 	wl_out_u64(out, st->len);
 	wl_out_ref(out, st->cipher, st->len);
 	snprintf(inst->summary, sizeof(inst->summary),

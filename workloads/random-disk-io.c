@@ -35,6 +35,7 @@
 #include "outpath.h"
 #include "rng.h"
 #include "scratch.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -202,20 +203,12 @@ static int disk_init(struct wl_instance *inst)
 	return err;
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Writes at seeded blocks, fsync, reads at seeded blocks; times in @t. */
 static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 {
 	uint64_t i, b;
 	struct rng r;
-	double t0 = seconds_now();
+	double t0 = wl_now_s();
 	int err = 0;
 
 	rng_seed_stream(&r, inst->params.seed, 0xd15c);
@@ -224,10 +217,10 @@ static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 		make_block(st->buf, inst->params.seed, KIND_WRITE, i, b);
 		err = pio_all(st->fd, st->buf, BLOCK, (off_t)(b * BLOCK), 1);
 	}
-	t[0] = seconds_now();
+	t[0] = wl_now_s();
 	if (!err && fsync(st->fd))
 		err = -errno;
-	t[1] = seconds_now();
+	t[1] = wl_now_s();
 	for (i = 0; i < st->ops && !err; i++) {
 		b = rng_below(&r, st->nblocks);
 		err = pio_all(st->fd, st->buf, BLOCK, (off_t)(b * BLOCK), 0);
@@ -237,7 +230,7 @@ static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 					(unsigned long long)block_number(st->buf));
 		st->sums[i] = block_checksum(st->buf);
 	}
-	t[2] = seconds_now();
+	t[2] = wl_now_s();
 	t[2] -= t[1];
 	t[1] -= t[0];
 	t[0] -= t0;
