@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpu-metrics.h"
 #include "cpuidle.h"
 #include "probe.h"
 #include "sink.h"
@@ -193,15 +194,15 @@ static int cpu_emit(struct probe *p, enum probe_window w, struct sink *s)
 	      sink_metric(s, "idle", sum[1], "ms") ?:
 	      sink_metric(s, "steal", sum[2], "ms") ?:
 	      sink_metric(s, "idle_polling", poll, "ms") ?:
-	      sink_metric(s, "burnt", burnt, "ms");
+	      sink_metric(s, CPU_BURNT, burnt, "ms");
 	if (!err && wall > 0 && ncpus)
-		err = sink_metric(s, "burnt_pct", 100.0 * burnt / (wall * ncpus), "%");
+		err = sink_metric(s, CPU_BURNT_PCT, 100.0 * burnt / (wall * ncpus), "%");
 	return err ? probe_error(p, err, "cannot store cpu metrics") : 0;
 }
 
 const struct probe_ops probe_cpu = {
 	.version = PROBE_OPS_VERSION,
-	.name = "cpu",
+	.name = CPU_PROBE,
 	.measures = "CPU time burnt during the cell: per-CPU busy/idle/steal (/proc/stat) "
 		    "plus time in the POLL idle state (cpuidle sysfs)",
 	.windows = PROBE_WINDOW_CELL,

@@ -4,13 +4,30 @@
 #  - one monotonic clock on each side of the wall: clock_gettime is called in
 #    bench/lib/clock.h (harness, probes, analysis) and workloads/wlclock.h
 #    (cvmfn and the workloads) and nowhere else.
+#  - metric names read by the analysis come from the probe's -metrics.h.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-plan 1
+plan 3
 
 calls=$(grep -rln --include='*.c' --include='*.h' 'clock_gettime *(' bench probes analysis workloads |
 	sort | tr '\n' ' ')
 is "$calls" "bench/lib/clock.h workloads/wlclock.h " \
 	"clock_gettime only in the two clock helpers"
+
+# - metric names shared by a probe and the analysis come from the probe's
+#   probes/NAME-metrics.h: no SQL in analysis/ names a probe or a metric by a
+#   literal, and no name of such a header is written as a literal elsewhere.
+lits=$(grep -nE "m\.(probe|name) *= *'[a-z]" analysis/*.c)
+is "$lits" "" "analysis/ names no probe or metric in SQL by a literal"
+copies=
+for h in probes/*-metrics.h; do
+	for v in $(sed -nE 's/^#define [A-Z_0-9]+ +"([^"]+)".*/\1/p' "$h" |
+		   grep -vx "$(sed -nE 's/^#define [A-Z_]+_PROBE +"([^"]+)".*/\1/p' "$h")"); do
+		hits=$(grep -rlF -e "\"$v\"" -e "'$v'" --include='*.c' --include='*.h' \
+			bench probes analysis | grep -v -- "-metrics.h$")
+		[ -n "$hits" ] && copies="$copies $v:$(echo $hits | tr ' ' ,)"
+	done
+done
+is "$copies" "" "no metric name of a probes/*-metrics.h is written out again"
