@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-plan 3
+plan 5
 
 calls=$(grep -rln --include='*.c' --include='*.h' 'clock_gettime *(' bench probes analysis workloads |
 	sort | tr '\n' ' ')
@@ -31,3 +31,16 @@ for h in probes/*-metrics.h; do
 	done
 done
 is "$copies" "" "no metric name of a probes/*-metrics.h is written out again"
+# the lists of names (X-macros) of those headers: analysis/ spells none of
+# them itself, except where the word is also a config key (runc's netns phase
+# and the netns key)
+keys=$($CVMBENCH list --keys | awk 'NR > 1 { print $1 }')
+copies=
+for v in $(sed -nE 's/^[[:space:]]*X\([A-Z_0-9]+, *"([^"]+)"\).*/\1/p' probes/*-metrics.h); do
+	grep -qx -- "$v" <<<"$keys" && continue
+	hits=$(grep -rlF -e "\"$v\"" -e "'$v'" --include='*.c' --include='*.h' analysis)
+	[ -n "$hits" ] && copies="$copies $v:$(echo $hits | tr ' ' ,)"
+done
+ok "$(sed -nE 's/^[[:space:]]*X\([A-Z_0-9]+, *"([^"]+)"\).*/\1/p' probes/*-metrics.h | wc -l)" -ge 12 \
+	"the runc phases are listed in probes/runc-metrics.h"
+is "$copies" "" "analysis/ spells no name of those lists itself"
