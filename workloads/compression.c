@@ -367,29 +367,18 @@ static void compression_teardown(struct wl_instance *inst)
 {
 	struct compression_state *st = inst->priv;
 
-	if (!st)
-		return;
 	if (st->scratch[0])
 		wl_scratch_remove(st->scratch);
 	free(st->out);
 	free(st->chunk);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int compression_init(struct wl_instance *inst)
 {
-	struct compression_state *st;
+	struct compression_state *st = inst->priv;
 	struct stat sb;
 	int err = 0;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "compression has no variants (got '%s')",
-				inst->params.variant);
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = st;
 	st->chunk = malloc(READ_CHUNK);
 	if (!st->chunk)
 		err = wl_error(inst, -ENOMEM, "out of memory");
@@ -403,8 +392,6 @@ static int compression_init(struct wl_instance *inst)
 			       inst->params.input);
 	else
 		st->root = inst->params.input;
-	if (err)
-		compression_teardown(inst);
 	return err;
 }
 
@@ -455,6 +442,8 @@ const struct workload_ops wl_compression = {
 	.name = "compression",
 	.origin = "SeBS 311",
 	.description = "packs a directory into a .tar.gz (ustar + zlib)",
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct compression_state),
 	.init = compression_init,
 	.invoke = compression_invoke,
 	.teardown = compression_teardown,

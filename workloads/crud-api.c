@@ -166,16 +166,12 @@ static void crud_teardown(struct wl_instance *inst)
 	struct crud_state *st = inst->priv;
 	int i;
 
-	if (!st)
-		return;
 	for (i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	sqlite3_close(st->db);
 	if (st->scratch[0])
 		wl_scratch_remove(st->scratch);
 	free(st->ids);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int crud_init(struct wl_instance *inst)
@@ -184,12 +180,9 @@ static int crud_init(struct wl_instance *inst)
 	struct rng r;
 	int err, p;
 
-	if (inst->params.variant || inst->params.input)
-		return wl_error(inst, -EINVAL, "crud-api takes no --variant and no --input");
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = st;
+	if (inst->params.input)
+		return wl_error(inst, -EINVAL, "crud-api takes no --input");
+	st = inst->priv;
 	st->base_users = wl_pick(inst, 200, 2000, 20000);
 	st->sessions = wl_pick(inst, 4, 20, 100);
 	st->session_items = wl_pick(inst, 10, 50, 100);
@@ -198,8 +191,6 @@ static int crud_init(struct wl_instance *inst)
 		st->price[p] = 99 + (int64_t)rng_below(&r, 19901);
 	st->ids = calloc((size_t)st->session_items, sizeof(*st->ids));
 	err = st->ids ? open_db(inst, st) : wl_error(inst, -ENOMEM, "out of memory");
-	if (err)
-		crud_teardown(inst);
 	return err;
 }
 
@@ -377,6 +368,8 @@ const struct workload_ops wl_crud_api = {
 	.name = "crud-api",
 	.origin = "SeBS 130",
 	.description = "shopping-cart CRUD requests on SQLite",
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct crud_state),
 	.init = crud_init,
 	.invoke = crud_invoke,
 	.teardown = crud_teardown,

@@ -43,9 +43,6 @@ static void fill_uniform(double *m, size_t count, uint64_t seed, uint64_t stream
 
 static int matmul_check_params(struct wl_instance *inst)
 {
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "matmul has no variants (got '%s')",
-				inst->params.variant);
 	if (inst->params.input)
 		return wl_error(inst, -EINVAL,
 				"matmul takes no --input: A and B come from the seed");
@@ -56,12 +53,8 @@ static void matmul_teardown(struct wl_instance *inst)
 {
 	struct matmul_state *st = inst->priv;
 
-	if (!st)
-		return;
 	gemm_destroy(st->gemm);
 	free(st->abc);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int matmul_init(struct wl_instance *inst)
@@ -72,17 +65,12 @@ static int matmul_init(struct wl_instance *inst)
 
 	if (err)
 		return err;
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = st;
+	st = inst->priv;
 	st->n = n;
 	st->abc = malloc(3 * n * n * sizeof(double));
 	st->gemm = gemm_create(n, n, n, pool_threads(inst->pool));
-	if (!st->abc || !st->gemm) {
-		matmul_teardown(inst);
+	if (!st->abc || !st->gemm)
 		return wl_error(inst, -ENOMEM, "out of memory for %zu x %zu matrices", n, n);
-	}
 	fill_uniform(st->abc, n * n, inst->params.seed, 'A');
 	fill_uniform(st->abc + n * n, n * n, inst->params.seed, 'B');
 	return 0;
@@ -120,6 +108,8 @@ const struct workload_ops wl_matmul = {
 	.origin = "FunctionBench",
 	.description = "N x N double matrix multiply (blocked, threaded DGEMM)",
 	.uses_threads = 1,
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct matmul_state),
 	.init = matmul_init,
 	.invoke = matmul_invoke,
 	.teardown = matmul_teardown,

@@ -150,16 +150,12 @@ static void disk_teardown(struct wl_instance *inst)
 {
 	struct disk_state *st = inst->priv;
 
-	if (!st)
-		return;
 	if (st->fd >= 0)
 		close(st->fd);
 	if (st->scratch[0])
 		wl_scratch_remove(st->scratch);
 	free(st->buf);
 	free(st->sums);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int disk_open(struct wl_instance *inst, struct disk_state *st)
@@ -177,19 +173,12 @@ static int disk_open(struct wl_instance *inst, struct disk_state *st)
 
 static int disk_init(struct wl_instance *inst)
 {
-	struct disk_state *st;
+	struct disk_state *st = inst->priv;
 	int err;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "random-disk-io has no variants (got '%s')",
-				inst->params.variant);
+	st->fd = -1;              /* before any return: teardown closes fd >= 0 */
 	if (inst->params.input)
 		return wl_error(inst, -EINVAL, "random-disk-io takes no --input");
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = st;
-	st->fd = -1;
 	st->nblocks = (uint64_t)wl_pick(inst, 4 << 20, 64 << 20, 256 << 20) / BLOCK;
 	st->ops = st->nblocks / 4;
 	st->buf = malloc(FILL_CHUNK);
@@ -198,8 +187,6 @@ static int disk_init(struct wl_instance *inst)
 		err = wl_error(inst, -ENOMEM, "out of memory");
 	else
 		err = disk_open(inst, st);
-	if (err)
-		disk_teardown(inst);
 	return err;
 }
 
@@ -304,6 +291,8 @@ const struct workload_ops wl_random_disk_io = {
 	.name = "random-disk-io",
 	.origin = "FunctionBench",
 	.description = "random 4 KiB pwrite, fsync, random 4 KiB pread over a file",
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct disk_state),
 	.init = disk_init,
 	.invoke = disk_invoke,
 	.teardown = disk_teardown,
