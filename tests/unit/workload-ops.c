@@ -123,7 +123,7 @@ static void test_registry(void)
 
 int main(void)
 {
-	tap_plan(13);
+	tap_plan(12);
 	test_variants();
 	test_state();
 	test_registry();
