@@ -143,10 +143,12 @@ $(B)/analysis/%.o: analysis/%.c $(FEATURE_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
 
-# The migrations are compiled in, in file-name order (001-..., 002-...).
+# The migrations are compiled in, in file-name order (001-..., 002-...); each
+# one's number is the one in its name. Two files with one number, or a gap,
+# stop the build here (embed-sql.sh names them) and leave no schema-gen.c.
 $(B)/bench/schema-gen.c: $(SCHEMA) bench/embed-sql.sh
 	@mkdir -p $(@D)
-	sh bench/embed-sql.sh $(SCHEMA) > $@
+	sh bench/embed-sql.sh $(SCHEMA) > $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 $(B)/bench/schema-gen.o: $(B)/bench/schema-gen.c
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<

@@ -16,11 +16,12 @@
 
 #include "analysis.h"
 #include "cell-label.h"
+#include "idle-metrics.h"
 
 static const char *const not_shown[] = {
 	"workload", "size", "threads", "mode", "probes", "invocations",
 	"warmup", "repeats", "timeout", "description",
-	"idle.applied", "idle.entries_source",   /* notes of how, not settings */
+	"idle.applied", IDLE_PROBE "." IDLE_NOTE_SOURCE,   /* notes of how, not settings */
 	NULL,
 };
 

@@ -17,13 +17,12 @@
 #include "fig-runc.h"
 #include "figures.h"
 #include "gp-string.h"
+#include "runc-metrics.h"
 
-#define NPHASES 12
-
-static const char *const phases[NPHASES] = {
-	"runtime-start", "cgroup", "namespaces", "netns", "mounts", "pivot-root",
-	"seccomp", "exec", "function-init", "first-response", "teardown", "other",
-};
+#define PHASE_NAME(id, name) name,
+static const char *const phases[] = { RUNC_PHASES(PHASE_NAME) };
+#undef PHASE_NAME
+#define NPHASES ((int)(sizeof(phases) / sizeof(phases[0])))
 
 static int write_row(struct figure_ctx *ctx, const struct runc_cell *c)
 {

@@ -16,23 +16,25 @@
 
 #include <sqlite3.h>
 
+#include "cpu-metrics.h"
 #include "figures.h"
 #include "idle-cells.h"
+#include "idle-metrics.h"
 #include "stats.h"
 
 static const char sql_cells[] =
 	"SELECT c.id, c.workload, c.size, coalesce(p.value, 'default'), c.experiment, "
 	"c.threads, "
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
-	" AND m.probe = 'idle' AND m.name = 'halt_entries_per_invocation'), "
+	" AND m.probe = '" IDLE_PROBE "' AND m.name = '" IDLE_HALT_PER_INVOCATION "'), "
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
-	" AND m.probe = 'idle' AND m.name = 'idle_entries'), "
+	" AND m.probe = '" IDLE_PROBE "' AND m.name = '" IDLE_ENTRIES "'), "
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
-	" AND m.probe = 'cpu' AND m.name = 'burnt_pct'), "
+	" AND m.probe = '" CPU_PROBE "' AND m.name = '" CPU_BURNT_PCT "'), "
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
-	" AND m.probe = 'cpu' AND m.name = 'burnt'), c.probes, "
+	" AND m.probe = '" CPU_PROBE "' AND m.name = '" CPU_BURNT "'), c.probes, "
 	"(SELECT value FROM cell_param s WHERE s.cell_id = c.id AND "
-	" s.key = 'idle.entries_source') "
+	" s.key = '" IDLE_PROBE "." IDLE_NOTE_SOURCE "') "
 	"FROM cell c LEFT JOIN cell_param p ON p.cell_id = c.id AND p.key = 'idle' "
 	"WHERE c.run_id = ?1 AND c.mode = 'warm' "
 	"ORDER BY c.workload, c.size, c.threads, "
@@ -119,7 +121,7 @@ static void read_cell(sqlite3_stmt *st, struct idle_cell *c)
 	c->burnt_pct = col_num(st, 8);
 	c->burnt_ms = col_num(st, 9);
 	probes = (const char *)sqlite3_column_text(st, 10);
-	c->idle_probes = probe_listed(probes, "idle") || probe_listed(probes, "cpu");
+	c->idle_probes = probe_listed(probes, IDLE_PROBE) || probe_listed(probes, CPU_PROBE);
 	col_text(c->source, sizeof(c->source), st, 11);
 	c->source[strcspn(c->source, "(")] = '\0';     /* its name, not the detail */
 	while (*c->source && c->source[strlen(c->source) - 1] == ' ')
@@ -227,7 +229,7 @@ void idle_halt_vars(struct figure_ctx *ctx, const struct idle_cell *v, size_t n)
 		havehalt |= !isnan(v[i].halt_per_inv);
 	if (havehalt)
 		;
-	else if (skip_reason(ctx->h, ctx->run_id, "idle", reason, sizeof(reason)))
+	else if (skip_reason(ctx->h, ctx->run_id, IDLE_PROBE, reason, sizeof(reason)))
 		snprintf(note, sizeof(note), "No halt entries: the idle probe was skipped: %s",
 			 reason);
 	else

@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "exitcost-metrics.h"
 #include "idle-cells.h"
 #include "idle-tables.h"
 #include "log.h"
@@ -100,10 +101,10 @@ static cJSON *policy_table(sqlite3 *h, int64_t run_id)
 static const char sql_exitcost[] =
 	"SELECT c.id, coalesce(p.value, 'default'), c.repeat_index, "
 	"(SELECT group_concat(m.name || '=' || m.value, ' ') FROM metric m "
-	" WHERE m.cell_id = c.id AND m.probe = 'exitcost' AND m.invocation_id IS NULL) "
+	" WHERE m.cell_id = c.id AND m.probe = '" EXITCOST_PROBE "' AND m.invocation_id IS NULL) "
 	"FROM cell c LEFT JOIN cell_param p ON p.cell_id = c.id AND p.key = 'idle' "
 	"WHERE c.run_id = ?1 AND EXISTS (SELECT 1 FROM metric m WHERE m.cell_id = c.id "
-	"AND m.probe = 'exitcost') ORDER BY c.id";
+	"AND m.probe = '" EXITCOST_PROBE "') ORDER BY c.id";
 
 /* "name=value name=value ..." -> the value of @name in us, or NAN. */
 static double metric_us(const char *list, const char *name)
@@ -120,9 +121,10 @@ static double metric_us(const char *list, const char *name)
 
 static void exitcost_row(cJSON *rows, sqlite3_stmt *st)
 {
-	static const char *const names[] = { "cpuid_median", "cpuid_p99",
-		"futex_pingpong_median", "futex_pingpong_p99", "sleep_50us_median",
-		"sleep_50us_p99" };
+	static const char *const names[] = {
+		EXITCOST_CPUID EXITCOST_MEDIAN, EXITCOST_CPUID EXITCOST_P99,
+		EXITCOST_FUTEX EXITCOST_MEDIAN, EXITCOST_FUTEX EXITCOST_P99,
+		EXITCOST_SLEEP EXITCOST_MEDIAN, EXITCOST_SLEEP EXITCOST_P99 };
 	const char *list = (const char *)sqlite3_column_text(st, 3), *row[8];
 	char b[7][32];
 	int i;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "call-timer.h"
+#include "clock.h"
 
 #define REFIRE_NS 5000000LL
 #define PARK_S 1
@@ -28,14 +29,6 @@ static _Atomic unsigned long wd_gen, wd_fired;
 static _Atomic int wd_in, wd_parked, wd_ok = -1;
 static pthread_t wd_caller;
 static pthread_once_t wd_once = PTHREAD_ONCE_INIT;
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void sleep_until(long long t)
 {
@@ -64,7 +57,7 @@ static void *watchdog(void *arg)
 	for (;;) {
 		gen = atomic_load(&wd_gen);
 		d = atomic_load(&wd_deadline);
-		now = now_ns();
+		now = clock_now_ns();
 		if (atomic_load(&wd_in) && now >= d) {
 			if (atomic_load(&wd_gen) == gen && atomic_load(&wd_in)) {
 				atomic_store(&wd_fired, gen);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "db.h"
 #include "journal.h"
 #include "knob.h"
@@ -203,7 +204,7 @@ static int cold_invoke_all(struct cell_state *cs, struct instance *in, int n, lo
 		res = k ? &other : r;
 		ret = instance_invoke(&in[k], seq, c->timeout, res);
 		if (!ret)
-			res->latency_ns = mono_ns() - in[k].spawn_ns;
+			res->latency_ns = clock_now_ns() - in[k].spawn_ns;
 		if (k && (ret || !res->ok))
 			snprintf(r->error, sizeof(r->error), "parallel start %d: %.480s", k,
 				 res->error);

@@ -2,7 +2,9 @@
 /*
  * config-keys.c - the table of config keys: one entry per long option
  * name, with its type, default, allowed values and where it goes in a
- * cell. Parsing, validation, expansion and `--help` all read this table.
+ * cell, made from the list in cell-keys.h (which also makes struct cell),
+ * and the checks of the keys whose values are names. Parsing, validation,
+ * expansion and `list --keys` all read this table.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,60 +20,20 @@
 #include "probe.h"
 #include "workload.h"
 
-#define STR(field) offsetof(struct cell, field), sizeof(((struct cell *)0)->field)
-#define NUM(field) offsetof(struct cell, field), sizeof(((struct cell *)0)->field)
-#define NOT_STORED ((size_t)-1), 0
+static int config_check_workload(const char *v, char *err, size_t errlen);
+static int config_check_wait(const char *v, char *err, size_t errlen);
+static int config_check_idle(const char *v, char *err, size_t errlen);
+static int config_check_probe(const char *v, char *err, size_t errlen);
+
+#define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
+		  check, help) \
+	{ name, type, matrix, offsetof(struct cell, field), \
+	  sizeof(((struct cell *)0)->field), min, max, allowed, def, check, help },
 
 const struct config_key config_keys[] = {
-	{ "workload", KEY_WORKLOAD, 1, STR(workload), 0, 0, NULL, NULL,
-	  "function(s) to run (cvmbench list)" },
-	{ "size", KEY_ENUM, 1, STR(size), 0, 0, "test|small|large", "test",
-	  "input size" },
-	{ "backend", KEY_ENUM, 1, STR(backend), 0, 0, "native|runc|crun", "native",
-	  "where an instance runs" },
-	{ "threads", KEY_INT, 1, NUM(threads), 0, 1024, NULL, "0",
-	  "worker threads per instance; 0 = its CPUs" },
-	{ "wait", KEY_WAIT, 1, STR(wait), 0, 0, NULL, "hybrid:200",
-	  "how idle workers wait: spin, block, hybrid[:US]" },
-	{ "idle", KEY_IDLE, 1, STR(idle), 0, 0, NULL, "default",
-	  "guest idle policy: default, hlt, poll, spin, haltpoll:NANOSECONDS" },
-	{ "mode", KEY_ENUM, 1, STR(mode), 0, 0, "warm|cold", "warm",
-	  "warm: one serving instance; cold: a new instance per call" },
-	{ "instances", KEY_INT, 1, NUM(instances), 1, 256, NULL, "1",
-	  "warm instances alive at once (calls go round-robin)" },
-	{ "invocations", KEY_INT, 1, NUM(invocations), 1, 1000000, NULL, "20",
-	  "measured calls per cell" },
-	{ "warmup", KEY_INT, 1, NUM(warmup), 0, 1000000, NULL, "2",
-	  "calls before measuring (stored as phase warmup)" },
-	{ "repeats", KEY_INT, 0, NUM(repeats), 1, 1000, NULL, "1",
-	  "run each cell this many times, fresh instances each" },
-	{ "seed", KEY_INT, 1, NUM(seed), 0, 2147483647, NULL, "1",
-	  "seed of models and inputs" },
-	{ "probes", KEY_PROBES, 0, STR(probes), 0, 0, NULL, "latency",
-	  "probes to run (a list, not a dimension)" },
-	{ "timeout", KEY_DOUBLE, 0, NUM(timeout), 0.001, 86400, NULL, "60",
-	  "seconds one call (or one instance start) may take" },
-	{ "runtime-path", KEY_STRING, 1, STR(runtime_path), 0, 0, NULL, "",
-	  "runc / crun binary (e.g. a patched build); empty = from PATH" },
-	{ "cpus", KEY_INT, 1, NUM(cpus), 0, 1024, NULL, "0",
-	  "runc/crun: CPUs the runtime and container may use (0 = all)" },
-	{ "cpu-quota", KEY_INT, 1, NUM(cpu_quota), 1, 100, NULL, "100",
-	  "runc/crun: CPU quota of the runtime's cgroup, % of a period" },
-	{ "corunner", KEY_INT, 1, NUM(corunner), 0, 256, NULL, "0",
-	  "CPU-bound threads running beside the calls (any backend)" },
-	{ "parallel", KEY_INT, 1, NUM(parallel), 1, 64, NULL, "1",
-	  "cold mode: simultaneous starts per call" },
-	{ "seccomp", KEY_ENUM, 1, STR(seccomp), 0, 0, "on|off", "on",
-	  "runc/crun: install a seccomp filter in the container" },
-	{ "netns", KEY_ENUM, 1, STR(netns), 0, 0, "new|shared", "new",
-	  "runc/crun: a new network namespace, or join one shared by the cell" },
-	{ "cgroups", KEY_ENUM, 1, STR(cgroups), 0, 0, "on|off", "on",
-	  "runc/crun: a cgroup per container (off: crun only)" },
-	{ "favordynmods", KEY_ENUM, 1, STR(favordynmods), 0, 0, "default|on|off",
-	  "default", "runc/crun: remount cgroup2 with(out) favordynmods" },
-	{ "start-timeout", KEY_DOUBLE, 0, NUM(start_timeout), 0, 86400, NULL, "0",
-	  "seconds one instance start may take; 0 = timeout" },
-	{ "description", KEY_STRING, 0, NOT_STORED, 0, 0, NULL, "",
+	CELL_KEYS(KEY_ENTRY)
+	/* the one key a cell does not store */
+	{ "description", KEY_STRING, 0, (size_t)-1, 0, 0, 0, NULL, "", NULL,
 	  "free text shown by cvmbench list" },
 };
 
@@ -167,19 +129,58 @@ static int check_fits(const struct config_key *k, const char *v, char *err, size
 	size_t len = strlen(v);
 
 	if (k->offset == (size_t)-1 || k->type == KEY_INT || k->type == KEY_DOUBLE ||
-	    k->type == KEY_PROBES || len < k->size)
+	    k->type == KEY_LIST || len < k->size)
 		return 0;
 	snprintf(err, errlen, "%s: value of %zu characters; at most %zu", k->name, len,
 		 k->size - 1);
 	return -EINVAL;
 }
 
+static int config_check_workload(const char *v, char *err, size_t errlen)
+{
+	char names[1024];
+
+	if (workload_find(v))
+		return 0;
+	join_names(names, sizeof(names), workload_count(), workload_name);
+	snprintf(err, errlen, "unknown workload '%s': known workloads are %s", v, names);
+	return -EINVAL;
+}
+
+static int config_check_wait(const char *v, char *err, size_t errlen)
+{
+	struct pool_wait w;
+
+	if (!pool_wait_parse(v, &w))
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for wait: allowed spin, block, "
+		 "hybrid, hybrid:MICROSECONDS", v);
+	return -EINVAL;
+}
+
+static int config_check_idle(const char *v, char *err, size_t errlen)
+{
+	if (!idle_policy_parse(v, NULL))
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for idle: allowed default, hlt, "
+		 "poll, spin, haltpoll:NANOSECONDS (0 to %u)", v, IDLE_HALTPOLL_MAX_NS);
+	return -EINVAL;
+}
+
+static int config_check_probe(const char *v, char *err, size_t errlen)
+{
+	char names[1024];
+
+	if (probe_find(v))
+		return 0;
+	join_names(names, sizeof(names), probe_count(), probe_name);
+	snprintf(err, errlen, "unknown probe '%s': known probes are %s", v, names);
+	return -EINVAL;
+}
+
 static int check_value(const struct config_key *k, const char *v, char *err,
 		       size_t errlen)
 {
-	char names[1024];
-	struct pool_wait w;
-
 	switch (k->type) {
 	case KEY_INT:
 	case KEY_DOUBLE:
@@ -190,30 +191,9 @@ static int check_value(const struct config_key *k, const char *v, char *err,
 		snprintf(err, errlen, "bad value '%s' for %s: allowed %s", v, k->name,
 			 k->allowed);
 		return -EINVAL;
-	case KEY_WORKLOAD:
-		if (workload_find(v))
-			return 0;
-		join_names(names, sizeof(names), workload_count(), workload_name);
-		snprintf(err, errlen, "unknown workload '%s': known workloads are %s", v, names);
-		return -EINVAL;
-	case KEY_WAIT:
-		if (!pool_wait_parse(v, &w))
-			return 0;
-		snprintf(err, errlen, "bad value '%s' for wait: allowed spin, block, "
-			 "hybrid, hybrid:MICROSECONDS", v);
-		return -EINVAL;
-	case KEY_IDLE:
-		if (!idle_policy_parse(v, NULL))
-			return 0;
-		snprintf(err, errlen, "bad value '%s' for idle: allowed default, hlt, "
-			 "poll, spin, haltpoll:NANOSECONDS (0 to %u)", v, IDLE_HALTPOLL_MAX_NS);
-		return -EINVAL;
-	case KEY_PROBES:
-		if (probe_find(v))
-			return 0;
-		join_names(names, sizeof(names), probe_count(), probe_name);
-		snprintf(err, errlen, "unknown probe '%s': known probes are %s", v, names);
-		return -EINVAL;
+	case KEY_NAME:
+	case KEY_LIST:
+		return k->check(v, err, errlen);
 	default:
 		if (strlen(v) < 1024)
 			return 0;
@@ -260,7 +240,7 @@ void config_value_store(const struct config_key *k, const char *v, struct cell *
 	case KEY_DOUBLE:
 		*(double *)field = strtod(v, NULL);
 		break;
-	case KEY_PROBES:
+	case KEY_LIST:
 		store_list(v, field, k->size);
 		break;
 	default:

@@ -73,8 +73,7 @@ void config_values_free(struct config_values *vals)
 	vals->n = 0;
 }
 
-/* The same value for a cell: numbers compare as numbers ("1" and "01"). */
-static int same_value(const struct config_key *k, const char *a, const char *b)
+int config_value_same(const struct config_key *k, const char *a, const char *b)
 {
 	if (k->type == KEY_INT)
 		return strtoll(a, NULL, 10) == strtoll(b, NULL, 10);
@@ -90,7 +89,7 @@ static int check_duplicates(const struct config_key *k, const struct config_valu
 
 	for (j = 1; j < vals->n; j++)
 		for (i = 0; i < j; i++) {
-			if (!same_value(k, vals->v[i], vals->v[j]))
+			if (!config_value_same(k, vals->v[i], vals->v[j]))
 				continue;
 			if (!strcmp(vals->v[i], vals->v[j]))
 				snprintf(err, errlen, "%s lists '%s' twice", k->name, vals->v[j]);
@@ -108,7 +107,7 @@ static int check_list_length(const struct config_key *k, const struct config_val
 {
 	size_t i, len = 0;
 
-	if (k->matrix || k->offset == (size_t)-1 || k->type != KEY_PROBES)
+	if (k->matrix || k->offset == (size_t)-1 || k->type != KEY_LIST)
 		return 0;
 	for (i = 0; i < vals->n; i++)
 		len += strlen(vals->v[i]) + (i > 0);
@@ -131,9 +130,9 @@ int config_entry_check(const struct config_key *k, const char *value, char *err,
 		return -ENOMEM;
 	}
 	ret = -EINVAL;
-	if (!vals.n && k->type != KEY_PROBES)
+	if (!vals.n && k->type != KEY_LIST)
 		snprintf(err, errlen, "empty value for %s", k->name);
-	else if (vals.n > 1 && !k->matrix && k->type != KEY_PROBES)
+	else if (vals.n > 1 && !k->matrix && k->type != KEY_LIST)
 		snprintf(err, errlen, "%s takes one value, not a list", k->name);
 	else
 		ret = 0;

@@ -73,9 +73,15 @@ int config_expand(const struct config *cfg, struct cell **cells, size_t *ncells,
 /** config_cells_free() - free @n cells from config_expand() and their specs. */
 void config_cells_free(struct cell *cells, size_t n);
 
-/* The key table (config-keys.c). */
-enum config_key_type { KEY_STRING, KEY_INT, KEY_DOUBLE, KEY_ENUM, KEY_WORKLOAD,
-		       KEY_WAIT, KEY_PROBES, KEY_IDLE };
+/* The key table (config-keys.c, from the list in cell-keys.h). */
+enum config_key_type {
+	KEY_STRING,               /* free text; as a dimension it may be "" */
+	KEY_INT,
+	KEY_DOUBLE,
+	KEY_ENUM,                 /* one of allowed "a|b|c" */
+	KEY_NAME,                 /* a name that check() accepts (workload, wait, ...) */
+	KEY_LIST,                 /* a list stored whole as "a,b"; check() each name */
+};
 
 struct config_key {
 	const char *name;
@@ -86,6 +92,8 @@ struct config_key {
 	double min, max;          /* for numbers */
 	const char *allowed;      /* for enums: "a|b|c" */
 	const char *def;          /* default value, NULL = required */
+	/* KEY_NAME, KEY_LIST: 0, or -EINVAL with "bad value ..." in @err */
+	int (*check)(const char *value, char *err, size_t errlen);
 	const char *help;
 };
 
@@ -119,6 +127,11 @@ struct config_values {
  */
 int config_values_split(const struct config_key *k, const char *value,
 			struct config_values *out);
+/**
+ * config_value_same() - whether @a and @b are the same value of @k for a
+ * cell: numbers compare as numbers ("1" and "01"), other values as text.
+ */
+int config_value_same(const struct config_key *k, const char *a, const char *b);
 /** config_values_free() - free what config_values_split() made. */
 void config_values_free(struct config_values *vals);
 /**

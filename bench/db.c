@@ -16,13 +16,10 @@
 #include <unistd.h>
 
 #include "db-check.h"
+#include "db-schema.h"
 #include "db.h"
 #include "log.h"
 #include "version.h"
-
-extern const char *const schema_migrations[];
-extern const size_t schema_migration_count;
-extern const char *const schema_migration_names[];
 
 enum stmt_id {
 	ST_ENV, ST_CELL, ST_PARAM, ST_CELL_END, ST_INSTANCE, ST_INVOCATION, ST_METRIC,
@@ -68,11 +65,6 @@ void utc_now(char *buf, size_t len)
 	snprintf(buf, len, "%s.%06ldZ", base, (long)tv.tv_usec);
 }
 
-int db_schema_latest(void)
-{
-	return (int)schema_migration_count;
-}
-
 static int pragma_int(sqlite3 *h, const char *sql)
 {
 	sqlite3_stmt *st;
@@ -108,26 +100,26 @@ static int fk_broken(sqlite3 *h, char **msg)
 }
 
 /*
- * Apply migration @i in one transaction, foreign keys off (a migration
+ * Apply migration @m in one transaction, foreign keys off (a migration
  * may rebuild a table: SQLite's recipe for altering one), checked before
  * the commit, then as they were.
  */
-static int apply_migration(sqlite3 *h, size_t i, const char *path, char *err,
-			   size_t errlen)
+static int apply_migration(sqlite3 *h, const struct db_migration *m, const char *path,
+			   char *err, size_t errlen)
 {
 	char *msg = NULL, pragma[64];
 	int ok, fk = pragma_int(h, "PRAGMA foreign_keys");
 
-	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %zu", i + 1);
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->number);
 	ok = sqlite3_exec(h, "PRAGMA foreign_keys = OFF", NULL, NULL, &msg) == SQLITE_OK &&
 	     sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, &msg) == SQLITE_OK &&
-	     sqlite3_exec(h, schema_migrations[i], NULL, NULL, &msg) == SQLITE_OK &&
+	     sqlite3_exec(h, m->sql, NULL, NULL, &msg) == SQLITE_OK &&
 	     !fk_broken(h, &msg) &&
 	     sqlite3_exec(h, pragma, NULL, NULL, &msg) == SQLITE_OK &&
 	     sqlite3_exec(h, "COMMIT", NULL, NULL, &msg) == SQLITE_OK;
 	if (!ok) {
 		snprintf(err, errlen, "%s: migration %s failed: %s", path,
-			 schema_migration_names[i], msg ? msg : sqlite3_errmsg(h));
+			 m->name, msg ? msg : sqlite3_errmsg(h));
 		sqlite3_free(msg);
 		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 	}
@@ -138,23 +130,29 @@ static int apply_migration(sqlite3 *h, size_t i, const char *path, char *err,
 
 int db_migrate(sqlite3 *h, const char *path, char *err, size_t errlen)
 {
-	int v = user_version(h);
+	int v = user_version(h), latest = db_schema_latest();
+	char why[512];
 	size_t i;
 
+	if (db_schema_check(db_migrations, db_migration_count, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: this build's schema is broken: %s", path, why);
+		return -EINVAL;
+	}
 	if (v < 0) {
 		snprintf(err, errlen, "%s: cannot read the schema version: %s", path,
 			 sqlite3_errmsg(h));
 		return -EIO;
 	}
-	if ((size_t)v > schema_migration_count) {
+	if (v > latest) {
 		snprintf(err, errlen,
 			 "%s was written by a newer cvmbench (schema %d; this build knows "
-			 "schemas up to %zu): use a newer cvmbench or another database",
-			 path, v, schema_migration_count);
+			 "schemas up to %d): use a newer cvmbench or another database",
+			 path, v, latest);
 		return -EPROTO;
 	}
-	for (i = (size_t)v; i < schema_migration_count; i++)
-		if (apply_migration(h, i, path, err, errlen))
+	for (i = 0; i < db_migration_count; i++)
+		if (db_migrations[i].number > v &&
+		    apply_migration(h, &db_migrations[i], path, err, errlen))
 			return -EIO;
 	return 0;
 }

@@ -35,8 +35,6 @@ void db_close(struct db *db);
 struct sqlite3 *db_sqlite(struct db *db);
 /** db_migrate() - apply pending migrations; used by db_open and the tests. */
 int db_migrate(struct sqlite3 *h, const char *path, char *err, size_t errlen);
-/** db_schema_latest() - the number of the newest migration this build has. */
-int db_schema_latest(void);
 
 struct run_info {
 	const char *vantage;

@@ -17,15 +17,8 @@
 #include <unistd.h>
 
 #include "call-timer.h"
+#include "clock.h"
 #include "instance.h"
-
-long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* Reap @pid if it exits within @ms milliseconds; 1 with @status if it did. */
 static int wait_exit(pid_t pid, int ms, int *status)
@@ -63,7 +56,7 @@ static void describe_exit(struct instance *in, char *buf, size_t len)
 static int poll_until(int fd, long long deadline_ns)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	long long left_ms = (deadline_ns - mono_ns()) / 1000000;
+	long long left_ms = (deadline_ns - clock_now_ns()) / 1000000;
 	int n;
 
 	if (left_ms < 0)
@@ -83,7 +76,7 @@ static int read_more(struct instance *in, long long deadline_ns)
 	ssize_t n;
 	int ret;
 
-	if (mono_ns() >= deadline_ns)
+	if (clock_now_ns() >= deadline_ns)
 		return -ETIMEDOUT;
 	gen = call_timer_arm(deadline_ns);
 	if (!gen) {
@@ -148,7 +141,7 @@ int instance_handshake(struct instance *in, double timeout_s)
 	int pid, err;
 
 	err = read_reply(in, line, sizeof(line), in->spawn_ns + (long long)(timeout_s * 1e9));
-	in->start_ns = mono_ns() - in->spawn_ns;
+	in->start_ns = clock_now_ns() - in->spawn_ns;
 	if (err) {
 		fail_read(in, err, "instance start", in->error, sizeof(in->error));
 		return err;
@@ -222,14 +215,14 @@ int instance_invoke(struct instance *in, long seq, double timeout_s,
 
 	memset(r, 0, sizeof(*r));
 	r->latency_ns = r->fn_ns = r->digest_ns = -1;
-	t0 = mono_ns();
+	t0 = clock_now_ns();
 	deadline = t0 + (long long)(timeout_s * 1e9);
 	if (write(in->to_fd, req, (size_t)n) != n) {
 		describe_exit(in, r->error, sizeof(r->error));
 		return -EPIPE;
 	}
 	err = read_reply(in, line, sizeof(line), deadline);
-	t1 = mono_ns();
+	t1 = clock_now_ns();
 	if (err) {
 		fail_read(in, err, "invoke", r->error, sizeof(r->error));
 		return err;
@@ -251,11 +244,11 @@ int instance_invoke(struct instance *in, long seq, double timeout_s,
 /* Wait for the child up to @timeout_s, then kill it. */
 static void reap(struct instance *in, double timeout_s)
 {
-	long long deadline = mono_ns() + (long long)(timeout_s * 1e9);
+	long long deadline = clock_now_ns() + (long long)(timeout_s * 1e9);
 	struct timespec pause = { 0, 1000000 };
 
 	while (in->pid > 0 && waitpid(in->pid, NULL, WNOHANG) == 0) {
-		if (mono_ns() > deadline) {
+		if (clock_now_ns() > deadline) {
 			kill(in->pid, SIGKILL);
 			waitpid(in->pid, NULL, 0);
 			break;

@@ -35,9 +35,6 @@ struct invoke_result {
 	char error[512];
 };
 
-/** mono_ns() - CLOCK_MONOTONIC in nanoseconds. */
-long long mono_ns(void);
-
 /** instance_handshake() - wait for "ready" (or "error"). 0 or -errno. */
 int instance_handshake(struct instance *in, double timeout_s);
 /** instance_invoke() - one call; r->ok says whether the function succeeded. */

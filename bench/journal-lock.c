@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "journal.h"
 
 static int host_fd = -1;
@@ -79,7 +80,8 @@ static void write_pid(void)
 
 int journal_lock_host(double wait_s, char *err, size_t errlen)
 {
-	struct timespec pause = { 0, 50 * 1000 * 1000 }, t0, now;
+	struct timespec pause = { 0, 50 * 1000 * 1000 };
+	long long t0;
 	int ret, e;
 
 	if (host_fd >= 0 || host_unlocked)
@@ -87,16 +89,14 @@ int journal_lock_host(double wait_s, char *err, size_t errlen)
 	ret = open_lock(err, errlen);
 	if (ret || host_unlocked)
 		return ret;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = clock_now_ns();
 	for (;;) {
 		if (!flock(host_fd, LOCK_EX | LOCK_NB)) {
 			write_pid();
 			return 0;
 		}
 		e = errno;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (e != EWOULDBLOCK || (now.tv_sec - t0.tv_sec) +
-		    (now.tv_nsec - t0.tv_nsec) / 1e9 >= wait_s)
+		if (e != EWOULDBLOCK || (double)(clock_now_ns() - t0) / 1e9 >= wait_s)
 			break;
 		nanosleep(&pause, NULL);
 	}

@@ -3,7 +3,7 @@
  * matrix.c - expand each experiment of a config into cells: the cartesian
  * product of its comma-list keys, times its repeats. Each cell carries its
  * spec (every key = value, verbatim, however long) and a stable key derived
- * from it. The cells are counted before any is made: more than the config's
+ * from the keys not at their default (cell-hash.c). The cells are counted before any is made: more than the config's
  * max_cells is refused with the count.
  */
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell-hash.h"
 #include "config.h"
 
 struct dimension {
@@ -127,25 +128,14 @@ static unsigned long long section_cells(const struct dimension *dims)
 	return n;
 }
 
-/* FNV-1a of the spec (then of "#SALT" if @salt), folded to 32 bits. */
-static uint32_t spec_hash(const char *spec, int salt)
+static int set_key(struct cell *c, int salt)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	char tail[16] = "";
-	const char *p;
+	uint32_t h;
 
-	if (salt)
-		snprintf(tail, sizeof(tail), "#%d", salt);
-	for (p = spec; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-	for (p = tail; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-static void set_key(struct cell *c, int salt)
-{
-	snprintf(c->key, sizeof(c->key), "%s-%08x", c->experiment, spec_hash(c->spec, salt));
+	if (cell_hash(c->spec, salt, &h))
+		return -ENOMEM;
+	snprintf(c->key, sizeof(c->key), "%s-%08x", c->experiment, h);
+	return 0;
 }
 
 /* "experiment = E\n", every stored key = its value, "repeat = R\n". */
@@ -183,8 +173,7 @@ static int fill_cell(const char *experiment, const struct dimension *dims,
 	c->spec = make_spec(experiment, dims, pick, repeat);
 	if (!c->spec)
 		return -ENOMEM;
-	set_key(c, 0);
-	return 0;
+	return set_key(c, 0);
 }
 
 /* Odometer over the dimensions: the last key varies fastest. 0 when done. */
@@ -251,24 +240,24 @@ static int by_key(const void *a, const void *b)
 static int unique_keys(struct cell *cells, size_t n)
 {
 	struct cell **v = malloc((n + 1) * sizeof(*v));
-	int salt, clash = 1;
+	int salt, clash = 1, ret = 0;
 	size_t i;
 
 	if (!v)
 		return -ENOMEM;
-	for (salt = 1; clash; salt++) {
+	for (salt = 1; clash && !ret; salt++) {
 		for (i = 0; i < n; i++)
 			v[i] = &cells[i];
 		qsort(v, n, sizeof(*v), by_key);
 		clash = 0;
 		for (i = 1; i < n; i++)
-			if (!strcmp(v[i - 1]->key, v[i]->key)) {
-				set_key(v[i], salt);
+			if (!strcmp(v[i - 1]->key, v[i]->key) && !ret) {
+				ret = set_key(v[i], salt);
 				clash = 1;
 			}
 	}
 	free(v);
-	return 0;
+	return ret;
 }
 
 /* "experiment a: 12, experiment b: 3" into @buf. */

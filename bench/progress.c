@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "instance.h"
 #include "log.h"
 #include "progress.h"
@@ -30,7 +31,7 @@ static void format_duration(double s, char *buf, size_t len)
 void progress_begin(size_t total)
 {
 	total_cells = total;
-	t_start = mono_ns();
+	t_start = clock_now_ns();
 	on_tty = isatty(2);
 	if (on_tty)
 		log_set_progress_clear(progress_clear);
@@ -39,7 +40,7 @@ void progress_begin(size_t total)
 /* Redraw the line: @fraction of the current cell is done. */
 static void draw(double fraction, long calls, long total_calls)
 {
-	double elapsed = (double)(mono_ns() - t_start) / 1e9;
+	double elapsed = (double)(clock_now_ns() - t_start) / 1e9;
 	double done = (double)cells_done + fraction;
 	char el[32], eta[32] = "?", calls_txt[64] = "";
 
@@ -51,12 +52,12 @@ static void draw(double fraction, long calls, long total_calls)
 	fprintf(stderr, "\r\033[K[%zu/%zu] %s%s  elapsed %s  left ~%s", cells_done,
 		total_cells, current, calls_txt, el, eta);
 	line_shown = 1;
-	t_drawn = mono_ns();
+	t_drawn = clock_now_ns();
 }
 
 void progress_cell(size_t done, const char *cell_key)
 {
-	double elapsed = (double)(mono_ns() - t_start) / 1e9;
+	double elapsed = (double)(clock_now_ns() - t_start) / 1e9;
 	char el[32], eta[32] = "?";
 
 	cells_done = done;
@@ -75,7 +76,7 @@ void progress_cell(size_t done, const char *cell_key)
 
 void progress_calls(long calls, long total_calls)
 {
-	if (!on_tty || mono_ns() - t_drawn < 250000000LL || total_calls <= 0)
+	if (!on_tty || clock_now_ns() - t_drawn < 250000000LL || total_calls <= 0)
 		return;
 	draw((double)calls / (double)total_calls, calls, total_calls);
 }

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "cpu-metrics.h"
 #include "cpuidle.h"
 #include "probe.h"
 #include "sink.h"
@@ -87,7 +89,6 @@ static int read_proc_stat(struct cpu_snap *s)
 
 static int snap(struct cpu_state *st, struct cpu_snap *s)
 {
-	struct timespec ts;
 	int k = st->set.ncpus ? cpuidle_poll_state(&st->set) : -1, i;
 
 	s->poll_us = 0;
@@ -96,8 +97,7 @@ static int snap(struct cpu_state *st, struct cpu_snap *s)
 		for (i = 0; i < st->set.ncpus; i++)
 			s->poll_us += st->x.time[i * st->set.nstates + k];
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	s->t_ns = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	s->t_ns = (double)clock_now_ns();
 	return read_proc_stat(s);
 }
 
@@ -196,15 +196,15 @@ static int cpu_emit(struct probe *p, enum probe_window w, struct sink *s)
 	      sink_metric(s, "idle", sum[1], "ms") ?:
 	      sink_metric(s, "steal", sum[2], "ms") ?:
 	      sink_metric(s, "idle_polling", poll, "ms") ?:
-	      sink_metric(s, "burnt", burnt, "ms");
+	      sink_metric(s, CPU_BURNT, burnt, "ms");
 	if (!err && wall > 0 && ncpus)
-		err = sink_metric(s, "burnt_pct", 100.0 * burnt / (wall * ncpus), "%");
+		err = sink_metric(s, CPU_BURNT_PCT, 100.0 * burnt / (wall * ncpus), "%");
 	return err ? probe_error(p, err, "cannot store cpu metrics") : 0;
 }
 
 const struct probe_ops probe_cpu = {
 	.version = PROBE_OPS_VERSION,
-	.name = "cpu",
+	.name = CPU_PROBE,
 	.measures = "CPU time burnt during the cell: per-CPU busy/idle/steal (/proc/stat) "
 		    "plus time in the POLL idle state (cpuidle sysfs)",
 	.windows = PROBE_WINDOW_CELL,

@@ -37,6 +37,8 @@
 #define HAVE_CPUID 1
 #endif
 
+#include "clock.h"
+#include "exitcost-metrics.h"
 #include "probe.h"
 #include "sink.h"
 #include "stats.h"
@@ -48,7 +50,8 @@
 
 enum { EC_CPUID, EC_FUTEX, EC_SLEEP, EC_COUNT };
 
-static const char *const ec_names[EC_COUNT] = { "cpuid", "futex_pingpong", "sleep_50us" };
+static const char *const ec_names[EC_COUNT] = { EXITCOST_CPUID, EXITCOST_FUTEX,
+						 EXITCOST_SLEEP };
 
 struct ec_result {
 	double median, p99;
@@ -67,10 +70,7 @@ typedef double (*ec_round_fn)(void *arg);
 
 static inline double now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	return (double)clock_now_ns();
 }
 
 /* Calibrate, run, summarize one benchmark into @r. */
@@ -303,13 +303,13 @@ static int emit_one(struct sink *s, const char *bench, const struct ec_result *r
 		snprintf(why, sizeof(why), "%s: %s", bench, r->why[0] ? r->why : "no rounds");
 		return sink_skip(s, why);
 	}
-	snprintf(name, sizeof(name), "%s_median", bench);
+	snprintf(name, sizeof(name), "%s" EXITCOST_MEDIAN, bench);
 	if (sink_metric(s, name, r->median, "ns"))
 		return -EIO;
-	snprintf(name, sizeof(name), "%s_p99", bench);
+	snprintf(name, sizeof(name), "%s" EXITCOST_P99, bench);
 	if (sink_metric(s, name, r->p99, "ns"))
 		return -EIO;
-	snprintf(name, sizeof(name), "%s_count", bench);
+	snprintf(name, sizeof(name), "%s" EXITCOST_COUNT, bench);
 	return sink_metric(s, name, (double)r->count, "count");
 }
 
@@ -322,7 +322,7 @@ static int exitcost_emit(struct probe *p, enum probe_window w, struct sink *s)
 		return 0;
 	for (i = 0; i < EC_COUNT && !err; i++)
 		err = emit_one(s, ec_names[i], &st->r[i]);
-	err = err ?: sink_metric(s, "clock_overhead_median", st->clock_overhead, "ns");
+	err = err ?: sink_metric(s, EXITCOST_CLOCK_OVERHEAD, st->clock_overhead, "ns");
 	return err ? probe_error(p, -EIO, "cannot store exitcost metrics") : 0;
 }
 
@@ -334,7 +334,7 @@ static void exitcost_close(struct probe *p)
 
 const struct probe_ops probe_exitcost = {
 	.version = PROBE_OPS_VERSION,
-	.name = "exitcost",
+	.name = EXITCOST_PROBE,
 	.measures = "user-space exit-cost micro-benchmarks once per cell: cpuid, cross-CPU "
 		    "futex ping-pong, 50 us sleep (median, p99, count)",
 	.windows = PROBE_WINDOW_CELL,

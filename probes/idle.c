@@ -39,7 +39,9 @@
 #include <tracefs.h>
 #endif
 
+#include "clock.h"
 #include "cpuidle.h"
+#include "idle-metrics.h"
 #include "idle-wake.h"
 #include "journal.h"
 #include "log.h"
@@ -82,14 +84,6 @@ struct idle_state {
 	size_t nrec, caprec;
 	size_t rec_base;                  /* measured call number of rec[0] */
 };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 #ifdef HAVE_TRACEFS
 /* Events written to one CPU's buffer so far, from its stats file. */
@@ -403,7 +397,7 @@ static int idle_start(struct probe *p, enum probe_window w)
 	struct idle_state *st = p->priv;
 	struct idle_window *x = window(p, w);
 
-	x->t_a = now_ns();
+	x->t_a = (double)clock_now_ns();
 	trace_count(&st->tr, x->trace_a);
 	return cpuidle_read(&st->set, &x->a);
 }
@@ -415,7 +409,7 @@ static int idle_stop(struct probe *p, enum probe_window w)
 	int ret = cpuidle_read(&st->set, &x->b);
 
 	trace_count(&st->tr, x->trace_b);
-	x->t_b = now_ns();
+	x->t_b = (double)clock_now_ns();
 	return ret;
 }
 
@@ -500,7 +494,7 @@ static int emit_totals(const struct cpuidle_set *set, struct sink *s,
 	       sink_metric(s, "halt_time", t->halt_time, "us") ?:
 	       sink_metric(s, "poll_entries", t->poll, "count") ?:
 	       sink_metric(s, "poll_time", t->poll_time, "us") ?:
-	       sink_metric(s, "idle_entries", t->halt + t->poll, "count");
+	       sink_metric(s, IDLE_ENTRIES, t->halt + t->poll, "count");
 }
 
 static int emit_diff(struct sink *s, const char *name, double events, double entries)
@@ -557,7 +551,7 @@ static int emit_trace_totals(const struct idle_state *st, const uint64_t *r,
 		t->halt = events;
 	return sink_metric(s, st->boot_idle_poll ? "poll_entries" : "halt_entries",
 			   events, "count") ?:
-	       sink_metric(s, "idle_entries", events, "count");
+	       sink_metric(s, IDLE_ENTRIES, events, "count");
 }
 
 /* Every row of one window's record; the totals are left in @t. */
@@ -575,7 +569,7 @@ static int emit_record(struct idle_state *st, const uint64_t *r, struct sink *s,
 	if (!err && st->tr.ok)
 		err = emit_trace(&st->set, r, s);
 	if (!err && secs > 0)
-		err = sink_metric(s, "idle_entries_per_s", (t->halt + t->poll) / secs,
+		err = sink_metric(s, IDLE_ENTRIES_PER_S, (t->halt + t->poll) / secs,
 				  "1/s");
 	return err;
 }
@@ -590,7 +584,7 @@ static int emit_fn_rate(const struct probe_target *t, size_t k,
 {
 	if (k >= t->nresults || t->fn_ns[k] <= 0)
 		return 0;
-	return sink_metric(s, "idle_entries_per_fn_s",
+	return sink_metric(s, IDLE_ENTRIES_PER_FN_S,
 			   (tot->halt + tot->poll) / (t->fn_ns[k] / 1e9), "1/s");
 }
 
@@ -643,10 +637,10 @@ static int emit_cell_rates(const struct probe_target *t, const struct idle_total
 	for (i = 0; i < t->nresults; i++)
 		fn_s += t->fn_ns[i] > 0 ? t->fn_ns[i] / 1e9 : 0;
 	if (fn_s > 0)
-		err = sink_metric(s, "idle_entries_per_fn_s",
+		err = sink_metric(s, IDLE_ENTRIES_PER_FN_S,
 				  (tot->halt + tot->poll) / fn_s, "1/s");
 	if (!err && t->nresults)
-		err = sink_metric(s, "halt_entries_per_invocation",
+		err = sink_metric(s, IDLE_HALT_PER_INVOCATION,
 				  tot->halt / (double)t->nresults, "count");
 	return err;
 }
@@ -666,7 +660,7 @@ static int emit_cell(struct probe *p, struct sink *s)
 	      emit_cell_rates(p->target, &tot, s);
 	free(r);
 	if (!err)
-		err = sink_note(s, "entries_source", st->source_note);
+		err = sink_note(s, IDLE_NOTE_SOURCE, st->source_note);
 	if (!err && !st->tr.ok) {
 		snprintf(why, sizeof(why), "power:cpu_idle cross-check: %s", st->tr.why);
 		sink_skip(s, why);
@@ -688,7 +682,7 @@ static int idle_emit(struct probe *p, enum probe_window w, struct sink *s)
 
 const struct probe_ops probe_idle = {
 	.version = PROBE_OPS_VERSION,
-	.name = "idle",
+	.name = IDLE_PROBE,
 	.measures = "idle entries and time per CPU and cpuidle state (sysfs usage/time), "
 		    "power:cpu_idle count (tracefs instance) as a cross-check",
 	.windows = PROBE_WINDOW_CELL | PROBE_WINDOW_INVOCATION,

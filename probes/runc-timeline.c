@@ -33,10 +33,9 @@
 #define NS_FLAGS (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | \
 		  CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWCGROUP)
 
-static const char *const phase_names[RT_PHASE_COUNT] = {
-	"runtime-start", "cgroup", "namespaces", "netns", "mounts", "pivot-root",
-	"seccomp", "exec", "function-init", "first-response", "teardown", "other",
-};
+#define PHASE_NAME(id, name) [id] = name,
+static const char *const phase_names[RT_PHASE_COUNT] = { RUNC_PHASES(PHASE_NAME) };
+#undef PHASE_NAME
 
 /* Where marks overlap, the first of these wins. */
 static const int priority[] = { RT_SECCOMP, RT_PIVOT_ROOT, RT_NETNS, RT_NAMESPACES,

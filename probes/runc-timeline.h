@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "runc-metrics.h"
+
 enum rt_type {
 	RT_FORK,          /* tid forked other (task or thread) */
 	RT_EXEC,          /* tid exec'd; nr = RT_EXEC_* */
@@ -35,11 +37,9 @@ struct rt_event {
 	long long ret;
 };
 
-enum rt_phase {
-	RT_RUNTIME_START, RT_CGROUP, RT_NAMESPACES, RT_NETNS, RT_MOUNTS,
-	RT_PIVOT_ROOT, RT_SECCOMP, RT_EXEC_PHASE, RT_FUNCTION_INIT,
-	RT_FIRST_RESPONSE, RT_TEARDOWN, RT_OTHER, RT_PHASE_COUNT
-};
+#define RT_PHASE_ID(id, name) id,
+enum rt_phase { RUNC_PHASES(RT_PHASE_ID) RT_PHASE_COUNT };
+#undef RT_PHASE_ID
 
 #define RT_MAX_LOCKS 16
 

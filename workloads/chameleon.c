@@ -451,16 +451,12 @@ static void chameleon_teardown(struct wl_instance *inst)
 	struct chameleon_state *st = inst->priv;
 	size_t i;
 
-	if (!st)
-		return;
 	tnodes_free(st->nodes, st->nnodes);
 	for (i = 0; st->root.items && i < st->root.count; i++)
 		free(st->root.items[i].items);
 	free(st->root.items);
 	free(st->cell_text);
 	free(st->html.data);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int chameleon_init(struct wl_instance *inst)
@@ -470,20 +466,12 @@ static int chameleon_init(struct wl_instance *inst)
 			      inst };
 	int err;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "chameleon: unknown variant '%s'",
-				inst->params.variant);
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "chameleon: out of memory");
-	inst->priv = st;
+	st = inst->priv;
 	st->title.str = page_title;
 	st->title.len = strlen(page_title);
 	err = parse_nodes(&tp, &st->nodes, &st->nnodes, 0);
 	if (!err)
 		err = inst->params.input ? table_read(inst, st) : table_generate(inst, st);
-	if (err)
-		chameleon_teardown(inst);
 	return err;
 }
 
@@ -515,6 +503,8 @@ const struct workload_ops wl_chameleon = {
 	.name = "chameleon",
 	.origin = "FunctionBench",
 	.description = "renders an HTML table through a compiled template (loops, escaping)",
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct chameleon_state),
 	.init = chameleon_init,
 	.invoke = chameleon_invoke,
 	.teardown = chameleon_teardown,

@@ -186,12 +186,7 @@ static int squeezenet_init(struct wl_instance *inst)
 		return wl_error(inst, -ENOMEM, "out of memory");
 	inst->priv = net;
 	net->size = (int)wl_pick(inst, 32, 112, 224);
-	if (inst->params.variant && strcmp(inst->params.variant, "squeezenet1_1"))
-		err = wl_error(inst, -EINVAL,
-			       "cnn-classification: unknown variant '%s' (variants: squeezenet1_1)",
-			       inst->params.variant);
-	if (!err)
-		err = convnet_image(inst, net->size, &net->image);
+	err = convnet_image(inst, net->size, &net->image);
 	if (!err)
 		err = load_model(inst, net);
 	if (!err)
@@ -218,6 +213,7 @@ const struct workload_ops wl_cnn_classification = {
 	.origin = "FunctionBench",
 	.description = "SqueezeNet 1.1 inference on one image, top-5 of 1000 classes",
 	.uses_threads = 1,
+	.variants = "squeezenet1_1",
 	.init = squeezenet_init,
 	.invoke = squeezenet_invoke,
 	.teardown = squeezenet_teardown,

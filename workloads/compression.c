@@ -34,6 +34,7 @@
 
 #include "rng.h"
 #include "scratch.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -366,29 +367,18 @@ static void compression_teardown(struct wl_instance *inst)
 {
 	struct compression_state *st = inst->priv;
 
-	if (!st)
-		return;
 	if (st->scratch[0])
 		wl_scratch_remove(st->scratch);
 	free(st->out);
 	free(st->chunk);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int compression_init(struct wl_instance *inst)
 {
-	struct compression_state *st;
+	struct compression_state *st = inst->priv;
 	struct stat sb;
 	int err = 0;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "compression has no variants (got '%s')",
-				inst->params.variant);
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = st;
 	st->chunk = malloc(READ_CHUNK);
 	if (!st->chunk)
 		err = wl_error(inst, -ENOMEM, "out of memory");
@@ -402,17 +392,7 @@ static int compression_init(struct wl_instance *inst)
 			       inst->params.input);
 	else
 		st->root = inst->params.input;
-	if (err)
-		compression_teardown(inst);
 	return err;
-}
-
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* The whole tar.gz of the tree into st->out. */
@@ -438,14 +418,14 @@ static int compression_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct compression_state *st = inst->priv;
 	struct archiver ar = { .inst = inst, .st = st };
-	double t0 = seconds_now(), secs;
+	double t0 = wl_now_s(), secs;
 	int err;
 
 	st->out_len = 0;
 	err = build_archive(&ar);
 	if (err)
 		return err;
-	secs = seconds_now() - t0;
+	secs = wl_now_s() - t0;
 	wl_out_ref(out, st->out, st->out_len);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%zu files, %zu dirs, %llu bytes -> %zu bytes tar.gz (%.1f%%), %.1f MiB/s",
@@ -462,6 +442,8 @@ const struct workload_ops wl_compression = {
 	.name = "compression",
 	.origin = "SeBS 311",
 	.description = "packs a directory into a .tar.gz (ustar + zlib)",
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct compression_state),
 	.init = compression_init,
 	.invoke = compression_invoke,
 	.teardown = compression_teardown,

@@ -35,6 +35,7 @@
 #include "outpath.h"
 #include "rng.h"
 #include "scratch.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -165,16 +166,12 @@ static void crud_teardown(struct wl_instance *inst)
 	struct crud_state *st = inst->priv;
 	int i;
 
-	if (!st)
-		return;
 	for (i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	sqlite3_close(st->db);
 	if (st->scratch[0])
 		wl_scratch_remove(st->scratch);
 	free(st->ids);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int crud_init(struct wl_instance *inst)
@@ -183,12 +180,9 @@ static int crud_init(struct wl_instance *inst)
 	struct rng r;
 	int err, p;
 
-	if (inst->params.variant || inst->params.input)
-		return wl_error(inst, -EINVAL, "crud-api takes no --variant and no --input");
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = st;
+	if (inst->params.input)
+		return wl_error(inst, -EINVAL, "crud-api takes no --input");
+	st = inst->priv;
 	st->base_users = wl_pick(inst, 200, 2000, 20000);
 	st->sessions = wl_pick(inst, 4, 20, 100);
 	st->session_items = wl_pick(inst, 10, 50, 100);
@@ -197,8 +191,6 @@ static int crud_init(struct wl_instance *inst)
 		st->price[p] = 99 + (int64_t)rng_below(&r, 19901);
 	st->ids = calloc((size_t)st->session_items, sizeof(*st->ids));
 	err = st->ids ? open_db(inst, st) : wl_error(inst, -ENOMEM, "out of memory");
-	if (err)
-		crud_teardown(inst);
 	return err;
 }
 
@@ -343,19 +335,11 @@ static int copy_db(struct wl_instance *inst, struct crud_state *st, const char *
 	return 0;
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int crud_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct crud_state *st = inst->priv;
 	struct crud_counts c = { 0 };
-	double t0 = seconds_now(), secs;
+	double t0 = wl_now_s(), secs;
 	struct rng r;
 	long s;
 	int err = 0;
@@ -365,7 +349,7 @@ static int crud_invoke(struct wl_instance *inst, struct wl_output *out)
 		err = run_session(inst, st, s, &r, out, &c);
 	if (err)
 		return err;
-	secs = seconds_now() - t0;
+	secs = wl_now_s() - t0;
 	wl_out_u64(out, (uint64_t)c.items);
 	wl_out_u64(out, (uint64_t)c.cents);
 	snprintf(inst->summary, sizeof(inst->summary),
@@ -384,6 +368,8 @@ const struct workload_ops wl_crud_api = {
 	.name = "crud-api",
 	.origin = "SeBS 130",
 	.description = "shopping-cart CRUD requests on SQLite",
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct crud_state),
 	.init = crud_init,
 	.invoke = crud_invoke,
 	.teardown = crud_teardown,

@@ -15,6 +15,7 @@
 #include "memstat.h"
 #include "protocol.h"
 #include "serve.h"
+#include "wlclock.h"
 #include "workload.h"
 
 struct cvmfn_opts {
@@ -207,14 +208,6 @@ static int parse_opts(int argc, char **argv, struct cvmfn_opts *o)
 	return 0;
 }
 
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 struct run_result {
 	long long init_ns;
 	long long fn_ns_first, fn_ns_min, fn_ns_total;
@@ -265,10 +258,10 @@ static int check_digest(struct wl_instance *inst, const struct wl_output *out, i
 			struct run_result *r)
 {
 	char hex[DIGEST_HEX_LEN];
-	long long t0 = mono_ns(), dt;
+	long long t0 = wl_now_ns(), dt;
 	int err = wl_output_digest(out, hex);
 
-	dt = mono_ns() - t0;
+	dt = wl_now_ns() - t0;
 	if (err)
 		return wl_error(inst, err, "cannot digest the output: %s", strerror(-err));
 	if (r->digests++ == 0) {
@@ -292,9 +285,9 @@ static int invoke_repeatedly(struct wl_instance *inst, const struct cvmfn_opts *
 		long long t0, dt;
 
 		wl_output_reset(out);
-		t0 = mono_ns();
+		t0 = wl_now_ns();
 		err = inst->ops->invoke(inst, out);
-		dt = mono_ns() - t0;
+		dt = wl_now_ns() - t0;
 		if (!err && out->err)
 			err = wl_error(inst, out->err, "cannot record the output: %s",
 				       strerror(-out->err));
@@ -320,14 +313,14 @@ static int cmd_run(const struct workload_ops *ops, const struct cvmfn_opts *o,
 	struct run_result r = { 0 };
 	struct wl_output out = { 0 };
 	struct wl_instance inst;
-	long long t0 = mono_ns();
+	long long t0 = wl_now_ns();
 	int err = wl_instance_open(&inst, ops, &o->params);
 
 	if (err) {
 		fprintf(stderr, "cvmfn: %s\n", inst.error);
 		return CVMFN_EXIT_INIT;
 	}
-	r.init_ns = mono_ns() - t0;
+	r.init_ns = wl_now_ns() - t0;
 	memstat_read(0, &r.mem);
 	if (invoke) {
 		err = invoke_repeatedly(&inst, o, &out, &r);

@@ -277,15 +277,11 @@ static void bfs_teardown(struct wl_instance *inst)
 {
 	struct bfs_state *st = inst->priv;
 
-	if (!st)
-		return;
 	free(st->offset);
 	free(st->adj);
 	free(st->level);
 	free(st->frontier);
 	free(st->next);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int bfs_init(struct wl_instance *inst)
@@ -293,19 +289,11 @@ static int bfs_init(struct wl_instance *inst)
 	struct bfs_state *st;
 	int err;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "graph-bfs: unknown variant '%s'",
-				inst->params.variant);
 	if (inst->params.input)
 		return wl_error(inst, -EINVAL, "graph-bfs: takes no --input (%s)",
 				inst->params.input);
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "graph-bfs: out of memory");
-	inst->priv = st;
+	st = inst->priv;
 	err = graph_build(inst, st);
-	if (err)
-		bfs_teardown(inst);
 	return err;
 }
 
@@ -315,6 +303,8 @@ const struct workload_ops wl_graph_bfs = {
 	.origin = "SeBS 503",
 	.description = "level-synchronous BFS over a Barabasi-Albert graph (CSR)",
 	.uses_threads = 1,
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct bfs_state),
 	.init = bfs_init,
 	.invoke = bfs_invoke,
 	.teardown = bfs_teardown,

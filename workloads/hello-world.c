@@ -40,6 +40,7 @@ const struct workload_ops wl_hello_world = {
 	.name = "hello-world",
 	.origin = "SeBS-style",
 	.description = "returns a small JSON greeting",
+	.variants = WL_NO_VARIANTS,
 	.init = hello_init,
 	.invoke = hello_invoke,
 };

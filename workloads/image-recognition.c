@@ -284,6 +284,7 @@ const struct workload_ops wl_image_recognition = {
 	.origin = "SeBS 411",
 	.description = "ResNet-50/152 inference on one image, top-5 of 1000 classes",
 	.uses_threads = 1,
+	.variants = "resnet50|resnet152",
 	.init = resnet_init,
 	.invoke = resnet_invoke,
 	.teardown = resnet_teardown,

@@ -577,8 +577,6 @@ static void lr_teardown(struct wl_instance *inst)
 {
 	struct lr_state *st = inst->priv;
 
-	if (!st)
-		return;
 	free(st->label);
 	free(st->text);
 	free(st->text_start);
@@ -597,29 +595,18 @@ static void lr_teardown(struct wl_instance *inst)
 	free(st->grad);
 	free(st->block_grad);
 	free(st->prob);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int lr_init(struct wl_instance *inst)
 {
-	struct lr_state *st;
+	struct lr_state *st = inst->priv;
 	int err;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "logistic-regression: unknown variant '%s'",
-				inst->params.variant);
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "logistic-regression: out of memory");
-	inst->priv = st;
 	err = inst->params.input ? reviews_read(inst, st) : reviews_generate(inst, st);
 	if (!err)
 		err = vocab_build(inst, st);
 	if (!err)
 		err = alloc_work(inst, st);
-	if (err)
-		lr_teardown(inst);
 	return err;
 }
 
@@ -629,6 +616,8 @@ const struct workload_ops wl_logistic_regression = {
 	.origin = "FunctionBench",
 	.description = "TF-IDF of generated reviews + L2 logistic regression training",
 	.uses_threads = 1,
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct lr_state),
 	.init = lr_init,
 	.invoke = lr_invoke,
 	.teardown = lr_teardown,

@@ -394,31 +394,18 @@ static void mr_teardown(struct wl_instance *inst)
 {
 	struct mr_state *st = inst->priv;
 
-	if (!st)
-		return;
 	free(st->text);
 	free(st->chunk_end);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int mr_init(struct wl_instance *inst)
 {
-	struct mr_state *st;
+	struct mr_state *st = inst->priv;
 	int err;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "map-reduce: unknown variant '%s'",
-				inst->params.variant);
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "map-reduce: out of memory");
-	inst->priv = st;
 	err = load_text(inst, st);
 	if (!err && split_chunks(st, (size_t)wl_pick(inst, 8 << 10, 256 << 10, 1 << 20)))
 		err = wl_error(inst, -ENOMEM, "map-reduce: out of memory");
-	if (err)
-		mr_teardown(inst);
 	return err;
 }
 
@@ -428,6 +415,8 @@ const struct workload_ops wl_map_reduce = {
 	.origin = "FunctionBench",
 	.description = "word count: threaded map, hash-partitioned shuffle, reduce, sort",
 	.uses_threads = 1,
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct mr_state),
 	.init = mr_init,
 	.invoke = mr_invoke,
 	.teardown = mr_teardown,

@@ -21,6 +21,7 @@
 
 #include "gemm.h"
 #include "rng.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -29,14 +30,6 @@ struct matmul_state {
 	double *abc;              /* A, B and C, n * n each, contiguous */
 	struct gemm *gemm;
 };
-
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void fill_uniform(double *m, size_t count, uint64_t seed, uint64_t stream)
 {
@@ -50,9 +43,6 @@ static void fill_uniform(double *m, size_t count, uint64_t seed, uint64_t stream
 
 static int matmul_check_params(struct wl_instance *inst)
 {
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "matmul has no variants (got '%s')",
-				inst->params.variant);
 	if (inst->params.input)
 		return wl_error(inst, -EINVAL,
 				"matmul takes no --input: A and B come from the seed");
@@ -63,12 +53,8 @@ static void matmul_teardown(struct wl_instance *inst)
 {
 	struct matmul_state *st = inst->priv;
 
-	if (!st)
-		return;
 	gemm_destroy(st->gemm);
 	free(st->abc);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int matmul_init(struct wl_instance *inst)
@@ -79,17 +65,12 @@ static int matmul_init(struct wl_instance *inst)
 
 	if (err)
 		return err;
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = st;
+	st = inst->priv;
 	st->n = n;
 	st->abc = malloc(3 * n * n * sizeof(double));
 	st->gemm = gemm_create(n, n, n, pool_threads(inst->pool));
-	if (!st->abc || !st->gemm) {
-		matmul_teardown(inst);
+	if (!st->abc || !st->gemm)
 		return wl_error(inst, -ENOMEM, "out of memory for %zu x %zu matrices", n, n);
-	}
 	fill_uniform(st->abc, n * n, inst->params.seed, 'A');
 	fill_uniform(st->abc + n * n, n * n, inst->params.seed, 'B');
 	return 0;
@@ -103,10 +84,10 @@ static int matmul_invoke(struct wl_instance *inst, struct wl_output *out)
 	double t0, secs, gflops, trace = 0.0;
 	int threads = pool_threads(inst->pool);
 
-	t0 = seconds_now();
+	t0 = wl_now_s();
 	memset(c, 0, n * n * sizeof(double));
 	gemm_run(st->gemm, inst->pool, a, n, b, n, c, n);
-	secs = seconds_now() - t0;
+	secs = wl_now_s() - t0;
 	gflops = 2.0 * (double)n * (double)n * (double)n / secs * 1e-9;
 	wl_out_u64(out, n);
 	wl_out_ref(out, c, n * n * sizeof(double));
@@ -127,6 +108,8 @@ const struct workload_ops wl_matmul = {
 	.origin = "FunctionBench",
 	.description = "N x N double matrix multiply (blocked, threaded DGEMM)",
 	.uses_threads = 1,
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct matmul_state),
 	.init = matmul_init,
 	.invoke = matmul_invoke,
 	.teardown = matmul_teardown,

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pool.h"
+#include "wlclock.h"
 
 struct pool_job {
 	pool_fn fn;
@@ -52,14 +53,6 @@ static long futex(atomic_uint *addr, int op, unsigned int val)
 	return syscall(SYS_futex, addr, op | FUTEX_PRIVATE_FLAG, val, NULL, NULL, 0);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* Spin until *addr != old or the spin budget is spent. 1 if it changed. */
 static int spin_while_equal(const struct pool *pool, atomic_uint *addr,
 			    unsigned int old)
@@ -70,14 +63,14 @@ static int spin_while_equal(const struct pool *pool, atomic_uint *addr,
 	if (pool->wait.mode == POOL_WAIT_BLOCK)
 		return atomic_load(addr) != old;
 	budget_ns = (uint64_t)pool->wait.spin_us * 1000;
-	start = now_ns();
+	start = (uint64_t)wl_now_ns();
 	for (i = 0;; i++) {
 		if (atomic_load_explicit(addr, memory_order_acquire) != old)
 			return 1;
 		__builtin_ia32_pause();
 		if (pool->wait.mode == POOL_WAIT_SPIN)
 			continue;
-		if ((i & 63) == 63 && now_ns() - start >= budget_ns)
+		if ((i & 63) == 63 && (uint64_t)wl_now_ns() - start >= budget_ns)
 			return 0;
 	}
 }

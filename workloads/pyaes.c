@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "rng.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -249,52 +250,31 @@ static void pyaes_teardown(struct wl_instance *inst)
 {
 	struct pyaes_state *st = inst->priv;
 
-	if (!st)
-		return;
 	free(st->message);
 	free(st->cipher);
 	free(st->plain);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int pyaes_init(struct wl_instance *inst)
 {
-	struct pyaes_state *st;
+	struct pyaes_state *st = inst->priv;
 	int err;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "pyaes has no variants (got '%s')",
-				inst->params.variant);
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = st;
 	st->iterations = wl_pick(inst, 1, 10, 10);
 	aes_build_tables(&st->tables);
 	err = pyaes_key_iv(inst, st);
 	if (!err)
 		err = pyaes_message(inst, st);
-	if (err) {
-		pyaes_teardown(inst);
+	if (err)
 		return err;
-	}
 	aes128_expand_key(&st->tables, st->key, st->round_keys);
 	return 0;
-}
-
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int pyaes_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct pyaes_state *st = inst->priv;
-	double t0 = seconds_now(), secs;
+	double t0 = wl_now_s(), secs;
 	long i;
 
 	for (i = 0; i < st->iterations; i++) {
@@ -304,7 +284,7 @@ static int pyaes_invoke(struct wl_instance *inst, struct wl_output *out)
 			return wl_error(inst, -EIO, "decryption %ld does not give the message back",
 					i + 1);
 	}
-	secs = seconds_now() - t0;
+	secs = wl_now_s() - t0;
 	wl_out_u64(out, st->len);
 	wl_out_ref(out, st->cipher, st->len);
 	snprintf(inst->summary, sizeof(inst->summary),
@@ -321,6 +301,8 @@ const struct workload_ops wl_pyaes = {
 	.name = "pyaes",
 	.origin = "FunctionBench",
 	.description = "AES-128-CTR encrypt and decrypt a message (T-table AES)",
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct pyaes_state),
 	.init = pyaes_init,
 	.invoke = pyaes_invoke,
 	.teardown = pyaes_teardown,

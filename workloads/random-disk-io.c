@@ -35,6 +35,7 @@
 #include "outpath.h"
 #include "rng.h"
 #include "scratch.h"
+#include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -149,16 +150,12 @@ static void disk_teardown(struct wl_instance *inst)
 {
 	struct disk_state *st = inst->priv;
 
-	if (!st)
-		return;
 	if (st->fd >= 0)
 		close(st->fd);
 	if (st->scratch[0])
 		wl_scratch_remove(st->scratch);
 	free(st->buf);
 	free(st->sums);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int disk_open(struct wl_instance *inst, struct disk_state *st)
@@ -176,19 +173,12 @@ static int disk_open(struct wl_instance *inst, struct disk_state *st)
 
 static int disk_init(struct wl_instance *inst)
 {
-	struct disk_state *st;
+	struct disk_state *st = inst->priv;
 	int err;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "random-disk-io has no variants (got '%s')",
-				inst->params.variant);
+	st->fd = -1;              /* before any return: teardown closes fd >= 0 */
 	if (inst->params.input)
 		return wl_error(inst, -EINVAL, "random-disk-io takes no --input");
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = st;
-	st->fd = -1;
 	st->nblocks = (uint64_t)wl_pick(inst, 4 << 20, 64 << 20, 256 << 20) / BLOCK;
 	st->ops = st->nblocks / 4;
 	st->buf = malloc(FILL_CHUNK);
@@ -197,17 +187,7 @@ static int disk_init(struct wl_instance *inst)
 		err = wl_error(inst, -ENOMEM, "out of memory");
 	else
 		err = disk_open(inst, st);
-	if (err)
-		disk_teardown(inst);
 	return err;
-}
-
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Writes at seeded blocks, fsync, reads at seeded blocks; times in @t. */
@@ -215,7 +195,7 @@ static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 {
 	uint64_t i, b;
 	struct rng r;
-	double t0 = seconds_now();
+	double t0 = wl_now_s();
 	int err = 0;
 
 	rng_seed_stream(&r, inst->params.seed, 0xd15c);
@@ -224,10 +204,10 @@ static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 		make_block(st->buf, inst->params.seed, KIND_WRITE, i, b);
 		err = pio_all(st->fd, st->buf, BLOCK, (off_t)(b * BLOCK), 1);
 	}
-	t[0] = seconds_now();
+	t[0] = wl_now_s();
 	if (!err && fsync(st->fd))
 		err = -errno;
-	t[1] = seconds_now();
+	t[1] = wl_now_s();
 	for (i = 0; i < st->ops && !err; i++) {
 		b = rng_below(&r, st->nblocks);
 		err = pio_all(st->fd, st->buf, BLOCK, (off_t)(b * BLOCK), 0);
@@ -237,7 +217,7 @@ static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 					(unsigned long long)block_number(st->buf));
 		st->sums[i] = block_checksum(st->buf);
 	}
-	t[2] = seconds_now();
+	t[2] = wl_now_s();
 	t[2] -= t[1];
 	t[1] -= t[0];
 	t[0] -= t0;
@@ -311,6 +291,8 @@ const struct workload_ops wl_random_disk_io = {
 	.name = "random-disk-io",
 	.origin = "FunctionBench",
 	.description = "random 4 KiB pwrite, fsync, random 4 KiB pread over a file",
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct disk_state),
 	.init = disk_init,
 	.invoke = disk_invoke,
 	.teardown = disk_teardown,

@@ -188,10 +188,6 @@ static int rnn_init(struct wl_instance *inst)
 	m->count = (int)wl_pick(inst, 4, 64, RNN_CATEGORIES * 26);
 	m->names = calloc((size_t)m->count, sizeof(*m->names));
 	err = m->names ? 0 : wl_error(inst, -ENOMEM, "out of memory");
-	if (!err && inst->params.variant && strcmp(inst->params.variant, "lstm"))
-		err = wl_error(inst, -EINVAL,
-			       "rnn-generate: unknown variant '%s' (variants: lstm)",
-			       inst->params.variant);
 	if (!err)
 		err = wl_model_load(inst, "rnn-generate-lstm128.model",
 				    RNN_PARAMS * sizeof(float), gen_model, NULL,
@@ -245,6 +241,7 @@ const struct workload_ops wl_rnn_generate = {
 	.origin = "FunctionBench",
 	.description = "character-level LSTM generates names from start letters",
 	.uses_threads = 1,
+	.variants = "lstm",
 	.init = rnn_init,
 	.invoke = rnn_invoke,
 	.teardown = rnn_teardown,

@@ -329,32 +329,19 @@ static void sentiment_teardown(struct wl_instance *inst)
 {
 	struct sentiment_state *st = inst->priv;
 
-	if (!st)
-		return;
 	free(st->text);
 	free(st->sentences);
 	free(st->scores);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int sentiment_init(struct wl_instance *inst)
 {
-	struct sentiment_state *st;
+	struct sentiment_state *st = inst->priv;
 	int err;
 
-	if (inst->params.variant)
-		return wl_error(inst, -EINVAL, "sentiment: unknown variant '%s'",
-				inst->params.variant);
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wl_error(inst, -ENOMEM, "sentiment: out of memory");
-	inst->priv = st;
 	err = lexicon_parse(inst, st);
 	if (!err)
 		err = load_sentences(inst, st);
-	if (err)
-		sentiment_teardown(inst);
 	return err;
 }
 
@@ -364,6 +351,8 @@ const struct workload_ops wl_sentiment = {
 	.origin = "FaaSProfiler",
 	.description = "VADER-like lexicon and rules sentiment of sentences",
 	.uses_threads = 1,
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct sentiment_state),
 	.init = sentiment_init,
 	.invoke = sentiment_invoke,
 	.teardown = sentiment_teardown,

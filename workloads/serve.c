@@ -13,6 +13,7 @@
 #include "memstat.h"
 #include "protocol.h"
 #include "serve.h"
+#include "wlclock.h"
 
 struct line_reader {
 	int fd;
@@ -64,14 +65,6 @@ static int write_line(int fd, const char *line, int len)
 	return 0;
 }
 
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Messages go on one line: newlines become spaces. */
 static void flatten(char *s)
 {
@@ -89,9 +82,9 @@ static int timed_invoke(struct wl_instance *inst, struct wl_output *out,
 
 	wl_output_reset(out);
 	inst->error[0] = '\0';
-	t0 = mono_ns();
+	t0 = wl_now_ns();
 	err = inst->ops->invoke(inst, out);
-	*fn_ns = mono_ns() - t0;
+	*fn_ns = wl_now_ns() - t0;
 	if (!err && out->err)
 		err = wl_error(inst, out->err, "%s: cannot record the output: %s",
 			       inst->ops->name, strerror(-out->err));
@@ -108,13 +101,13 @@ static int reply_digest(const struct wl_output *out, unsigned long seq, int out_
 	long long t0;
 	int err, n;
 
-	t0 = mono_ns();
+	t0 = wl_now_ns();
 	err = wl_output_digest(out, hex);
 	if (err)
 		n = snprintf(line, sizeof(line), "digest %lu error=%s\n", seq, strerror(-err));
 	else
 		n = snprintf(line, sizeof(line), "digest %lu sha256=%s digest_ns=%lld\n",
-			     seq, hex, mono_ns() - t0);
+			     seq, hex, wl_now_ns() - t0);
 	return write_line(out_fd, line, n);
 }
 
@@ -178,7 +171,7 @@ int serve_loop(const struct workload_ops *ops, const struct wl_params *params,
 	struct wl_output out = { 0 };
 	struct wl_instance inst;
 	char line[PROTO_LINE_MAX];
-	long long t0 = mono_ns();
+	long long t0 = wl_now_ns();
 	unsigned long seq, calls = 0;
 	int err = wl_instance_open(&inst, ops, params);
 
@@ -187,7 +180,7 @@ int serve_loop(const struct workload_ops *ops, const struct wl_params *params,
 		dprintf(out_fd, "error %s\n", inst.error);
 		return CVMFN_EXIT_INIT;
 	}
-	err = send_ready(&inst, mono_ns() - t0, out_fd);
+	err = send_ready(&inst, wl_now_ns() - t0, out_fd);
 	while (!err && read_line(&lr, line, sizeof(line)) == 0) {
 		if (sscanf(line, "invoke %lu", &seq) == 1)
 			err = reply_invoke(&inst, &out, seq, wl_digest_due(policy, calls++),

@@ -502,8 +502,6 @@ static void fd_teardown(struct wl_instance *inst)
 	struct fd_state *st = inst->priv;
 	int i;
 
-	if (!st)
-		return;
 	for (i = 0; st->scratch && i < st->threads; i++) {
 		struct fd_scratch *sc = &st->scratch[i];
 
@@ -525,8 +523,6 @@ static void fd_teardown(struct wl_instance *inst)
 	free(st->frames);
 	free(st->gray);
 	haar_cascade_free(&st->cascade);
-	free(st);
-	inst->priv = NULL;
 }
 
 static int fd_load_cascade(struct wl_instance *inst, struct fd_state *st)
@@ -547,28 +543,18 @@ static int fd_load_cascade(struct wl_instance *inst, struct fd_state *st)
 
 static int fd_init(struct wl_instance *inst)
 {
-	struct fd_state *st = calloc(1, sizeof(*st));
-	int err = 0;
+	struct fd_state *st = inst->priv;
+	int err;
 
-	if (!st)
-		return wl_error(inst, -ENOMEM, "video-face-detection: out of memory");
-	inst->priv = st;
 	st->seed = inst->params.seed;
 	st->nframes = (int)wl_pick(inst, 2, 10, 30);
 	st->w = (int)wl_pick(inst, 160, 320, 640);
 	st->h = (int)wl_pick(inst, 120, 240, 480);
-	if (inst->params.variant)
-		err = wl_error(inst, -EINVAL,
-			       "video-face-detection has no variants (got '%s')",
-			       inst->params.variant);
-	if (!err)
-		err = fd_load_cascade(inst, st);
+	err = fd_load_cascade(inst, st);
 	if (!err)
 		err = fd_alloc(inst, st);
-	if (err) {
-		fd_teardown(inst);
+	if (err)
 		return err;
-	}
 	fd_make_scales(st);
 	fd_make_movers(st);
 	pool_for_dynamic(inst->pool, (size_t)st->nframes, 1, fd_gen_frames, st);
@@ -677,6 +663,8 @@ const struct workload_ops wl_video_face_detection = {
 	.origin = "FunctionBench",
 	.description = "Viola-Jones Haar-cascade face detection on every frame",
 	.uses_threads = 1,
+	.variants = WL_NO_VARIANTS,
+	.state_size = sizeof(struct fd_state),
 	.init = fd_init,
 	.invoke = fd_invoke,
 	.teardown = fd_teardown,

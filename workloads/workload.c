@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -71,6 +72,51 @@ int wl_size_parse(const char *s, enum wl_size *size)
 	return -EINVAL;
 }
 
+/* Whether @v is one of the "a|b" in @list. */
+static int variant_listed(const char *list, const char *v)
+{
+	size_t n = strlen(v);
+	const char *p;
+
+	if (strchr(v, '|'))
+		return 0;
+	for (p = list; n && *p; p += strcspn(p, "|") + (p[strcspn(p, "|")] == '|'))
+		if (!strncmp(p, v, n) && (p[n] == '|' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/* Refuse a --variant the workload does not list; 0 or -EINVAL. */
+static int check_variant(struct wl_instance *inst, const struct workload_ops *ops)
+{
+	const char *v = inst->params.variant, *p;
+	char names[256];
+	size_t i = 0;
+
+	if (!v || !ops->variants || variant_listed(ops->variants, v))
+		return 0;
+	if (!*ops->variants)
+		return wl_error(inst, -EINVAL, "%s has no variants (got '%s')", ops->name, v);
+	for (p = ops->variants; *p && i + 3 < sizeof(names); p++) {
+		if (*p == '|')
+			names[i++] = ',';
+		names[i++] = *p == '|' ? ' ' : *p;
+	}
+	names[i] = '\0';
+	return wl_error(inst, -EINVAL, "%s: unknown variant '%s' (variants: %s)", ops->name, v,
+			names);
+}
+
+/* Teardown, then the state wl_instance_open() allocated. */
+static void instance_release(struct wl_instance *inst)
+{
+	if (inst->ops && inst->ops->teardown)
+		inst->ops->teardown(inst);
+	if (inst->ops && inst->ops->state_size)
+		free(inst->priv);
+	inst->priv = NULL;
+}
+
 int wl_instance_open(struct wl_instance *inst, const struct workload_ops *ops,
 		     const struct wl_params *params)
 {
@@ -82,16 +128,26 @@ int wl_instance_open(struct wl_instance *inst, const struct workload_ops *ops,
 	if (ops->version != WL_OPS_VERSION)
 		return wl_error(inst, -EINVAL, "workload %s has ops version %d, cvmfn needs %d",
 				ops->name, ops->version, WL_OPS_VERSION);
+	err = check_variant(inst, ops);
+	if (err)
+		return err;
 	if (threads <= 0)
 		threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	inst->params.threads = threads;
+	if (ops->state_size && !(inst->priv = calloc(1, ops->state_size)))
+		return wl_error(inst, -ENOMEM, "%s: out of memory", ops->name);
 	inst->pool = pool_create(ops->uses_threads ? threads : 1, &params->wait);
-	if (!inst->pool)
+	if (!inst->pool) {
+		free(inst->priv);
+		inst->priv = NULL;
 		return wl_error(inst, -ENOMEM, "cannot start %d worker threads", threads);
+	}
 	err = ops->init ? ops->init(inst) : 0;
 	if (err) {
 		if (!inst->error[0])
 			wl_error(inst, err, "%s: init failed: %s", ops->name, strerror(-err));
+		if (ops->state_size)
+			instance_release(inst);
 		pool_destroy(inst->pool);
 		inst->pool = NULL;
 	}
@@ -100,9 +156,7 @@ int wl_instance_open(struct wl_instance *inst, const struct workload_ops *ops,
 
 void wl_instance_close(struct wl_instance *inst)
 {
-	if (inst->ops && inst->ops->teardown)
-		inst->ops->teardown(inst);
+	instance_release(inst);
 	pool_destroy(inst->pool);
 	inst->pool = NULL;
-	inst->priv = NULL;
 }

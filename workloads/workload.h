@@ -19,7 +19,10 @@
 #include "output.h"
 #include "pool.h"
 
-#define WL_OPS_VERSION 2
+#define WL_OPS_VERSION 3
+
+/* workload_ops.variants of a workload that takes no --variant */
+#define WL_NO_VARIANTS ""
 
 enum wl_size { WL_SIZE_TEST, WL_SIZE_SMALL, WL_SIZE_LARGE };
 
@@ -54,13 +57,29 @@ struct workload_ops {
 	const char *origin;       /* e.g. "SeBS 411" */
 	const char *description;
 	int uses_threads;         /* 1 if invoke() uses inst->pool */
-	/* Returns 0 or -errno with inst->error set. */
+	/*
+	 * The --variant values it accepts, "a|b" (the first is not implied: no
+	 * --variant is always allowed); WL_NO_VARIANTS: none; NULL: init()
+	 * checks them itself. wl_instance_open() refuses any other before init.
+	 */
+	const char *variants;
+	/*
+	 * Bytes of private state: wl_instance_open() sets inst->priv to that
+	 * many zeroed bytes before init() and frees them after teardown(),
+	 * also when init() fails. 0: init() manages inst->priv itself.
+	 */
+	size_t state_size;
+	/*
+	 * Returns 0 or -errno with inst->error set. With a state_size, a failed
+	 * init() leaves the cleaning to teardown(), which wl_instance_open() calls.
+	 */
 	int (*init)(struct wl_instance *inst);
 	/*
 	 * One request. Records its output in @out (references stay valid until
 	 * the next invoke or teardown); never hashes it. 0 or -errno.
 	 */
 	int (*invoke)(struct wl_instance *inst, struct wl_output *out);
+	/* Frees what init() built; with a state_size, not inst->priv itself. */
 	void (*teardown)(struct wl_instance *inst);
 };
 
@@ -96,12 +115,14 @@ size_t workload_count(void);
 const struct workload_ops *workload_at(size_t i);
 
 /**
- * wl_instance_open() - start the pool and run init. On failure the error is
- * in inst->error and everything already built is released.
+ * wl_instance_open() - check the variant against ops->variants, allocate
+ * ops->state_size bytes of state, start the pool and run init. On failure
+ * the error is in inst->error and everything already built is released
+ * (teardown, then the state).
  */
 int wl_instance_open(struct wl_instance *inst, const struct workload_ops *ops,
 		     const struct wl_params *params);
-/** wl_instance_close() - teardown and stop the pool. */
+/** wl_instance_close() - teardown, free the state and stop the pool. */
 void wl_instance_close(struct wl_instance *inst);
 
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "clock.h"
 
 extern const struct backend_ops backend_native;
 extern const struct backend_ops backend_runc, backend_crun;
@@ -40,7 +41,7 @@ int backend_fork(struct instance *in, backend_child_fn child, void *arg,
 		close(req[1]);
 		goto err_pipe;
 	}
-	in->spawn_ns = mono_ns();
+	in->spawn_ns = clock_now_ns();
 	pid = fork();
 	if (pid == 0)
 		child(arg, req[0], rep[1]);

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "instance.h"
 #include "journal.h"
 #include "oci-bundle.h"
@@ -40,7 +41,7 @@ void oci_state_dir(char *buf, size_t len)
 
 int oci_run_wait(char *const argv[], double timeout_s)
 {
-	long long deadline = mono_ns() + (long long)(timeout_s * 1e9);
+	long long deadline = clock_now_ns() + (long long)(timeout_s * 1e9);
 	struct timespec pause = { 0, 2000000 };
 	int status, fd;
 	pid_t pid = fork();
@@ -56,7 +57,7 @@ int oci_run_wait(char *const argv[], double timeout_s)
 		_exit(127);
 	}
 	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (mono_ns() > deadline) {
+		if (clock_now_ns() > deadline) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			return -ETIMEDOUT;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "env-local.h"
 
 #define ENV_SBIN_DIRS "/usr/local/sbin:/usr/sbin:/sbin"
@@ -56,12 +57,9 @@ int env_which(const char *name, char *path, size_t len)
 	return which_in(ENV_SBIN_DIRS, name, path, len);
 }
 
-static long ms_since(const struct timespec *t0)
+static long ms_since(long long t0)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+	return (long)((clock_now_ns() - t0) / 1000000);
 }
 
 static void run_child(char *const argv[], int out)
@@ -78,7 +76,7 @@ static void run_child(char *const argv[], int out)
 }
 
 /* Read @fd into @buf until EOF or the deadline; 0 on EOF, -ETIMEDOUT. */
-static int run_drain(int fd, char *buf, size_t len, const struct timespec *t0,
+static int run_drain(int fd, char *buf, size_t len, long long t0,
 		     int timeout_ms)
 {
 	size_t got = 0;
@@ -115,7 +113,7 @@ static int run_drain(int fd, char *buf, size_t len, const struct timespec *t0,
 }
 
 /* Wait for @pid until the deadline, then kill its process group. */
-static int run_reap(pid_t pid, const struct timespec *t0, int timeout_ms,
+static int run_reap(pid_t pid, long long t0, int timeout_ms,
 		    int *status)
 {
 	pid_t r;
@@ -149,13 +147,13 @@ int env_run_capture(char *const argv[], char *buf, size_t len, int timeout_s,
 		    int *status)
 {
 	int fds[2], ret, ret2;
-	struct timespec t0;
+	long long t0;
 	pid_t pid;
 
 	buf[0] = '\0';
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = clock_now_ns();
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
@@ -166,8 +164,8 @@ int env_run_capture(char *const argv[], char *buf, size_t len, int timeout_s,
 	if (pid == 0)
 		run_child(argv, fds[1]);
 	close(fds[1]);
-	ret = run_drain(fds[0], buf, len, &t0, timeout_s * 1000);
+	ret = run_drain(fds[0], buf, len, t0, timeout_s * 1000);
 	close(fds[0]);
-	ret2 = run_reap(pid, &t0, ret ? 0 : timeout_s * 1000, status);
+	ret2 = run_reap(pid, t0, ret ? 0 : timeout_s * 1000, status);
 	return ret ? ret : ret2;
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "idle-spin.h"
 
 #define SPIN_MAX_CPUS CPU_SETSIZE
@@ -77,10 +78,7 @@ static unsigned long long idle_ticks(void)
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)clock_now_ns() / 1e9;
 }
 
 static int start_threads(char *why, size_t len)

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "instance.h"
 #include "tap.h"
 
@@ -82,9 +83,9 @@ int main(void)
 		bad += err || !r.ok;
 	}
 	tap_ok(!bad, "3000 quick calls with a 20 ms timeout: none timed out (%d failed)", bad);
-	t0 = mono_ns();
+	t0 = clock_now_ns();
 	err = instance_invoke(&in, -1, 0.3, &r);
-	took = mono_ns() - t0;
+	took = clock_now_ns() - t0;
 	tap_ok(err == -ETIMEDOUT, "a call that never gets a reply times out (%d)", err);
 	tap_ok(took >= 300000000LL && took < 1500000000LL, "near its deadline: %.3f s for 0.3 s",
 	       took / 1e9);
@@ -97,9 +98,9 @@ int main(void)
 		kill(pid, SIGINT);
 		_exit(0);
 	}
-	t0 = mono_ns();
+	t0 = clock_now_ns();
 	err = instance_invoke(&in, -1, 30, &r);
-	took = mono_ns() - t0;
+	took = clock_now_ns() - t0;
 	waitpid(killer, NULL, 0);
 	tap_ok(err == -EINTR && got_int, "SIGINT ends a blocked call as interrupted (%d)", err);
 	tap_ok(took < 5000000000LL, "at once, not at the 30 s deadline (%.3f s)", took / 1e9);

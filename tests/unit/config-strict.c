@@ -6,6 +6,7 @@
  * config files that are not regular files. Each case failed before its fix.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -102,6 +103,87 @@ static void test_whole_values(void)
 		     "t.ini:3: bad value '99999999999999999999' for seed", "integer overflow");
 }
 
+/* One +1 per line of CELL_KEYS: the keys struct cell has fields for. */
+#define COUNT_KEY(...) + 1
+
+/* "[experiment a]", then @k = a value of @len zeros (on indented lines of 150). */
+static void long_value_config(const struct config_key *k, size_t len, char *text,
+			      size_t size)
+{
+	size_t used = (size_t)snprintf(text, size, "[experiment a]\n%s = ", k->name), chunk;
+
+	while (len) {
+		chunk = len > 150 ? 150 : len;
+		used += (size_t)snprintf(text + used, size - used, "%0*d\n%s", (int)chunk, 0,
+					 len > chunk ? "  " : "");
+		len -= chunk;
+		len -= len > 0;   /* the continuation joins with one space */
+	}
+	if (strcmp(k->name, "workload"))
+		snprintf(text + used, size - used, "workload = null\n");
+}
+
+/* Whether the default and every allowed value of @k fit its field. */
+static int values_fit(const struct config_key *k)
+{
+	const char *p = k->allowed;
+	size_t n;
+
+	if (k->def && strlen(k->def) >= k->size)
+		return 0;
+	while (p && *p) {
+		n = strcspn(p, "|");
+		if (n >= k->size)
+			return 0;
+		p += n + (p[n] == '|');
+	}
+	return 1;
+}
+
+/*
+ * Issue 11.6: struct cell and the key table come from one list (cell-keys.h).
+ * Every stored key has a field of its own (no two overlap, all inside struct
+ * cell), their number is the list's; a text key's default and allowed values
+ * fit its field, and a value as long as its field (one more than fits) is an
+ * error naming file:line, for every such key.
+ */
+static void test_key_table(void)
+{
+	size_t i, j, stored = 0, overlap = 0, outside = 0, refused = 0, texts = 0, fit = 0;
+	const struct config_key *a, *b;
+	char text[2048], err[1024] = "";
+	struct cell *cells;
+	size_t n;
+
+	for (i = 0; i < config_key_count; i++) {
+		a = &config_keys[i];
+		if (a->offset == (size_t)-1)
+			continue;
+		stored++;
+		outside += a->offset < offsetof(struct cell, experiment) + 64 ||
+			   a->offset + a->size > offsetof(struct cell, repeat_index);
+		for (j = 0; j < i; j++) {
+			b = &config_keys[j];
+			overlap += b->offset != (size_t)-1 && a->offset < b->offset + b->size &&
+				   b->offset < a->offset + a->size;
+		}
+		if (a->type == KEY_INT || a->type == KEY_DOUBLE || a->type == KEY_LIST)
+			continue;
+		texts++;
+		fit += values_fit(a);
+		long_value_config(a, a->size, text, sizeof(text));
+		refused += load_expand(text, &cells, &n, err, sizeof(err)) == -EINVAL &&
+			   !strncmp(err, "t.ini:2: ", 9) && strstr(err, a->name);
+		config_cells_free(cells, n);
+	}
+	tap_ok(stored == 0 CELL_KEYS(COUNT_KEY) && !overlap && !outside,
+	       "%zu keys stored, one field each in struct cell (%zu overlap, %zu outside)",
+	       stored, overlap, outside);
+	tap_ok(texts >= 10 && refused == texts && fit == texts, "%zu of %zu text keys refuse "
+	       "a value as long as their field, naming file:line; defaults and allowed "
+	       "values fit in %zu (%s)", refused, texts, fit, err);
+}
+
 /* Issue 8: no field is cut; a long list of probes does not crash `list`. */
 static void test_field_lengths(void)
 {
@@ -167,7 +249,7 @@ static void test_long_spec(void)
 	config_cells_free(cells, n);
 }
 
-/* The key's hash as docs/configs.md defines it: FNV-1a of the spec, folded. */
+/* The key's hash as docs/configs.md defines it: FNV-1a of the lines, folded. */
 static uint32_t fnv32(const char *a, const char *b, const char *c)
 {
 	const char *parts[3] = { a, b, c }, *p;
@@ -187,30 +269,34 @@ static int by_hash(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Two seeds whose cells' specs hash alike (2^19 seeds hold about 32 such pairs). */
-static int find_collision(const char *spec, unsigned *a, unsigned *b)
+/*
+ * Two seeds whose cells' keys hash alike (2^19 seeds hold about 32 such pairs).
+ * The hashed text of "[experiment c] workload = null, seed = S" is its lines
+ * not at their default, sorted (docs/configs.md); seed 1 is the default.
+ */
+#define C_HEAD "experiment = c\nrepeat = 0\n"
+#define C_TAIL "workload = null\n"
+static int find_collision(unsigned *a, unsigned *b)
 {
 	const size_t n = 1 << 19;
 	uint64_t *v = malloc(n * sizeof(*v));
-	const char *at = strstr(spec, "seed = 7\n");
-	char *head = strndup(spec, at ? (size_t)(at - spec) : 0), line[32];
+	char line[32];
 	size_t i;
 	int found = 0;
 
-	for (i = 1; v && at && i < n; i++) {
+	for (i = 2; v && i < n; i++) {
 		snprintf(line, sizeof(line), "seed = %zu\n", i);
-		v[i] = (uint64_t)fnv32(head, line, at + 9) << 32 | i;
+		v[i] = (uint64_t)fnv32(C_HEAD, line, C_TAIL) << 32 | i;
 	}
-	if (v && at)
-		qsort(v + 1, n - 1, sizeof(*v), by_hash);
-	for (i = 2; v && at && i < n && !found; i++)
+	if (v)
+		qsort(v + 2, n - 2, sizeof(*v), by_hash);
+	for (i = 3; v && i < n && !found; i++)
 		if (v[i] >> 32 == v[i - 1] >> 32) {
 			*a = (unsigned)v[i - 1];
 			*b = (unsigned)v[i];
 			found = 1;
 		}
 	free(v);
-	free(head);
 	return found;
 }
 
@@ -221,21 +307,64 @@ static void test_key_collision(void)
 	struct cell *cells;
 	size_t n;
 	unsigned a = 0, b = 0;
+	char line_buf[32];
 	int found;
 
 	load_expand("[experiment c]\nworkload = null\nseed = 7\n", &cells, &n, err, sizeof(err));
-	snprintf(want, sizeof(want), "c-%08x", n ? fnv32(cells[0].spec, "", "") : 0);
-	tap_ok(n == 1 && !strcmp(cells[0].key, want), "a cell's key is c-FNV32(spec) (%s)", want);
-	found = n == 1 && find_collision(cells[0].spec, &a, &b);
-	tap_ok(found, "seeds %u and %u make specs that hash alike", a, b);
+	snprintf(want, sizeof(want), "c-%08x", fnv32(C_HEAD, "seed = 7\n", C_TAIL));
+	tap_ok(n == 1 && !strcmp(cells[0].key, want), "a cell's key is c-FNV32(its lines not "
+	       "at their default, sorted) (%s)", want);
 	config_cells_free(cells, n);
+	found = find_collision(&a, &b);
+	tap_ok(found, "seeds %u and %u make keys that hash alike", a, b);
 	snprintf(text, sizeof(text), "[experiment c]\nworkload = null\nseed = %u, %u\n", a, b);
 	load_expand(text, &cells, &n, err, sizeof(err));
 	tap_ok(n == 2 && strcmp(cells[0].key, cells[1].key) != 0, "they still get two keys "
 	       "(%s, %s)", n == 2 ? cells[0].key : err, n == 2 ? cells[1].key : "");
-	snprintf(want, sizeof(want), "c-%08x", n ? fnv32(cells[0].spec, "", "") : 0);
+	snprintf(line_buf, sizeof(line_buf), "seed = %u\n", a);
+	snprintf(want, sizeof(want), "c-%08x", fnv32(C_HEAD, line_buf, C_TAIL));
 	tap_ok(n == 2 && !strcmp(cells[0].key, want), "the first keeps its hash as key");
 	config_cells_free(cells, n);
+}
+
+/*
+ * Issue 11.6: a key at its default is not part of the cell's key, so adding a
+ * key with a default (every existing config leaves it at its default) changes
+ * no existing key. Every key of the table with a default, written out at its
+ * default (numbers as "0..." too), gives the keys of the config without them.
+ */
+static void test_key_defaults(void)
+{
+	char *text = NULL, err[1024];
+	size_t len = 0, i, n1 = 0, n2 = 0;
+	struct cell *c1 = NULL, *c2 = NULL;
+	FILE *f = open_memstream(&text, &len);
+	const struct config_key *k;
+	int stored = 0;
+
+	fprintf(f, "[experiment d]\nworkload = null\nthreads = 1, 2\n");
+	for (i = 0; i < config_key_count; i++) {
+		k = &config_keys[i];
+		if (!k->def || k->offset == (size_t)-1 || !strcmp(k->name, "threads"))
+			continue;
+		stored++;
+		if (k->type == KEY_INT || k->type == KEY_DOUBLE)
+			fprintf(f, "%s = 0%s\n", k->name, k->def);
+		else
+			fprintf(f, "%s = %s\n", k->name, k->def);
+	}
+	fclose(f);
+	load_expand("[experiment d]\nworkload = null\nthreads = 1, 2\n", &c1, &n1, err,
+		    sizeof(err));
+	load_expand(text, &c2, &n2, err, sizeof(err));
+	tap_ok(stored > 20 && n1 == 2 && n2 == 2 && !strcmp(c1[0].key, c2[0].key) &&
+	       !strcmp(c1[1].key, c2[1].key), "%d keys written at their default leave the "
+	       "cell keys as they were (%s, %s; %s)", stored, n1 ? c1[0].key : "",
+	       n2 ? c2[0].key : "", err);
+	tap_ok(n1 == 2 && strcmp(c1[0].key, c1[1].key), "a key not at its default is hashed");
+	config_cells_free(c1, n1);
+	config_cells_free(c2, n2);
+	free(text);
 }
 
 /* Issue 9.8: lists are not cut at 64 values. */
@@ -381,16 +510,18 @@ static void test_files(void)
 
 int main(void)
 {
-	tap_plan(49);
+	tap_plan(53);
 	test_section_names();
 	test_indented_key();
 	test_whole_values();
 	test_field_lengths();
+	test_key_table();
 	test_long_spec();
 	test_long_lists();
 	test_max_cells();
 	test_duplicates();
 	test_key_collision();
+	test_key_defaults();
 	test_out_of_memory();
 	test_files();
 	return tap_done();

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "instance.h"
 #include "tap.h"
 
@@ -74,7 +75,7 @@ static pid_t start(struct instance *in)
 	in->pid = pid;
 	in->to_fd = req[1];
 	in->from_fd = rep[0];
-	in->spawn_ns = mono_ns();
+	in->spawn_ns = clock_now_ns();
 	return pid;
 }
 

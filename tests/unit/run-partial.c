@@ -10,10 +10,9 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+#include "db-schema.h"
 #include "db.h"
 #include "tap.h"
-
-extern const char *const schema_migrations[];
 
 static int scalar(sqlite3 *h, const char *sql)
 {
@@ -46,8 +45,8 @@ static int schema2(sqlite3 *h)
 		"'', '', 'now', 'skipped');"
 		"INSERT INTO skip (run_id, cell_id, reason) VALUES (1, 2, 'r'), (2, NULL, 'r');";
 
-	return sqlite3_exec(h, schema_migrations[0], NULL, NULL, NULL) ||
-	       sqlite3_exec(h, schema_migrations[1], NULL, NULL, NULL) ||
+	return sqlite3_exec(h, db_migrations[0].sql, NULL, NULL, NULL) ||
+	       sqlite3_exec(h, db_migrations[1].sql, NULL, NULL, NULL) ||
 	       sqlite3_exec(h, rows, NULL, NULL, NULL);
 }
 

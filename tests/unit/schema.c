@@ -6,6 +6,7 @@
  * db_open() on files: names that are not files, another program's SQLite
  * file, the application_id mark, and a refusal that changes nothing.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db-schema.h"
 #include "db.h"
 #include "tap.h"
 
@@ -54,6 +56,57 @@ static void test_fresh(sqlite3 *h)
 	tap_ok(db_migrate(h, ":memory:", err, sizeof(err)) == 0 &&
 	       scalar(h, "PRAGMA user_version") == db_schema_latest(),
 	       "migrating again changes nothing");
+}
+
+/* The highest NNN of results-schema/NNN-*.sql, read from the directory; -1 if none. */
+static int newest_file_number(void)
+{
+	DIR *d = opendir("results-schema");
+	struct dirent *e;
+	int n, max = -1;
+
+	while (d && (e = readdir(d)))
+		if (sscanf(e->d_name, "%3d-", &n) == 1 && strstr(e->d_name, ".sql") && n > max)
+			max = n;
+	if (d)
+		closedir(d);
+	return max;
+}
+
+/*
+ * Issue 11.6: a migration's number is the one in its file name and user_version
+ * is that number; two files with one number, or a gap, are an error.
+ */
+static void test_numbers(sqlite3 *h)
+{
+	static const struct db_migration ok[] = {
+		{ 1, "001-a.sql", "" }, { 2, "002-b.sql", "" }, { 3, "003-c.sql", "" } };
+	static const struct db_migration dup[] = {
+		{ 1, "001-a.sql", "" }, { 2, "002-b.sql", "" }, { 3, "003-c.sql", "" },
+		{ 3, "003-d.sql", "" } };
+	static const struct db_migration gap[] = {
+		{ 1, "001-a.sql", "" }, { 2, "002-b.sql", "" }, { 4, "004-d.sql", "" } };
+	static const struct db_migration late[] = { { 2, "002-b.sql", "" } };
+	int newest = newest_file_number();
+	char err[512] = "";
+
+	if (newest < 0)
+		printf("ok %d # SKIP results-schema/ not found: run from the top directory\n",
+		       ++tap_count);
+	else
+		tap_ok(scalar(h, "PRAGMA user_version") == newest,
+		       "user_version is the number in the newest file's name (%d)", newest);
+	tap_ok(!db_schema_check(ok, 3, err, sizeof(err)), "1, 2, 3 are in order");
+	tap_ok(db_schema_check(dup, 4, err, sizeof(err)) == -EINVAL,
+	       "two migrations numbered 3 are an error");
+	tap_contains(err, "003-c.sql and 003-d.sql have one number (3)", "naming both");
+	tap_ok(db_schema_check(gap, 3, err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "004-d.sql") && strstr(err, "gap"), "a gap is an error (%s)", err);
+	tap_ok(db_schema_check(late, 1, err, sizeof(err)) == -EINVAL,
+	       "numbers start at 1");
+	tap_ok(!db_schema_check(db_migrations, db_migration_count, err, sizeof(err)) &&
+	       db_schema_latest() == (int)db_migration_count,
+	       "this build's %zu migrations are in order", db_migration_count);
 }
 
 static void test_constraints(sqlite3 *h)
@@ -185,12 +238,13 @@ int main(void)
 {
 	sqlite3 *h;
 
-	tap_plan(19);
+	tap_plan(26);
 	if (sqlite3_open(":memory:", &h) != SQLITE_OK) {
 		printf("Bail out! cannot open an in-memory database\n");
 		return 1;
 	}
 	test_fresh(h);
+	test_numbers(h);
 	test_constraints(h);
 	test_newer(h);
 	sqlite3_close(h);

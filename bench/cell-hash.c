@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cell-hash.c - the hash in a cell's key. It covers what makes the cell
+ * differ from the built-in defaults: the experiment, the repeat and each
+ * `key = value` line of the spec whose value is not the key's default
+ * (numbers compare as numbers: "threads = 00" is at the default 0). The
+ * lines are hashed sorted, so neither a new key with a default nor a new
+ * order of the key table changes an existing key.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cell-hash.h"
+#include "config.h"
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static uint64_t fnv(uint64_t h, const char *p, size_t n)
+{
+	while (n--)
+		h = (h ^ (unsigned char)*p++) * FNV_PRIME;
+	return h;
+}
+
+/* A "name = value" line of a key at its default (1), or not (0), or -ENOMEM. */
+static int at_default(const char *line, size_t len)
+{
+	const char *eq = memmem(line, len, " = ", 3);
+	const struct config_key *k;
+	char name[64], *value;
+	int ret;
+
+	if (!eq || (size_t)(eq - line) >= sizeof(name))
+		return 0;
+	memcpy(name, line, (size_t)(eq - line));
+	name[eq - line] = '\0';
+	k = config_key_find(name);
+	if (!k || !k->def)
+		return 0;
+	value = strndup(eq + 3, len - (size_t)(eq + 3 - line));
+	if (!value)
+		return -ENOMEM;
+	ret = config_value_same(k, value, k->def);
+	free(value);
+	return ret;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The spec's lines (each with its '\n'), not at their default; NULL-ended. */
+static char **hashed_lines(const char *spec, size_t *n)
+{
+	const char *p, *nl;
+	size_t len, lines = 1;
+	char **v;
+	int skip;
+
+	for (p = spec; (p = strchr(p, '\n')); p++)
+		lines++;
+	v = calloc(lines + 1, sizeof(*v));
+	p = spec;
+	for (*n = 0; v && *p; p += len) {
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		skip = at_default(p, nl ? len - 1 : len);
+		if (skip > 0)
+			continue;
+		v[*n] = skip ? NULL : strndup(p, len);
+		if (!v[*n])
+			goto err_lines;
+		(*n)++;
+	}
+	return v;
+err_lines:
+	while (*n)
+		free(v[--*n]);
+	free(v);
+	return NULL;
+}
+
+int cell_hash(const char *spec, int salt, uint32_t *out)
+{
+	uint64_t h = FNV_OFFSET;
+	char tail[16] = "";
+	char **lines;
+	size_t i, n;
+
+	lines = hashed_lines(spec, &n);
+	if (!lines)
+		return -ENOMEM;
+	qsort(lines, n, sizeof(*lines), by_text);
+	for (i = 0; i < n; i++) {
+		h = fnv(h, lines[i], strlen(lines[i]));
+		free(lines[i]);
+	}
+	free(lines);
+	if (salt) {
+		snprintf(tail, sizeof(tail), "#%d", salt);
+		h = fnv(h, tail, strlen(tail));
+	}
+	*out = (uint32_t)(h ^ (h >> 32));
+	return 0;
+}

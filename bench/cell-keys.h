@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cell-keys.h - the one list of config keys stored in a cell. struct cell
+ * (cell.h) takes a field from each line and the key table (config-keys.c)
+ * an entry, so a key cannot exist in one and not the other. The order is
+ * the order of the matrix dimensions (the last varies fastest), of the spec
+ * and of `cvmbench list --keys`.
+ *
+ *   X(name, field, ctype, dim, type, matrix, min, max, allowed, def, check, help)
+ *
+ * name     the config key (a long option name)
+ * field    its field of struct cell, declared `ctype field dim;`
+ * type     enum config_key_type (config.h): how it is split, checked, stored
+ * matrix   1: a comma list makes a dimension
+ * min/max  for numbers; allowed: "a|b|c" for KEY_ENUM
+ * def      the default as text; NULL: required
+ * check    for KEY_NAME and KEY_LIST: int check(value, err, errlen), config-keys.c
+ * help     one line for `cvmbench list --keys`
+ *
+ * A text value must fit its field whole: longer is an error naming file:line
+ * (config-values.c), never cut. A key added here with a default changes no
+ * existing cell key (cell-hash.c).
+ */
+#ifndef CVMBENCH_CELL_KEYS_H
+#define CVMBENCH_CELL_KEYS_H
+
+#define CELL_KEYS(X) \
+	X("workload", workload, char, [48], KEY_NAME, 1, 0, 0, NULL, NULL, \
+	  config_check_workload, "function(s) to run (cvmbench list)") \
+	X("size", size, char, [8], KEY_ENUM, 1, 0, 0, "test|small|large", "test", NULL, \
+	  "input size") \
+	X("backend", backend, char, [16], KEY_ENUM, 1, 0, 0, "native|runc|crun", "native", \
+	  NULL, "where an instance runs") \
+	X("threads", threads, int, , KEY_INT, 1, 0, 1024, NULL, "0", NULL, \
+	  "worker threads per instance; 0 = its CPUs") \
+	X("wait", wait, char, [32], KEY_NAME, 1, 0, 0, NULL, "hybrid:200", \
+	  config_check_wait, "how idle workers wait: spin, block, hybrid[:US]") \
+	X("idle", idle, char, [32], KEY_NAME, 1, 0, 0, NULL, "default", config_check_idle, \
+	  "guest idle policy: default, hlt, poll, spin, haltpoll:NANOSECONDS") \
+	X("mode", mode, char, [8], KEY_ENUM, 1, 0, 0, "warm|cold", "warm", NULL, \
+	  "warm: one serving instance; cold: a new instance per call") \
+	X("instances", instances, int, , KEY_INT, 1, 1, 256, NULL, "1", NULL, \
+	  "warm instances alive at once (calls go round-robin)") \
+	X("invocations", invocations, int, , KEY_INT, 1, 1, 1000000, NULL, "20", NULL, \
+	  "measured calls per cell") \
+	X("warmup", warmup, int, , KEY_INT, 1, 0, 1000000, NULL, "2", NULL, \
+	  "calls before measuring (stored as phase warmup)") \
+	X("repeats", repeats, int, , KEY_INT, 0, 1, 1000, NULL, "1", NULL, \
+	  "run each cell this many times, fresh instances each") \
+	X("seed", seed, long long, , KEY_INT, 1, 0, 2147483647, NULL, "1", NULL, \
+	  "seed of models and inputs") \
+	X("probes", probes, char, [256], KEY_LIST, 0, 0, 0, NULL, "latency", \
+	  config_check_probe, "probes to run (a list, not a dimension)") \
+	X("timeout", timeout, double, , KEY_DOUBLE, 0, 0.001, 86400, NULL, "60", NULL, \
+	  "seconds one call (or one instance start) may take") \
+	X("runtime-path", runtime_path, char, [256], KEY_STRING, 1, 0, 0, NULL, "", NULL, \
+	  "runc / crun binary (e.g. a patched build); empty = from PATH") \
+	X("cpus", cpus, int, , KEY_INT, 1, 0, 1024, NULL, "0", NULL, \
+	  "runc/crun: CPUs the runtime and container may use (0 = all)") \
+	X("cpu-quota", cpu_quota, int, , KEY_INT, 1, 1, 100, NULL, "100", NULL, \
+	  "runc/crun: CPU quota of the runtime's cgroup, % of a period") \
+	X("corunner", corunner, int, , KEY_INT, 1, 0, 256, NULL, "0", NULL, \
+	  "CPU-bound threads running beside the calls (any backend)") \
+	X("parallel", parallel, int, , KEY_INT, 1, 1, 64, NULL, "1", NULL, \
+	  "cold mode: simultaneous starts per call") \
+	X("seccomp", seccomp, char, [4], KEY_ENUM, 1, 0, 0, "on|off", "on", NULL, \
+	  "runc/crun: install a seccomp filter in the container") \
+	X("netns", netns, char, [8], KEY_ENUM, 1, 0, 0, "new|shared", "new", NULL, \
+	  "runc/crun: a new network namespace, or join one shared by the cell") \
+	X("cgroups", cgroups, char, [4], KEY_ENUM, 1, 0, 0, "on|off", "on", NULL, \
+	  "runc/crun: a cgroup per container (off: crun only)") \
+	X("favordynmods", favordynmods, char, [8], KEY_ENUM, 1, 0, 0, "default|on|off", \
+	  "default", NULL, "runc/crun: remount cgroup2 with(out) favordynmods") \
+	X("start-timeout", start_timeout, double, , KEY_DOUBLE, 0, 0, 86400, NULL, "0", NULL, \
+	  "seconds one instance start may take; 0 = timeout")
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runc-metrics.h - the names under which the runc probe (runc.c,
+ * runc-timeline.c) stores the phases of a container start, for the probe
+ * and the analysis that reads them (analysis/fig-runc-phases.c). The order
+ * is the phase's number (runc_phase.seq). Meanings: docs/probes/runc.md.
+ *
+ *   X(enum constant, phase name)
+ */
+#ifndef CVMBENCH_RUNC_METRICS_H
+#define CVMBENCH_RUNC_METRICS_H
+
+#define RUNC_PROBE "runc"
+
+#define RUNC_PHASES(X) \
+	X(RT_RUNTIME_START, "runtime-start") \
+	X(RT_CGROUP, "cgroup") \
+	X(RT_NAMESPACES, "namespaces") \
+	X(RT_NETNS, "netns") \
+	X(RT_MOUNTS, "mounts") \
+	X(RT_PIVOT_ROOT, "pivot-root") \
+	X(RT_SECCOMP, "seccomp") \
+	X(RT_EXEC_PHASE, "exec") \
+	X(RT_FUNCTION_INIT, "function-init") \
+	X(RT_FIRST_RESPONSE, "first-response") \
+	X(RT_TEARDOWN, "teardown") \
+	X(RT_OTHER, "other")
+
+#endif

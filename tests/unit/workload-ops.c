@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/workload-ops.c - what wl_instance_open() does for a workload
+ * (issue 11.6): it refuses a --variant the ops do not list, before init;
+ * it allocates state_size zeroed bytes before init and frees them after
+ * teardown, also when init fails (teardown runs exactly once). And the
+ * registry: every workload declares its variants, but video-processing,
+ * which parses its own (solid:R,G,B).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "tap.h"
+#include "workload.h"
+
+struct fake_state {
+	char bytes[4096];
+};
+
+static int inits, teardowns, zeroed;
+static void *seen;
+
+static int fake_init(struct wl_instance *inst)
+{
+	struct fake_state *st = inst->priv;
+	size_t i;
+
+	inits++;
+	seen = st;
+	zeroed = st != NULL;
+	for (i = 0; st && i < sizeof(st->bytes); i++)
+		zeroed &= !st->bytes[i];
+	if (st)
+		memset(st->bytes, 0xa5, sizeof(st->bytes));
+	return inst->params.seed == 13 ? wl_error(inst, -EIO, "fake: init fails") : 0;
+}
+
+static void fake_teardown(struct wl_instance *inst)
+{
+	teardowns += inst->priv == seen;
+}
+
+static const struct workload_ops fake = {
+	.version = WL_OPS_VERSION,
+	.name = "fake",
+	.variants = "alpha|beta",
+	.state_size = sizeof(struct fake_state),
+	.init = fake_init,
+	.teardown = fake_teardown,
+};
+
+static int open_with(const struct workload_ops *ops, const char *variant, uint64_t seed,
+		     struct wl_instance *inst)
+{
+	struct wl_params p = { .size = WL_SIZE_TEST, .seed = seed, .threads = 1,
+			       .variant = variant, .data_dir = "/nonexistent/cvmbench-test" };
+
+	inits = teardowns = zeroed = 0;
+	seen = NULL;
+	return wl_instance_open(inst, ops, &p);
+}
+
+static void test_variants(void)
+{
+	struct workload_ops none = fake;
+	struct wl_instance inst;
+
+	tap_ok(open_with(&fake, "gamma", 1, &inst) == -EINVAL && !inits,
+	       "an unlisted variant is refused before init");
+	tap_contains(inst.error, "fake: unknown variant 'gamma' (variants: alpha, beta)",
+		     "naming it and the variants");
+	tap_ok(open_with(&fake, "alph", 1, &inst) == -EINVAL &&
+	       open_with(&fake, "alpha|beta", 1, &inst) == -EINVAL &&
+	       open_with(&fake, "", 1, &inst) == -EINVAL, "a part of a name is not a name");
+	tap_ok(open_with(&fake, "beta", 1, &inst) == 0 && inits == 1, "a listed one is taken");
+	wl_instance_close(&inst);
+	none.variants = WL_NO_VARIANTS;
+	tap_ok(open_with(&none, "alpha", 1, &inst) == -EINVAL && !inits,
+	       "WL_NO_VARIANTS refuses every variant");
+	tap_contains(inst.error, "fake has no variants (got 'alpha')", "saying so");
+}
+
+static void test_state(void)
+{
+	struct wl_instance inst;
+
+	tap_ok(open_with(&fake, NULL, 1, &inst) == 0 && inits == 1 && zeroed,
+	       "init gets state_size zeroed bytes in inst->priv");
+	wl_instance_close(&inst);
+	tap_ok(teardowns == 1 && !inst.priv, "close: teardown once, then the state is freed");
+	tap_ok(open_with(&fake, NULL, 13, &inst) == -EIO && inits == 1 && teardowns == 1 &&
+	       !inst.priv && !inst.pool, "a failed init: teardown once, state and pool freed");
+	tap_contains(inst.error, "fake: init fails", "the init's error is kept");
+}
+
+/* Every workload of the registry refuses an unknown variant before its init. */
+static void test_registry(void)
+{
+	const struct workload_ops *ops;
+	struct wl_instance inst;
+	char own[256] = "";
+	size_t i, refused = 0;
+	int ret;
+
+	for (i = 0; i < workload_count(); i++) {
+		ops = workload_at(i);
+		if (!ops->variants) {
+			strncat(own, ops->name, sizeof(own) - strlen(own) - 2);
+			strcat(own, " ");
+			continue;
+		}
+		ret = open_with(ops, "no-such-variant", 1, &inst);
+		refused += ret == -EINVAL && strstr(inst.error, "no-such-variant") &&
+			   strstr(inst.error, ops->name);
+		if (!ret)         /* the rule is broken: leave nothing behind */
+			wl_instance_close(&inst);
+	}
+	tap_ok(!strcmp(own, "video-processing "), "every workload lists its variants but "
+	       "video-processing (own: %s)", own);
+	tap_ok(refused + 1 == workload_count(), "%zu of %zu workloads refuse an unknown variant "
+	       "before init", refused, workload_count() - 1);
+}
+
+int main(void)
+{
+	tap_plan(12);
+	test_variants();
+	test_state();
+	test_registry();
+	return tap_done();
+}
