@@ -2,6 +2,7 @@
 #
 #   make            build cvmbench and the static cvmfn
 #   make quick      run configs/quick.ini into results.db and write report/
+#   make guest      build (or find cached) the guest image of the qemu backend
 #   make check      unit, workload and system tests through prove (TAP)
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
@@ -99,7 +100,9 @@ FN_LINK    := $(if $(FN_STATIC),$(FN_OBJS),$(filter-out $(B)/workloads/nodl.o $(
 # programs), but not cvmfn's main or its static-only dlopen and NSS stubs.
 WL_OBJS    := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o \
 		$(B)/workloads/nonss.o,$(FN_OBJS))
-BENCH_SRCS := $(sort $(wildcard bench/*.c probes/*.c))
+# bench/backends/qemu/: the guest image, data disks and the VM launcher (issue 12)
+QEMU_SRCS  := $(sort $(wildcard bench/backends/qemu/*.c))
+BENCH_SRCS := $(sort $(wildcard bench/*.c probes/*.c)) $(QEMU_SRCS)
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/schema-gen.o $(B)/bench/version.o \
 	$(WL_OBJS)
 SCHEMA     := $(sort $(wildcard results-schema/*.sql))
@@ -199,6 +202,11 @@ quick: all
 	./cvmbench run configs/quick.ini --db results.db || [ $$? -eq 3 ]
 	./cvmbench report report --db results.db
 
+# The guest image the qemu backend boots (docs/backends/qemu.md): built from
+# Debian packages once, cached under its content hash.
+guest: all
+	./cvmbench guest build
+
 # The sanitizer build, in its own directory. analysis/ and configs/ are linked
 # beside the binaries, where cvmbench looks for them.
 asan:
@@ -215,6 +223,6 @@ check-asan: asan
 clean:
 	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn
 
-.PHONY: all tests check quick clean asan check-asan fuzz fuzz-if-clang
+.PHONY: all tests check quick clean asan check-asan fuzz fuzz-if-clang guest
 
 -include $(shell find $(B) $(FUZZ_B) -name '*.d' 2>/dev/null)

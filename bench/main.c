@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "plot", cmd_plot, "draw one figure with gnuplot" },
 	{ "report", cmd_report, "every figure and table, as Markdown and HTML" },
 	{ "restore", cmd_restore, "undo what a crashed run left (settings, processes)" },
+	{ "guest", cmd_guest, "build the qemu guest image and data disks; boot a guest" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
