@@ -20,6 +20,8 @@
 #include "vm.h"
 
 #define READY_PREFIX "cvmbench-ready "
+/* a kernel panic's message is about 20 lines above its end */
+#define VM_TAIL_LINES 25
 
 /* One complete line out of the read buffer, if there is one. */
 static int take_line(struct vm *vm, char *line, size_t len)
@@ -100,7 +102,7 @@ static int boot_step(struct vm *vm)
 
 static void boot_error(struct vm *vm, const char *why, char *err, size_t errlen)
 {
-	char tail[2048], qlog[512] = "";
+	char tail[4096], qlog[512] = "";
 	FILE *f = fopen(vm->log, "re");
 	size_t n = 0;
 
@@ -109,7 +111,7 @@ static void boot_error(struct vm *vm, const char *why, char *err, size_t errlen)
 		fclose(f);
 	}
 	qlog[n] = '\0';
-	vm_console_tail(vm, 12, tail, sizeof(tail));
+	vm_console_tail(vm, VM_TAIL_LINES, tail, sizeof(tail));
 	snprintf(err, errlen, "%s%s%s\n--- last console lines ---\n%s", why,
 		 n ? "; QEMU said: " : "", qlog, tail[0] ? tail : "(no console output)\n");
 }
@@ -133,6 +135,11 @@ static int wait_ready(struct vm *vm, double timeout_s, char *err, size_t errlen)
 	}
 	if (ret == 1)
 		return 0;
+	/* the port closes when QEMU ends: say that, if it did */
+	if (ret < 0 && vm_wait_exit(vm, 2000)) {
+		boot_error(vm, "QEMU ended before the guest was ready", err, errlen);
+		return -ECHILD;
+	}
 	if (ret < 0)
 		snprintf(why, sizeof(why), "the guest's port closed before ready: %s",
 			 strerror(-ret));
