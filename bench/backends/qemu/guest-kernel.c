@@ -89,6 +89,9 @@ int guest_kernel_resolve(const char *pkg, struct guest_kernel *k, char *err, siz
 		snprintf(err, errlen, "%s depends on an odd package name '%s'", pkg, k->real);
 		return -EINVAL;
 	}
+	/* "(= 6.1.192-3)" pins the version: no second apt-cache (1 s here) */
+	if (sscanf(depends + n, " (= %127[^)])", k->version) == 1)
+		return 0;
 	return show(k->real, k->version, sizeof(k->version), depends, sizeof(depends),
 		    err, errlen);
 }
