@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=26
+N=36
 plan $N
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -28,6 +28,23 @@ require() {   # require N WHY: skip (or fail under CI) the N remaining tests
 	skip_rest "$1" "$2"
 	exit 0
 }
+# --- bad input (no QEMU, no network needed) -------------------------------------
+bad() {   # bad WHAT WANT-IN-MESSAGE ARGS...: exit status 2 and a message
+	local what=$1 want=$2
+	shift 2
+	out=$($CVMBENCH "$@" 2>&1)
+	rc=$?
+	if [ $rc = 2 ] && grep -q -- "$want" <<<"$out"; then _tap 0 "$what"; else
+		_tap 1 "$what"; echo "#   exit $rc: $out"; fi
+}
+bad "a kernel package that is not one is refused" "'x;rm' is not a linux-image" \
+	guest build --kernel-package 'x;rm'
+bad "an unknown workload's disk is refused" "unknown workload 'nosuch'" guest disk nosuch
+bad "an unknown size is refused" "unknown size 'huge'" guest disk matmul --size huge
+bad "a seed that is not a number is refused" "expected a whole number" guest disk matmul --seed 1x
+bad "--kernel without --initrd is refused" "go together" guest boot --kernel /nonexistent
+N=$((N - 5))
+
 command -v qemu-system-x86_64 >/dev/null || require $N "qemu-system-x86_64 is not installed"
 command -v mkfs.ext4 >/dev/null || PATH=$PATH:/usr/sbin:/sbin
 
@@ -56,6 +73,21 @@ for f in init bin/busybox bin/sh bin/insmod bin/cvmfn lib/modules/virtio_ring.ko
 done
 is "$n" 8 "busybox cpio lists /init, busybox and applets, cvmfn, the modules"
 is "$(grep -c '^lib/modules/.*\.ko$' "$tmp/list")" 7 "seven modules in the initramfs"
+
+# a rebuild only when an input changes: here cvmfn (same program, one more byte)
+$CVMBENCH guest build --out "$tmp/o" >"$tmp/o1" 2>&1
+$CVMBENCH guest build --out "$tmp/o" >"$tmp/o2" 2>&1
+first() { awk 'NR == 1 { print $1 }' "$1"; }
+is "$(first "$tmp/o1") $(first "$tmp/o2")" "built cached" \
+	"--out DIR: built, then reused"
+is "$(awk '{ print $4; exit }' "$tmp/o1")" "$hash" "the same inputs give the same content hash"
+cp "$CVMFN" "$tmp/cvmfn2" && printf x >>"$tmp/cvmfn2"
+CVMBENCH_CVMFN=$tmp/cvmfn2 $CVMBENCH guest build --out "$tmp/o" >"$tmp/o3" 2>&1
+h3=$(awk '{ print $4; exit }' "$tmp/o3")
+is "$(first "$tmp/o3") ${#h3}" "built 64" "a changed cvmfn makes a new build"
+ok "$h3" != "$hash" "... with another content hash ($h3)"
+is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cvmfn_sha256"])' "$tmp/o/manifest.json")" \
+	"$(sha256sum "$tmp/cvmfn2" | cut -d' ' -f1)" "... whose manifest names the new cvmfn"
 
 # --- the data disk -------------------------------------------------------------
 $CVMBENCH guest disk rnn-generate --seed 7 >"$tmp/d1" 2>&1
@@ -127,8 +159,10 @@ for ((i = 0; i < 100; i++)); do
 done
 pgrep -f "$tmp/cvmbench-vm-" >/dev/null
 qemu_seen=$?
+exec 3>&2 2>/dev/null        # bash's "Killed" notice is not a test result
 kill -9 $pid
-wait $pid 2>/dev/null
+wait $pid
+exec 2>&3 3>&-
 sleep 0.5
 pgrep -f "$tmp/cvmbench-vm-" >/dev/null
 is "$qemu_seen $?" "0 1" "kill -9 of cvmbench mid-boot: its QEMU ends too"
