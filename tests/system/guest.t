@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=36
+N=37
 plan $N
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -151,13 +151,27 @@ grep -q "QEMU said: .*" "$tmp/bogus.out"
 is "$?" 0 "... with QEMU's own message ($(grep -o 'QEMU said: .*' "$tmp/bogus.out" | head -c 100))"
 
 # --- nothing left --------------------------------------------------------------------
+wait_qemu() {   # until this test's QEMU runs (up to 5 s); 0 if it does
+	for ((i = 0; i < 100; i++)); do
+		pgrep -f "$tmp/cvmbench-vm-" >/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
 $CVMBENCH guest boot --kernel "$kernel" --initrd "$initrd" --timeout 120 >/dev/null 2>&1 &
 pid=$!
-for ((i = 0; i < 100; i++)); do
-	pgrep -f "$tmp/cvmbench-vm-" >/dev/null && break
-	sleep 0.05
-done
+wait_qemu
+qemu_seen=$?
+kill -INT $pid
+wait $pid
+rc=$?
+sleep 0.2
 pgrep -f "$tmp/cvmbench-vm-" >/dev/null
+is "$qemu_seen $rc $? $(ls -d "$tmp"/cvmbench-vm-* 2>/dev/null | wc -l)" "0 130 1 0" \
+	"Ctrl-C mid-boot: exit 130, QEMU ended, its directory removed"
+$CVMBENCH guest boot --kernel "$kernel" --initrd "$initrd" --timeout 120 >/dev/null 2>&1 &
+pid=$!
+wait_qemu
 qemu_seen=$?
 exec 3>&2 2>/dev/null        # bash's "Killed" notice is not a test result
 kill -9 $pid

@@ -7,9 +7,11 @@
  * --append cvmbench.test=echo to have the guest answer.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd-guest.h"
 #include "exitcode.h"
@@ -144,6 +146,34 @@ static int talk(struct vm *vm, const struct boot_args *a)
 	return ret;
 }
 
+static struct vm *booting;
+
+/* Ctrl-C or TERM: end QEMU and remove its directory (async-signal-safe calls only). */
+static void on_signal(int sig)
+{
+	struct vm *vm = booting;
+
+	(void)sig;
+	if (vm && vm->pid > 0)
+		kill(vm->pid, SIGKILL);
+	if (vm && vm->dir[0]) {
+		unlink(vm->sock);
+		unlink(vm->console);
+		unlink(vm->log);
+		rmdir(vm->dir);
+	}
+	_exit(EXIT_INTERRUPTED);
+}
+
+static void catch_signals(struct vm *vm)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	booting = vm;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 int guest_boot(int argc, char **argv)
 {
 	static const char synopsis[] = "guest boot [options]";
@@ -162,6 +192,8 @@ int guest_boot(int argc, char **argv)
 		return EXIT_FAILED;
 	if (!a.c.accel)
 		a.c.accel = "tcg";
+	memset(&vm, 0, sizeof(vm));
+	catch_signals(&vm);
 	ret = vm_start(&vm, &a.c, timeout, err, sizeof(err));
 	if (ret) {
 		pr_err("guest boot: %s", err);

@@ -86,7 +86,7 @@ int guest_build_into(struct guest_inputs *in, const char *root, int keyed,
 	char tmp[PATH_MAX], img[PATH_MAX], dst[PATH_MAX];
 	int ret;
 
-	snprintf(tmp, sizeof(tmp), "%s/.build-XXXXXX", root);
+	guest_path(tmp, sizeof(tmp), "%s/.build-XXXXXX", root);
 	if (guest_mkdir_p(root) || !mkdtemp(tmp)) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -errno;
@@ -94,7 +94,7 @@ int guest_build_into(struct guest_inputs *in, const char *root, int keyed,
 	guest_path(img, sizeof(img), "%s/img", tmp);
 	ret = make_image(in, tmp, img, hash, err, errlen);
 	if (!ret && keyed) {
-		snprintf(dst, sizeof(dst), "%s/%s", root, hash);
+		guest_path(dst, sizeof(dst), "%s/%s", root, hash);
 		/* an identical image built meanwhile stays as it is */
 		if (rename(img, dst) && errno != ENOTEMPTY && errno != EEXIST)
 			ret = -errno;

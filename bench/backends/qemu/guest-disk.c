@@ -106,15 +106,17 @@ int guest_disk_build(const char *workload, const char *size, unsigned long long 
 	ret = disk_name(workload, size, seed, cvmfn, name, sizeof(name), err, errlen);
 	if (ret)
 		return ret;
-	guest_cache_dir(root, sizeof(root));
-	snprintf(root + strlen(root), sizeof(root) - strlen(root), "/disk");
-	snprintf(d->path, sizeof(d->path), "%s/%s", root, name);
+	if (guest_cache_dir(tmp, sizeof(tmp)) || guest_path(root, sizeof(root), "%s/disk", tmp) ||
+	    guest_path(d->path, sizeof(d->path), "%s/%s", root, name)) {
+		snprintf(err, errlen, "the cache directory's path is too long (CVMBENCH_CACHE_DIR)");
+		return -ENAMETOOLONG;
+	}
 	d->cached = !stat(d->path, &st);
 	if (d->cached) {
 		d->bytes = st.st_size;
 		return 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%s/.build-XXXXXX", root);
+	guest_path(tmp, sizeof(tmp), "%s/.build-XXXXXX", root);
 	if (guest_mkdir_p(root) || !mkdtemp(tmp)) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -errno;

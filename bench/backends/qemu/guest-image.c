@@ -26,19 +26,22 @@ const char *const guest_modules[] = {
 };
 const size_t guest_nmodules = sizeof(guest_modules) / sizeof(guest_modules[0]);
 
-void guest_cache_dir(char *buf, size_t len)
+int guest_cache_dir(char *buf, size_t len)
 {
 	const char *env = getenv("CVMBENCH_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
+	int ret;
 
 	if (env && *env)
-		snprintf(buf, len, "%s", env);
+		ret = guest_path(buf, len, "%s", env);
 	else if (geteuid() == 0)
-		snprintf(buf, len, "/var/cache/cvmbench");
+		ret = guest_path(buf, len, "/var/cache/cvmbench");
 	else if (xdg && *xdg)
-		snprintf(buf, len, "%s/cvmbench", xdg);
+		ret = guest_path(buf, len, "%s/cvmbench", xdg);
 	else
-		snprintf(buf, len, "%s/.cache/cvmbench", home ? home : "/tmp");
+		ret = guest_path(buf, len, "%s/.cache/cvmbench", home ? home : "/tmp");
+	/* room for what goes below it: ".../guest/by-input/<64 hex>", disk names */
+	return ret || strlen(buf) > len - GUEST_PATH_ROOM ? -ENAMETOOLONG : 0;
 }
 
 /* A static binary that goes into the guest, and its hash. */
@@ -154,14 +157,14 @@ static int lookup(const char *root, const char *key, char *dir, size_t len,
 	char link[PATH_MAX], target[128];
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "%s/by-input/%s", root, key);
+	guest_path(link, sizeof(link), "%s/by-input/%s", root, key);
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n <= 0)
 		return -ENOENT;
 	target[n] = '\0';
 	if (strncmp(target, "../", 3) || strchr(target + 3, '/'))
 		return -EINVAL;
-	snprintf(dir, len, "%s/%s", root, target + 3);
+	guest_path(dir, len, "%s/%s", root, target + 3);
 	return guest_manifest_hash(dir, key, hash);
 }
 
@@ -191,6 +194,10 @@ int guest_image_build(const struct guest_build_opts *o, struct guest_image *img,
 	ret = gather_inputs(o, &in, err, errlen);
 	if (ret)
 		return ret;
+	if (o->out_dir && strlen(o->out_dir) > sizeof(root) - GUEST_PATH_ROOM) {
+		snprintf(err, errlen, "--out: the path is too long");
+		return -ENAMETOOLONG;
+	}
 	if (o->out_dir) {
 		if (!guest_manifest_hash(o->out_dir, in.key, hash)) {
 			fill_image(img, o->out_dir, hash, 1);
@@ -201,8 +208,11 @@ int guest_image_build(const struct guest_build_opts *o, struct guest_image *img,
 			fill_image(img, o->out_dir, hash, 0);
 		return ret;
 	}
-	guest_cache_dir(root, sizeof(root));
-	snprintf(root + strlen(root), sizeof(root) - strlen(root), "/guest");
+	if (guest_cache_dir(root, sizeof(root)) || guest_path(dir, sizeof(dir), "%s/guest", root) ||
+	    guest_path(root, sizeof(root), "%s", dir)) {
+		snprintf(err, errlen, "the cache directory's path is too long (CVMBENCH_CACHE_DIR)");
+		return -ENAMETOOLONG;
+	}
 	if (!lookup(root, in.key, dir, sizeof(dir), hash)) {
 		fill_image(img, dir, hash, 1);
 		return 0;
@@ -210,7 +220,7 @@ int guest_image_build(const struct guest_build_opts *o, struct guest_image *img,
 	ret = guest_build_into(&in, root, 1, hash, err, errlen);
 	if (!ret && index_image(root, in.key, hash))
 		pr_warn("%s/by-input: cannot index the image (it is rebuilt next time)", root);
-	snprintf(dir, sizeof(dir), "%s/%s", root, hash);
+	guest_path(dir, sizeof(dir), "%s/%s", root, hash);
 	if (!ret)
 		fill_image(img, dir, hash, 0);
 	return ret;

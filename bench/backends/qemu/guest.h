@@ -45,11 +45,15 @@ struct guest_build_opts {
 	const char *busybox;
 };
 
+/* What the builders put below a cache or output directory fits in this. */
+#define GUEST_PATH_ROOM 512
+
 /**
  * guest_cache_dir() - $CVMBENCH_CACHE_DIR, else /var/cache/cvmbench for
- * root, else $XDG_CACHE_HOME/cvmbench or $HOME/.cache/cvmbench.
+ * root, else $XDG_CACHE_HOME/cvmbench or $HOME/.cache/cvmbench. 0, or
+ * -ENAMETOOLONG when it leaves less than GUEST_PATH_ROOM of @len.
  */
-void guest_cache_dir(char *buf, size_t len);
+int guest_cache_dir(char *buf, size_t len);
 
 /**
  * guest_image_build() - build the guest image, or reuse the one built from
