@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=37
+N=40
 plan $N
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -43,7 +43,14 @@ bad "an unknown workload's disk is refused" "unknown workload 'nosuch'" guest di
 bad "an unknown size is refused" "unknown size 'huge'" guest disk matmul --size huge
 bad "a seed that is not a number is refused" "expected a whole number" guest disk matmul --seed 1x
 bad "--kernel without --initrd is refused" "go together" guest boot --kernel /nonexistent
-N=$((N - 5))
+printf 'not a kernel' >"$tmp/bogus"
+bad "a kernel that is not a bzImage is refused before QEMU starts" "is not a bzImage" \
+	guest boot --kernel "$tmp/bogus" --initrd "$tmp/bogus"
+bad "a missing initrd is named" "initrd $tmp/nonexistent: No such file" \
+	guest boot --kernel "$tmp/bogus" --initrd "$tmp/nonexistent" --qemu /bin/true
+bad "a missing QEMU binary is named" "QEMU: $tmp/qemu not found" \
+	guest boot --kernel "$tmp/bogus" --initrd "$tmp/bogus" --qemu "$tmp/qemu"
+N=$((N - 8))
 
 command -v qemu-system-x86_64 >/dev/null || require $N "qemu-system-x86_64 is not installed"
 command -v mkfs.ext4 >/dev/null || PATH=$PATH:/usr/sbin:/sbin
@@ -144,11 +151,12 @@ grep -q "not ready within 6.0 s" "$tmp/hang" && grep -q "Kernel panic" "$tmp/han
 is "$?" 0 "... the boot timeout, with the console's panic"
 python3 -c "import sys; sys.exit(not 6 <= float(sys.argv[1]) < 8)" "$el"
 is "$?" 0 "... within the timeout: $el s for 6 s"
-printf 'not a kernel' >"$tmp/bogus"
-$CVMBENCH guest boot --kernel "$tmp/bogus" --initrd "$initrd" --timeout 30 >"$tmp/bogus.out" 2>&1
-is "$?" 1 "a kernel that is not one is an error"
-grep -q "QEMU said: .*" "$tmp/bogus.out"
-is "$?" 0 "... with QEMU's own message ($(grep -o 'QEMU said: .*' "$tmp/bogus.out" | head -c 100))"
+# a bzImage QEMU refuses: the kernel's header says boot protocol 1.ff (too old for an initrd)
+cp "$kernel" "$tmp/old-kernel" && printf '\xff\x01' | dd of="$tmp/old-kernel" bs=1 seek=$((0x206)) conv=notrunc 2>/dev/null
+$CVMBENCH guest boot --kernel "$tmp/old-kernel" --initrd "$initrd" --timeout 30 >"$tmp/old.out" 2>&1
+is "$?" 1 "a kernel QEMU will not boot is an error"
+grep -q "QEMU said: .*" "$tmp/old.out"
+is "$?" 0 "... with QEMU's own message ($(grep -o 'QEMU said: .*' "$tmp/old.out" | head -c 100))"
 
 # --- nothing left --------------------------------------------------------------------
 wait_qemu() {   # until this test's QEMU runs (up to 5 s); 0 if it does

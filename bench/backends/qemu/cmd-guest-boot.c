@@ -197,7 +197,9 @@ int guest_boot(int argc, char **argv)
 	ret = vm_start(&vm, &a.c, timeout, err, sizeof(err));
 	if (ret) {
 		pr_err("guest boot: %s", err);
-		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
+		/* a file or program named on the command line is missing or wrong */
+		return ret == -EINVAL || ret == -ENOENT || ret == -ENOEXEC ? EXIT_USAGE :
+		       EXIT_FAILED;
 	}
 	print_phases(&vm);
 	fflush(stdout);

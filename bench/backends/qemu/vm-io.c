@@ -154,8 +154,14 @@ int vm_start(struct vm *vm, const struct vm_config *c, double timeout_s,
 {
 	static struct qemu_argv a;
 	struct vm_config cc = *c;
-	int ret = vm_prepare(vm);
+	int ret = vm_check(c, err, errlen);
 
+	if (ret) {
+		memset(vm, 0, sizeof(*vm));
+		vm->listen_fd = vm->fd = -1;
+		return ret;
+	}
+	ret = vm_prepare(vm);
 	if (ret) {
 		snprintf(err, errlen, "VM directory and socket: %s", strerror(-ret));
 		goto fail;

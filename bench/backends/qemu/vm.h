@@ -48,6 +48,13 @@ struct vm {
  */
 int vm_start(struct vm *vm, const struct vm_config *c, double timeout_s,
 	     char *err, size_t errlen);
+/** vm_find_qemu() - the path of @qemu (NULL: qemu-system-x86_64) in PATH. 0 or -ENOENT. */
+int vm_find_qemu(const char *qemu, char *path, size_t len);
+/**
+ * vm_check() - the QEMU binary exists, the kernel is a bzImage, the initrd
+ * and data disk are readable. 0, or -errno with @err naming the file.
+ */
+int vm_check(const struct vm_config *c, char *err, size_t errlen);
 /** vm_send() - write @line and a newline to the guest. 0 or -errno. */
 int vm_send(struct vm *vm, const char *line);
 /** vm_recv() - the next line from the guest (no newline), within @timeout_ms. */
