@@ -7,7 +7,8 @@
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
 #                   (ASan cannot link -static) and build-asan/tests/*.t
-#   make check-asan unit tests and the harness system tests against build-asan/
+#   make check-asan unit, harness system and workload tests against build-asan/
+#                   (make check runs it after the whole suite)
 #   make fuzz       the config fuzz target (clang, libFuzzer, ASan, UBSan)
 #   make clean
 #
@@ -40,6 +41,10 @@ ASAN_ENV_OPTIONS := abort_on_error=0:detect_leaks=1:halt_on_error=1
 # system tests that run against build-asan/ in check-asan (native backend only:
 # the dynamic cvmfn does not run in a bare container rootfs)
 ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t
+# every workload test once against the sanitizer cvmfn (compilers.t builds its
+# own clang cvmfn, so it is left out)
+ASAN_WORKLOAD_TESTS := $(filter-out tests/workloads/compilers.t,\
+	$(sort $(wildcard tests/workloads/*.t)))
 
 # One version string, in one generated source ($(B)/bench/version.c), rewritten
 # only when `git describe` changes (a commit, or the tree becoming dirty): then
@@ -80,7 +85,11 @@ FEATURE_STAMP := $(B)/features
 $(shell mkdir -p $(B); echo '$(FEATURES)' | cmp -s - $(FEATURE_STAMP) || \
 	echo '$(FEATURES)' > $(FEATURE_STAMP))
 
-BENCH_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(FEATURES) -Ibench -Iprobes -Iworkloads \
+# The parts of the harness (docs/internals.md; tests/layering.t holds the rules
+# between them). Every header has a name of its own, so one include path each.
+BENCH_DIRS := bench bench/lib bench/env bench/knobs bench/backends bench/backends/qemu probes analysis
+BENCH_INCS := $(addprefix -I,$(BENCH_DIRS)) -Iworkloads
+BENCH_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
 BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) -lgif -lz -lpthread -lm
 
@@ -100,9 +109,7 @@ FN_LINK    := $(if $(FN_STATIC),$(FN_OBJS),$(filter-out $(B)/workloads/nodl.o $(
 # programs), but not cvmfn's main or its static-only dlopen and NSS stubs.
 WL_OBJS    := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o \
 		$(B)/workloads/nonss.o,$(FN_OBJS))
-# bench/backends/qemu/: the guest image, data disks and the VM launcher (issue 12)
-QEMU_SRCS  := $(sort $(wildcard bench/backends/qemu/*.c))
-BENCH_SRCS := $(sort $(wildcard bench/*.c probes/*.c)) $(QEMU_SRCS)
+BENCH_SRCS := $(sort $(foreach d,$(BENCH_DIRS),$(wildcard $(d)/*.c)))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/schema-gen.o $(B)/bench/version.o \
 	$(WL_OBJS)
 SCHEMA     := $(sort $(wildcard results-schema/*.sql))
@@ -132,6 +139,10 @@ $(B)/probes/%.o: probes/%.c $(FEATURE_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
 
+$(B)/analysis/%.o: analysis/%.c $(FEATURE_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+
 # The migrations are compiled in, in file-name order (001-..., 002-...).
 $(B)/bench/schema-gen.c: $(SCHEMA) bench/embed-sql.sh
 	@mkdir -p $(@D)
@@ -149,9 +160,11 @@ $(B)/tests/%.t: tests/unit/%.c $(LIB_OBJS)
 
 tests: $(UNIT_BINS)
 
+# The whole suite, then the sanitizer build's share of it (check-asan).
 check: all tests fuzz-if-clang
 	prove --exec '' $(UNIT_BINS) $(sort $(wildcard tests/workloads/*.t tests/system/*.t)) \
 		$(FUZZ_TESTS)
+	$(MAKE) --no-print-directory check-asan
 
 # --- fuzzing -------------------------------------------------------------------
 # `make fuzz` builds the config parser's fuzz target (tests/fuzz/config.c) with
@@ -163,7 +176,7 @@ FUZZ_CC    ?= clang
 FUZZ_B     := build-fuzz
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_BASE  := -O1 -g -std=gnu11 -D_GNU_SOURCE -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
-FUZZ_CFLAGS := $(FUZZ_BASE) $(FEATURES) -Ibench -Iprobes -Iworkloads \
+FUZZ_CFLAGS := $(FUZZ_BASE) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
 FUZZ_OBJS  := $(patsubst $(B)/%,$(FUZZ_B)/%,$(LIB_OBJS))
 FUZZ_BIN   := $(FUZZ_B)/fuzz-config
@@ -218,7 +231,7 @@ check-asan: asan
 	CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn \
 	ASAN_OPTIONS=$(ASAN_ENV_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
 	prove --exec '' $(UNIT_SRCS:tests/unit/%.c=$(ASAN_DIR)/tests/%.t) \
-		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS))
+		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS)) $(ASAN_WORKLOAD_TESTS)
 
 clean:
 	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn

@@ -1,11 +1,11 @@
 # idle-policy.gp - latency and halt entries per call, side by side, for
 # each warm cell of one run under its idle policy (the study's Table III).
 #
-# Run by `cvmbench plot idle-policy` (bench/plot.c), which sets:
+# Run by `cvmbench plot idle-policy` (analysis/plot.c), which sets:
 #   datafile, outfile, term ('pngcairo' or 'svg'), ncells, havehalt, haltnote
 #   (why there are no halt entries), haltsource (where they came from, when
 #   one source for all), logy, run
-# Data columns (bench/fig-idle-policy.c), latencies in ms:
+# Data columns (analysis/fig-idle-policy.c), latencies in ms:
 #   1 x  2 label  3 colour of the policy (0xRRGGBB)
 #   4 median  5 p25  6 p75  7 mean  8 halt entries per call  9 CPU burnt %
 #   10 label of the halt panel (with the entries' source when they differ)

@@ -3,9 +3,9 @@
 # lock, one bar per runtime and variant (the study's Fig. 9); the mean
 # start on the right for scale.
 #
-# Run by `cvmbench plot runc-contention` (bench/plot.c), which sets:
+# Run by `cvmbench plot runc-contention` (analysis/plot.c), which sets:
 #   datafile, outfile, term, ncells, nlocks, run
-# Data (bench/fig-runc-contention.c): header row, then per cell
+# Data (analysis/fig-runc-contention.c): header row, then per cell
 #   1 label  2..nlocks+1 blocked ms per start per lock  nlocks+2 total ms per start
 
 w = 500 + 120 * ncells

@@ -2,9 +2,9 @@
 # per runtime and variant (mean per start, ms), as the study's cold-start
 # breakdown and isolation-relaxation figures.
 #
-# Run by `cvmbench plot runc-phases` (bench/plot.c), which sets:
+# Run by `cvmbench plot runc-phases` (analysis/plot.c), which sets:
 #   datafile, outfile, term, ncells, run
-# Data (bench/fig-runc-phases.c): a header row, then one row per cell:
+# Data (analysis/fig-runc-phases.c): a header row, then one row per cell:
 #   1 label  2..13 mean ms per start of each phase (docs/probes/runc.md)
 
 w = 360 + 70 * ncells

@@ -3,8 +3,8 @@
 # blocked on kernel locks per start on the right; one line per runtime.
 #
 # Run by `cvmbench plot runc-cpus|runc-quota|runc-corunner|runc-parallel`
-# (bench/plot.c), which sets: datafile, outfile, term, nblocks, xlabel, run.
-# Data (bench/fig-runc-sweep.c): one block per line, its first row the
+# (analysis/plot.c), which sets: datafile, outfile, term, nblocks, xlabel, run.
+# Data (analysis/fig-runc-sweep.c): one block per line, its first row the
 # title (columnheader), then columns
 #   1 x  2 median ms  3 p25  4 p75  5 blocked ms per start  6 total ms per start
 

@@ -2,11 +2,11 @@
 # policy (and workload), as the study's Fig. 6; halt entries per call on
 # the right.
 #
-# Run by `cvmbench plot threads-sweep` (bench/plot.c), which sets:
+# Run by `cvmbench plot threads-sweep` (analysis/plot.c), which sets:
 #   datafile, outfile, term, nblocks, maxthreads, colours (space-separated,
 #   one per block), run, havehalt (0|1), haltnote (why no halt entries),
 #   haltsource (where the entries came from, when one source for all)
-# Data (bench/fig-threads-sweep.c): one block per line, its first row the
+# Data (analysis/fig-threads-sweep.c): one block per line, its first row the
 # title (columnheader(1)) and the title in the halt panel (columnheader(2),
 # with the entries' source when blocks differ), then columns
 #   1 threads  2 median ms  3 p25 ms  4 p75 ms  5 halt entries per call (NaN: none)

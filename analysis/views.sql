@@ -1,7 +1,7 @@
 -- views.sql - the views the analysis commands (show, export, plot, report)
 -- read through. Created as TEMP views on a read-only connection each time,
 -- so the results database itself is never changed. SQLite has no
--- percentile function: quantiles are computed in C (bench/stats.c) from
+-- percentile function: quantiles are computed in C (bench/lib/stats.c) from
 -- the rows of v_invocation_measured.
 
 -- Measured invocations that succeeded and have a latency, with the cell

@@ -1,10 +1,10 @@
 # warm-latency.gp - warm-start latency per cell of one run.
 #
-# Run by `cvmbench plot warm-latency` (bench/plot.c), which sets:
+# Run by `cvmbench plot warm-latency` (analysis/plot.c), which sets:
 #   datafile, outfile, term ('pngcairo' or 'svg'), logy (0|1), ncells, run,
 #   unit ('ms' or 'µs': the unit of the latency columns),
 #   maxlabel (characters in the longest x label)
-# Data columns (bench/fig-warm-latency.c):
+# Data columns (analysis/fig-warm-latency.c):
 #   1 x  2 label  3 min  4 p5  5 p25  6 median  7 p75  8 p95  9 max
 #   10 n  11 workload number (colour)
 # Box: 25-75 %; whiskers: 5-95 %; thick bar: median. min and max are in

@@ -185,6 +185,12 @@ static int start_instances(struct cell_state *cs)
 		if (spawn_instance(cs, &cs->inst[i]))
 			return -EIO;
 		cs->journal_id[i] = journal_process(cs->inst[i].pid);
+		if (cs->journal_id[i] < 0) {
+			cell_fail(cs->ctx, "cannot journal instance %d (so it is ended): %s", i,
+				  strerror((int)-cs->journal_id[i]));
+			backend_close(backend_find(c->backend), &cs->inst[i], 1.0);
+			return -EIO;
+		}
 		cs->pids[i] = cs->inst[i].pid;
 		cs->ninst = i + 1;
 		record_instance(cs, i, &cs->inst[i]);
@@ -201,7 +207,9 @@ static void stop_instances(struct cell_state *cs)
 
 	for (i = 0; i < cs->ninst; i++) {
 		backend_close(be, &cs->inst[i], 5.0);
-		journal_forget(cs->journal_id[i]);
+		if (journal_forget(cs->journal_id[i]))
+			pr_warn("journal %s: cannot close the entry of instance %d",
+				journal_path(), i);
 	}
 	cs->ninst = 0;
 }

@@ -27,7 +27,7 @@ struct cell {
 	long long seed;
 	char probes[256];         /* comma list of probe names */
 	double timeout;           /* seconds per invocation */
-	/* OCI backends (runc, crun): bench/backend-oci.c, bench/oci-*.c */
+	/* OCI backends (runc, crun): bench/backends/backend-oci.c, bench/oci-*.c */
 	char runtime_path[256];   /* "" = runc / crun from PATH */
 	int cpus;                 /* CPUs the runtime may use; 0 = all */
 	int cpu_quota;            /* % of a period for the runtime's cgroup */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-restore.c - `cvmbench restore`: undo what a crashed or killed run
- * left behind, from the journal: settings get their old values back, and
- * processes cvmbench started are ended (only those, checked by start time).
+ * left behind, from the journal: settings get their old values back,
+ * processes cvmbench started are ended (only those, checked by start
+ * time), objects are removed by the module owning their kind, and runs
+ * left `running` are marked `interrupted`. Takes the host-settings lock.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "command.h"
@@ -12,34 +15,47 @@
 #include "log.h"
 #include "opts.h"
 
-static const struct opt restore_opts[] = { OPT_END };
+enum { RESTORE_WAIT_LOCK };
 
-static int no_opt(void *ctx, int id, const char *arg)
+static const struct opt restore_opts[] = {
+	{ "wait-lock", 1, "SECONDS", "wait this long for a running cvmbench's "
+	  "host-settings lock (default 0: refuse at once)", RESTORE_WAIT_LOCK },
+	OPT_END
+};
+
+static int on_opt(void *ctx, int id, const char *arg)
 {
-	(void)ctx;
 	(void)id;
-	(void)arg;
-	return 0;
+	return opts_seconds("restore", "--wait-lock", arg, ctx);
 }
 
 int cmd_restore(int argc, char **argv)
 {
-	static const char synopsis[] = "restore";
-	char err[512];
-	int first, ret = opts_parse(argc, argv, synopsis, restore_opts, no_opt, NULL, &first);
+	static const char synopsis[] = "restore [--wait-lock SECONDS]";
+	char err[1024];
+	double wait_s = 0;
+	int first, failed = 0;
+	int ret = opts_parse(argc, argv, synopsis, restore_opts, on_opt, &wait_s, &first);
 
 	if (ret)
 		return ret == 1 ? EXIT_OK : EXIT_USAGE;
-	if (journal_open(err, sizeof(err))) {
+	ret = journal_lock_host(wait_s, err, sizeof(err));
+	ret = ret ?: journal_open(err, sizeof(err));
+	if (ret) {
 		pr_err("%s", err);
-		return EXIT_FAILED;
+		journal_close();
+		return ret == -EBUSY ? EXIT_USAGE : EXIT_FAILED;
 	}
-	ret = journal_restore_all(stdout);
+	ret = journal_restore_all(stdout, &failed);
 	journal_close();
 	if (ret < 0) {
 		pr_err("restore failed");
 		return EXIT_FAILED;
 	}
 	printf("%d entr%s restored from %s\n", ret, ret == 1 ? "y" : "ies", journal_path());
+	if (failed) {
+		pr_err("%d of them could not be undone (see above)", failed);
+		return EXIT_FAILED;
+	}
 	return EXIT_OK;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cmd-run.c - `cvmbench run CONFIG [--db F] [--only CELL]...`. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,8 @@
 
 #define MAX_ONLY 256
 
-enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN, RUN_MAX_CELLS };
+enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN, RUN_MAX_CELLS, RUN_DIGEST,
+       RUN_WAIT_LOCK };
 
 static const struct opt run_opts[] = {
 	{ "db", 1, "FILE", "results database (default results.db)", RUN_DB },
@@ -23,10 +25,14 @@ static const struct opt run_opts[] = {
 	{ "data-dir", 1, "DIR", "model and data files (default $" DATA_DIR_ENV " or "
 	  DEFAULT_DATA_DIR ")", RUN_DATA_DIR },
 	{ "cvmfn", 1, "PATH", "the cvmfn binary (default: next to cvmbench)", RUN_CVMFN },
+	{ "digest", 1, "every|first|N", "which calls' outputs are hashed (default every; "
+	  "the hash is never inside the timed window)", RUN_DIGEST },
 	{ "dry-run", 0, NULL, "print the expanded cells and their keys; measure nothing",
 	  RUN_DRY_RUN },
 	{ "max-cells", 1, "N", "refuse a config of more than N cells (default "
 	  CONFIG_MAX_CELLS_STR ")", RUN_MAX_CELLS },
+	{ "wait-lock", 1, "SECONDS", "wait this long for another run's host-settings lock "
+	  "(default 0: refuse at once)", RUN_WAIT_LOCK },
 	OPT_END
 };
 
@@ -34,6 +40,23 @@ struct run_args {
 	struct runner_opts o;
 	const char *only[MAX_ONLY];
 };
+
+/* 0 when @arg is a digest policy cvmfn takes: every, first or N >= 1. */
+static int digest_policy_check(const char *arg)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(arg, "every") || !strcmp(arg, "first"))
+		return 0;
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (*arg >= '1' && *arg <= '9' && !*end && !errno && n >= 1 && n <= INT_MAX)
+		return 0;
+	fprintf(stderr, "cvmbench run: --digest '%s': expected every, first or a "
+		"number >= 1\n", arg);
+	return 1;
+}
 
 static int on_run_opt(void *ctx, int id, const char *arg)
 {
@@ -44,7 +67,9 @@ static int on_run_opt(void *ctx, int id, const char *arg)
 	case RUN_DATA_DIR: a->o.data_dir = arg; break;
 	case RUN_CVMFN: a->o.cvmfn = arg; break;
 	case RUN_DRY_RUN: a->o.dry_run = 1; break;
+	case RUN_DIGEST: return digest_policy_check(arg) ? 1 : (a->o.digest = arg, 0);
 	case RUN_MAX_CELLS: return opts_count("run", "max-cells", arg, &a->o.max_cells);
+	case RUN_WAIT_LOCK: return opts_seconds("run", "--wait-lock", arg, &a->o.wait_lock);
 	default:
 		if (a->o.nonly == MAX_ONLY) {
 			fprintf(stderr, "cvmbench run: too many --only\n");

@@ -566,3 +566,33 @@ int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,
 	bind_text(st, 5, message);
 	return step_done(db, st);
 }
+
+int db_run_interrupted(struct db *db, int64_t run_id, const char *when)
+{
+	static const char *const sql[] = {
+		"UPDATE run SET status = 'interrupted', ended_at = ?1 "
+		"WHERE id = ?2 AND status = 'running'",
+		"UPDATE cell SET status = 'interrupted', ended_at = ?1 "
+		"WHERE run_id = ?2 AND status = 'running'",
+	};
+	sqlite3_stmt *st;
+	int i, ret = 0, marked = 0;
+
+	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return -EIO;
+	for (i = 0; i < 2 && !ret; i++) {
+		if (sqlite3_prepare_v2(db->h, sql[i], -1, &st, NULL) != SQLITE_OK)
+			return sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL), -EIO;
+		bind_text(st, 1, when);
+		sqlite3_bind_int64(st, 2, run_id);
+		ret = step_done(db, st);
+		sqlite3_finalize(st);
+		if (!i)
+			marked = sqlite3_changes(db->h);
+	}
+	if (ret || sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		return -EIO;
+	}
+	return marked;
+}

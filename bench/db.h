@@ -48,6 +48,13 @@ struct run_info {
 int64_t db_run_begin(struct db *db, const struct run_info *info);
 int db_run_end(struct db *db, int64_t run_id, const char *status, int total,
 	       int ok, int skipped, int failed);
+/**
+ * db_run_interrupted() - mark run @run_id, if it is still `running`, and
+ * its running cells `interrupted`, ended at @when (the time the journal
+ * of the killed run was recovered). Returns 1 if the run was marked, 0 if
+ * it had ended, or -EIO.
+ */
+int db_run_interrupted(struct db *db, int64_t run_id, const char *when);
 int db_env_add(struct db *db, int64_t run_id, const char *key,
 	       const char *value, const char *source);
 

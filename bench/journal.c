@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * journal.c - an append-only text file of changes and their undoing:
+ * journal.c - an append-only text file of changes and their undoing, and
+ * an in-memory index of the entries still open:
  *
- *   set ID PATH OLD-VALUE     (value hex-encoded, so any bytes survive)
+ *   set ID PATH OLD-VALUE     (both hex-encoded, "-" is the empty string)
  *   proc ID PID STARTTIME     (starttime from /proc/PID/stat: no pid reuse)
  *   obj ID KIND NAME          (an object cvmbench created; NAME hex-encoded)
  *   done ID
  *
- * When every entry is done the file is truncated.
+ * An entry line is fsync'd before the change it records; a "done" line is
+ * only written (a kill -9 cannot lose it; a machine crash can, and then
+ * restore undoes the entry once more, which every undo tolerates). The
+ * index is sorted by id (ids only grow), so finding an entry is a binary
+ * search; closed entries are dropped from it once they are half of it,
+ * and the file is rewritten with only the open entries once it holds more
+ * than twice as many lines: both cost O(1) amortized per entry. The file
+ * is emptied when no entry is open. Lines are read back whole, of any
+ * length; a last line cut by a crash (its change was never made) is cut off.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,58 +31,96 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "journal-local.h"
 #include "log.h"
+#include "state-dir.h"
 #include "sysfs.h"
-#include "oci-host.h"
 
-#define MAX_ENTRIES 4096
+struct journal_state J = { .fd = -1, .dir_fd = -1, .next_id = 1 };
 
-struct entry {
-	long id;
-	char kind;                /* 's' setting, 'p' process, 'o' object */
-	char path[PATH_MAX];
-	char value[512];          /* old value, decoded */
-	long long pid, starttime;
-	int done;
-};
-
-static int journal_fd = -1;
-static char journal_file[PATH_MAX];
-static long next_id = 1;
-static struct entry entries[MAX_ENTRIES];   /* parsed by load_entries() */
-
-static int state_dir(char *buf, size_t len)
-{
-	const char *env = getenv("CVMBENCH_STATE_DIR"), *home = getenv("HOME");
-
-	if (env && *env)
-		snprintf(buf, len, "%s", env);
-	else if (geteuid() == 0)
-		snprintf(buf, len, "/var/lib/cvmbench");
-	else
-		snprintf(buf, len, "%s/.local/state/cvmbench", home ? home : "/tmp");
-	return 0;
-}
-
-static int mkdir_p(const char *dir)
-{
-	char tmp[PATH_MAX], *p;
-
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return mkdir(tmp, 0755) && errno != EEXIST ? -errno : 0;
-}
+static const struct journal_kind **kinds;
+static size_t nkinds;
 
 const char *journal_path(void)
 {
-	return journal_file;
+	return J.file;
+}
+
+size_t journal_open_entries(void)
+{
+	return J.n - J.ndone;
+}
+
+static int kind_name_ok(const char *s)
+{
+	if (!s || !*s || strlen(s) > 63)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-'))
+			return 0;
+	return 1;
+}
+
+const struct journal_kind *journal_kind_find(const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < nkinds; i++)
+		if (!strcmp(kinds[i]->kind, kind))
+			return kinds[i];
+	return NULL;
+}
+
+int journal_kind_register(const struct journal_kind *k)
+{
+	const struct journal_kind **v;
+
+	if (!k || !kind_name_ok(k->kind) || !k->undo)
+		return -EINVAL;
+	if (journal_kind_find(k->kind))
+		return -EEXIST;
+	v = realloc(kinds, (nkinds + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	kinds = v;
+	kinds[nkinds++] = k;
+	return 0;
+}
+
+static int open_file(char *err, size_t errlen)
+{
+	J.fd = open(J.file, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (J.fd < 0) {
+		snprintf(err, errlen, "cannot open journal %s: %s", J.file, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* Create, open and flock the state directory (one run per directory). */
+static int open_dir(const char *dir, char *err, size_t errlen)
+{
+	int ret = state_dir_create(dir);
+
+	if (ret) {
+		snprintf(err, errlen, "cannot create state directory %s: %s", dir,
+			 strerror(-ret));
+		return ret;
+	}
+	J.dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (J.dir_fd < 0) {
+		snprintf(err, errlen, "cannot open state directory %s: %s", dir,
+			 strerror(errno));
+		return -errno;
+	}
+	if (flock(J.dir_fd, LOCK_EX | LOCK_NB)) {
+		snprintf(err, errlen, "state directory %s is held by another running "
+			 "cvmbench", dir);
+		close(J.dir_fd);
+		J.dir_fd = -1;
+		return -EBUSY;
+	}
+	return 0;
 }
 
 int journal_open(char *err, size_t errlen)
@@ -81,94 +128,56 @@ int journal_open(char *err, size_t errlen)
 	char dir[PATH_MAX - 16];
 	int ret;
 
-	if (journal_fd >= 0)
+	if (J.fd >= 0)
 		return 0;
-	state_dir(dir, sizeof(dir));
-	ret = mkdir_p(dir);
-	snprintf(journal_file, sizeof(journal_file), "%s/journal", dir);
-	if (ret) {
-		snprintf(err, errlen, "cannot create state directory %s: %s", dir,
-			 strerror(-ret));
+	ret = journal_lock_host(0, err, errlen);
+	if (ret)
 		return ret;
-	}
-	journal_fd = open(journal_file, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (journal_fd < 0) {
-		snprintf(err, errlen, "cannot open journal %s: %s", journal_file,
-			 strerror(errno));
-		return -errno;
-	}
-	if (flock(journal_fd, LOCK_EX | LOCK_NB)) {
-		snprintf(err, errlen, "journal %s is held by another running cvmbench",
-			 journal_file);
-		close(journal_fd);
-		journal_fd = -1;
-		return -EBUSY;
-	}
-	return 0;
+	state_dir_path(dir, sizeof(dir));
+	snprintf(J.file, sizeof(J.file), "%s/journal", dir);
+	ret = open_dir(dir, err, errlen);
+	ret = ret ?: open_file(err, errlen);
+	ret = ret ?: journal_load(err, errlen);
+	if (ret)
+		journal_close();
+	return ret;
 }
 
 void journal_close(void)
 {
-	if (journal_fd >= 0)
-		close(journal_fd);
-	journal_fd = -1;
-}
-
-static int append(const char *line)
-{
-	size_t len = strlen(line);
-
-	if (journal_fd < 0)
-		return -EBADF;
-	if (write(journal_fd, line, len) != (ssize_t)len)
-		return -EIO;
-	return fdatasync(journal_fd) ? -errno : 0;
-}
-
-static void hex_encode(const char *s, char *out, size_t len)
-{
-	size_t i;
-
-	out[0] = '-';             /* "-" stands for the empty value */
-	out[1] = '\0';
-	for (i = 0; s[i] && 2 * i + 2 < len; i++)
-		sprintf(out + 2 * i, "%02x", (unsigned char)s[i]);
-}
-
-static void hex_decode(const char *hex, char *out, size_t len)
-{
-	size_t i;
-	unsigned int b;
-
-	for (i = 0; hex[2 * i] && hex[2 * i + 1] && i + 1 < len; i++) {
-		sscanf(hex + 2 * i, "%2x", &b);
-		out[i] = (char)b;
-	}
-	out[i] = '\0';
+	journal_index_free();
+	J.unreadable = 0;
+	if (J.fd >= 0)
+		close(J.fd);
+	if (J.dir_fd >= 0)
+		close(J.dir_fd);
+	J.fd = J.dir_fd = -1;
+	journal_unlock_host();
 }
 
 long journal_set(const char *path, const char *value)
 {
-	char old[512], hex[1040], line[PATH_MAX + 1100];
-	long id = next_id++;
+	char old[4096];
+	long id;
 	int ret = sysfs_read_line(path, old, sizeof(old));
 
 	if (ret < 0)
 		return ret;
-	hex_encode(old, hex, sizeof(hex));
-	snprintf(line, sizeof(line), "set %ld %s %s\n", id, path, hex);
-	ret = append(line);
-	if (ret)
-		return ret;
+	if ((size_t)ret >= sizeof(old) - 1)
+		return -E2BIG;    /* would be restored cut */
+	id = journal_add('s', path, old, 0, 0);
+	if (id < 0)
+		return id;
 	ret = sysfs_write(path, value);
 	if (ret) {
-		journal_forget(id);
+		if (journal_forget(id))
+			pr_warn("journal %s: cannot close entry %ld", J.file, id);
 		return ret;
 	}
 	return id;
 }
 
-static long long process_starttime(long long pid)
+long long journal_process_starttime(long long pid)
 {
 	char path[64], buf[1024], *p;
 	long long start = -1;
@@ -187,105 +196,45 @@ static long long process_starttime(long long pid)
 
 long journal_process(pid_t pid)
 {
-	char line[128];
-	long id = next_id++;
-	int ret;
-
-	snprintf(line, sizeof(line), "proc %ld %d %lld\n", id, (int)pid,
-		 process_starttime(pid));
-	ret = append(line);
-	return ret ? ret : id;
+	return journal_add('p', NULL, NULL, pid, journal_process_starttime(pid));
 }
 
 long journal_object(const char *kind, const char *name)
 {
-	char hex[2 * PATH_MAX + 2], line[3 * PATH_MAX];
-	long id = next_id++;
-	int ret;
-
-	hex_encode(name, hex, sizeof(hex));
-	snprintf(line, sizeof(line), "obj %ld %.63s %s\n", id, kind, hex);
-	ret = append(line);
-	return ret ? ret : id;
+	if (!journal_kind_find(kind) || !name)
+		return -EINVAL;
+	return journal_add('o', kind, name, 0, 0);
 }
 
-void journal_forget(long id)
+static int undo_object(const struct journal_entry *x, FILE *report)
 {
-	char line[64];
+	const struct journal_kind *k = journal_kind_find(x->a);
+	int ret = k ? k->undo(x->b) : -ENOPROTOOPT;
 
-	if (id <= 0)
-		return;
-	snprintf(line, sizeof(line), "done %ld\n", id);
-	append(line);
-}
-
-/* Parse the journal into @e (up to MAX_ENTRIES); returns the count. */
-static int load_entries(struct entry *e)
-{
-	char line[PATH_MAX + 1200], hex[1100];
-	FILE *f = fopen(journal_file, "re");
-	int n = 0, i;
-	long id;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f) && n < MAX_ENTRIES) {
-		struct entry *x = &e[n];
-
-		memset(x, 0, sizeof(*x));
-		if (sscanf(line, "set %ld %4095s %1099s", &x->id, x->path, hex) == 3) {
-			x->kind = 's';
-			hex_decode(strcmp(hex, "-") ? hex : "", x->value, sizeof(x->value));
-			n++;
-		} else if (sscanf(line, "proc %ld %lld %lld", &x->id, &x->pid,
-				  &x->starttime) == 3) {
-			x->kind = 'p';
-			n++;
-		} else if (sscanf(line, "obj %ld %63s %1099s", &x->id, x->value, hex) == 3) {
-			x->kind = 'o';
-			hex_decode(hex, x->path, sizeof(x->path));
-			n++;
-		} else if (sscanf(line, "done %ld", &id) == 1) {
-			for (i = 0; i < n; i++)
-				if (e[i].id == id)
-					e[i].done = 1;
-		}
-	}
-	fclose(f);
-	for (i = 0; i < n; i++)
-		if (e[i].id >= next_id)
-			next_id = e[i].id + 1;
-	return n;
-}
-
-static int undo_object(const struct entry *x, FILE *report)
-{
-	int ret = -EINVAL;
-
-	if (!strcmp(x->value, "tracefs-instance"))
-		ret = rmdir(x->path) && errno != ENOENT ? -errno : 0;
-	else if (!strncmp(x->value, "oci-", 4))
-		ret = oci_object_undo(x->value, x->path);
+	if (ret == -ENOENT)
+		ret = 0;          /* already gone */
 	if (report)
-		fprintf(report, "removed %s %s%s%s\n", x->value, x->path,
-			ret ? ": " : "", ret ? strerror(-ret) : "");
+		fprintf(report, "removed %s %s%s%s\n", x->a, x->b, ret ? ": " : "",
+			!k ? "no module of this cvmbench knows this kind (left in the "
+			"journal)" : ret ? strerror(-ret) : "");
 	return ret;
 }
 
-static int undo_entry(const struct entry *x, FILE *report)
+/* Undo @x; -ENOPROTOOPT: an object of a kind nobody registered. */
+static int undo_entry(const struct journal_entry *x, FILE *report)
 {
 	int ret = 0;
 
-	if (x->kind == 's') {
-		ret = sysfs_write(x->path, x->value);
+	if (x->type == 's') {
+		ret = sysfs_write(x->a, x->b);
 		if (report)
-			fprintf(report, "restored %s = %s%s%s\n", x->path, x->value,
+			fprintf(report, "restored %s = %s%s%s\n", x->a, x->b,
 				ret ? ": " : "", ret ? strerror(-ret) : "");
 		return ret;
 	}
-	if (x->kind == 'o')
+	if (x->type == 'o')
 		return undo_object(x, report);
-	if (x->starttime >= 0 && process_starttime(x->pid) == x->starttime) {
+	if (x->starttime >= 0 && journal_process_starttime(x->pid) == x->starttime) {
 		kill((pid_t)x->pid, SIGKILL);
 		waitpid((pid_t)x->pid, NULL, WNOHANG);
 		if (report)
@@ -296,31 +245,41 @@ static int undo_entry(const struct entry *x, FILE *report)
 
 int journal_undo(long id)
 {
-	struct entry *e = entries;
-	int n = load_entries(e), i, ret = -ENOENT;
+	ssize_t i = journal_find(id);
+	int ret;
 
-	for (i = n - 1; i >= 0; i--)
-		if (e[i].id == id && !e[i].done) {
-			ret = undo_entry(&e[i], NULL);
-			journal_forget(id);
-			break;
-		}
+	if (i < 0)
+		return -ENOENT;
+	ret = undo_entry(&J.v[i], NULL);
+	if (ret != -ENOPROTOOPT && journal_forget(id))
+		pr_warn("journal %s: cannot close entry %ld", J.file, id);
 	return ret;
 }
 
-int journal_restore_all(FILE *report)
+int journal_restore_all(FILE *report, int *failed)
 {
-	struct entry *e = entries;
-	int n = load_entries(e), i, undone = 0;
+	ssize_t i;
+	int undone = 0, bad = 0, ret;
 
-	for (i = n - 1; i >= 0; i--) {
-		if (e[i].done)
+	if (J.fd < 0)
+		return -EBADF;
+	J.hold = 1;               /* no compaction while walking the index */
+	for (i = (ssize_t)J.n - 1; i >= 0; i--) {
+		if (J.v[i].done)
 			continue;
-		undo_entry(&e[i], report);
-		journal_forget(e[i].id);
+		ret = undo_entry(&J.v[i], report);
+		bad += ret != 0;
+		if (ret == -ENOPROTOOPT)
+			continue;
+		if (journal_forget(J.v[i].id))
+			pr_warn("journal %s: cannot close entry %ld", J.file, J.v[i].id);
 		undone++;
 	}
-	if (journal_fd >= 0 && ftruncate(journal_fd, 0) == 0)
-		next_id = 1;
-	return undone;
+	J.hold = 0;
+	ret = journal_compact();
+	if (J.unreadable && report)
+		fprintf(report, "kept %zu unreadable line(s) in %s\n", J.unreadable, J.file);
+	if (failed)
+		*failed = bad + (int)J.unreadable;
+	return ret ? ret : undone;
 }

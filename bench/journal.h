@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * journal.h - the one record of what cvmbench changed or created on this
- * machine: host settings (with their old values) and objects (processes,
- * and later containers, cgroups, tracefs instances, ...). An entry is
- * written and fsync'd *before* the change; restore undoes the open entries
- * in reverse order - at the end of a run, after Ctrl-C, and after a crash
- * at the next start of cvmbench or with `cvmbench restore`.
+ * machine: host settings (with their old values), processes, and objects
+ * of kinds their owning modules register with an undo function
+ * (containers, rootfs trees, cgroups, mounts, tracefs instances, runs in a
+ * database...). An entry is written and fsync'd *before* the change;
+ * restore undoes the open entries newest first - at the end of a run,
+ * after Ctrl-C, and after a crash at the next start of cvmbench or with
+ * `cvmbench restore`. There is no limit on the number of entries.
  *
- * The journal lives in $CVMBENCH_STATE_DIR, else /var/lib/cvmbench (root)
- * or $HOME/.local/state/cvmbench. A run holds an exclusive flock on it.
+ * The journal lives in the state directory (state-dir.h). One machine-wide
+ * lock, owned by the journal, serialises every change of host settings
+ * (cpuidle, KSM, THP, halt polling, cgroup mounts) between runs, whatever
+ * their state directories.
  */
 #ifndef CVMBENCH_JOURNAL_H
 #define CVMBENCH_JOURNAL_H
@@ -16,37 +20,90 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/** journal_open() - open and lock the journal; -EBUSY if a live run holds it. */
-int journal_open(char *err, size_t errlen);
+#define JOURNAL_CHECK __attribute__((warn_unused_result))
+
+/* The machine-wide lock; CVMBENCH_TEST_HOST_LOCK replaces it in tests only. */
+#define JOURNAL_HOST_LOCK "/run/cvmbench.lock"
+
+/**
+ * journal_lock_host() - take the machine-wide host-settings lock, waiting
+ * up to @wait_s seconds (0: do not wait). Idempotent. The holder's PID is
+ * written into the lock file. Returns 0; -EBUSY with @err naming the
+ * holder's PID when another process holds it; -EINTR when a stop was
+ * asked while waiting (runner_stop); or -errno.
+ */
+int journal_lock_host(double wait_s, char *err, size_t errlen) JOURNAL_CHECK;
+/** journal_unlock_host() - release the host lock (journal_close() does too). */
+void journal_unlock_host(void);
+
+/**
+ * journal_open() - take the host lock (if not held yet, without waiting),
+ * create the state directory (0700), open and lock the journal, and read
+ * its open entries. Returns 0, -EBUSY, or -errno (message in @err).
+ */
+int journal_open(char *err, size_t errlen) JOURNAL_CHECK;
+/** journal_close() - close the journal and release the host lock. */
 void journal_close(void);
 /** journal_path() - where the journal is (for messages). */
 const char *journal_path(void);
 
 /**
+ * struct journal_kind - a kind of object and how to remove one.
+ * @kind: its name, [a-z0-9-] only (e.g. "oci-rootfs")
+ * @undo: remove the object called @name; 0 or -errno (-ENOENT: already gone)
+ */
+struct journal_kind {
+	const char *kind;
+	int (*undo)(const char *name);
+};
+
+/**
+ * journal_kind_register() - make @k known to the journal. The module that
+ * creates objects of a kind registers it (JOURNAL_KIND_REGISTER), so that
+ * restore can undo them in any command. Returns 0, -EINVAL, -EEXIST.
+ */
+int journal_kind_register(const struct journal_kind *k);
+
+/* Register @var (a struct journal_kind) when the program starts. */
+#define JOURNAL_KIND_REGISTER(var) \
+	static void __attribute__((constructor)) var##_register(void) \
+	{ \
+		if (journal_kind_register(&var)) \
+			fprintf(stderr, "cvmbench: journal kind %s registered twice\n", \
+				var.kind); \
+	}
+
+/**
  * journal_set() - write @value to the file @path (a sysfs or module
  * parameter), journalling its current value first. Returns an entry id
- * (> 0) or -errno.
+ * (> 0) or -errno; nothing is written when the journal cannot be.
  */
-long journal_set(const char *path, const char *value);
-/** journal_process() - record a process cvmbench started. Returns an id. */
-long journal_process(pid_t pid);
+long journal_set(const char *path, const char *value) JOURNAL_CHECK;
+/** journal_process() - record a process cvmbench started. Returns an id or -errno. */
+long journal_process(pid_t pid) JOURNAL_CHECK;
 /**
  * journal_object() - record an object cvmbench is about to create, so that
- * restore removes it if the run dies: @kind "tracefs-instance" with @name
- * its directory (restore removes it with rmdir); "oci-*" kinds (containers,
- * rootfs and bundles, cgroups, network namespaces, mount options) are undone
- * by oci_object_undo() (oci-host.h). Returns an id or -errno.
+ * restore removes it if the run dies. @kind must be registered; @name is
+ * any string (stored escaped, read back exactly). Returns an id or -errno:
+ * the caller must not create the object then.
  */
-long journal_object(const char *kind, const char *name);
-/** journal_undo() - undo one entry now (restore the value / end the process). */
-int journal_undo(long id);
-/** journal_forget() - the entry needs no undoing any more (process reaped). */
-void journal_forget(long id);
+long journal_object(const char *kind, const char *name) JOURNAL_CHECK;
+/** journal_undo() - undo one open entry now. Returns its undo's result, or -ENOENT. */
+int journal_undo(long id) JOURNAL_CHECK;
+/**
+ * journal_forget() - the entry needs no undoing any more (the object was
+ * removed, the process reaped). Returns 0 or -errno (ids <= 0 are ignored).
+ */
+int journal_forget(long id) JOURNAL_CHECK;
+/** journal_open_entries() - how many entries are open (for tests and messages). */
+size_t journal_open_entries(void);
 
 /**
  * journal_restore_all() - undo every open entry, newest first; report each
- * on @report (NULL: quiet). Returns the number undone, or -errno.
+ * on @report (NULL: quiet). Entries of a kind nobody registered stay in
+ * the journal. Returns the number undone, or -errno; *@failed (if not
+ * NULL) gets the number whose undo failed or could not be tried.
  */
-int journal_restore_all(FILE *report);
+int journal_restore_all(FILE *report, int *failed);
 
 #endif

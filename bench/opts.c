@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* opts.c - getopt_long driven by a struct opt table. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
@@ -91,5 +92,21 @@ int opts_count(const char *cmd, const char *opt, const char *arg, size_t *out)
 		return 1;
 	}
 	*out = (size_t)v;
+	return 0;
+}
+
+int opts_seconds(const char *cmd, const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0 && v <= 1e6) || isspace((unsigned char)*arg)) {
+		fprintf(stderr, "cvmbench %s: %s: '%s' is not a number of seconds "
+			"(0 to 1000000)\n", cmd, opt, arg);
+		return 1;
+	}
+	*out = v;
 	return 0;
 }

@@ -38,4 +38,11 @@ int opts_count(const char *cmd, const char *opt, const char *arg, size_t *out);
 /** opts_usage() - print "usage: cvmbench SYNOPSIS" and the option table. */
 void opts_usage(FILE *out, const char *synopsis, const struct opt *table);
 
+/**
+ * opts_seconds() - parse @arg of option @opt of command @cmd as a number of
+ * seconds (0 to 1e6, the whole string) into @out. Returns 0, or 1 after
+ * saying what is wrong (an opt_fn can return it as is).
+ */
+int opts_seconds(const char *cmd, const char *opt, const char *arg, double *out);
+
 #endif

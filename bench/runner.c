@@ -23,8 +23,9 @@
 #include "log.h"
 #include "progress.h"
 #include "run-status.h"
+#include "run-journal.h"
 #include "runner.h"
-#include "tracefs-find.h"
+#include "tracefs-host.h"
 
 volatile sig_atomic_t runner_stop;
 
@@ -85,7 +86,7 @@ static int prepare_workload(struct cell_ctx *ctx)
 	ssize_t n;
 	pid_t pid;
 
-	cvmfn_argv(ctx->env.cvmfn, "prepare", ctx->cell, ctx->env.data_dir, store,
+	cvmfn_argv(&ctx->env, "prepare", ctx->cell, store,
 		   sizeof(store), argv, 24);
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
@@ -115,7 +116,7 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 				const struct runner_opts *o)
 {
 	struct cell_ctx ctx = { .db = db, .run_id = run_id, .cell = c,
-				.env = { o->cvmfn, o->data_dir } };
+				.env = { o->cvmfn, o->data_dir, o->digest } };
 	enum cell_status st;
 	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
 	char why[512];
@@ -199,20 +200,24 @@ static int finish(struct db *db, int64_t run_id, int total, const struct run_cou
 
 /*
  * A probe mounted tracefs for this run (it was not mounted): say so in the
- * run's environment and unmount it, leaving the machine as it was found.
+ * run's environment. The mount is a journal object, undone at the end of the
+ * run with everything else (restore_at_end) or by `cvmbench restore`.
  */
-static void unmount_tracefs(struct db *db, int64_t run_id)
+static void record_tracefs_mount(struct db *db, int64_t run_id)
 {
-	int ret = tracefs_unmount_ours();
+	if (tracefs_host_mounted_by_run())
+		db_env_add(db, run_id, "tracefs.mounted_by_run",
+			   "yes, unmounted at the end of the run", TRACEFS_HOST_MOUNT);
+}
 
-	if (!ret)
-		return;
-	db_env_add(db, run_id, "tracefs.mounted_by_run", ret > 0 ?
-		   "yes, unmounted at the end of the run" : "yes, unmount failed",
-		   TRACEFS_MOUNT_POINT);
-	if (ret < 0)
-		pr_warn("cannot unmount the tracefs this run mounted on "
-			TRACEFS_MOUNT_POINT ": %s", strerror(-ret));
+/* Undo what the run changed; say so when something could not be. */
+static void restore_at_end(void)
+{
+	int failed = 0, ret = journal_restore_all(NULL, &failed);
+
+	if (ret < 0 || failed)
+		pr_warn("%d setting(s) or object(s) could not be restored (journal %s): "
+			"run cvmbench restore", ret < 0 ? -1 : failed, journal_path());
 }
 
 static int measure_all(struct db *db, const struct config *cfg, const struct cell *cells,
@@ -223,18 +228,29 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 	struct run_counts rc = { 0 };
 	struct { struct db *db; int64_t run_id; } env_ctx;
 	int64_t run_id = db_run_begin(db, &info);
-	int total;
+	long entry;
+	int total, code;
 
 	if (run_id < 0)
 		return EXIT_FAILED;
+	entry = run_journal_begin(o->db_path, run_id);
+	if (entry < 0) {
+		pr_err("cannot journal run %lld: %s", (long long)run_id, strerror((int)-entry));
+		db_run_end(db, run_id, "failed", 0, 0, 0, 0);
+		return EXIT_FAILED;
+	}
 	env_ctx.db = db;
 	env_ctx.run_id = run_id;
 	env_collect(store_env_fact, &env_ctx);
 	catch_signals();
 	total = run_cells(db, run_id, cells, n, o, &rc);
-	journal_restore_all(NULL);
-	unmount_tracefs(db, run_id);
-	return finish(db, run_id, total, &rc);
+	record_tracefs_mount(db, run_id);
+	code = finish(db, run_id, total, &rc);
+	if (journal_forget(entry))
+		pr_warn("journal %s: cannot close the entry of run %lld", journal_path(),
+			(long long)run_id);
+	restore_at_end();
+	return code;
 }
 
 static void print_cells(const struct cell *cells, size_t n)
@@ -248,13 +264,17 @@ static void print_cells(const struct cell *cells, size_t n)
 static int open_journal(void)
 {
 	char err[512];
-	int undone;
+	int undone, ret = journal_open(err, sizeof(err));
 
-	if (journal_open(err, sizeof(err))) {
+	if (ret) {
 		pr_err("%s", err);
-		return -1;
+		return ret;
 	}
-	undone = journal_restore_all(stderr);
+	undone = journal_restore_all(stderr, NULL);
+	if (undone < 0) {
+		pr_err("cannot restore from journal %s: %s", journal_path(), strerror(-undone));
+		return undone;
+	}
 	if (undone > 0)
 		pr_warn("restored %d setting(s) or object(s) a previous run left (journal %s)",
 			undone, journal_path());
@@ -288,7 +308,7 @@ int runner_run(const struct runner_opts *o)
 	struct db *db = NULL;
 	size_t n = 0;
 	char err[1600];
-	int code = EXIT_USAGE;
+	int code = EXIT_USAGE, ret;
 
 	if (load_cells(o, &cfg, &cells, &n))
 		goto out;
@@ -305,17 +325,20 @@ int runner_run(const struct runner_opts *o)
 		code = EXIT_FAILED;
 		goto out;
 	}
-	/* the journal (and its lock) first: a refused run creates nothing */
-	if (open_journal()) {
-		code = EXIT_FAILED;
+	/* before anything is created: a refused run leaves nothing behind */
+	if (journal_lock_host(o->wait_lock, err, sizeof(err))) {
+		pr_err("%s", err);
 		goto out;
 	}
-	if (db_open(&db, o->db_path, DB_CREATE, err, sizeof(err)))
+	if (db_open(&db, o->db_path, DB_CREATE, err, sizeof(err))) {
 		pr_err("%s", err);
-	else
-		code = measure_all(db, cfg, cells, n, o);
-	journal_close();
+		goto out;
+	}
+	ret = open_journal();
+	code = ret == -EBUSY ? EXIT_USAGE : ret ? EXIT_FAILED :
+	       measure_all(db, cfg, cells, n, o);
 out:
+	journal_close();
 	db_close(db);
 	config_cells_free(cells, n);
 	config_free(cfg);

@@ -21,9 +21,11 @@ struct runner_opts {
 	int nonly;
 	const char *data_dir;
 	const char *cvmfn;
+	const char *digest;       /* cvmfn serve --digest (every|first|N); NULL = its default */
 	const char *command_line;
 	int dry_run;              /* list the cells, measure nothing */
 	size_t max_cells;         /* refuse a config with more cells; 0 = the default */
+	double wait_lock;         /* seconds to wait for the host lock */
 };
 
 /* Set by SIGINT / SIGTERM: the runner stops after the call in flight. */

@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@
 #include "sysfs.h"
 #include "sysroot.h"
 #include "tracefs-find.h"
+#include "tracefs-host.h"
 
 struct idle_trace {
 #ifdef HAVE_TRACEFS
@@ -125,11 +127,12 @@ static void trace_close(struct idle_trace *t)
 	free(t->stat_fd);
 	t->stat_fd = NULL;
 	if (t->inst) {
-		if (!tracefs_instance_destroy(t->inst))
-			journal_forget(t->journal_id);
+		if (!tracefs_instance_destroy(t->inst) && journal_forget(t->journal_id))
+			pr_warn("journal %s: cannot close a tracefs instance's entry",
+				journal_path());
 		tracefs_instance_free(t->inst);
-	} else if (t->journal_id > 0) {
-		journal_forget(t->journal_id);
+	} else if (t->journal_id > 0 && journal_forget(t->journal_id)) {
+		pr_warn("journal %s: cannot close a tracefs instance's entry", journal_path());
 	}
 	t->inst = NULL;
 	t->journal_id = 0;
@@ -140,15 +143,10 @@ static void trace_close(struct idle_trace *t)
 static int trace_create(struct idle_trace *t)
 {
 	static int seq;
-	const char *dir;
-	char name[64], path[512];
-	int ret = tracefs_mount_for_run(t->why, sizeof(t->why));
+	char name[64], path[PATH_MAX + 80], dir[PATH_MAX];
 
-	if (ret < 0)
-		return ret;
-	dir = tracefs_tracing_dir();
-	if (!dir)
-		return snprintf(t->why, sizeof(t->why), "libtracefs finds no tracefs"), -ENOENT;
+	if (tracefs_host_dir(dir, sizeof(dir), t->why, sizeof(t->why)))
+		return -ENOENT;
 	snprintf(name, sizeof(name), "cvmbench-idle-%d-%d", (int)getpid(), ++seq);
 	snprintf(path, sizeof(path), "%s/instances/%s", dir, name);
 	t->journal_id = journal_object("tracefs-instance", path);
@@ -194,7 +192,7 @@ static void trace_open(struct idle_trace *t, const struct cpuidle_set *s)
 	for (t->ncpus = 0; t->ncpus < s->ncpus; t->ncpus++) {
 		i = t->ncpus;
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", s->cpu[i]);
-		t->stat_fd[i] = tracefs_instance_file_open(t->inst, file, O_RDONLY);
+		t->stat_fd[i] = tracefs_instance_file_open(t->inst, file, O_RDONLY | O_CLOEXEC);
 		if (t->stat_fd[i] < 0) {
 			snprintf(t->why, sizeof(t->why), "cannot open %s of the instance",
 				 file);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* probe.c - the probe registry (expanded from list.h) and the sink. */
+/* probe.c - the probe registry (expanded from probe-list.h) and the sink. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "db.h"
-#include "list.h"
+#include "probe-list.h"
 #include "probe.h"
 #include "sink.h"
 

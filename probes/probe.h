@@ -5,7 +5,7 @@
  * The runner brackets each window (a whole cell, or one invocation) the
  * way stress-ng brackets a stressor: start every probe, run, stop them in
  * reverse order, then let each emit its rows. Probes never see SQLite:
- * they write through a sink. The list of probes is probes/list.h.
+ * they write through a sink. The list of probes is probes/probe-list.h.
  */
 #ifndef CVMBENCH_PROBE_H
 #define CVMBENCH_PROBE_H

@@ -17,6 +17,7 @@
  * cgroup_threadgroup_rwsem), else by their kind.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,8 @@
 #include <tracefs.h>
 
 #include "journal.h"
+#include "log.h"
+#include "tracefs-host.h"
 #include "runc-sink.h"
 #include "runc-timeline.h"
 #include "tracefs-find.h"
@@ -177,11 +180,17 @@ static int events_enable(struct probe *pr, struct runc_priv *p)
 
 static int instance_setup(struct probe *pr, struct runc_priv *p)
 {
-	char name[64], dir[4200], pid[32];
+	char name[64], dir[PATH_MAX + 80], top[PATH_MAX], why[512], pid[32];
 
 	snprintf(name, sizeof(name), "cvmbench-runc-%d", (int)getpid());
-	snprintf(dir, sizeof(dir), "%s/instances/%s", tracefs_tracing_dir(), name);
+	if (tracefs_host_dir(top, sizeof(top), why, sizeof(why)))
+		return probe_error(pr, -ENOENT, "%s", why);
+	snprintf(dir, sizeof(dir), "%s/instances/%s", top, name);
 	p->journal_id = journal_object("tracefs-instance", dir);
+	if (p->journal_id < 0)
+		return probe_error(pr, (int)p->journal_id, "cannot journal tracefs instance "
+				   "%s (so it is not created): %s", name,
+				   strerror((int)-p->journal_id));
 	p->inst = tracefs_instance_create(name);
 	if (!p->inst)
 		return probe_error(pr, -EIO, "cannot create tracefs instance %s", name);
@@ -206,8 +215,9 @@ static void runc_close(struct probe *pr)
 		tracefs_instance_destroy(p->inst);
 		tracefs_instance_free(p->inst);
 	}
-	if (p->journal_id > 0)
-		journal_forget(p->journal_id);
+	if (p->journal_id > 0 && journal_forget(p->journal_id))
+		pr_warn("journal %s: cannot close the entry of a tracefs instance",
+			journal_path());
 	if (p->tep)
 		tep_free(p->tep);
 	rt_result_free(&p->res);
@@ -221,14 +231,15 @@ static int runc_open(struct probe *pr)
 	static const char *const systems[] = { "syscalls", "sched", "cgroup", "lock",
 					       NULL };
 	struct runc_priv *p = calloc(1, sizeof(*p));
-	char why[256];
+	char why[256], dir[PATH_MAX];
 	int ret;
 
 	if (!p)
 		return -ENOMEM;
 	pr->priv = p;
 	p->harness = (int)getpid();
-	ret = tracefs_mount_for_run(why, sizeof(why));
+	/* mounted (journalled) before libtracefs, which would mount it unrecorded */
+	ret = tracefs_host_dir(dir, sizeof(dir), why, sizeof(why));
 	if (ret < 0) {
 		ret = probe_error(pr, ret, "%s", why);
 		goto err;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * workload.c - the workload registry (expanded from list.h) and the
+ * workload.c - the workload registry (expanded from workload-list.h) and the
  * instance life cycle shared by `cvmfn run`, `prepare` and `serve`.
  */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "list.h"
+#include "workload-list.h"
 #include "workload.h"
 
 #define DECLARE_WORKLOAD(ident) extern const struct workload_ops wl_##ident;

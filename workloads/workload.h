@@ -8,7 +8,7 @@
  * and records everything it produced in a struct wl_output (output.h), which
  * its caller digests after the function's time is taken; teardown() frees it
  * all.
- * The list of workloads lives in workloads/list.h (one line per workload).
+ * The list of workloads lives in workloads/workload-list.h (one line per workload).
  */
 #ifndef CVMFN_WORKLOAD_H
 #define CVMFN_WORKLOAD_H

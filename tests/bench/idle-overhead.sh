@@ -7,7 +7,7 @@
 #
 #   tests/bench/idle-overhead.sh [WORKLOAD [SIZE [PAIRS [INVOCATIONS]]]]
 #   (defaults: image-recognition test 10 200). As root both sides run under
-#   idle = hlt (IDLE=... to change), which also holds the machine-wide idle
+#   idle = hlt (IDLE=... to change); each run holds the machine-wide host
 #   lock so that no other cvmbench run changes the policy mid-benchmark,
 #   and the idle probe counts power:cpu_idle in its tracefs instance.
 set -eu

@@ -5,7 +5,8 @@
  * journal open, the child's pid is journalled before it may exec, and
  * undoing that entry ends exactly that process (pid and start time match);
  * vm_stop() kills and reaps it and closes the entry; without a journal
- * the launcher still runs it.
+ * the launcher still runs it. Its private directory is journalled as well,
+ * and undoing that entry removes it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -60,15 +61,21 @@ static void test_journalled(void)
 	       WTERMSIG(status) == SIGKILL, "undoing the entry kills that very process");
 	vm.pid = 0;
 	vm.journal_id = 0;
+	tap_ok(vm.dir_id > 0 && access(vm.sock, F_OK) == 0 && journal_undo(vm.dir_id) == 0 &&
+	       access(vm.dir, F_OK) == -1 && errno == ENOENT,
+	       "undoing the directory's entry removes it, socket and all");
+	vm.dir_id = 0;
+	vm.dir[0] = '\0';
 	vm_stop(&vm);
 	ret = vm_prepare(&vm);
 	if (!ret)
 		ret = vm_spawn(&vm, &sleeper);
 	pid = vm.pid;
-	long id = vm.journal_id;
+	long id = vm.journal_id, dir_id = vm.dir_id;
 	vm_stop(&vm);
 	tap_ok(ret == 0 && kill(pid, 0) == -1 && errno == ESRCH, "vm_stop kills and reaps it");
-	tap_ok(journal_undo(id) == -ENOENT, "... and closes its journal entry");
+	tap_ok(journal_undo(id) == -ENOENT && journal_undo(dir_id) == -ENOENT,
+	       "... and closes its journal entries (process and directory)");
 }
 
 static void test_no_journal(void)
@@ -80,7 +87,7 @@ static void test_no_journal(void)
 	ret = vm_prepare(&vm);
 	if (!ret)
 		ret = vm_spawn(&vm, &sleeper);
-	tap_ok(ret == 0 && vm.journal_id == 0 && runs(vm.pid, "sleep"),
+	tap_ok(ret == 0 && vm.journal_id == 0 && vm.dir_id == 0 && runs(vm.pid, "sleep"),
 	       "without a journal the child runs all the same");
 	pid = vm.pid;
 	vm_stop(&vm);
@@ -91,9 +98,13 @@ int main(void)
 {
 	char dir[] = "/tmp/cvmbench-vm-journal-XXXXXX", err[512];
 
-	tap_plan(7);
-	if (!mkdtemp(dir) || setenv("CVMBENCH_STATE_DIR", dir, 1) ||
-	    journal_open(err, sizeof(err))) {
+	tap_plan(8);
+	char lock[64];
+
+	/* a journal and host lock of our own: never the machine's */
+	if (!mkdtemp(dir) || snprintf(lock, sizeof(lock), "%s/host.lock", dir) < 0 ||
+	    setenv("CVMBENCH_STATE_DIR", dir, 1) || setenv("TMPDIR", dir, 1) ||
+	    setenv("CVMBENCH_TEST_HOST_LOCK", lock, 1) || journal_open(err, sizeof(err))) {
 		printf("Bail out! journal in %s: %s\n", dir, err);
 		return 1;
 	}

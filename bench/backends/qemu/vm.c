@@ -4,6 +4,8 @@
  * socket, console and log; the host's listening Unix socket (QEMU connects
  * to it at start, so no guest output is lost before the host is there);
  * fork, journal the pid, then exec; kill and reap on every exit path.
+ * The directory is journalled too (kind "qemu-vm-dir"), so `cvmbench
+ * restore` removes it after a kill -9.
  * Waiting for the guest and talking to it are in vm-io.c.
  */
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,18 +28,48 @@
 #include "vm-local.h"
 #include "vm.h"
 
+/* The files a VM's private directory can hold: nothing else is removed. */
+static const char *const dir_files[] = { "console", "agent.sock", "qemu.log" };
+
+/* Journal kind "qemu-vm-dir": the directory and only its three known files. */
+static int vm_dir_undo(const char *dir)
+{
+	const char *base = strrchr(dir, '/');
+	char path[PATH_MAX];
+	size_t i;
+
+	if (!base || strncmp(base + 1, "cvmbench-vm-", 12))
+		return -EINVAL;
+	for (i = 0; i < sizeof(dir_files) / sizeof(dir_files[0]); i++)
+		if (!guest_path(path, sizeof(path), "%s/%s", dir, dir_files[i]))
+			unlink(path);
+	return rmdir(dir) ? -errno : 0;
+}
+
+static const struct journal_kind kind_vm_dir = { "qemu-vm-dir", vm_dir_undo };
+JOURNAL_KIND_REGISTER(kind_vm_dir)
+
+/* A fresh name, journalled (when a journal is open) before it is made. */
 static int private_dir(struct vm *vm)
 {
+	static unsigned int seq;
 	const char *t = getenv("TMPDIR");
+	long id;
 
 	/* a Unix socket path has 108 bytes: stay short */
-	snprintf(vm->dir, sizeof(vm->dir), "%s/cvmbench-vm-XXXXXX",
-		 t && *t && strlen(t) < 60 ? t : "/tmp");
-	if (!mkdtemp(vm->dir))
-		return -errno;
-	guest_path(vm->console, sizeof(vm->console), "%s/console", vm->dir);
-	guest_path(vm->sock, sizeof(vm->sock), "%s/agent.sock", vm->dir);
-	guest_path(vm->log, sizeof(vm->log), "%s/qemu.log", vm->dir);
+	do
+		snprintf(vm->dir, sizeof(vm->dir), "%s/cvmbench-vm-%d-%u",
+			 t && *t && strlen(t) < 60 ? t : "/tmp", (int)getpid(), seq++);
+	while (!access(vm->dir, F_OK));
+	id = journal_object(kind_vm_dir.kind, vm->dir);
+	if (id < 0 && id != -EBADF)
+		return (int)id;
+	vm->dir_id = id > 0 ? id : 0;
+	if (mkdir(vm->dir, 0700))
+		return -errno;     /* vm_stop() closes the entry */
+	guest_path(vm->console, sizeof(vm->console), "%s/%s", vm->dir, dir_files[0]);
+	guest_path(vm->sock, sizeof(vm->sock), "%s/%s", vm->dir, dir_files[1]);
+	guest_path(vm->log, sizeof(vm->log), "%s/%s", vm->dir, dir_files[2]);
 	return 0;
 }
 
@@ -156,11 +189,10 @@ void vm_stop(struct vm *vm)
 	if (vm->listen_fd >= 0)
 		close(vm->listen_fd);
 	vm->fd = vm->listen_fd = -1;
-	if (vm->dir[0]) {
-		unlink(vm->sock);
-		unlink(vm->console);
-		unlink(vm->log);
-		rmdir(vm->dir);
-		vm->dir[0] = '\0';
-	}
+	if (vm->dir[0])
+		vm_dir_undo(vm->dir);
+	vm->dir[0] = '\0';
+	if (vm->dir_id > 0 && journal_forget(vm->dir_id))
+		pr_warn("journal entry %ld of a VM directory stays open", vm->dir_id);
+	vm->dir_id = 0;
 }

@@ -30,7 +30,7 @@ struct vm_phases {
 /** struct vm - a running VM; fields are the module's, read them only. */
 struct vm {
 	pid_t pid;
-	long journal_id;
+	long journal_id, dir_id;
 	int listen_fd, fd;
 	char dir[PATH_MAX];              /* private: socket, console, qemu.log */
 	char console[PATH_MAX], sock[PATH_MAX], log[PATH_MAX];

@@ -24,6 +24,7 @@
 
 #include "backend.h"
 #include "journal.h"
+#include "log.h"
 #include "oci-bundle.h"
 #include "oci-host.h"
 
@@ -116,8 +117,8 @@ static int rootfs_get(const struct cell *c, const struct backend_env *env,
 	snprintf(key, sizeof(key), "%s\n%s\n%s", c->workload, env->cvmfn, env->data_dir);
 	if (rootfs.journal_id > 0 && !strcmp(key, rootfs.key))
 		return 0;
-	if (rootfs.journal_id > 0)
-		journal_undo(rootfs.journal_id);
+	if (rootfs.journal_id > 0 && journal_undo(rootfs.journal_id))
+		pr_warn("cannot remove rootfs %s; cvmbench restore retries", rootfs.dir);
 	rootfs.journal_id = 0;
 	oci_state_dir(dir, sizeof(dir));
 	snprintf(rootfs.dir, sizeof(rootfs.dir), "%s/oci", dir);
@@ -132,7 +133,9 @@ static int rootfs_get(const struct cell *c, const struct backend_env *env,
 	}
 	ret = oci_rootfs_build(c, env, rootfs.dir, err, errlen);
 	if (ret) {
-		journal_forget(rootfs.journal_id);
+		if (journal_forget(rootfs.journal_id))
+			pr_warn("journal %s: cannot close the entry of %s", journal_path(),
+				rootfs.dir);
 		rootfs.journal_id = 0;
 		return ret;
 	}
@@ -141,8 +144,8 @@ static int rootfs_get(const struct cell *c, const struct backend_env *env,
 }
 
 /* A new container id and bundle for one start, journalled first. */
-static int bundle_make(const struct cell *c, struct oci_start *st, char *err,
-		       size_t errlen)
+static int bundle_make(const struct cell *c, const struct backend_env *env,
+		       struct oci_start *st, char *err, size_t errlen)
 {
 	static unsigned int seq;
 	char dir[PATH_MAX - 128], name[PATH_MAX * 2 + 80];
@@ -158,7 +161,8 @@ static int bundle_make(const struct cell *c, struct oci_start *st, char *err,
 			 strerror((int)-st->journal_id));
 		return (int)st->journal_id;
 	}
-	o = (struct oci_bundle_opts){ rootfs.dir, st->bundle, st->id, oci_host_netns() };
+	o = (struct oci_bundle_opts){ rootfs.dir, st->bundle, st->id, oci_host_netns(),
+				     env->digest };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 
@@ -218,9 +222,11 @@ static void oci_cleanup(struct instance *in)
 
 	if (!st)
 		return;
-	if (st->id[0])
-		oci_container_remove(st->runtime, st->id, st->bundle);
-	journal_forget(st->journal_id);
+	/* removed: the entry is closed; else restore tries again */
+	if (st->id[0] && !oci_container_remove(st->runtime, st->id, st->bundle) &&
+	    journal_forget(st->journal_id))
+		pr_warn("journal %s: cannot close the entry of container %s", journal_path(),
+			st->id);
 	free(st);
 	in->priv = NULL;
 }
@@ -238,7 +244,7 @@ static int oci_spawn(const struct cell *c, const struct backend_env *env,
 	in->priv = st;
 	ret = runtime_path(c, st->runtime, sizeof(st->runtime), err, errlen);
 	ret = ret ?: rootfs_get(c, env, err, errlen);
-	ret = ret ?: bundle_make(c, st, err, errlen);
+	ret = ret ?: bundle_make(c, env, st, err, errlen);
 	ret = ret ?: start_runtime(c, st, in, err, errlen);
 	if (ret)
 		oci_cleanup(in);

@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,23 +20,10 @@
 
 #include "oci-bundle.h"
 #include "protocol.h"
+#include "state-dir.h"
 
 #define CVMFN_IN_CONTAINER "/cvmfn"
 #define DATA_IN_CONTAINER "/data"
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	remove(path);
-	return 0;
-}
-
-void oci_remove_tree(const char *path)
-{
-	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* Copy @src to @dst with mode @mode (a hard link when both are on one fs). */
 static int link_or_copy(const char *src, const char *dst, mode_t mode)
@@ -172,7 +158,7 @@ int oci_rootfs_build(const struct cell *c, const struct backend_env *env,
 	}
 	return 0;
 err_tree:
-	oci_remove_tree(dir);
+	state_dir_remove_tree(dir);
 	return ret;
 }
 
@@ -203,16 +189,16 @@ static cJSON *capabilities(void)
 	return o;
 }
 
-static cJSON *process(const struct cell *c)
+static cJSON *process(const struct cell *c, const char *digest)
 {
 	static const char *const env[] = { "PATH=/", "HOME=/",
 					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
 	char store[1024], *argv[24];
-	struct backend_env in = { CVMFN_IN_CONTAINER, DATA_IN_CONTAINER };
+	struct backend_env in = { CVMFN_IN_CONTAINER, DATA_IN_CONTAINER, digest };
 	cJSON *p = cJSON_CreateObject(), *args, *user, *rl, *nofile;
 	int i;
 
-	cvmfn_argv(in.cvmfn, "serve", c, in.data_dir, store, sizeof(store), argv, 24);
+	cvmfn_argv(&in, "serve", c, store, sizeof(store), argv, 24);
 	args = cJSON_AddArrayToObject(p, "args");
 	for (i = 0; argv[i]; i++)
 		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
@@ -332,7 +318,7 @@ static cJSON *config_json(const struct cell *c, const struct oci_bundle_opts *o)
 	cJSON *j = cJSON_CreateObject(), *root;
 
 	cJSON_AddStringToObject(j, "ociVersion", "1.0.2");
-	cJSON_AddItemToObject(j, "process", process(c));
+	cJSON_AddItemToObject(j, "process", process(c, o->digest));
 	root = cJSON_AddObjectToObject(j, "root");
 	cJSON_AddStringToObject(root, "path", o->rootfs);
 	cJSON_AddBoolToObject(root, "readonly", 0);
@@ -363,7 +349,7 @@ int oci_bundle_write(const struct cell *c, const struct oci_bundle_opts *o,
 	free(text);
 	if (ret) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-ret));
-		oci_remove_tree(o->dir);
+		state_dir_remove_tree(o->dir);
 	}
 	return ret;
 }

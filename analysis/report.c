@@ -153,7 +153,7 @@ static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
 	ops->table_end(f);
 }
 
-/* The study tables of the run (bench/idle-tables.c): title, note, rows. */
+/* The study tables of the run (analysis/idle-tables.c): title, note, rows. */
 static void rep_tables(FILE *f, const struct report_ops *ops, const cJSON *run)
 {
 	const char *head[16], *row[16];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * list.h - every workload cvmfn hosts, one line each. Adding a workload is
+ * workload-list.h - every workload cvmfn hosts, one line each. Adding a workload is
  * one new file defining `const struct workload_ops wl_<ident>` and one line
  * here. Keep the list in the order `cvmfn list` prints it.
  */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sysfs.h"
@@ -87,4 +88,25 @@ int sysfs_write(const char *path, const char *value)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/**
+ * sysfs_rmdir_busy() - rmdir a kernel directory (a cgroup, a tracefs
+ * instance), retrying every 2 ms while it is busy (a task still exiting
+ * holds it) for up to @ms milliseconds. A missing @dir is not an error.
+ * Returns 0 or -errno.
+ */
+int sysfs_rmdir_busy(const char *dir, int ms)
+{
+	struct timespec pause = { 0, 2000000 };
+	int i;
+
+	for (i = 0; i <= ms / 2; i++) {
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -errno;
+		nanosleep(&pause, NULL);
+	}
+	return -EBUSY;
 }

@@ -4,8 +4,9 @@
  * container (runtime delete --force, then any cgroup directory named after
  * it, then its bundle), a rootfs, a cgroup, a bound network namespace, a
  * remounted cgroup2. Called by the backend itself and, through the
- * journal, by restore after a crash. Only names cvmbench recorded are
- * touched.
+ * journal kinds "oci-*" this file registers, by restore after a crash.
+ * Only names cvmbench recorded are touched, and trees only inside the
+ * state directory.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +27,8 @@
 #include "journal.h"
 #include "oci-bundle.h"
 #include "oci-host.h"
+#include "state-dir.h"
+#include "sysfs.h"
 
 void oci_state_dir(char *buf, size_t len)
 {
@@ -63,22 +66,6 @@ int oci_run_wait(char *const argv[], double timeout_s)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -EINTR;
 }
 
-/* rmdir @dir, retrying while it is busy (a task still exiting): <= 200 ms. */
-static int rmdir_busy(const char *dir)
-{
-	struct timespec pause = { 0, 2000000 };
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (!rmdir(dir) || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			return -errno;
-		nanosleep(&pause, NULL);
-	}
-	return -EBUSY;
-}
-
 /* Move what is left in cgroup @dir to its parent, then remove it. */
 static int cgroup_remove(const char *dir)
 {
@@ -99,7 +86,7 @@ static int cgroup_remove(const char *dir)
 		fclose(f);
 	if (fd >= 0)
 		close(fd);
-	return rmdir_busy(dir);
+	return sysfs_rmdir_busy(dir, 200);
 }
 
 /* Remove the cgroup directory @name in every hierarchy under /sys/fs/cgroup. */
@@ -129,7 +116,7 @@ int oci_container_remove(const char *runtime, const char *id, const char *bundle
 	char *argv[] = { (char *)runtime, "delete", "--force", (char *)id, NULL };
 	char state[PATH_MAX];
 	struct stat st;
-	int ret = 0;
+	int ret = 0, tree = 0;
 
 	snprintf(state, sizeof(state), "/run/%s/%s",
 		 strstr(runtime, "crun") ? "crun" : "runc", id);
@@ -137,8 +124,8 @@ int oci_container_remove(const char *runtime, const char *id, const char *bundle
 		ret = -EIO;
 	cgroups_remove_named(id);
 	if (bundle && bundle[0])
-		oci_remove_tree(bundle);
-	return ret;
+		tree = state_dir_remove_tree(bundle);
+	return ret ?: tree;
 }
 
 /* Is controller @ctrl bound to a cgroup v1 hierarchy (/proc/cgroups)? */
@@ -220,32 +207,45 @@ static int split_tabs(char *s, char **f, int n)
 	return i;
 }
 
-int oci_object_undo(const char *kind, const char *name)
+/* "RUNTIME\tID\tBUNDLE": delete --force, its cgroups, its bundle. */
+static int container_undo(const char *name)
 {
-	char buf[PATH_MAX * 2], *f[3] = { NULL, NULL, NULL };
+	char *buf = strdup(name), *f[3] = { NULL, NULL, NULL };
+	int ret = -EINVAL;
 
-	snprintf(buf, sizeof(buf), "%s", name);
-	if (!strcmp(kind, "oci-container")) {
-		if (split_tabs(buf, f, 3) < 2)
-			return -EINVAL;
-		return oci_container_remove(f[0], f[1], f[2]);
-	}
-	if (!strcmp(kind, "oci-rootfs")) {
-		oci_remove_tree(name);
-		return 0;
-	}
-	if (!strcmp(kind, "oci-cgroup"))
-		return cgroup_remove(name);
-	if (!strcmp(kind, "oci-netns")) {
-		umount2(name, MNT_DETACH);
-		return unlink(name) && errno != ENOENT ? -errno : 0;
-	}
-	if (!strcmp(kind, "oci-v1mount"))
-		return v1mount_remove(name);
-	if (!strcmp(kind, "oci-mountopt")) {
-		if (split_tabs(buf, f, 2) < 2)
-			return -EINVAL;
-		return mount(NULL, f[0], NULL, MS_REMOUNT, f[1]) ? -errno : 0;
-	}
-	return -EINVAL;
+	if (buf && split_tabs(buf, f, 3) >= 2)
+		ret = oci_container_remove(f[0], f[1], f[2]);
+	free(buf);
+	return buf ? ret : -ENOMEM;
 }
+
+/* "PATH\tDATA": remount cgroup2 with its old options. */
+static int mountopt_undo(const char *name)
+{
+	char *buf = strdup(name), *f[2] = { NULL, NULL };
+	int ret = -EINVAL;
+
+	if (buf && split_tabs(buf, f, 2) == 2)
+		ret = mount(NULL, f[0], NULL, MS_REMOUNT, f[1]) ? -errno : 0;
+	free(buf);
+	return buf ? ret : -ENOMEM;
+}
+
+static int netns_undo(const char *name)
+{
+	umount2(name, MNT_DETACH);
+	return unlink(name) && errno != ENOENT ? -errno : 0;
+}
+
+static const struct journal_kind kind_container = { "oci-container", container_undo };
+static const struct journal_kind kind_rootfs = { "oci-rootfs", state_dir_remove_tree };
+static const struct journal_kind kind_cgroup = { "oci-cgroup", cgroup_remove };
+static const struct journal_kind kind_netns = { "oci-netns", netns_undo };
+static const struct journal_kind kind_v1mount = { "oci-v1mount", v1mount_remove };
+static const struct journal_kind kind_mountopt = { "oci-mountopt", mountopt_undo };
+JOURNAL_KIND_REGISTER(kind_container)
+JOURNAL_KIND_REGISTER(kind_rootfs)
+JOURNAL_KIND_REGISTER(kind_cgroup)
+JOURNAL_KIND_REGISTER(kind_netns)
+JOURNAL_KIND_REGISTER(kind_v1mount)
+JOURNAL_KIND_REGISTER(kind_mountopt)

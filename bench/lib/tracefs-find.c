@@ -16,7 +16,6 @@
 #include "sysroot.h"
 #include "tracefs-find.h"
 
-static int we_mounted;
 
 /* Undo mountinfo's octal escapes (\040 for a space) in place. */
 static void unescape(char *s)
@@ -115,38 +114,5 @@ int tracefs_usable(char *why, size_t len)
 		snprintf(why, len, "tracefs is not mounted, and mounting it needs root");
 		return 0;
 	}
-	return 1;
-}
-
-int tracefs_mount_for_run(char *why, size_t len)
-{
-	struct tracefs_place p;
-
-	if (!tracefs_find(&p)) {
-		snprintf(why, len, "%s", p.why);
-		return -ENOENT;
-	}
-	if (p.mounted)
-		return 0;
-	if (sysroot()) {
-		snprintf(why, len, "tracefs is not mounted in the test root");
-		return -ENOENT;
-	}
-	if (mount("nodev", TRACEFS_MOUNT_POINT, "tracefs", 0, NULL)) {
-		snprintf(why, len, "cannot mount tracefs on " TRACEFS_MOUNT_POINT ": %s",
-			 strerror(errno));
-		return -errno;
-	}
-	we_mounted = 1;
-	return 1;
-}
-
-int tracefs_unmount_ours(void)
-{
-	if (!we_mounted)
-		return 0;
-	if (umount2(TRACEFS_MOUNT_POINT, MNT_DETACH))
-		return -errno;
-	we_mounted = 0;
 	return 1;
 }

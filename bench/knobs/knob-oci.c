@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "log.h"
 #include "oci-host.h"
 
 #define CPU_HIERARCHY "/sys/fs/cgroup/cpu"
@@ -47,6 +48,37 @@ const char *oci_host_quota_procs(void)
 	return host.quota_id > 0 ? host.procs : NULL;
 }
 
+/* Journal an object before creating it; 0, or -errno with the reason in @why. */
+static int journal_first(long *id, const char *kind, const char *name, char *why,
+			 size_t len)
+{
+	*id = journal_object(kind, name);
+	if (*id > 0)
+		return 0;
+	snprintf(why, len, "cannot journal %s %s (so it is not created): %s", kind, name,
+		 strerror((int)-*id));
+	return (int)*id;
+}
+
+/* Undo entry *@id (if any) and clear it; a failure is said, not fatal. */
+static void undo_entry(long *id)
+{
+	int ret = *id > 0 ? journal_undo(*id) : 0;
+
+	if (ret)
+		pr_warn("cannot undo journal entry %ld (%s): %s; cvmbench restore retries",
+			*id, journal_path(), strerror(-ret));
+	*id = 0;
+}
+
+/* Close entry *@id: the object was never made. */
+static void forget_entry(long *id)
+{
+	if (*id > 0 && journal_forget(*id))
+		pr_warn("cannot close journal entry %ld (%s)", *id, journal_path());
+	*id = 0;
+}
+
 static int is_oci(const struct cell *c)
 {
 	return !strcmp(c->backend, "runc") || !strcmp(c->backend, "crun");
@@ -61,7 +93,8 @@ static int netns_create(char *why, size_t len)
 
 	oci_state_dir(dir, sizeof(dir));
 	snprintf(host.netns, sizeof(host.netns), "%s/netns-%d", dir, (int)getpid());
-	host.netns_id = journal_object("oci-netns", host.netns);
+	if (journal_first(&host.netns_id, "oci-netns", host.netns, why, len))
+		return (int)host.netns_id;
 	fd = open(host.netns, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		close(fd);
@@ -74,8 +107,7 @@ static int netns_create(char *why, size_t len)
 		snprintf(why, len, "cannot create a network namespace at %s: %s",
 			 host.netns, strerror(fd < 0 || pid < 0 ? errno :
 					      WIFEXITED(status) ? WEXITSTATUS(status) : EINTR));
-		journal_undo(host.netns_id);
-		host.netns_id = 0;
+		undo_entry(&host.netns_id);
 		return KNOB_SKIP;
 	}
 	return 0;
@@ -103,7 +135,8 @@ static int quota_create(const struct cell *c, char *why, size_t len)
 	snprintf(host.quota, sizeof(host.quota), CPU_HIERARCHY "/cvmbench-quota-%d",
 		 (int)getpid());
 	snprintf(host.procs, sizeof(host.procs), "%s/cgroup.procs", host.quota);
-	host.quota_id = journal_object("oci-cgroup", host.quota);
+	if (journal_first(&host.quota_id, "oci-cgroup", host.quota, why, len))
+		return (int)host.quota_id;
 	ret = mkdir(host.quota, 0755) ? -errno : 0;
 	snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", host.quota);
 	ret = ret ?: write_str(path, "100000");
@@ -113,8 +146,7 @@ static int quota_create(const struct cell *c, char *why, size_t len)
 	if (ret) {
 		snprintf(why, len, "cannot set up a CPU quota in %s (cgroup v1 cpu "
 			 "controller): %s", host.quota, strerror(-ret));
-		journal_undo(host.quota_id);
-		host.quota_id = 0;
+		undo_entry(&host.quota_id);
 		return KNOB_SKIP;
 	}
 	return 0;
@@ -148,6 +180,13 @@ static int corunner_start(const struct cell *c, char *why, size_t len)
 		return -errno;
 	}
 	host.corunner_id = journal_process(host.corunner);
+	if (host.corunner_id < 0) {
+		snprintf(why, len, "cannot journal the co-runner (so it is ended): %s",
+			 strerror((int)-host.corunner_id));
+		kill(host.corunner, SIGKILL);
+		waitpid(host.corunner, NULL, 0);
+		return (int)host.corunner_id;
+	}
 	return 0;
 }
 
@@ -198,12 +237,12 @@ static int favordynmods_set(const struct cell *c, char *why, size_t len)
 		 favor && opts[0] ? "," : "", favor ? "favordynmods" : "");
 	snprintf(now, sizeof(now), "%s%s%s", opts, want && opts[0] ? "," : "",
 		 want ? "favordynmods" : "");
-	host.mountopt_id = journal_object("oci-mountopt", old);
+	if (journal_first(&host.mountopt_id, "oci-mountopt", old, why, len))
+		return (int)host.mountopt_id;
 	if (mount(NULL, path, NULL, MS_REMOUNT, now)) {
 		snprintf(why, len, "favordynmods: cannot remount %s with '%s': %s", path,
 			 now, strerror(errno));
-		journal_forget(host.mountopt_id);
-		host.mountopt_id = 0;
+		forget_entry(&host.mountopt_id);
 		return KNOB_SKIP;
 	}
 	return 0;
@@ -232,13 +271,14 @@ static int hybrid_fix(const char *v2, char *why, size_t len)
 	for (tok = strtok_r(ctrls, " \n", &save); tok && host.nv1 < 8;
 	     tok = strtok_r(NULL, " \n", &save)) {
 		snprintf(dir, sizeof(dir), "/sys/fs/cgroup/%s", tok);
-		host.v1_id[host.nv1] = journal_object("oci-v1mount", dir);
+		if (journal_first(&host.v1_id[host.nv1], "oci-v1mount", dir, why, len))
+			return (int)host.v1_id[host.nv1];
 		if ((mkdir(dir, 0755) && errno != EEXIST) ||
 		    mount("cgroup", dir, "cgroup", 0, tok)) {
 			snprintf(why, len, "crun refuses cgroup v1 while cgroup2 holds %s, "
 				 "and mounting %s as v1 at %s failed: %s", tok, tok, dir,
 				 strerror(errno));
-			journal_forget(host.v1_id[host.nv1]);
+			forget_entry(&host.v1_id[host.nv1]);
 			rmdir(dir);
 			return KNOB_SKIP;
 		}
@@ -312,16 +352,13 @@ static void oci_knob_restore(const struct cell *c)
 	if (host.corunner_id > 0) {
 		kill(host.corunner, SIGKILL);
 		waitpid(host.corunner, NULL, 0);
-		journal_forget(host.corunner_id);
+		forget_entry(&host.corunner_id);
 	}
-	if (host.mountopt_id > 0)
-		journal_undo(host.mountopt_id);
+	undo_entry(&host.mountopt_id);
 	while (host.nv1 > 0)
-		journal_undo(host.v1_id[--host.nv1]);
-	if (host.quota_id > 0)
-		journal_undo(host.quota_id);
-	if (host.netns_id > 0)
-		journal_undo(host.netns_id);
+		undo_entry(&host.v1_id[--host.nv1]);
+	undo_entry(&host.quota_id);
+	undo_entry(&host.netns_id);
 	memset(&host, 0, sizeof(host));
 }
 

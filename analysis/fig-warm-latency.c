@@ -2,7 +2,7 @@
 /*
  * fig-warm-latency.c - data of the warm-latency figure: one x position per
  * warm cell of the run, with the quantiles of its measured warm-start
- * latencies (harness round trip; bench/stats.c). Cells are ordered by
+ * latencies (harness round trip; bench/lib/stats.c). Cells are ordered by
  * workload, size, threads, then cell id. The label is workload/size/
  * threads plus every other config key that is not the same in all cells
  * (cell-label.c). Log scale on y when the largest median is more than 20

@@ -23,7 +23,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
-#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,22 +32,19 @@
 #include "idle-spin.h"
 #include "journal.h"
 #include "knob-idle.h"
+#include "log.h"
 #include "runner.h"
 #include "sysfs.h"
 #include "sysroot.h"
 
-#define IDLE_LOCK_FILE "/run/cvmbench-idle.lock"
-#define IDLE_LOCK_WAIT_S 120
-
 static struct {
-	int lock_fd;              /* machine-wide: one run changes the policy */
 	int dma_fd;               /* poll: the held request, else -1 */
 	long journal_id;          /* hlt / haltpoll: the journalled write */
 	int spinners;             /* spin: threads running */
 	struct cpuidle_set set;
 	uint64_t halt_usage;      /* at apply */
 	char applied[160];        /* what the cell ran under, for cell_param */
-} idle = { .lock_fd = -1, .dma_fd = -1 };
+} idle = { .dma_fd = -1 };
 
 int idle_policy_parse(const char *s, struct idle_policy *p)
 {
@@ -189,27 +185,6 @@ static void prefix_policy(const char *policy, char *why, size_t len)
 	snprintf(why, len, "idle = %s: %s", policy, tmp);
 }
 
-/*
- * The idle policy is machine-wide: two runs (even with different state
- * directories) must not change it at once. Wait for the other run's cell.
- */
-static int idle_lock(char *why, size_t len)
-{
-	int i;
-
-	idle.lock_fd = open(IDLE_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (idle.lock_fd < 0)
-		return 0;         /* no /run: nothing to coordinate with */
-	for (i = 0; i < IDLE_LOCK_WAIT_S * 10 && !runner_stop; i++) {
-		if (!flock(idle.lock_fd, LOCK_EX | LOCK_NB))
-			return 0;
-		usleep(100000);
-	}
-	snprintf(why, len, "another cvmbench run kept the idle policy for %d s "
-		 "(lock " IDLE_LOCK_FILE ")", IDLE_LOCK_WAIT_S);
-	return KNOB_SKIP;
-}
-
 /* POLL at run time: a cpuidle driver with a POLL state, and the QoS file. */
 static int poll_usable(char *why, size_t len)
 {
@@ -315,7 +290,7 @@ static int idle_apply(const struct cell *c, char *why, size_t len)
 	struct idle_policy p;
 	int ret = 0;
 
-	idle.dma_fd = idle.lock_fd = -1;
+	idle.dma_fd = -1;
 	idle.journal_id = 0;
 	idle.spinners = 0;
 	idle.applied[0] = '\0';
@@ -329,12 +304,12 @@ static int idle_apply(const struct cell *c, char *why, size_t len)
 		prefix_policy(c->idle, why, len);
 		return KNOB_SKIP;
 	}
-	ret = idle_lock(why, len);
-	if (!ret && p.kind == IDLE_POLL)
+	/* machine-wide: the run holds the journal's host lock */
+	if (p.kind == IDLE_POLL)
 		ret = apply_poll(why, len);
-	else if (!ret && p.kind == IDLE_SPIN)
+	else if (p.kind == IDLE_SPIN)
 		ret = apply_spin(why, len);
-	else if (!ret)
+	else
 		ret = apply_halt(&p, why, len);
 	if (ret)
 		prefix_policy(c->idle, why, len);
@@ -388,13 +363,10 @@ static void idle_restore(const struct cell *c)
 	if (idle.dma_fd >= 0)
 		close(idle.dma_fd);
 	idle.dma_fd = -1;
-	if (idle.journal_id > 0)
-		journal_undo(idle.journal_id);
+	if (idle.journal_id > 0 && journal_undo(idle.journal_id))
+		pr_warn("cannot restore " IDLE_HALTPOLL_PARAM " (journal %s)", journal_path());
 	idle.journal_id = 0;
 	cpuidle_close(&idle.set);
-	if (idle.lock_fd >= 0)
-		close(idle.lock_fd);
-	idle.lock_fd = -1;
 }
 
 static void idle_describe(const struct cell *c, char *buf, size_t len)

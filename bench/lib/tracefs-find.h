@@ -3,8 +3,8 @@
  * tracefs-find.h - is tracefs mounted, or could it be, found without
  * mounting it (libtracefs's tracefs_tracing_dir() mounts it as a side
  * effect, so `list`, `env` and the probes' supported() checks use this).
- * A run that needs it mounts it through tracefs_mount_for_run() and
- * unmounts what it mounted with tracefs_unmount_ours().
+ * A run that needs it mounts it through tracefs_host_dir() (tracefs-host.h),
+ * which journals the mount so the end of the run or `restore` undoes it.
  */
 #ifndef CVMBENCH_TRACEFS_FIND_H
 #define CVMBENCH_TRACEFS_FIND_H
@@ -33,17 +33,4 @@ int tracefs_find(struct tracefs_place *p);
  * it; else 0 with the reason in @why. Mounts nothing.
  */
 int tracefs_usable(char *why, size_t len);
-/**
- * tracefs_mount_for_run() - make sure tracefs is mounted before libtracefs
- * is asked for it: 0 when it was already mounted, 1 when this call mounted
- * it at TRACEFS_MOUNT_POINT (remembered for tracefs_unmount_ours()), or
- * -errno with the reason in @why.
- */
-int tracefs_mount_for_run(char *why, size_t len);
-/**
- * tracefs_unmount_ours() - unmount tracefs if tracefs_mount_for_run()
- * mounted it; 1 if it did, 0 if there was nothing of ours, or -errno.
- */
-int tracefs_unmount_ours(void);
-
 #endif

@@ -80,14 +80,13 @@ static char *keep(char *store, size_t storelen, size_t *used, const char *s)
 	return p;
 }
 
-void cvmfn_argv(const char *cvmfn, const char *cmd, const struct cell *c,
-		const char *data_dir, char *store, size_t storelen, char **argv,
-		size_t maxargs)
+void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cell *c,
+		char *store, size_t storelen, char **argv, size_t maxargs)
 {
 	char num[32];
 	size_t used = 0, n = 0;
 
-	argv[n++] = keep(store, storelen, &used, cvmfn);
+	argv[n++] = keep(store, storelen, &used, env->cvmfn);
 	argv[n++] = keep(store, storelen, &used, cmd);
 	argv[n++] = keep(store, storelen, &used, c->workload);
 	argv[n++] = "--size";
@@ -101,7 +100,11 @@ void cvmfn_argv(const char *cvmfn, const char *cmd, const struct cell *c,
 	argv[n++] = "--wait";
 	argv[n++] = keep(store, storelen, &used, c->wait);
 	argv[n++] = "--data-dir";
-	argv[n++] = keep(store, storelen, &used, data_dir);
+	argv[n++] = keep(store, storelen, &used, env->data_dir);
+	if (env->digest && !strcmp(cmd, "serve")) {
+		argv[n++] = "--digest";
+		argv[n++] = keep(store, storelen, &used, env->digest);
+	}
 	if (n < maxargs)
 		argv[n] = NULL;
 }

@@ -3,7 +3,7 @@
  * cmd-show.c - `cvmbench show`: the runs of a results database, then the
  * cells of one run (latest by default) with their latency summary, its
  * skips with their reasons and its errors. --json prints the same tree
- * (bench/summary.c) as JSON.
+ * (analysis/summary.c) as JSON.
  */
 #include <errno.h>
 #include <math.h>

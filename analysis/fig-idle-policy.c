@@ -2,7 +2,7 @@
 /*
  * fig-idle-policy.c - data of the idle-policy figure: one x position per
  * idle cell of the run (a warm cell with the idle or cpu probe and
- * measured latency; bench/idle-cells.c order: workload, size, threads,
+ * measured latency; analysis/idle-cells.c order: workload, size, threads,
  * policy), with its latency (median and quartiles, ms), halt entries per
  * invocation (idle probe) and CPU burnt (cpu probe, %). The policy is
  * drawn under its own name and colour (spin is spin, never poll).

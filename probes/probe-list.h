@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * list.h - every probe, one line each. Adding a probe is one new file
+ * probe-list.h - every probe, one line each. Adding a probe is one new file
  * defining `const struct probe_ops probe_<ident>` and one line here.
  */
 #define PROBES(X)       \

@@ -31,7 +31,7 @@ static int native_spawn(const struct cell *c, const struct backend_env *env,
 {
 	char store[1024], *argv[24];
 
-	cvmfn_argv(env->cvmfn, "serve", c, env->data_dir, store, sizeof(store), argv, 24);
+	cvmfn_argv(env, "serve", c, store, sizeof(store), argv, 24);
 	return backend_fork(in, exec_child, argv, err, errlen);
 }
 

@@ -19,6 +19,7 @@ struct oci_bundle_opts {
 	const char *dir;          /* the bundle directory (config.json goes here) */
 	const char *id;           /* container id; also the cgroup's name */
 	const char *netns_path;   /* join this network namespace; NULL = a new one */
+	const char *digest;       /* cvmfn serve --digest; NULL = its default */
 };
 
 /**
@@ -36,9 +37,6 @@ int oci_rootfs_build(const struct cell *c, const struct backend_env *env,
  */
 int oci_bundle_write(const struct cell *c, const struct oci_bundle_opts *o,
 		     char *err, size_t errlen);
-
-/** oci_remove_tree() - remove @path and everything below it (no symlinks followed). */
-void oci_remove_tree(const char *path);
 
 /** oci_seccomp_profile() - the seccomp section (a cJSON object, caller frees). */
 struct cJSON *oci_seccomp_profile(void);

@@ -16,6 +16,7 @@
 struct backend_env {
 	const char *cvmfn;        /* path of the cvmfn binary */
 	const char *data_dir;     /* model and data files */
+	const char *digest;       /* which calls are hashed (--digest); NULL = every */
 };
 
 struct backend_ops {
@@ -49,10 +50,10 @@ const struct backend_ops *backend_find(const char *name);
 
 /**
  * cvmfn_argv() - the argv of `cvmfn CMD` for cell @c into @argv (NULL
- * terminated), with strings in @store. Shared by every backend.
+ * terminated), with strings in @store: @env's cvmfn and data directory, and
+ * for `serve` its --digest policy. Shared by every backend.
  */
-void cvmfn_argv(const char *cvmfn, const char *cmd, const struct cell *c,
-		const char *data_dir, char *store, size_t storelen, char **argv,
-		size_t maxargs);
+void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cell *c,
+		char *store, size_t storelen, char **argv, size_t maxargs);
 
 #endif

@@ -4,8 +4,9 @@
  * their starts, as one knob (knob_oci): the shared network namespace
  * (netns = shared), the runtime's CPU-quota cgroup (cpu-quota), the
  * CPU-bound co-runner (corunner) and cgroup2's favordynmods mount option.
- * Every object goes through the journal as an "oci-*" object, removed by
- * oci_object_undo() at the end of the cell, the run, or `cvmbench restore`.
+ * Every object goes through the journal as an "oci-*" object (kinds
+ * registered by oci-objects.c), removed at the end of the cell, the run,
+ * or by `cvmbench restore`.
  */
 #ifndef CVMBENCH_OCI_HOST_H
 #define CVMBENCH_OCI_HOST_H
@@ -30,15 +31,6 @@ void oci_state_dir(char *buf, size_t len);
  * @timeout_s, kill it after that. Returns its exit status, or -errno.
  */
 int oci_run_wait(char *const argv[], double timeout_s);
-
-/**
- * oci_object_undo() - remove an "oci-*" journal object: oci-container
- * ("RUNTIME\tID\tBUNDLE": delete --force, its cgroups, its bundle),
- * oci-rootfs (a directory tree), oci-cgroup (rmdir), oci-netns (unmount,
- * unlink), oci-mountopt ("PATH\tDATA": remount with the old options),
- * oci-v1mount (a cgroup v1 hierarchy mounted for crun: unmount, rmdir).
- */
-int oci_object_undo(const char *kind, const char *name);
 
 /** oci_container_remove() - the oci-container undo, for the backend itself. */
 int oci_container_remove(const char *runtime, const char *id, const char *bundle);

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracefs-host.h - tracefs as a run finds and leaves it: the tracing
+ * directory, a mount of tracefs when none is there (journalled as a
+ * "tracefs-mount" object, unmounted at the end of the run or by
+ * `cvmbench restore`), and the "tracefs-instance" kind of the probes'
+ * instances. Code that needs tracefs mounted calls tracefs_host_dir()
+ * before libtracefs (which would mount it unjournalled).
+ */
+#ifndef CVMBENCH_TRACEFS_HOST_H
+#define CVMBENCH_TRACEFS_HOST_H
+
+#include <stddef.h>
+
+#include "tracefs-find.h"
+
+/* Where cvmbench mounts tracefs when nothing is mounted. */
+#define TRACEFS_HOST_MOUNT TRACEFS_MOUNT_POINT
+
+/**
+ * tracefs_host_dir() - the tracing directory in @dir, mounting tracefs at
+ * TRACEFS_HOST_MOUNT first when it is not mounted (journalled before the
+ * mount; the journal must be open). Returns 0, or -errno with the reason
+ * in @err.
+ */
+int tracefs_host_dir(char *dir, size_t len, char *err, size_t errlen);
+
+/**
+ * tracefs_host_mounted_by_run() - 1 if tracefs_host_dir() mounted tracefs in
+ * this process (it was not mounted before), else 0.
+ */
+int tracefs_host_mounted_by_run(void);
+
+#endif

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run-journal.h - a run row as a journal object (kind "db-run"), so that a
+ * run killed before it could write its end is marked `interrupted` by the
+ * next run or by `cvmbench restore`, with the time of that recovery.
+ */
+#ifndef CVMBENCH_RUN_JOURNAL_H
+#define CVMBENCH_RUN_JOURNAL_H
+
+#include <stdint.h>
+
+/**
+ * run_journal_begin() - journal run @run_id of the database @db_path (an
+ * open journal is needed). Returns the entry id, or -errno: the run must
+ * not go on then. The caller forgets the entry once the run's end is
+ * written (journal_forget()).
+ */
+long run_journal_begin(const char *db_path, int64_t run_id);
+
+#endif

@@ -1,0 +1,66 @@
+#!/bin/bash
+# tests/system/journal-lock.t - one machine-wide lock on host settings
+# (/run/cvmbench.lock, issue 9): while a run holds it, a second run with
+# another state directory is refused at once with exit 2, naming the
+# holder's PID and creating no database; --wait-lock waits that long, then
+# refuses, or goes on once the holder ends; `restore` is refused the same
+# way; the read-only commands (list, env, show, export, report, plot) work.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+
+N=13
+plan $N
+why=
+[ "$(id -u)" = 0 ] || why="needs root (the lock is in /run)"
+[ -z "$why" ] && ! command -v sqlite3 >/dev/null && why="no sqlite3"
+if [ -n "$why" ]; then skip_rest $N "$why"; exit 0; fi
+
+tmp=$(mktemp -d)
+holder=
+trap '[ -n "$holder" ] && kill $holder 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+export CVMBENCH_DATA_DIR=$tmp/data
+printf '[experiment hold]\nworkload = hello-world\ninvocations = 1000000\nwarmup = 0\n' > "$tmp/long.ini"
+printf '[experiment short]\nworkload = null\ninvocations = 2\n' > "$tmp/short.ini"
+ms() { date +%s%3N; }
+
+CVMBENCH_STATE_DIR=$tmp/a ./cvmbench run "$tmp/long.ini" --db "$tmp/a.db" 2>"$tmp/a.err" &
+holder=$!
+for ((i = 0; i < 200; i++)); do
+	[ "$(sqlite3 "$tmp/a.db" "SELECT count(*) FROM invocation" 2>/dev/null)" -gt 0 ] 2>/dev/null && break
+	sleep 0.05
+done
+ok "$i" -lt 200 "a run holds the host lock (pid $holder)"
+
+CVMBENCH_STATE_DIR=$tmp/b ./cvmbench run "$tmp/short.ini" --db "$tmp/b.db" 2>"$tmp/b.err"
+is "$?" 2 "a second run with another state directory is refused (exit 2)"
+grep -q "pid $holder" "$tmp/b.err"
+is "$?" 0 "the refusal names the holder's PID" || sed 's/^/# /' "$tmp/b.err"
+ok ! -e "$tmp/b.db" "the refused run created no database"
+
+t0=$(ms)
+CVMBENCH_STATE_DIR=$tmp/b ./cvmbench run "$tmp/short.ini" --db "$tmp/b.db" --wait-lock 1 2>/dev/null
+rc=$?; t=$(($(ms) - t0))
+ok "$rc/$((t >= 1000))" = "2/1" "--wait-lock 1 waits a second ($t ms), then refuses"
+
+CVMBENCH_STATE_DIR=$tmp/b ./cvmbench restore >/dev/null 2>"$tmp/r.err"
+rc=$?; grep -q "pid $holder" "$tmp/r.err"
+is "$rc/$?" "2/0" "restore is refused too, naming the holder"
+
+# Read-only commands never take the lock.
+ro() { timeout 60 ./cvmbench "$@" >/dev/null 2>&1; local rc=$?; [ $rc = 0 ] || [ $rc = 3 ]; }
+ro list; is "$?" 0 "list works while the lock is held"
+ro env; is "$?" 0 "env works while the lock is held"
+ro show --db "$tmp/a.db"; is "$?" 0 "show works while the lock is held"
+ro export --csv --db "$tmp/a.db" --out "$tmp/csv"; is "$?" 0 "export works while the lock is held"
+ro report "$tmp/rep" --db "$tmp/a.db"; is "$?" 0 "report works while the lock is held"
+ro plot --list; is "$?" 0 "plot works while the lock is held"
+
+# A waiting run goes on once the holder ends.
+CVMBENCH_STATE_DIR=$tmp/b ./cvmbench run "$tmp/short.ini" --db "$tmp/b.db" --wait-lock 60 \
+	2>"$tmp/w.err" & waiter=$!
+sleep 0.5
+kill -INT $holder; wait $holder; holder=
+wait $waiter
+is "$?" 0 "a run waiting with --wait-lock 60 runs once the holder ends" ||
+	sed 's/^/# /' "$tmp/w.err"

@@ -1,0 +1,47 @@
+#!/bin/bash
+# tests/system/journal-long.t - the reproducer of issue 9 item 1: a run past
+# 4096 journal entries (an experiment `fill` of 17 x 256 instances, one
+# process entry each) and then an experiment `leak` (crun cold starts with
+# favordynmods on: a cgroup2 remount, the hugetlb move, a rootfs). The run
+# used to exit 0 with cgroup2 left remounted, hugetlb left mounted and a
+# rootfs left in the state directory, and `restore` found "0 entries".
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+. tests/system/journal-lib.sh
+
+N=4
+plan $N
+why=
+[ "$(id -u)" = 0 ] || why="needs root"
+[ -z "$why" ] && ! command -v crun >/dev/null && why="crun is not installed"
+[ -z "$why" ] && ! grep -q ' - cgroup2 ' /proc/self/mountinfo && why="no cgroup2 mount"
+if [ -n "$why" ]; then skip_rest $N "$why"; exit 0; fi
+
+tmp=$(mktemp -d)
+trap './cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
+cat > "$tmp/l.ini" <<'INI'
+[experiment fill]
+workload = null
+instances = 256
+invocations = 1
+warmup = 0
+repeats = 17
+[experiment leak]
+workload = hello-world
+backend = crun
+mode = cold
+favordynmods = on
+invocations = 2
+warmup = 0
+INI
+before=$(mounts)
+./cvmbench run "$tmp/l.ini" --db "$tmp/r.db" 2>"$tmp/err"
+is "$?" 0 "a run of $((17 * 256)) instances, then crun cold starts, exits 0" ||
+	grep -v 'info: cell' "$tmp/err" | sed 's/^/# /'
+now=$(mounts)
+is "$now" "$before" "cgroup mounts and options as before (no favordynmods, no hugetlb mount)" ||
+	diff <(echo "$before") <(echo "$now") | sed 's/^/# /'
+is "$(state_left | wc -l)" 0 "no rootfs or bundle left in the state directory"
+is "$(wc -c < "$CVMBENCH_STATE_DIR/journal")" 0 "the journal is empty"
