@@ -16,9 +16,7 @@
 
 #include "guest-local.h"
 
-/* argv[0] as given if it has a '/', else the first PATH entry (then
- * /usr/sbin, /sbin: root's tools are there) that has it executable. */
-static int find_program(const char *name, char *buf, size_t len)
+int guest_which(const char *name, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
 	char dirs[4096], *save = NULL, *d;
@@ -123,7 +121,7 @@ int guest_exec(char *const argv[], const char *cwd, char *out, size_t outlen,
 	int o[2], e[2] = { -1, -1 }, status = 0, ret;
 	pid_t pid;
 
-	ret = find_program(argv[0], prog, sizeof(prog));
+	ret = guest_which(argv[0], prog, sizeof(prog));
 	if (ret) {
 		if (err)
 			snprintf(err, errlen, "%s: not found (PATH, /usr/sbin, /sbin)", argv[0]);

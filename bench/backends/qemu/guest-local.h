@@ -15,6 +15,13 @@
 #define SHA256_HEX 65                    /* 64 hex digits and the NUL */
 
 /**
+ * guest_which() - @name as given if it has a '/', else the first entry of
+ * PATH (then /usr/sbin, /sbin: root's tools are there) where it is
+ * executable, into @buf. 0 or -ENOENT.
+ */
+int guest_which(const char *name, char *buf, size_t len);
+
+/**
  * guest_exec() - run @argv (argv[0] looked up in PATH, then /usr/sbin and
  * /sbin) in @cwd (NULL: here), stdin from /dev/null. Its stdout goes to
  * @out (up to @outlen - 1 bytes kept, NUL-terminated; NULL: discarded) or,

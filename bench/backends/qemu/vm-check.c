@@ -12,24 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guest-local.h"
 #include "vm.h"
 
 int vm_find_qemu(const char *qemu, char *path, size_t len)
 {
-	const char *name = qemu ? qemu : QEMU_DEFAULT_BINARY, *env = getenv("PATH");
-	char dirs[4096], *save = NULL, *d;
-
-	if (strchr(name, '/')) {
-		snprintf(path, len, "%s", name);
-		return access(path, X_OK) ? -ENOENT : 0;
-	}
-	snprintf(dirs, sizeof(dirs), "%s", env ? env : "/usr/bin:/bin");
-	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, len, "%s/%s", d, name);
-		if (!access(path, X_OK))
-			return 0;
-	}
-	return -ENOENT;
+	return guest_which(qemu ? qemu : QEMU_DEFAULT_BINARY, path, len) ? -ENOENT : 0;
 }
 
 static int is_bzimage(const char *path)

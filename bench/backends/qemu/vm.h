@@ -48,7 +48,7 @@ struct vm {
  */
 int vm_start(struct vm *vm, const struct vm_config *c, double timeout_s,
 	     char *err, size_t errlen);
-/** vm_find_qemu() - the path of @qemu (NULL: qemu-system-x86_64) in PATH. 0 or -ENOENT. */
+/** vm_find_qemu() - the path of @qemu (NULL: qemu-system-x86_64), as guest_which(). 0 or -ENOENT. */
 int vm_find_qemu(const char *qemu, char *path, size_t len);
 /**
  * vm_check() - the QEMU binary exists, the kernel is a bzImage, the initrd
