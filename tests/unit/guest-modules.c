@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backends/qemu/guest-local.h"
+#include "state-dir.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/cvmbench-modules-XXXXXX";
@@ -46,7 +47,7 @@ static int make_tree(struct guest_kernel *k)
 	snprintf(k->root, sizeof(k->root), "%s/x", dir);
 	snprintf(k->release, sizeof(k->release), "6.1.0-test");
 	guest_path(d, sizeof(d), "%s/lib/modules/6.1.0-test/kernel/drivers/virtio", k->root);
-	if (guest_mkdir_p(d))
+	if (state_dir_create(d))
 		return -1;
 	guest_path(f, sizeof(f), "%s/virtio_ring.ko", d);
 	write_file(f, "plain module\n");

@@ -15,6 +15,7 @@
 #include "guest-build.h"
 #include "guest-local.h"
 #include "guest.h"
+#include "state-dir.h"
 
 static int content_hash(const char *dir, char hash[SHA256_HEX])
 {
@@ -48,7 +49,7 @@ static int make_image(struct guest_inputs *in, const char *tmp, const char *img,
 	if (ret)
 		return ret;
 	guest_path(path, sizeof(path), "%s/vmlinuz", img);
-	if (guest_mkdir_p(img) || rename(in->k.vmlinuz, path)) {
+	if (state_dir_create(img) || rename(in->k.vmlinuz, path)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
@@ -87,7 +88,7 @@ int guest_build_into(struct guest_inputs *in, const char *root, int keyed,
 	int ret;
 
 	guest_path(tmp, sizeof(tmp), "%s/.build-XXXXXX", root);
-	if (guest_mkdir_p(root) || !mkdtemp(tmp)) {
+	if (state_dir_create(root) || !mkdtemp(tmp)) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -errno;
 	}

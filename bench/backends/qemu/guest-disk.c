@@ -19,6 +19,7 @@
 #include "guest-local.h"
 #include "guest.h"
 #include "paths.h"
+#include "state-dir.h"
 #include "workload.h"
 
 static long long tree_bytes;
@@ -56,7 +57,7 @@ static int make_disk(const char *cvmfn, const char *workload, const char *size,
 
 	guest_path(data, sizeof(data), "%s/data", tmp);
 	snprintf(seedstr, sizeof(seedstr), "%llu", seed);
-	ret = guest_mkdir_p(data);
+	ret = state_dir_create(data);
 	if (!ret)
 		ret = guest_exec(prep, NULL, NULL, 0, NULL, err, errlen);
 	if (ret)
@@ -117,7 +118,7 @@ int guest_disk_build(const char *workload, const char *size, unsigned long long 
 		return 0;
 	}
 	guest_path(tmp, sizeof(tmp), "%s/.build-XXXXXX", root);
-	if (guest_mkdir_p(root) || !mkdtemp(tmp)) {
+	if (state_dir_create(root) || !mkdtemp(tmp)) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -errno;
 	}

@@ -19,6 +19,7 @@
 #include "guest.h"
 #include "log.h"
 #include "paths.h"
+#include "state-dir.h"
 
 const char *const guest_modules[] = {
 	"virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
@@ -176,7 +177,7 @@ static int index_image(const char *root, const char *key, const char *hash)
 	    guest_path(link, sizeof(link), "%s/%s", dir, key))
 		return -ENAMETOOLONG;
 	snprintf(target, sizeof(target), "../%s", hash);
-	if (guest_mkdir_p(dir))
+	if (state_dir_create(dir))
 		return -errno;
 	unlink(link);
 	return symlink(target, link) ? -errno : 0;

@@ -47,8 +47,6 @@ void guest_sha256_str(const char *s, char hex[SHA256_HEX]);
 int guest_path(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/** guest_mkdir_p() - create @dir and its parents (mode 0755). 0 or -errno. */
-int guest_mkdir_p(const char *dir);
 /** guest_rm_tree() - remove the private temporary tree @dir (made by us). */
 void guest_rm_tree(const char *dir);
 /** guest_is_static() - 1 if the ELF file @path has no interpreter, 0 if it has, -errno. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * guest-util.c - small file helpers of the guest builders: SHA-256 of
- * files and strings (libcrypto), mkdir -p, removing our own temporary
+ * files and strings (libcrypto), removing our own temporary
  * tree, and telling a static ELF binary from a dynamic one.
  */
 #define _XOPEN_SOURCE 700
@@ -77,25 +77,6 @@ void guest_sha256_str(const char *s, char hex[SHA256_HEX])
 
 	EVP_Digest(s, strlen(s), md, &n, EVP_sha256(), NULL);
 	to_hex(md, n, hex);
-}
-
-int guest_mkdir_p(const char *dir)
-{
-	char tmp[PATH_MAX], *p;
-
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
