@@ -2,6 +2,7 @@
 #
 #   make            build cvmbench and the static cvmfn
 #   make quick      run configs/quick.ini into results.db and write report/
+#   make guest      build (or find cached) the guest image of the qemu backend
 #   make check      unit, workload and system tests through prove (TAP)
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
@@ -87,7 +88,8 @@ $(shell mkdir -p $(B); echo '$(FEATURES)' | cmp -s - $(FEATURE_STAMP) || \
 
 # The parts of the harness (docs/internals.md; tests/layering.t holds the rules
 # between them). Every header has a name of its own, so one include path each.
-BENCH_DIRS := bench bench/agent bench/lib bench/env bench/knobs bench/backends probes analysis
+BENCH_DIRS := bench bench/agent bench/lib bench/env bench/knobs bench/backends \
+	bench/backends/qemu probes analysis
 BENCH_INCS := $(addprefix -I,$(BENCH_DIRS)) -Iworkloads
 BENCH_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
@@ -217,6 +219,11 @@ quick: all
 	./cvmbench run configs/quick.ini --db results.db || [ $$? -eq 3 ]
 	./cvmbench report report --db results.db
 
+# The guest image the qemu backend boots (docs/backends/qemu.md): built from
+# Debian packages once, cached under its content hash.
+guest: all
+	./cvmbench guest build
+
 # The sanitizer build, in its own directory. Its cvmbench finds analysis/ and
 # configs/ through CVMBENCH_SHARE_DIR (build-asan/analysis holds its objects).
 asan:
@@ -231,6 +238,6 @@ check-asan: asan
 clean:
 	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn
 
-.PHONY: all tests check quick clean asan check-asan fuzz fuzz-if-clang
+.PHONY: all tests check quick clean asan check-asan fuzz fuzz-if-clang guest
 
 -include $(shell find $(B) $(FUZZ_B) -name '*.d' 2>/dev/null)

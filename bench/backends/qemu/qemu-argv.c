@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * qemu-argv.c - the QEMU argv of a regular VM: q35, direct kernel boot,
+ * the serial console into a file, a virtio-serial port to the host's Unix
+ * socket, an optional read-only virtio-blk data disk. No defaults devices,
+ * no display, no reboot (a guest that panics or powers off ends QEMU).
+ * Paths go into QEMU's comma-separated option values with commas doubled.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "guest.h"
+#include "qemu-argv.h"
+
+/* Append one argument, printf-style; -E2BIG when it does not fit. */
+static int arg(struct qemu_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int arg(struct qemu_argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = sizeof(a->buf) - a->used;
+	int n;
+
+	if (a->argc + 1 >= QEMU_ARGV_MAX)
+		return -E2BIG;
+	va_start(ap, fmt);
+	n = vsnprintf(a->buf + a->used, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room)
+		return -E2BIG;
+	a->argv[a->argc++] = a->buf + a->used;
+	a->argv[a->argc] = NULL;
+	a->used += (size_t)n + 1;
+	return 0;
+}
+
+/* @s with every ',' doubled (QEMU's escape inside an option value). */
+static const char *commas(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 2 < len; s++) {
+		buf[o++] = *s;
+		if (*s == ',')
+			buf[o++] = ',';
+	}
+	buf[o] = '\0';
+	return *s ? NULL : buf;
+}
+
+static int check(const struct vm_config *c, char *err, size_t errlen)
+{
+	const char *bad = NULL;
+
+	if (!c->accel || (strcmp(c->accel, "tcg") && strcmp(c->accel, "kvm")))
+		bad = "accel (tcg or kvm)";
+	else if (c->vcpus < 1 || c->vcpus > 1024)
+		bad = "vcpus (1 to 1024)";
+	else if (c->memory_mib < 64)
+		bad = "memory (at least 64 MiB)";
+	else if (!c->kernel || !c->initrd)
+		bad = "kernel and initrd";
+	else if (!c->console || !c->agent_socket)
+		bad = "console and agent socket";
+	if (bad)
+		snprintf(err, errlen, "VM description: bad or missing %s", bad);
+	return bad ? -EINVAL : 0;
+}
+
+static int machine_args(const struct vm_config *c, struct qemu_argv *a)
+{
+	const char *cpu = c->cpu ? c->cpu : !strcmp(c->accel, "kvm") ? "host" : NULL;
+	int ret = 0;
+
+	ret |= arg(a, "%s", c->qemu ? c->qemu : QEMU_DEFAULT_BINARY);
+	ret |= arg(a, "-nodefaults") | arg(a, "-no-user-config");
+	ret |= arg(a, "-display") | arg(a, "none") | arg(a, "-no-reboot");
+	ret |= arg(a, "-machine") | arg(a, "q35");
+	ret |= arg(a, "-accel") | arg(a, "%s", c->accel);
+	if (cpu)
+		ret |= arg(a, "-cpu") | arg(a, "%s", cpu);
+	ret |= arg(a, "-smp") | arg(a, "%u", c->vcpus);
+	ret |= arg(a, "-m") | arg(a, "%u", c->memory_mib);
+	ret |= arg(a, "-kernel") | arg(a, "%s", c->kernel);
+	ret |= arg(a, "-initrd") | arg(a, "%s", c->initrd);
+	ret |= arg(a, "-append") | arg(a, "%s%s%s", QEMU_BASE_APPEND,
+				     c->append && *c->append ? " " : "",
+				     c->append ? c->append : "");
+	return ret ? -E2BIG : 0;
+}
+
+static int device_args(const struct vm_config *c, struct qemu_argv *a)
+{
+	char esc[8192];
+	int ret = 0;
+
+	if (!commas(c->console, esc, sizeof(esc)))
+		return -E2BIG;
+	ret |= arg(a, "-chardev") | arg(a, "file,id=con0,path=%s", esc);
+	ret |= arg(a, "-serial") | arg(a, "chardev:con0");
+	if (!commas(c->agent_socket, esc, sizeof(esc)))
+		return -E2BIG;
+	ret |= arg(a, "-device") | arg(a, "virtio-serial-pci,id=vser0");
+	ret |= arg(a, "-chardev") | arg(a, "socket,id=agent0,path=%s", esc);
+	ret |= arg(a, "-device") |
+	       arg(a, "virtserialport,bus=vser0.0,chardev=agent0,name=%s", GUEST_PORT_NAME);
+	if (c->data_disk) {
+		if (!commas(c->data_disk, esc, sizeof(esc)))
+			return -E2BIG;
+		ret |= arg(a, "-drive") |
+		       arg(a, "file=%s,format=raw,if=virtio,readonly=on", esc);
+	}
+	return ret ? -E2BIG : 0;
+}
+
+int qemu_argv_build(const struct vm_config *c, struct qemu_argv *a, char *err, size_t errlen)
+{
+	int ret = check(c, err, errlen);
+
+	a->argc = 0;
+	a->used = 0;
+	a->argv[0] = NULL;
+	if (!ret)
+		ret = machine_args(c, a);
+	if (!ret)
+		ret = device_args(c, a);
+	if (ret == -E2BIG)
+		snprintf(err, errlen, "QEMU command line too long");
+	return ret;
+}
+
+int qemu_argv_join(const struct qemu_argv *a, char *buf, size_t len)
+{
+	size_t o = 0;
+	int i, n;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->argc; i++) {
+		n = snprintf(buf + o, len - o, "%s%s", i ? " " : "", a->argv[i]);
+		if (n < 0 || (size_t)n >= len - o)
+			return -E2BIG;
+		o += (size_t)n;
+	}
+	return 0;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * qemu-argv.h - the QEMU command line of a regular VM (TCG or KVM) from a
+ * small description; an argv array, never a shell string.
+ */
+#ifndef CVMBENCH_QEMU_ARGV_H
+#define CVMBENCH_QEMU_ARGV_H
+
+#include <stddef.h>
+
+#define QEMU_DEFAULT_BINARY "qemu-system-x86_64"
+/* Always first on the kernel command line; the caller's append follows. */
+#define QEMU_BASE_APPEND "console=ttyS0 panic=-1"
+
+/**
+ * struct vm_config - one VM.
+ * @qemu: the QEMU binary (NULL: qemu-system-x86_64 from PATH)
+ * @accel: "tcg" or "kvm"; @cpu: -cpu model (NULL: "host" under KVM, QEMU's default under TCG)
+ * @vcpus, @memory_mib: -smp and -m
+ * @kernel, @initrd: direct kernel boot; @append: added after QEMU_BASE_APPEND (NULL: none)
+ * @data_disk: a raw image attached read-only as virtio-blk (NULL: none)
+ * @console: the file the serial console (ttyS0) is written to
+ * @agent_socket: a Unix socket the host listens on; QEMU connects to it and
+ *                joins it to the virtio-serial port GUEST_PORT_NAME
+ */
+struct vm_config {
+	const char *qemu;
+	const char *accel;
+	const char *cpu;
+	unsigned int vcpus;
+	unsigned int memory_mib;
+	const char *kernel;
+	const char *initrd;
+	const char *append;
+	const char *data_disk;
+	const char *console;
+	const char *agent_socket;
+};
+
+#define QEMU_ARGV_MAX 48
+
+/** struct qemu_argv - @argv (NULL-terminated, @argc entries) points into @buf. */
+struct qemu_argv {
+	char *argv[QEMU_ARGV_MAX];
+	int argc;
+	char buf[16384];
+	size_t used;
+};
+
+/**
+ * qemu_argv_build() - the argv of @c into @a. Returns 0, -EINVAL (with
+ * @err saying which field) or -E2BIG.
+ */
+int qemu_argv_build(const struct vm_config *c, struct qemu_argv *a, char *err, size_t errlen);
+
+/** qemu_argv_join() - @a as one line (for messages and tests), words separated by ' '. */
+int qemu_argv_join(const struct qemu_argv *a, char *buf, size_t len);
+
+#endif

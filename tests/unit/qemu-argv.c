@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * qemu-argv.c - golden tests of the QEMU command line of a regular VM
+ * (bench/backends/qemu/qemu-argv.c): the exact argv for TCG and KVM, the
+ * data disk only when asked, commas in paths escaped, bad descriptions
+ * refused, and the kernel command line's fixed head.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backends/qemu/qemu-argv.h"
+#include "tap.h"
+
+static const struct vm_config base = {
+	.accel = "tcg", .vcpus = 1, .memory_mib = 256,
+	.kernel = "/c/vmlinuz", .initrd = "/c/initramfs.cpio", .append = "cvmbench.test=echo",
+	.data_disk = "/c/disk.img", .console = "/t/console", .agent_socket = "/t/agent.sock",
+};
+
+static const char golden_tcg[] =
+	"qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot "
+	"-machine q35 -accel tcg -smp 1 -m 256 -kernel /c/vmlinuz -initrd /c/initramfs.cpio "
+	"-append console=ttyS0 panic=-1 cvmbench.test=echo "
+	"-chardev file,id=con0,path=/t/console -serial chardev:con0 "
+	"-device virtio-serial-pci,id=vser0 -chardev socket,id=agent0,path=/t/agent.sock "
+	"-device virtserialport,bus=vser0.0,chardev=agent0,name=org.cvmbench.0 "
+	"-drive file=/c/disk.img,format=raw,if=virtio,readonly=on";
+
+static const char golden_kvm[] =
+	"/opt/qemu -nodefaults -no-user-config -display none -no-reboot "
+	"-machine q35 -accel kvm -cpu host -smp 4 -m 2048 -kernel /c/vmlinuz "
+	"-initrd /c/initramfs.cpio -append console=ttyS0 panic=-1 "
+	"-chardev file,id=con0,path=/t/console -serial chardev:con0 "
+	"-device virtio-serial-pci,id=vser0 -chardev socket,id=agent0,path=/t/agent.sock "
+	"-device virtserialport,bus=vser0.0,chardev=agent0,name=org.cvmbench.0";
+
+static struct qemu_argv a;
+static char line[8192], err[256];
+
+static int build(const struct vm_config *c)
+{
+	int ret = qemu_argv_build(c, &a, err, sizeof(err));
+
+	if (!ret)
+		qemu_argv_join(&a, line, sizeof(line));
+	return ret;
+}
+
+static void test_golden(void)
+{
+	struct vm_config c = base;
+	int ret = build(&c);
+
+	tap_ok(ret == 0 && !strcmp(line, golden_tcg), "TCG VM: golden argv");
+	if (strcmp(line, golden_tcg))
+		printf("#   got:  %s\n#   want: %s\n", line, golden_tcg);
+	tap_ok(a.argv[a.argc] == NULL && !strcmp(a.argv[19],
+	       "console=ttyS0 panic=-1 cvmbench.test=echo"),
+	       "the kernel command line is one argument, NULL ends argv");
+	c.accel = "kvm";
+	c.qemu = "/opt/qemu";
+	c.vcpus = 4;
+	c.memory_mib = 2048;
+	c.append = NULL;
+	c.data_disk = NULL;
+	ret = build(&c);
+	tap_ok(ret == 0 && !strcmp(line, golden_kvm),
+	       "KVM VM: -cpu host, no data disk, bare kernel command line");
+	if (strcmp(line, golden_kvm))
+		printf("#   got:  %s\n#   want: %s\n", line, golden_kvm);
+}
+
+static void test_commas(void)
+{
+	struct vm_config c = base;
+
+	c.data_disk = "/c/a,b.img";
+	c.console = "/t,x/console";
+	build(&c);
+	tap_contains(line, "-drive file=/c/a,,b.img,format=raw", "a comma in the disk path is doubled");
+	tap_contains(line, "path=/t,,x/console", "a comma in the console path is doubled");
+}
+
+static void test_bad(void)
+{
+	struct vm_config c = base;
+
+	c.accel = "hvf";
+	tap_ok(build(&c) == -EINVAL && strstr(err, "accel"), "accel hvf refused, naming accel");
+	c = base;
+	c.vcpus = 0;
+	tap_ok(build(&c) == -EINVAL && strstr(err, "vcpus"), "0 vCPUs refused");
+	c = base;
+	c.memory_mib = 16;
+	tap_ok(build(&c) == -EINVAL && strstr(err, "memory"), "16 MiB refused");
+	c = base;
+	c.initrd = NULL;
+	tap_ok(build(&c) == -EINVAL && strstr(err, "initrd"), "no initrd refused");
+}
+
+int main(void)
+{
+	tap_plan(9);
+	test_golden();
+	test_commas();
+	test_bad();
+	return tap_done();
+}
