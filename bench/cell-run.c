@@ -101,6 +101,18 @@ static void probes_stop(struct cell_state *cs, enum probe_window w)
 			cs->probes[i].ops->stop(&cs->probes[i], w);
 }
 
+/* One probe's rows of one window: one transaction, rolled back if it fails. */
+static int emit_window(struct db *db, struct probe *p, enum probe_window w,
+		       struct sink *s)
+{
+	int ret = db_window_begin(db);
+
+	if (ret)
+		return ret;
+	ret = p->ops->emit(p, w, s);
+	return db_window_end(db, !ret) ?: ret;
+}
+
 static void probes_emit(struct cell_state *cs, enum probe_window w, int64_t inv_id)
 {
 	int i;
@@ -112,7 +124,7 @@ static void probes_emit(struct cell_state *cs, enum probe_window w, int64_t inv_
 
 		if (!(p->ops->windows & w) || !p->ops->emit)
 			continue;
-		if (p->ops->emit(p, w, &s))
+		if (emit_window(cs->ctx->db, p, w, &s))
 			cell_fail(cs->ctx, "probe %s: %s", p->ops->name,
 				  p->error[0] ? p->error : "could not emit its rows");
 	}
