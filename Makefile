@@ -2,7 +2,8 @@
 #
 #   make            build cvmbench and the static cvmfn
 #   make quick      run configs/quick.ini into results.db and write report/
-#   make check      unit, workload and system tests through prove (TAP)
+#   make check      the layering test (tests/layering.t), unit, workload and
+#                   system tests through prove (TAP)
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
 #                   (ASan cannot link -static) and build-asan/tests/*.t
@@ -155,8 +156,8 @@ $(B)/tests/%.t: tests/unit/%.c $(LIB_OBJS)
 tests: $(UNIT_BINS)
 
 check: all tests fuzz-if-clang
-	prove --exec '' $(UNIT_BINS) $(sort $(wildcard tests/workloads/*.t tests/system/*.t)) \
-		$(FUZZ_TESTS)
+	prove --exec '' tests/layering.t $(UNIT_BINS) \
+		$(sort $(wildcard tests/workloads/*.t tests/system/*.t)) $(FUZZ_TESTS)
 
 # --- fuzzing -------------------------------------------------------------------
 # `make fuzz` builds the config parser's fuzz target (tests/fuzz/config.c) with
