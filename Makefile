@@ -7,7 +7,8 @@
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
 #                   (ASan cannot link -static) and build-asan/tests/*.t
-#   make check-asan unit tests and the harness system tests against build-asan/
+#   make check-asan unit, harness system and workload tests against build-asan/
+#                   (make check runs it after the whole suite)
 #   make fuzz       the config fuzz target (clang, libFuzzer, ASan, UBSan)
 #   make clean
 #
@@ -40,6 +41,10 @@ ASAN_ENV_OPTIONS := abort_on_error=0:detect_leaks=1:halt_on_error=1
 # system tests that run against build-asan/ in check-asan (native backend only:
 # the dynamic cvmfn does not run in a bare container rootfs)
 ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t
+# every workload test once against the sanitizer cvmfn (compilers.t builds its
+# own clang cvmfn, so it is left out)
+ASAN_WORKLOAD_TESTS := $(filter-out tests/workloads/compilers.t,\
+	$(sort $(wildcard tests/workloads/*.t)))
 
 # One version string, in one generated source ($(B)/bench/version.c), rewritten
 # only when `git describe` changes (a commit, or the tree becoming dirty): then
@@ -155,9 +160,11 @@ $(B)/tests/%.t: tests/unit/%.c $(LIB_OBJS)
 
 tests: $(UNIT_BINS)
 
+# The whole suite, then the sanitizer build's share of it (check-asan).
 check: all tests fuzz-if-clang
 	prove --exec '' tests/layering.t $(UNIT_BINS) \
 		$(sort $(wildcard tests/workloads/*.t tests/system/*.t)) $(FUZZ_TESTS)
+	$(MAKE) --no-print-directory check-asan
 
 # --- fuzzing -------------------------------------------------------------------
 # `make fuzz` builds the config parser's fuzz target (tests/fuzz/config.c) with
@@ -219,7 +226,7 @@ check-asan: asan
 	CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn \
 	ASAN_OPTIONS=$(ASAN_ENV_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
 	prove --exec '' $(UNIT_SRCS:tests/unit/%.c=$(ASAN_DIR)/tests/%.t) \
-		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS))
+		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS)) $(ASAN_WORKLOAD_TESTS)
 
 clean:
 	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn
