@@ -23,7 +23,14 @@ enum db_window {
 	DB_WINDOW_WRITING,        /* its transaction is open */
 };
 
-struct db_table;              /* a probe table's prepared INSERT (db-sink.c) */
+struct sink_table;
+
+/* A probe table's INSERT, prepared at its first row (db-sink.c), kept until db_close. */
+struct db_table {
+	const struct sink_table *t;
+	sqlite3_stmt *st;
+	struct db_table *next;
+};
 
 struct db {
 	sqlite3 *h;
@@ -63,7 +70,5 @@ static inline void bind_known(sqlite3_stmt *st, int i, long long v)
  * first, if a window is open); log and return -EIO on failure.
  */
 int db_step(struct db *db, sqlite3_stmt *st);
-/** db_tables_free() - finalize the probe tables' statements (db_close). */
-void db_tables_free(struct db *db);
 
 #endif

@@ -13,13 +13,6 @@
 #include "log.h"
 #include "sink.h"
 
-/* A probe table's INSERT, prepared at its first row and kept until db_close. */
-struct db_table {
-	const struct sink_table *t;
-	sqlite3_stmt *st;
-	struct db_table *next;
-};
-
 int sink_metric(struct sink *s, const char *name, double value, const char *unit)
 {
 	return db_metric_add(s->db, s->cell_id, s->invocation_id, s->probe, name,
@@ -85,18 +78,6 @@ static sqlite3_stmt *table_stmt(struct db *db, const struct sink_table *t)
 	dt->next = db->tables;
 	db->tables = dt;
 	return dt->st;
-}
-
-void db_tables_free(struct db *db)
-{
-	struct db_table *dt, *next;
-
-	for (dt = db->tables; dt; dt = next) {
-		next = dt->next;
-		sqlite3_finalize(dt->st);
-		free(dt);
-	}
-	db->tables = NULL;
 }
 
 static void bind_column(sqlite3_stmt *st, int i, const struct sink_column *c,

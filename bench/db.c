@@ -259,6 +259,19 @@ err_free:
 	return ret;
 }
 
+/* Finalize the probe tables' statements (db-sink.c prepared them). */
+static void db_tables_free(struct db *db)
+{
+	struct db_table *dt, *next;
+
+	for (dt = db->tables; dt; dt = next) {
+		next = dt->next;
+		sqlite3_finalize(dt->st);
+		free(dt);
+	}
+	db->tables = NULL;
+}
+
 void db_close(struct db *db)
 {
 	int i;
