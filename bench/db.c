@@ -531,13 +531,13 @@ int db_cell_note(struct db *db, int64_t cell_id, const char *key, const char *va
 	return ret;
 }
 
-int db_skip_count(struct db *db, int64_t run_id)
+/* The count that @sql (one parameter: the run id) gives for @run_id, or -1. */
+static int run_count(struct db *db, const char *sql, int64_t run_id)
 {
 	sqlite3_stmt *st;
 	int n = -1;
 
-	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM skip WHERE run_id = ?", -1,
-			       &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -546,20 +546,16 @@ int db_skip_count(struct db *db, int64_t run_id)
 	return n;
 }
 
+int db_skip_count(struct db *db, int64_t run_id)
+{
+	return run_count(db, "SELECT count(*) FROM skip WHERE run_id = ?", run_id);
+}
+
 int db_probe_skip_count(struct db *db, int64_t run_id)
 {
-	sqlite3_stmt *st;
-	int n = -1;
-
-	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM skip s WHERE s.run_id = ?1 "
-			       "AND NOT EXISTS (SELECT 1 FROM cell c WHERE c.id = s.cell_id "
-			       "AND c.status = 'skipped')", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	return run_count(db, "SELECT count(*) FROM skip s WHERE s.run_id = ?1 AND NOT "
+			 "EXISTS (SELECT 1 FROM cell c WHERE c.id = s.cell_id AND "
+			 "c.status = 'skipped')", run_id);
 }
 
 int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,

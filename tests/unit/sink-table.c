@@ -19,6 +19,7 @@
 #include "config-test.h"
 #include "db.h"
 #include "sink.h"
+#include "sql-test.h"
 
 struct t_row {
 	long long n, k;
@@ -36,19 +37,6 @@ static const struct sink_column t_cols[] = {
 };
 static const struct sink_table t_table = SINK_TABLE("t_sink", t_cols);
 static const struct sink_table no_table = SINK_TABLE("t_missing", t_cols);
-
-static int scalar(sqlite3 *h, const char *sql)
-{
-	sqlite3_stmt *st;
-	int v = -1;
-
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
 
 static int statements(sqlite3 *h)
 {
