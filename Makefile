@@ -3,7 +3,8 @@
 #   make            build cvmbench and the static cvmfn
 #   make quick      run configs/quick.ini into results.db and write report/
 #   make guest      build (or find cached) the guest image of the qemu backend
-#   make check      unit, workload and system tests through prove (TAP)
+#   make check      the layering test (tests/layering.t), unit, workload and
+#                   system tests through prove (TAP)
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
 #                   (ASan cannot link -static) and build-asan/tests/*.t
@@ -166,8 +167,8 @@ tests: $(UNIT_BINS)
 
 # The whole suite, then the sanitizer build's share of it (check-asan).
 check: all tests fuzz-if-clang
-	prove --exec '' $(UNIT_BINS) $(sort $(wildcard tests/workloads/*.t tests/system/*.t)) \
-		$(FUZZ_TESTS)
+	prove --exec '' tests/layering.t $(UNIT_BINS) \
+		$(sort $(wildcard tests/workloads/*.t tests/system/*.t)) $(FUZZ_TESTS)
 	$(MAKE) --no-print-directory check-asan
 
 # --- fuzzing -------------------------------------------------------------------

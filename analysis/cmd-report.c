@@ -159,7 +159,7 @@ static int report(struct analysis *an, const struct report_args *a, int64_t run_
 		return EXIT_FAILED;
 	}
 	drawn = draw_all(an, run_id, a->dir, &figs, &n);
-	top = summary_build(an->h, run_id);
+	top = summary_build(an->db, run_id);
 	if (top && run_id >= 0 && cJSON_IsObject(cJSON_GetObjectItem(top, "run")))
 		cJSON_AddItemToObject(cJSON_GetObjectItem(top, "run"), "tables",
 				      idle_tables_json(an->h, run_id));

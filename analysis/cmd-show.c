@@ -193,7 +193,7 @@ int cmd_show(int argc, char **argv)
 		analysis_close(&an);
 		return ret == -ENOENT ? EXIT_USAGE : ret ? EXIT_SKIPPED : EXIT_OK;
 	}
-	top = summary_build(an.h, run_id);
+	top = summary_build(an.db, run_id);
 	analysis_close(&an);
 	if (!top)
 		return EXIT_FAILED;

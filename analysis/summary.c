@@ -22,6 +22,7 @@
 
 #include "analysis.h"
 #include "cell-latency.h"
+#include "db.h"
 #include "run-status.h"
 #include "summary.h"
 
@@ -120,7 +121,7 @@ static int add_query(cJSON *o, const char *name, cJSON *arr)
  * called 'skipped' although cells were measured is shown 'partial', as
  * migration 003 stores it.
  */
-static void add_status_text(struct sqlite3 *h, cJSON *r)
+static void add_status_text(struct db *db, cJSON *r)
 {
 	struct run_tally t = { (int)summary_num(r, "cells_ok"),
 			       (int)summary_num(r, "cells_skipped"),
@@ -128,7 +129,7 @@ static void add_status_text(struct sqlite3 *h, cJSON *r)
 	const char *st = summary_str(r, "status", "-");
 	char text[160];
 
-	t.probe_skips = run_status_probe_skips(h, (int64_t)summary_num(r, "id"));
+	t.probe_skips = db_probe_skip_count(db, (int64_t)summary_num(r, "id"));
 	t.probe_skips = t.probe_skips < 0 ? 0 : t.probe_skips;
 	if (!strcmp(st, "skipped") && t.ok) {
 		cJSON_ReplaceItemInObject(r, "status", cJSON_CreateString("partial"));
@@ -141,8 +142,9 @@ static void add_status_text(struct sqlite3 *h, cJSON *r)
 	cJSON_AddStringToObject(r, "status_text", text);
 }
 
-static cJSON *run_json(struct sqlite3 *h, int64_t run_id)
+static cJSON *run_json(struct db *db, int64_t run_id)
 {
+	struct sqlite3 *h = db_sqlite(db);
 	cJSON *arr = analysis_query_json(h, sql_run, run_id), *run;
 
 	if (!arr)
@@ -151,7 +153,7 @@ static cJSON *run_json(struct sqlite3 *h, int64_t run_id)
 	cJSON_Delete(arr);
 	if (!run)
 		return NULL;
-	add_status_text(h, run);
+	add_status_text(db, run);
 	if (add_query(run, "environment", analysis_query_json(h, sql_env, run_id)) ||
 	    add_query(run, "cells", cells_json(h, run_id)) ||
 	    add_query(run, "skips", analysis_query_json(h, sql_skips, run_id)) ||
@@ -167,19 +169,20 @@ static cJSON *run_json(struct sqlite3 *h, int64_t run_id)
  * @run_id (< 0: no run, "run" is null). NULL on a query error (reported)
  * or no memory. Free with cJSON_Delete().
  */
-struct cJSON *summary_build(struct sqlite3 *h, int64_t run_id)
+struct cJSON *summary_build(struct db *db, int64_t run_id)
 {
+	struct sqlite3 *h = db_sqlite(db);
 	cJSON *top = cJSON_CreateObject(), *run;
 
 	if (!top || add_query(top, "runs", analysis_query_json(h, sql_runs, 0)))
 		goto err;
 	cJSON_ArrayForEach(run, cJSON_GetObjectItem(top, "runs"))
-		add_status_text(h, run);
+		add_status_text(db, run);
 	if (run_id < 0) {
 		cJSON_AddNullToObject(top, "run");
 		return top;
 	}
-	run = run_json(h, run_id);
+	run = run_json(db, run_id);
 	if (!run)
 		goto err;
 	cJSON_AddItemToObject(top, "run", run);

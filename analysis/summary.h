@@ -10,10 +10,10 @@
 
 #include <stdint.h>
 
-struct sqlite3;
+struct db;
 struct cJSON;
 
-struct cJSON *summary_build(struct sqlite3 *h, int64_t run_id);
+struct cJSON *summary_build(struct db *db, int64_t run_id);
 const char *summary_str(const struct cJSON *o, const char *name, const char *dflt);
 double summary_num(const struct cJSON *o, const char *name);
 const char *summary_fmt(const struct cJSON *o, const char *name, const char *fmt,

@@ -69,7 +69,7 @@ static int64_t inv_id_of(void *ctx, long seq)
 static void open_probes(struct cell_state *cs)
 {
 	struct sink base = { .db = cs->ctx->db, .run_id = cs->ctx->run_id,
-			     .cell_id = cs->ctx->cell_id };
+			     .cell_id = cs->ctx->cell_id, .ops = &sink_db_ops };
 
 	cs->probes.fail = probe_failed;
 	cs->probes.fail_ctx = cs->ctx;

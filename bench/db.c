@@ -2,8 +2,10 @@
 /*
  * db.c - the results database: WAL, foreign keys, migrations tracked in
  * PRAGMA user_version, and one prepared statement per row kind. What a
- * file may be before it is opened for writing is decided in db-check.c. Each row is
- * its own transaction: a crash loses at most the row in flight.
+ * file may be before it is opened for writing is decided in db-check.c; the
+ * probes' side (the sink, their own tables, the window transaction) is in
+ * db-sink.c. Each row outside a probe's window is its own transaction: a
+ * crash loses at most the row in flight.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,15 +18,12 @@
 #include <unistd.h>
 
 #include "db-check.h"
+#include "db-local.h"
 #include "db-schema.h"
 #include "db.h"
 #include "log.h"
 #include "version.h"
 
-enum stmt_id {
-	ST_ENV, ST_CELL, ST_PARAM, ST_CELL_END, ST_INSTANCE, ST_INVOCATION, ST_METRIC,
-	ST_SKIP, ST_ERROR, ST_COUNT
-};
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_ENV] = "INSERT OR REPLACE INTO environment (run_id, key, value, source) "
@@ -47,11 +46,6 @@ static const char *const stmt_sql[ST_COUNT] = {
 		     "VALUES (?, ?, ?, ?, ?)",
 };
 
-struct db {
-	sqlite3 *h;
-	char *path;
-	sqlite3_stmt *stmt[ST_COUNT];
-};
 
 void utc_now(char *buf, size_t len)
 {
@@ -264,6 +258,19 @@ err_free:
 	return ret;
 }
 
+/* Finalize the probe tables' statements (db-sink.c prepared them). */
+static void db_tables_free(struct db *db)
+{
+	struct db_table *dt, *next;
+
+	for (dt = db->tables; dt; dt = next) {
+		next = dt->next;
+		sqlite3_finalize(dt->st);
+		free(dt);
+	}
+	db->tables = NULL;
+}
+
 void db_close(struct db *db)
 {
 	int i;
@@ -272,6 +279,7 @@ void db_close(struct db *db)
 		return;
 	for (i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(db->stmt[i]);
+	db_tables_free(db);
 	sqlite3_close(db->h);
 	free(db->path);
 	free(db);
@@ -282,35 +290,22 @@ sqlite3 *db_sqlite(struct db *db)
 	return db->h;
 }
 
-/* Bind helpers: NULL strings and negative "unknown" values become SQL NULL. */
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+/* Open the window's transaction before its first row (db-sink.c). */
+static int window_write(struct db *db)
 {
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
+	if (db->window != DB_WINDOW_OPEN)
+		return 0;
+	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		pr_err("%s: cannot begin a transaction: %s", db->path, sqlite3_errmsg(db->h));
+		return -EIO;
+	}
+	db->window = DB_WINDOW_WRITING;
+	return 0;
 }
 
-static void bind_id(sqlite3_stmt *st, int i, int64_t id)
+int db_step(struct db *db, sqlite3_stmt *st)
 {
-	if (id > 0)
-		sqlite3_bind_int64(st, i, id);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-static void bind_known(sqlite3_stmt *st, int i, long long v)
-{
-	if (v >= 0)
-		sqlite3_bind_int64(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* Step a bound statement once; log and return -EIO on failure. */
-static int step_done(struct db *db, sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
+	int rc = window_write(db) ? SQLITE_ERROR : sqlite3_step(st);
 
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
@@ -366,7 +361,7 @@ int db_run_end(struct db *db, int64_t run_id, const char *status, int total,
 	sqlite3_bind_int(st, 5, skipped);
 	sqlite3_bind_int(st, 6, failed);
 	sqlite3_bind_int64(st, 7, run_id);
-	ret = step_done(db, st);
+	ret = db_step(db, st);
 	sqlite3_finalize(st);
 	return ret;
 }
@@ -380,7 +375,7 @@ int db_env_add(struct db *db, int64_t run_id, const char *key,
 	bind_text(st, 2, key);
 	bind_text(st, 3, value);
 	bind_text(st, 4, source);
-	return step_done(db, st);
+	return db_step(db, st);
 }
 
 /*
@@ -401,7 +396,7 @@ static int db_cell_params(struct db *db, int64_t cell_id, const char *spec)
 		sqlite3_bind_int64(st, 1, cell_id);
 		sqlite3_bind_text(st, 2, p, (int)(sep - p), SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 3, sep + 3, (int)(eol - sep - 3), SQLITE_TRANSIENT);
-		ret = step_done(db, st);
+		ret = db_step(db, st);
 	}
 	return ret;
 }
@@ -431,7 +426,7 @@ int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c)
 	bind_text(st, 16, c->spec);
 	bind_text(st, 17, now);
 	sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
-	if (step_done(db, st) ||
+	if (db_step(db, st) ||
 	    db_cell_params(db, id = sqlite3_last_insert_rowid(db->h), c->spec) ||
 	    sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
@@ -449,7 +444,7 @@ int db_cell_end(struct db *db, int64_t cell_id, const char *status)
 	bind_text(st, 1, status);
 	bind_text(st, 2, now);
 	sqlite3_bind_int64(st, 3, cell_id);
-	return step_done(db, st);
+	return db_step(db, st);
 }
 
 int db_instance_add(struct db *db, const struct instance_row *r)
@@ -464,7 +459,7 @@ int db_instance_add(struct db *db, const struct instance_row *r)
 	bind_known(st, 6, r->rss_kb);
 	bind_known(st, 7, r->pss_kb);
 	bind_known(st, 8, r->threads);
-	return step_done(db, st);
+	return db_step(db, st);
 }
 
 int64_t db_invocation_add(struct db *db, const struct invocation_row *r)
@@ -483,7 +478,7 @@ int64_t db_invocation_add(struct db *db, const struct invocation_row *r)
 	bind_text(st, 10, r->digest);
 	bind_text(st, 11, r->error);
 	bind_known(st, 12, r->digest_ns);
-	if (step_done(db, st))
+	if (db_step(db, st))
 		return -EIO;
 	return sqlite3_last_insert_rowid(db->h);
 }
@@ -499,7 +494,7 @@ int db_metric_add(struct db *db, int64_t cell_id, int64_t invocation_id,
 	bind_text(st, 4, name);
 	sqlite3_bind_double(st, 5, value);
 	bind_text(st, 6, unit);
-	return step_done(db, st);
+	return db_step(db, st);
 }
 
 int db_skip_add(struct db *db, int64_t run_id, int64_t cell_id,
@@ -511,7 +506,7 @@ int db_skip_add(struct db *db, int64_t run_id, int64_t cell_id,
 	bind_id(st, 2, cell_id);
 	bind_text(st, 3, probe);
 	bind_text(st, 4, reason);
-	return step_done(db, st);
+	return db_step(db, st);
 }
 
 /**
@@ -530,24 +525,36 @@ int db_cell_note(struct db *db, int64_t cell_id, const char *key, const char *va
 	sqlite3_bind_int64(st, 1, cell_id);
 	bind_text(st, 2, key);
 	bind_text(st, 3, value);
-	ret = step_done(db, st);
+	ret = db_step(db, st);
 	sqlite3_finalize(st);
 	return ret;
 }
 
-int db_skip_count(struct db *db, int64_t run_id)
+/* The count that @sql (one parameter: the run id) gives for @run_id, or -1. */
+static int run_count(struct db *db, const char *sql, int64_t run_id)
 {
 	sqlite3_stmt *st;
 	int n = -1;
 
-	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM skip WHERE run_id = ?", -1,
-			       &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return n;
+}
+
+int db_skip_count(struct db *db, int64_t run_id)
+{
+	return run_count(db, "SELECT count(*) FROM skip WHERE run_id = ?", run_id);
+}
+
+int db_probe_skip_count(struct db *db, int64_t run_id)
+{
+	return run_count(db, "SELECT count(*) FROM skip s WHERE s.run_id = ?1 AND NOT "
+			 "EXISTS (SELECT 1 FROM cell c WHERE c.id = s.cell_id AND "
+			 "c.status = 'skipped')", run_id);
 }
 
 int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,
@@ -562,7 +569,7 @@ int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,
 	bind_text(st, 3, now);
 	bind_text(st, 4, source);
 	bind_text(st, 5, message);
-	return step_done(db, st);
+	return db_step(db, st);
 }
 
 int db_run_interrupted(struct db *db, int64_t run_id, const char *when)
@@ -583,7 +590,7 @@ int db_run_interrupted(struct db *db, int64_t run_id, const char *when)
 			return sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL), -EIO;
 		bind_text(st, 1, when);
 		sqlite3_bind_int64(st, 2, run_id);
-		ret = step_done(db, st);
+		ret = db_step(db, st);
 		sqlite3_finalize(st);
 		if (!i)
 			marked = sqlite3_changes(db->h);

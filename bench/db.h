@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * db.h - the results database: open, migrate, and write rows through
- * prepared statements. Every row is committed when it is written, so a
- * crash loses at most what was in flight.
+ * db.h - the results database (the store): open, migrate, and write rows
+ * through prepared statements. Every row is committed when it is written,
+ * so a crash loses at most what was in flight; the rows of a probe's window
+ * (sink.h) are committed together at the window's end.
  */
 #ifndef CVMBENCH_DB_H
 #define CVMBENCH_DB_H
@@ -14,6 +15,7 @@
 
 struct db;
 struct sqlite3;
+struct sink_ops;
 
 enum db_open_flags {
 	DB_READONLY = 0,
@@ -92,8 +94,31 @@ int db_skip_add(struct db *db, int64_t run_id, int64_t cell_id,
 int db_cell_note(struct db *db, int64_t cell_id, const char *key, const char *value);
 /** db_skip_count() - how many skip rows (cells or probes) run @run_id has. */
 int db_skip_count(struct db *db, int64_t run_id);
+/**
+ * db_probe_skip_count() - the skips of @run_id that do not belong to a
+ * skipped cell: probes of measured cells, and run-wide ones. Returns the
+ * count, or -1 when the database cannot say.
+ */
+int db_probe_skip_count(struct db *db, int64_t run_id);
 int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,
 		 const char *source, const char *message);
+
+/* The sink that writes into the store (probes/sink.h): metrics, skips,
+ * notes and rows of a probe's own table. */
+extern const struct sink_ops sink_db_ops;
+
+/**
+ * db_window_begin() - the rows written from now until db_window_end() are
+ * one probe window's (sink.h): one transaction, begun at its first row.
+ * Returns 0, or -EBUSY when a window is open already.
+ */
+int db_window_begin(struct db *db);
+/**
+ * db_window_end() - commit the window's rows when @ok, else roll them back
+ * (and only them: rows written before the window stay). Returns 0, or -EIO
+ * when the commit failed (the rows are then rolled back).
+ */
+int db_window_end(struct db *db, int ok);
 
 /** utc_now() - current time as ISO 8601 UTC with microseconds. */
 void utc_now(char *buf, size_t len);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "db.h"
 #include "log.h"
 #include "probe-set.h"
 #include "probe-window.h"
@@ -148,17 +149,28 @@ static void emit_one(struct probe_set *ps, struct probe *p, enum probe_window w,
 		     int64_t inv_id)
 {
 	struct sink s = probe_sink(ps, p->ops->name, inv_id);
-	char msg[AGENT_LINE_MAX];
+	char msg[AGENT_LINE_MAX] = "";
+	int ret;
 
-	if (remote(p)) {
-		if (agent_req(ps, AGENT_EMIT, p->ops->name, w, seq) && !ps->agent.error[0]) {
-			snprintf(msg, sizeof(msg), "%s", ps->agent.ack.text);
-			fail(ps, p->ops->name, msg);
-		}
+	/* one probe's rows of one window: one transaction, rolled back if it fails */
+	if (db_window_begin(s.db)) {
+		fail(ps, p->ops->name, "cannot begin the window's transaction");
 		return;
 	}
-	if (probe_window_emit(p, w, seq, &s))
-		fail(ps, p->ops->name, p->error[0] ? p->error : "could not emit its rows");
+	if (remote(p)) {
+		ret = agent_req(ps, AGENT_EMIT, p->ops->name, w, seq);
+		if (ret && !ps->agent.error[0])
+			snprintf(msg, sizeof(msg), "%s", ps->agent.ack.text);
+	} else {
+		ret = probe_window_emit(p, w, seq, &s);
+		if (ret)
+			snprintf(msg, sizeof(msg), "%s", p->error[0] ? p->error :
+				 "could not emit its rows");
+	}
+	if (db_window_end(s.db, !ret) && !msg[0])
+		snprintf(msg, sizeof(msg), "cannot commit the window's rows");
+	if (msg[0])               /* after the rollback, so the error row stays */
+		fail(ps, p->ops->name, msg);
 }
 
 void probe_set_emit(struct probe_set *ps, enum probe_window w, long seq, int64_t inv_id)

@@ -10,8 +10,6 @@
  */
 #include <stdio.h>
 
-#include <sqlite3.h>
-
 #include "run-status.h"
 
 /**
@@ -48,25 +46,4 @@ void run_status_text(char *buf, size_t len, const char *status,
 	if (t->probe_skips && l >= 0 && (size_t)l < len)
 		snprintf(buf + l, len - l, ", %d probe skip%s", t->probe_skips,
 			 t->probe_skips == 1 ? "" : "s");
-}
-
-/**
- * run_status_probe_skips() - the skips of @run_id that do not belong to
- * a skipped cell: probes of measured cells, and run-wide ones. Returns
- * the count, or -1 when the database cannot say.
- */
-int run_status_probe_skips(struct sqlite3 *h, int64_t run_id)
-{
-	sqlite3_stmt *st;
-	int n = -1;
-
-	if (sqlite3_prepare_v2(h, "SELECT count(*) FROM skip s WHERE s.run_id = ?1 AND "
-			       "NOT EXISTS (SELECT 1 FROM cell c WHERE c.id = s.cell_id AND "
-			       "c.status = 'skipped')", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
 }

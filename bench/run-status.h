@@ -8,9 +8,6 @@
 #define CVMBENCH_RUN_STATUS_H
 
 #include <stddef.h>
-#include <stdint.h>
-
-struct sqlite3;
 
 struct run_tally {
 	int ok, skipped, failed;  /* cells */
@@ -21,6 +18,5 @@ struct run_tally {
 const char *run_status_pick(const struct run_tally *t);
 void run_status_text(char *buf, size_t len, const char *status,
 		     const struct run_tally *t);
-int run_status_probe_skips(struct sqlite3 *h, int64_t run_id);
 
 #endif

@@ -186,7 +186,7 @@ static int finish(struct db *db, int64_t run_id, int total, const struct run_cou
 	char text[160];
 
 	/* a cell, or a probe of a measured cell, could not measure: say so */
-	t.probe_skips = run_status_probe_skips(db_sqlite(db), run_id);
+	t.probe_skips = db_probe_skip_count(db, run_id);
 	if (t.probe_skips < 0)
 		t.probe_skips = db_skip_count(db, run_id) > 0;
 	status = run_status_pick(&t);

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* probe.c - the probe registry (expanded from probe-list.h) and the sink. */
+/* probe.c - the probe registry (expanded from probe-list.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "db.h"
 #include "probe-list.h"
 #include "probe.h"
-#include "sink.h"
 
 #define DECLARE_PROBE(ident) extern const struct probe_ops probe_##ident;
 PROBES(DECLARE_PROBE)
@@ -73,29 +71,4 @@ int probe_error(struct probe *p, int err, const char *fmt, ...)
 const char *probe_side_name(enum probe_side side)
 {
 	return side == PROBE_INSTANCE ? "instance" : "host";
-}
-
-int sink_metric(struct sink *s, const char *name, double value, const char *unit)
-{
-	if (s->ops)
-		return s->ops->metric(s, name, value, unit);
-	return db_metric_add(s->db, s->cell_id, s->invocation_id, s->probe, name,
-			     value, unit);
-}
-
-int sink_skip(struct sink *s, const char *reason)
-{
-	if (s->ops)
-		return s->ops->skip(s, reason);
-	return db_skip_add(s->db, s->run_id, s->cell_id, s->probe, reason);
-}
-
-int sink_note(struct sink *s, const char *key, const char *value)
-{
-	char k[128];
-
-	if (s->ops)
-		return s->ops->note(s, key, value);
-	snprintf(k, sizeof(k), "%s.%s", s->probe, key);
-	return db_cell_note(s->db, s->cell_id, k, value);
 }

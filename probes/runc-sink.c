@@ -1,97 +1,39 @@
 // SPDX-License-Identifier: MIT
-/* runc-sink.c - INSERTs for the runc probe's tables, behind its sink. */
-#include <errno.h>
-#include <sqlite3.h>
-
-#include "db.h"
+/*
+ * runc-sink.c - the runc probe's tables, declared for the sink: each column
+ * and the field of the row struct (runc-sink.h) it is read from.
+ */
 #include "runc-sink.h"
 
-static int exec_sql(struct sink *s, const char *sql)
-{
-	return sqlite3_exec(db_sqlite(s->db), sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
-}
+static const struct sink_column start_cols[] = {
+	SINK_CELL("cell_id"),
+	SINK_INVOCATION("invocation_id"),
+	SINK_INT(struct runc_start_row, start_idx),
+	SINK_TEXT(struct runc_start_row, runtime),
+	SINK_INT(struct runc_start_row, root_pid),
+	SINK_INT(struct runc_start_row, total_ns),
+	SINK_KNOWN(struct runc_start_row, cold_start_ns),
+	SINK_INT(struct runc_start_row, blocked_ns),
+	SINK_INT(struct runc_start_row, events),
+	SINK_TEXT(struct runc_start_row, namespaces),
+};
 
-int runc_sink_begin(struct sink *s)
-{
-	return exec_sql(s, "BEGIN IMMEDIATE");
-}
+static const struct sink_column phase_cols[] = {
+	SINK_INT(struct runc_phase_row, start_id),
+	SINK_TEXT(struct runc_phase_row, phase),
+	SINK_INT(struct runc_phase_row, seq),
+	SINK_INT(struct runc_phase_row, start_ns),
+	SINK_INT(struct runc_phase_row, duration_ns),
+};
 
-int runc_sink_end(struct sink *s, int ok)
-{
-	return exec_sql(s, ok ? "COMMIT" : "ROLLBACK");
-}
+static const struct sink_column lock_cols[] = {
+	SINK_INT(struct runc_lock_row, start_id),
+	SINK_TEXT(struct runc_lock_row, lock),
+	SINK_TEXT(struct runc_lock_row, flags),
+	SINK_INT(struct runc_lock_row, count),
+	SINK_INT(struct runc_lock_row, blocked_ns),
+};
 
-static sqlite3_stmt *prepare(struct sink *s, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-
-	if (sqlite3_prepare_v2(db_sqlite(s->db), sql, -1, &st, NULL) != SQLITE_OK)
-		return NULL;
-	return st;
-}
-
-static int step(sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -EIO;
-}
-
-int64_t runc_sink_start(struct sink *s, const struct runc_start_row *r)
-{
-	sqlite3_stmt *st = prepare(s, "INSERT INTO runc_start (cell_id, invocation_id, "
-				   "start_idx, runtime, root_pid, total_ns, cold_start_ns, "
-				   "blocked_ns, events, namespaces) VALUES "
-				   "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-
-	if (!st)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, s->cell_id);
-	if (s->invocation_id > 0)
-		sqlite3_bind_int64(st, 2, s->invocation_id);
-	sqlite3_bind_int(st, 3, r->start_idx);
-	sqlite3_bind_text(st, 4, r->runtime, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 5, r->root_pid);
-	sqlite3_bind_int64(st, 6, r->total_ns);
-	if (r->cold_start_ns >= 0)
-		sqlite3_bind_int64(st, 7, r->cold_start_ns);
-	sqlite3_bind_int64(st, 8, r->blocked_ns);
-	sqlite3_bind_int64(st, 9, r->events);
-	sqlite3_bind_text(st, 10, r->namespaces, -1, SQLITE_TRANSIENT);
-	if (step(st))
-		return -EIO;
-	return sqlite3_last_insert_rowid(db_sqlite(s->db));
-}
-
-int runc_sink_phase(struct sink *s, int64_t start_id, const char *phase, int seq,
-		    long long start_ns, long long duration_ns)
-{
-	sqlite3_stmt *st = prepare(s, "INSERT INTO runc_phase (start_id, phase, seq, "
-				   "start_ns, duration_ns) VALUES (?, ?, ?, ?, ?)");
-
-	if (!st)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, start_id);
-	sqlite3_bind_text(st, 2, phase, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 3, seq);
-	sqlite3_bind_int64(st, 4, start_ns);
-	sqlite3_bind_int64(st, 5, duration_ns);
-	return step(st);
-}
-
-int runc_sink_lock(struct sink *s, int64_t start_id, const char *lock,
-		   const char *flags, long count, long long blocked_ns)
-{
-	sqlite3_stmt *st = prepare(s, "INSERT INTO runc_lock (start_id, lock, flags, "
-				   "count, blocked_ns) VALUES (?, ?, ?, ?, ?)");
-
-	if (!st)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, start_id);
-	sqlite3_bind_text(st, 2, lock, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, flags, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, count);
-	sqlite3_bind_int64(st, 5, blocked_ns);
-	return step(st);
-}
+const struct sink_table runc_start_table = SINK_TABLE("runc_start", start_cols);
+const struct sink_table runc_phase_table = SINK_TABLE("runc_phase", phase_cols);
+const struct sink_table runc_lock_table = SINK_TABLE("runc_lock", lock_cols);

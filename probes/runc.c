@@ -480,25 +480,33 @@ static int emit_start(struct probe *pr, struct sink *s, int idx, const struct rt
 		.cold_start_ns = st->done ? st->done - st->t0 : -1,
 		.events = st->nevents, .namespaces = nsbuf,
 	};
+	struct runc_phase_row ph;
+	struct runc_lock_row lk = { .lock = name, .flags = flags };
 	int64_t id;
 	int i, ret = 0;
 
 	ns_names(st->ns_flags, nsbuf, sizeof(nsbuf));
-	id = runc_sink_start(s, &row);
+	id = sink_row(s, &runc_start_table, &row);
 	if (id < 0)
 		return (int)id;
-	for (i = 0; i < RT_PHASE_COUNT && !ret; i++)
-		if (st->phase_first[i] >= 0)
-			ret = runc_sink_phase(s, id, rt_phase_name(i), i,
-					      st->phase_first[i] - st->t0, st->phase_ns[i]);
+	for (i = 0; i < RT_PHASE_COUNT && !ret; i++) {
+		if (st->phase_first[i] < 0)
+			continue;
+		ph = (struct runc_phase_row){ id, rt_phase_name(i), i,
+					      st->phase_first[i] - st->t0, st->phase_ns[i] };
+		ret = sink_row(s, &runc_phase_table, &ph) < 0 ? -EIO : 0;
+	}
 	for (i = 0; i < st->nlocks && !ret; i++) {
 		lock_describe(&st->locks[i], name, sizeof(name), flags, sizeof(flags));
-		ret = runc_sink_lock(s, id, name, flags, st->locks[i].count,
-				     st->locks[i].blocked_ns);
+		lk.start_id = id;
+		lk.count = st->locks[i].count;
+		lk.blocked_ns = st->locks[i].blocked_ns;
+		ret = sink_row(s, &runc_lock_table, &lk) < 0 ? -EIO : 0;
 	}
 	return ret;
 }
 
+/* The window's rows are one transaction: the runner commits them if this succeeds. */
 static int runc_emit(struct probe *pr, enum probe_window w, struct sink *s)
 {
 	struct runc_priv *p = pr->priv;
@@ -507,14 +515,11 @@ static int runc_emit(struct probe *pr, enum probe_window w, struct sink *s)
 
 	if (w != PROBE_WINDOW_INVOCATION)
 		return 0;
-	if (runc_sink_begin(s))
-		return probe_error(pr, -EIO, "cannot write the runc tables");
 	ret = sink_metric(s, "starts", (double)p->res.nstarts, "count");
 	ret = ret ?: sink_metric(s, "events", (double)p->nev, "count");
 	ret = ret ?: sink_metric(s, "events_lost", (double)p->lost, "count");
 	for (i = 0; i < p->res.nstarts && !ret; i++)
 		ret = emit_start(pr, s, (int)i, &p->res.starts[i]);
-	runc_sink_end(s, !ret);
 	return ret ? probe_error(pr, ret, "cannot write the runc tables") : 0;
 }
 

@@ -35,7 +35,7 @@ static int send_row(struct agent *a, const struct agent_row *r)
 }
 
 /* The window a sink stands for: invocation_id is the window's SEQ + 1. */
-static void sink_row(struct sink *s, struct agent_row *r, enum agent_row_kind kind)
+static void agent_row_init(struct sink *s, struct agent_row *r, enum agent_row_kind kind)
 {
 	memset(r, 0, sizeof(*r));
 	r->kind = kind;
@@ -48,7 +48,7 @@ static int row_metric(struct sink *s, const char *name, double value, const char
 {
 	struct agent_row r;
 
-	sink_row(s, &r, AGENT_ROW_METRIC);
+	agent_row_init(s, &r, AGENT_ROW_METRIC);
 	snprintf(r.name, sizeof(r.name), "%s", name);
 	snprintf(r.unit, sizeof(r.unit), "%s", unit);
 	r.value = value;
@@ -59,7 +59,7 @@ static int row_skip(struct sink *s, const char *reason)
 {
 	struct agent_row r;
 
-	sink_row(s, &r, AGENT_ROW_SKIP);
+	agent_row_init(s, &r, AGENT_ROW_SKIP);
 	snprintf(r.text, sizeof(r.text), "%s", reason[0] ? reason : "no reason given");
 	return send_row(s->ctx, &r);
 }
@@ -68,7 +68,7 @@ static int row_note(struct sink *s, const char *key, const char *value)
 {
 	struct agent_row r;
 
-	sink_row(s, &r, AGENT_ROW_NOTE);
+	agent_row_init(s, &r, AGENT_ROW_NOTE);
 	snprintf(r.name, sizeof(r.name), "%s", key);
 	snprintf(r.text, sizeof(r.text), "%s", value);
 	return send_row(s->ctx, &r);

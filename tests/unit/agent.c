@@ -167,7 +167,7 @@ static int cap_note(struct sink *s, const char *key, const char *value)
 	return 0;
 }
 
-static const struct sink_ops cap_ops = { cap_metric, cap_skip, cap_note };
+static const struct sink_ops cap_ops = { cap_metric, cap_skip, cap_note, NULL };
 
 /* Invocation row ids the client maps windows to: seq 0 -> 100, ... */
 static int64_t inv_id(void *ctx, long seq)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backends/qemu/guest-local.h"
+#include "guest-local.h"
 #include "state-dir.h"
 #include "tap.h"
 

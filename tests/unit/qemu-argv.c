@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backends/qemu/qemu-argv.h"
+#include "qemu-argv.h"
 #include "tap.h"
 
 static const struct vm_config base = {

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backends/qemu/guest-local.h"
-#include "backends/qemu/vm-local.h"
+#include "guest-local.h"
+#include "vm-local.h"
 #include "journal.h"
 #include "tap.h"
 
