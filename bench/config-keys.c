@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "config.h"
 #include "knob-idle.h"
 #include "pool.h"
@@ -27,7 +28,7 @@ const struct config_key config_keys[] = {
 	  "function(s) to run (cvmbench list)" },
 	{ "size", KEY_ENUM, 1, STR(size), 0, 0, "test|small|large", "test",
 	  "input size" },
-	{ "backend", KEY_ENUM, 1, STR(backend), 0, 0, "native|runc|crun", "native",
+	{ "backend", KEY_BACKEND, 1, STR(backend), 0, 0, NULL, "native",
 	  "where an instance runs" },
 	{ "threads", KEY_INT, 1, NUM(threads), 0, 1024, NULL, "0",
 	  "worker threads per instance; 0 = its CPUs" },
@@ -189,6 +190,12 @@ static int check_value(const struct config_key *k, const char *v, char *err,
 			return 0;
 		snprintf(err, errlen, "bad value '%s' for %s: allowed %s", v, k->name,
 			 k->allowed);
+		return -EINVAL;
+	case KEY_BACKEND:
+		if (backend_find(v))
+			return 0;
+		backend_names(names, sizeof(names));
+		snprintf(err, errlen, "bad value '%s' for %s: allowed %s", v, k->name, names);
 		return -EINVAL;
 	case KEY_WORKLOAD:
 		if (workload_find(v))

@@ -75,7 +75,7 @@ void config_cells_free(struct cell *cells, size_t n);
 
 /* The key table (config-keys.c). */
 enum config_key_type { KEY_STRING, KEY_INT, KEY_DOUBLE, KEY_ENUM, KEY_WORKLOAD,
-		       KEY_WAIT, KEY_PROBES, KEY_IDLE };
+		       KEY_WAIT, KEY_PROBES, KEY_IDLE, KEY_BACKEND };
 
 struct config_key {
 	const char *name;
@@ -84,7 +84,7 @@ struct config_key {
 	size_t offset;            /* into struct cell; (size_t)-1: not stored */
 	size_t size;              /* of the field in struct cell */
 	double min, max;          /* for numbers */
-	const char *allowed;      /* for enums: "a|b|c" */
+	const char *allowed;      /* for enums: "a|b|c"; KEY_BACKEND: backend_names() */
 	const char *def;          /* default value, NULL = required */
 	const char *help;
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * null.c - the probe that measures nothing but its own bracketing: it
- * counts the windows the runner opened and closed around it, so that the
- * harness can be tested on its own (a count the tests know in advance).
+ * counts the windows the runner opened and closed around it, and those
+ * whose target named the instances' processes when they closed, so that
+ * the harness can be tested on its own (counts the tests know in advance).
  */
 #include <stdlib.h>
 
@@ -10,7 +11,7 @@
 #include "sink.h"
 
 struct null_state {
-	long started, stopped;
+	long started, stopped, with_pids;
 };
 
 static int null_open(struct probe *p)
@@ -32,8 +33,10 @@ static int null_stop(struct probe *p, enum probe_window w)
 {
 	struct null_state *st = p->priv;
 
-	if (w == PROBE_WINDOW_INVOCATION)
+	if (w == PROBE_WINDOW_INVOCATION) {
 		st->stopped++;
+		st->with_pids += p->target->npids > 0 && p->target->pids[0] > 0;
+	}
 	return 0;
 }
 
@@ -44,7 +47,8 @@ static int null_emit(struct probe *p, enum probe_window w, struct sink *s)
 	if (w != PROBE_WINDOW_CELL)
 		return 0;
 	return sink_metric(s, "windows_started", (double)st->started, "count") ?:
-	       sink_metric(s, "windows_stopped", (double)st->stopped, "count");
+	       sink_metric(s, "windows_stopped", (double)st->stopped, "count") ?:
+	       sink_metric(s, "windows_with_pids", (double)st->with_pids, "count");
 }
 
 static void null_close(struct probe *p)
