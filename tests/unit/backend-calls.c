@@ -179,7 +179,8 @@ static void test_calls(void)
 	check("cold, 2 calls", "mode = cold\ninvocations = 1\n", CELL_OK,
 	      "supported begin prepare spawn cleanup spawn cleanup end");
 	check("cold, parallel 2", "mode = cold\nparallel = 2\ninvocations = 1\n",
-	      CELL_OK, "supported begin prepare spawn spawn cleanup cleanup spawn spawn cleanup cleanup end");
+	      CELL_OK, "supported begin prepare spawn spawn cleanup cleanup "
+	      "spawn spawn cleanup cleanup end");
 	check("prepare fails", "", CELL_FAILED, "supported begin prepare end");
 	check("2nd spawn fails (warm)", "instances = 2\n", CELL_FAILED,
 	      "supported begin prepare spawn spawn-fails cleanup end");
