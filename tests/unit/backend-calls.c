@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/backend-calls.c - the backend interface as the runner drives
- * it (cell-run.c), through a fake backend registered by name (so the
- * config key `backend = fake` is checked against the registry like the
- * built-in ones): supported -> cell_begin -> prepare -> spawn ... cleanup
+ * it (cell-run.c), through a fake backend registered by name (the config
+ * key `backend` is checked against the registry: `fake` is accepted and an
+ * unknown name's message lists it): supported -> cell_begin -> prepare -> spawn ... cleanup
  * -> cell_end, in that order; cell_end on every exit path after a
  * cell_begin that succeeded (prepare fails, a spawn fails, interrupt); a
  * cell that cannot run calls nothing past supported(); a cell_begin that
@@ -198,7 +198,7 @@ int main(void)
 	char dir[] = "/tmp/cvmbench-backend-XXXXXX", path[128], err[1024] = "";
 	struct run_info info = { "guest", "test", "t.ini", "" };
 
-	tap_plan(21);
+	tap_plan(22);
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof(path), "%s/state", dir);
@@ -211,6 +211,9 @@ int main(void)
 	       !db_open(&db, path, DB_CREATE, err, sizeof(err)) &&
 	       (run_id = db_run_begin(db, &info)) > 0, "a journal and a database (%s)", err);
 	test_calls();
+	expect_error("[experiment a]\nworkload = null\nbackend = qemu\n",
+		     "t.ini:3: bad value 'qemu' for backend: allowed native|runc|crun|fake",
+		     "the backend key names the registry's backends");
 	db_close(db);
 	journal_close();
 	backend_test_register(NULL);
