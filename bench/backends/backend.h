@@ -34,7 +34,7 @@ enum { BACKEND_SKIP = 1 };
 /* What kind of place an instance runs in; knobs and probes ask this. */
 enum backend_flags {
 	BACKEND_CGROUPS = 1 << 0,  /* an OCI runtime puts instances in cgroups */
-	BACKEND_GUEST = 1 << 1,    /* instances run in a guest machine of their own */
+	BACKEND_GUEST = 1 << 1,    /* instances run in a guest of their own (qemu, later) */
 };
 
 struct backend_env {
@@ -66,7 +66,12 @@ struct backend_ops {
 	 */
 	int (*prepare)(const struct cell *c, const struct backend_env *env, void *state,
 		       char *err, size_t errlen);
-	/* Start an instance of @c's workload; fills pid, fds and spawn_ns. */
+	/*
+	 * Start an instance of @c's workload; fills pid (the process on this
+	 * machine that stands for the instance: cvmfn, the runtime, a VM's
+	 * QEMU), the protocol fds and spawn_ns. 0, or -errno with @err and
+	 * nothing left (cleanup() is not called for a failed spawn).
+	 */
 	int (*spawn)(const struct cell *c, const struct backend_env *env, void *state,
 		     struct instance *in, char *err, size_t errlen);
 	/* After instance_close(): remove what spawn created (NULL = nothing). */
