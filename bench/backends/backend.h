@@ -18,8 +18,17 @@
  *   cell_end(state)                whenever cell_begin returned 0
  *   [knobs restore]
  *
- * Backends: native (a process here), runc and crun (backend-oci.c); one
- * line each in backend.c. qemu comes later.
+ * What each backend does there: native - prepare runs `cvmfn prepare`,
+ * spawn forks cvmfn. runc / crun - cell_begin makes the shared netns, the
+ * quota cgroup and crun's v1 mounts; prepare the model files and the
+ * cell's rootfs; spawn writes a bundle and runs the runtime. A VM backend -
+ * supported checks accel, confidential type, vCPUs and memory for the
+ * cell; cell_begin reserves what its VMs share (their directory, journal
+ * entries); prepare gets the guest image and the workload's data disk and
+ * boots the VMs (they need both at boot); spawn starts a cvmfn in one of
+ * them through the agent; cell_end stops the VMs.
+ *
+ * Backends: one file (or folder) each and one line in backend-list.h.
  */
 #ifndef CVMBENCH_BACKEND_H
 #define CVMBENCH_BACKEND_H
