@@ -85,7 +85,7 @@ struct backend_ops {
 		     struct instance *in, char *err, size_t errlen);
 	/* After instance_close(): remove what spawn created (NULL = nothing). */
 	void (*cleanup)(void *state, struct instance *in);
-	/* Undo cell_begin() and free @state (NULL = nothing). */
+	/* Undo what cell_begin() and prepare() made; free @state (NULL = nothing). */
 	void (*cell_end)(void *state);
 };
 
