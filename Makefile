@@ -89,8 +89,11 @@ $(shell mkdir -p $(B); echo '$(FEATURES)' | cmp -s - $(FEATURE_STAMP) || \
 
 # The parts of the harness (docs/internals.md; tests/layering.t holds the rules
 # between them). Every header has a name of its own, so one include path each.
+# A backend is one file in bench/backends/ or one folder below it (found here)
+# and one line in bench/backends/backend-list.h.
+BACKEND_DIRS := $(patsubst %/,%,$(sort $(wildcard bench/backends/*/)))
 BENCH_DIRS := bench bench/agent bench/lib bench/env bench/knobs bench/backends \
-	bench/backends/qemu probes analysis
+	$(BACKEND_DIRS) probes analysis
 BENCH_INCS := $(addprefix -I,$(BENCH_DIRS)) -Iworkloads
 BENCH_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))

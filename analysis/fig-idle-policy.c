@@ -117,3 +117,9 @@ int fig_idle_policy_data(struct figure_ctx *ctx)
 	free(cells);
 	return ret;
 }
+
+const struct figure figure_idle_policy = {
+	"idle-policy",
+	"Table III: latency and halt entries per call for each guest idle policy",
+	"idle-policy.gp", fig_idle_policy_data,
+};

@@ -95,3 +95,8 @@ int fig_runc_contention_data(struct figure_ctx *ctx)
 	free(cells);
 	return ret;
 }
+
+const struct figure figure_runc_contention = {
+	"runc-contention", "Fig. 9: time blocked on kernel locks per container start",
+	"runc-contention.gp", fig_runc_contention_data,
+};

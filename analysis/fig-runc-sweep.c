@@ -94,3 +94,23 @@ int fig_runc_parallel_data(struct figure_ctx *ctx)
 {
 	return sweep_data(ctx, "parallel", 0, "simultaneous starts");
 }
+
+const struct figure figure_runc_cpus = {
+	"runc-cpus", "Fig. 8a: container cold start against the CPUs of the runtime",
+	"runc-sweep.gp", fig_runc_cpus_data,
+};
+
+const struct figure figure_runc_quota = {
+	"runc-quota", "Fig. 8b: container cold start against the runtime's CPU quota",
+	"runc-sweep.gp", fig_runc_quota_data,
+};
+
+const struct figure figure_runc_corunner = {
+	"runc-corunner", "Fig. 8c: container cold start next to CPU-bound threads",
+	"runc-sweep.gp", fig_runc_corunner_data,
+};
+
+const struct figure figure_runc_parallel = {
+	"runc-parallel", "Fig. 8d: container cold start per start, K starts at once",
+	"runc-sweep.gp", fig_runc_parallel_data,
+};

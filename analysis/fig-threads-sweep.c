@@ -123,3 +123,8 @@ int fig_threads_sweep_data(struct figure_ctx *ctx)
 	free(cells);
 	return ret;
 }
+
+const struct figure figure_threads_sweep = {
+	"threads-sweep", "Fig. 6: latency against worker threads, per guest idle policy",
+	"threads-sweep.gp", fig_threads_sweep_data,
+};

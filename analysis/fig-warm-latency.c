@@ -182,3 +182,9 @@ int fig_warm_latency_data(struct figure_ctx *ctx)
 	free(lat);
 	return ret;
 }
+
+const struct figure figure_warm_latency = {
+	"warm-latency",
+	"warm-start latency per cell: median, 25-75 % box, 5-95 % whiskers",
+	"warm-latency.gp", fig_warm_latency_data,
+};

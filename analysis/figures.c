@@ -1,41 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * figures.c - the registry of figures: name, what it shows, its gnuplot
- * script in analysis/, and the function that writes its data. Later
- * figures (idle-policy, threads-sweep, runc-phases, ...) are one entry
- * each here, plus their bench/fig-NAME.c and analysis/NAME.gp.
+ * figures.c - the registry of figures (expanded from figure-list.h; each
+ * fig-NAME.c defines its name, what it shows, its gnuplot script in
+ * analysis/ and the function that writes its data) and the gnuplot
+ * variables a figure's data function hands to its script.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "figure-list.h"
 #include "figures.h"
 #include "gp-string.h"
 
-static const struct figure figures[] = {
-	{ "warm-latency",
-	  "warm-start latency per cell: median, 25-75 % box, 5-95 % whiskers",
-	  "warm-latency.gp", fig_warm_latency_data },
-	{ "idle-policy",
-	  "Table III: latency and halt entries per call for each guest idle policy",
-	  "idle-policy.gp", fig_idle_policy_data },
-	{ "threads-sweep", "Fig. 6: latency against worker threads, per guest idle policy",
-	  "threads-sweep.gp", fig_threads_sweep_data },
-	{ "runc-phases",
-	  "container cold start (runc, crun) by phase, stacked, per runtime and variant",
-	  "runc-phases.gp", fig_runc_phases_data },
-	{ "runc-cpus", "Fig. 8a: container cold start against the CPUs of the runtime",
-	  "runc-sweep.gp", fig_runc_cpus_data },
-	{ "runc-quota", "Fig. 8b: container cold start against the runtime's CPU quota",
-	  "runc-sweep.gp", fig_runc_quota_data },
-	{ "runc-corunner", "Fig. 8c: container cold start next to CPU-bound threads",
-	  "runc-sweep.gp", fig_runc_corunner_data },
-	{ "runc-parallel", "Fig. 8d: container cold start per start, K starts at once",
-	  "runc-sweep.gp", fig_runc_parallel_data },
-	{ "runc-contention", "Fig. 9: time blocked on kernel locks per container start",
-	  "runc-contention.gp", fig_runc_contention_data },
-};
+#define DECLARE_FIGURE(ident) extern const struct figure figure_##ident;
+FIGURES(DECLARE_FIGURE)
+#undef DECLARE_FIGURE
+
+#define LIST_FIGURE(ident) &figure_##ident,
+static const struct figure *const figures[] = { FIGURES(LIST_FIGURE) };
+#undef LIST_FIGURE
 
 #define N_FIGURES (sizeof(figures) / sizeof(figures[0]))
 
@@ -47,8 +32,8 @@ const struct figure *figure_find(const char *name)
 	size_t i;
 
 	for (i = 0; i < N_FIGURES; i++)
-		if (!strcmp(figures[i].name, name))
-			return &figures[i];
+		if (!strcmp(figures[i]->name, name))
+			return figures[i];
 	return NULL;
 }
 
@@ -58,7 +43,7 @@ const struct figure *figure_find(const char *name)
  */
 const struct figure *figure_at(size_t i)
 {
-	return i < N_FIGURES ? &figures[i] : NULL;
+	return i < N_FIGURES ? figures[i] : NULL;
 }
 
 /* Append "; " (unless first), @name, '=' and @value; 0 or -ENOSPC. */

@@ -2,8 +2,9 @@
 /*
  * figures.h - the figures `plot` and `report` can draw. A figure is a
  * gnuplot script in analysis/ plus a function that writes the script's
- * data file from the database; adding one is one file (fig-NAME.c) and
- * one line in the table of figures.c. Strings reach gnuplot only through
+ * data file from the database; adding one is one file (fig-NAME.c, which
+ * defines `const struct figure figure_<ident>`) and one line in
+ * figure-list.h. Strings reach gnuplot only through
  * figure_var_str() (a quoted constant) or gp_data_string() (a data-file
  * field): labels and titles from the database go in the data file.
  */

@@ -23,7 +23,7 @@ int cell_runnable(const struct cell *c, char *why, size_t len)
 		snprintf(why, len, "backend %s is not built in", c->backend);
 		return 0;
 	}
-	if (be->supported && !be->supported(why, len))
+	if (be->supported && !be->supported(c, why, len))
 		return 0;
 	if (!knobs_supported(c, why, len))
 		return 0;

@@ -29,7 +29,7 @@
 	  config_check_workload, "function(s) to run (cvmbench list)") \
 	X("size", size, char, [8], KEY_ENUM, 1, 0, 0, "test|small|large", "test", NULL, \
 	  "input size") \
-	X("backend", backend, char, [16], KEY_ENUM, 1, 0, 0, "native|runc|crun", "native", \
+	X("backend", backend, char, [16], KEY_BACKEND, 1, 0, 0, NULL, "native", \
 	  NULL, "where an instance runs") \
 	X("threads", threads, int, , KEY_INT, 1, 0, 1024, NULL, "0", NULL, \
 	  "worker threads per instance; 0 = its CPUs") \

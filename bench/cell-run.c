@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * cell-run.c - measure one cell: start its instances, bracket the cell and
- * each invocation with its probes (start in order, stop in reverse, then
- * emit), and write every invocation row as soon as it completes.
+ * cell-run.c - measure one cell: skip it before it costs anything if it
+ * cannot run here, apply its knobs, let its backend set up (cell_begin,
+ * prepare), start its instances, bracket the cell and each invocation with
+ * its probes (start in order, stop in reverse, then emit), write every
+ * invocation row as soon as it completes, and undo all of it in reverse.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell-check.h"
 #include "clock.h"
 #include "db.h"
 #include "journal.h"
@@ -25,12 +28,16 @@
 
 struct cell_state {
 	struct cell_ctx *ctx;
+	const struct backend_ops *be;
+	void *be_state;           /* from be->cell_begin() */
 	struct probe_set probes;
 	struct probe_target target;
 	struct instance inst[MAX_INSTANCES];
 	long journal_id[MAX_INSTANCES];
 	pid_t pids[MAX_INSTANCES];
 	int ninst;
+	pid_t *cold_pids;         /* cold mode: every instance started so far */
+	size_t ncold, cold_cap;
 	double *latency, *fn;
 	size_t nresults, capacity;
 	int64_t *inv_ids;             /* invocation row of each call, by seq */
@@ -114,13 +121,13 @@ static void record_instance(struct cell_state *cs, int idx, const struct instanc
 static int spawn_begin(struct cell_state *cs, struct instance *in)
 {
 	const struct cell *c = cs->ctx->cell;
-	const struct backend_ops *be = backend_find(c->backend);
 	int ret;
 
 	memset(in, 0, sizeof(*in));
 	in->to_fd = in->from_fd = -1;
 	in->pid = -1;
-	ret = be->spawn(c, &cs->ctx->env, in, in->error, sizeof(in->error));
+	ret = cs->be->spawn(c, &cs->ctx->env, cs->be_state, in, in->error,
+			    sizeof(in->error));
 	if (ret)
 		cell_fail(cs->ctx, "cannot start an instance of %s: %s", c->workload,
 			  in->error);
@@ -142,7 +149,7 @@ static int spawn_instance(struct cell_state *cs, struct instance *in)
 	ret = instance_handshake(in, start_timeout(c));
 	if (ret) {
 		cell_fail(cs->ctx, "instance of %s: %s", c->workload, in->error);
-		backend_close(backend_find(c->backend), in, 1.0);
+		backend_close(cs->be, cs->be_state, in, 1.0);
 	}
 	return ret;
 }
@@ -159,7 +166,7 @@ static int start_instances(struct cell_state *cs)
 		if (cs->journal_id[i] < 0) {
 			cell_fail(cs->ctx, "cannot journal instance %d (so it is ended): %s", i,
 				  strerror((int)-cs->journal_id[i]));
-			backend_close(backend_find(c->backend), &cs->inst[i], 1.0);
+			backend_close(cs->be, cs->be_state, &cs->inst[i], 1.0);
 			return -EIO;
 		}
 		cs->pids[i] = cs->inst[i].pid;
@@ -173,11 +180,10 @@ static int start_instances(struct cell_state *cs)
 
 static void stop_instances(struct cell_state *cs)
 {
-	const struct backend_ops *be = backend_find(cs->ctx->cell->backend);
 	int i;
 
 	for (i = 0; i < cs->ninst; i++) {
-		backend_close(be, &cs->inst[i], 5.0);
+		backend_close(cs->be, cs->be_state, &cs->inst[i], 5.0);
 		if (journal_forget(cs->journal_id[i]))
 			pr_warn("journal %s: cannot close the entry of instance %d",
 				journal_path(), i);
@@ -214,6 +220,40 @@ static int cold_invoke_all(struct cell_state *cs, struct instance *in, int n, lo
 	return ret;
 }
 
+/*
+ * Cold mode: the @n instances of this call are the invocation window's
+ * pids; the cell window's are all those started so far.
+ */
+static void cold_pids_add(struct cell_state *cs, const struct instance *in, int n)
+{
+	size_t cap = cs->cold_cap ? cs->cold_cap : 64;
+	pid_t *p = cs->cold_pids;
+	int k;
+
+	while (cap < cs->ncold + (size_t)n)
+		cap *= 2;
+	if (cap != cs->cold_cap && !(p = realloc(cs->cold_pids, cap * sizeof(*p)))) {
+		cs->target.npids = 0;    /* no list rather than a wrong one */
+		return;
+	}
+	cs->cold_pids = p;
+	cs->cold_cap = cap;
+	for (k = 0; k < n; k++)
+		p[cs->ncold + (size_t)k] = in[k].pid;
+	cs->target.pids = p + cs->ncold;
+	cs->target.npids = n;
+	cs->ncold += (size_t)n;
+}
+
+/* The cell window's pids in cold mode: every instance of the cell. */
+static void cold_pids_all(struct cell_state *cs)
+{
+	if (!strcmp(cs->ctx->cell->mode, "cold")) {
+		cs->target.pids = cs->cold_pids;
+		cs->target.npids = (int)cs->ncold;
+	}
+}
+
 /* Cold mode: start `parallel` new instances at once, call each, close all. */
 static int cold_call(struct cell_state *cs, long seq, struct invoke_result *r)
 {
@@ -227,6 +267,7 @@ static int cold_call(struct cell_state *cs, long seq, struct invoke_result *r)
 		return -ENOMEM;
 	for (; started < n && !ret; started++)
 		ret = spawn_begin(cs, &in[started]);
+	cold_pids_add(cs, in, ret ? started - 1 : started);
 	if (ret) {
 		started--;
 		snprintf(r->error, sizeof(r->error), "%s", in[started].error);
@@ -234,7 +275,7 @@ static int cold_call(struct cell_state *cs, long seq, struct invoke_result *r)
 		ret = cold_invoke_all(cs, in, n, seq, r);
 	}
 	for (k = 0; k < started; k++)
-		backend_close(backend_find(c->backend), &in[k], 5.0);
+		backend_close(cs->be, cs->be_state, &in[k], 5.0);
 	free(in);
 	return ret;
 }
@@ -352,6 +393,7 @@ static enum cell_status measure(struct cell_state *cs)
 	open_probes(cs);
 	probe_set_start(&cs->probes, PROBE_WINDOW_CELL, 0);
 	ret = run_calls(cs);
+	cold_pids_all(cs);
 	probe_set_stop(&cs->probes, PROBE_WINDOW_CELL, 0);
 	probe_set_emit(&cs->probes, PROBE_WINDOW_CELL, 0, 0);
 	probe_set_close(&cs->probes);
@@ -371,6 +413,44 @@ static void note_applied(void *ctx, const char *key, const char *value)
 	db_cell_note(c->db, c->cell_id, key, value);
 }
 
+/* Record @why as the cell's skip. */
+static enum cell_status skip_cell(struct cell_state *cs, const char *why)
+{
+	pr_warn("%s: skipped: %s", cs->ctx->cell->key, why);
+	db_skip_add(cs->ctx->db, cs->ctx->run_id, cs->ctx->cell_id, NULL, why);
+	return CELL_SKIPPED;
+}
+
+/* The backend sets up, prepares, the cell is measured; cell_end() always. */
+static enum cell_status measure_on_backend(struct cell_state *cs)
+{
+	const struct cell *c = cs->ctx->cell;
+	char err[512] = "";
+	enum cell_status st;
+	int ret = cs->be->cell_begin ?
+		cs->be->cell_begin(c, &cs->ctx->env, &cs->be_state, err, sizeof(err)) : 0;
+
+	if (ret == BACKEND_SKIP)
+		return skip_cell(cs, err);
+	if (ret) {
+		cell_fail(cs->ctx, "%s", err);
+		return CELL_FAILED;
+	}
+	cs->target.backend_state = cs->be_state;
+	if (cs->be->prepare &&
+	    cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err))) {
+		cell_fail(cs->ctx, "%s", err);
+		st = CELL_FAILED;
+	} else {
+		st = measure(cs);
+	}
+	stop_instances(cs);
+	if (cs->be->cell_end)
+		cs->be->cell_end(cs->be_state);
+	cs->be_state = cs->target.backend_state = NULL;
+	return st;
+}
+
 /* Apply the cell's knobs, measure, restore them whatever happened. */
 static enum cell_status measure_with_knobs(struct cell_state *cs)
 {
@@ -378,36 +458,42 @@ static enum cell_status measure_with_knobs(struct cell_state *cs)
 	enum cell_status st;
 	int ret = knobs_apply(cs->ctx->cell, why, sizeof(why));
 
-	if (ret == KNOB_SKIP) {
-		pr_warn("%s: skipped: %s", cs->ctx->cell->key, why);
-		db_skip_add(cs->ctx->db, cs->ctx->run_id, cs->ctx->cell_id, NULL, why);
-		return CELL_SKIPPED;
-	}
+	if (ret == KNOB_SKIP)
+		return skip_cell(cs, why);
 	if (ret) {
 		cell_fail(cs->ctx, "%s", why);
 		return CELL_FAILED;
 	}
 	knobs_describe(cs->ctx->cell, note_applied, cs->ctx);
-	st = measure(cs);
-	stop_instances(cs);
+	st = measure_on_backend(cs);
 	knobs_restore(cs->ctx->cell);
 	return st;
 }
 
 enum cell_status cell_run(struct cell_ctx *ctx)
 {
-	struct cell_state *cs = calloc(1, sizeof(*cs));
+	struct cell_state *cs;
 	enum cell_status st;
+	char why[512];
 
+	if (!cell_runnable(ctx->cell, why, sizeof(why))) {
+		/* before it costs anything: no knob, no backend call, no instance */
+		pr_warn("%s: skipped: %s", ctx->cell->key, why);
+		db_skip_add(ctx->db, ctx->run_id, ctx->cell_id, NULL, why);
+		return CELL_SKIPPED;
+	}
+	cs = calloc(1, sizeof(*cs));
 	if (!cs)
 		return CELL_FAILED;
 	cs->ctx = ctx;
+	cs->be = backend_find(ctx->cell->backend);
 	cs->target.cell = ctx->cell;
+	cs->target.backend = cs->be;
 	st = measure_with_knobs(cs);
-	stop_instances(cs);
 	free(cs->latency);
 	free(cs->fn);
 	free(cs->inv_ids);
+	free(cs->cold_pids);
 	free(cs);
 	return st;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "cell-check.h"
 #include "command.h"
 #include "config.h"
@@ -58,6 +59,9 @@ static void list_keys(cJSON *arr)
 {
 	size_t i;
 
+	char names[256];
+
+	backend_names(names, sizeof(names));
 	for (i = 0; i < config_key_count; i++) {
 		const struct config_key *k = &config_keys[i];
 		cJSON *o = cJSON_CreateObject();
@@ -65,8 +69,8 @@ static void list_keys(cJSON *arr)
 		cJSON_AddStringToObject(o, "name", k->name);
 		cJSON_AddStringToObject(o, "default", k->def ? k->def : "(required)");
 		cJSON_AddBoolToObject(o, "dimension", k->matrix);
-		if (k->allowed)
-			cJSON_AddStringToObject(o, "allowed", k->allowed);
+		if (k->allowed || k->type == KEY_BACKEND)
+			cJSON_AddStringToObject(o, "allowed", k->allowed ? k->allowed : names);
 		cJSON_AddStringToObject(o, "about", k->help);
 		cJSON_AddItemToArray(arr, o);
 	}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "config.h"
 #include "knob-idle.h"
 #include "pool.h"
@@ -178,6 +179,19 @@ static int config_check_probe(const char *v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/* A backend of the registry (backend-list.h): no list of names copied here. */
+static int config_check_backend(const struct config_key *k, const char *v, char *err,
+				size_t errlen)
+{
+	char names[256];
+
+	if (backend_find(v))
+		return 0;
+	backend_names(names, sizeof(names));
+	snprintf(err, errlen, "bad value '%s' for %s: allowed %s", v, k->name, names);
+	return -EINVAL;
+}
+
 static int check_value(const struct config_key *k, const char *v, char *err,
 		       size_t errlen)
 {
@@ -194,6 +208,8 @@ static int check_value(const struct config_key *k, const char *v, char *err,
 	case KEY_NAME:
 	case KEY_LIST:
 		return k->check(v, err, errlen);
+	case KEY_BACKEND:
+		return config_check_backend(k, v, err, errlen);
 	default:
 		if (strlen(v) < 1024)
 			return 0;

@@ -81,6 +81,7 @@ enum config_key_type {
 	KEY_ENUM,                 /* one of allowed "a|b|c" */
 	KEY_NAME,                 /* a name that check() accepts (workload, wait, ...) */
 	KEY_LIST,                 /* a list stored whole as "a,b"; check() each name */
+	KEY_BACKEND,              /* a name of the backend registry (backend_find) */
 };
 
 struct config_key {
@@ -90,7 +91,7 @@ struct config_key {
 	size_t offset;            /* into struct cell; (size_t)-1: not stored */
 	size_t size;              /* of the field in struct cell */
 	double min, max;          /* for numbers */
-	const char *allowed;      /* for enums: "a|b|c" */
+	const char *allowed;      /* for enums: "a|b|c"; KEY_BACKEND: backend_names() */
 	const char *def;          /* default value, NULL = required */
 	/* KEY_NAME, KEY_LIST: 0, or -EINVAL with "bad value ..." in @err */
 	int (*check)(const char *value, char *err, size_t errlen);

@@ -12,10 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "cell-check.h"
 #include "config.h"
 #include "db.h"
 #include "env.h"
@@ -80,40 +78,6 @@ static int check_only(const struct runner_opts *o, const struct cell *cells, siz
 	return 0;
 }
 
-/* Run `cvmfn prepare` for the cell's workload files; its stderr is the message. */
-static int prepare_workload(struct cell_ctx *ctx)
-{
-	char store[1024], *argv[24], msg[512] = "";
-	int pipefd[2], status;
-	ssize_t n;
-	pid_t pid;
-
-	cvmfn_argv(&ctx->env, "prepare", ctx->cell, store,
-		   sizeof(store), argv, 24);
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid == 0) {
-		dup2(pipefd[1], 2);
-		dup2(open("/dev/null", O_WRONLY), 1);
-		execv(argv[0], argv);
-		dprintf(2, "cannot run %s: %s", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(pipefd[1]);
-	n = read(pipefd[0], msg, sizeof(msg) - 1);
-	msg[n > 0 ? n : 0] = '\0';
-	msg[strcspn(msg, "\n")] = '\0';
-	close(pipefd[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
-		cell_fail(ctx, "cvmfn prepare %s failed: %s", ctx->cell->workload,
-			  msg[0] ? msg : "no message");
-		return -EIO;
-	}
-	return 0;
-}
-
 static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell *c,
 				const struct runner_opts *o)
 {
@@ -121,20 +85,11 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 				.env = { o->cvmfn, o->data_dir, o->digest } };
 	enum cell_status st;
 	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
-	char why[512];
 
 	ctx.cell_id = db_cell_begin(db, run_id, c);
 	if (ctx.cell_id < 0)
 		return CELL_FAILED;
-	if (!cell_runnable(c, why, sizeof(why))) {
-		/* before it costs anything: no preparation, no instance */
-		pr_warn("%s: skipped: %s", c->key, why);
-		db_skip_add(db, run_id, ctx.cell_id, NULL, why);
-		st = CELL_SKIPPED;
-	} else if (prepare_workload(&ctx))
-		st = CELL_FAILED;
-	else
-		st = cell_run(&ctx);
+	st = cell_run(&ctx);     /* skips before any cost (cell_runnable) */
 	db_cell_end(db, ctx.cell_id, names[st]);
 	progress_cell_done(c->key, names[st]);
 	return st;

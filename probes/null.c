@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * null.c - the probe that measures nothing but its own bracketing: it
- * counts the windows the runner opened and closed around it, so that the
- * harness can be tested on its own (a count the tests know in advance).
+ * counts the windows the runner opened and closed around it, and those
+ * whose target named the instances' processes when they closed, so that
+ * the harness can be tested on its own (counts the tests know in advance).
  * Per invocation window it emits `window`, the window's number (from 0);
- * per cell `windows_started` and `windows_stopped` (calls of start and stop).
+ * per cell `windows_started` and `windows_stopped` (calls of start and stop)
+ * and `windows_with_pids`.
  *
  * Side: instance. It runs through the agent, so its rows prove the agent
  * path carried every window. CVMBENCH_NULL_FAIL=start:N,stop:M,start:cell
@@ -24,6 +26,7 @@
 struct null_state {
 	long started, stopped;    /* calls of start and stop (invocation windows) */
 	long window;              /* the current invocation window's number */
+	long with_pids;           /* invocation windows whose target named instances */
 };
 
 static int null_open(struct probe *p)
@@ -70,6 +73,7 @@ static int null_stop(struct probe *p, enum probe_window w)
 
 	if (w == PROBE_WINDOW_INVOCATION) {
 		st->stopped++;
+		st->with_pids += p->target->npids > 0 && p->target->pids[0] > 0;
 		n = st->window;
 	}
 	if (fail_here("stop", n))
@@ -84,7 +88,8 @@ static int null_emit(struct probe *p, enum probe_window w, struct sink *s)
 	if (w == PROBE_WINDOW_INVOCATION)
 		return sink_metric(s, "window", (double)st->window, "count");
 	return sink_metric(s, "windows_started", (double)st->started, "count") ?:
-	       sink_metric(s, "windows_stopped", (double)st->stopped, "count");
+	       sink_metric(s, "windows_stopped", (double)st->stopped, "count") ?:
+	       sink_metric(s, "windows_with_pids", (double)st->with_pids, "count");
 }
 
 static void null_close(struct probe *p)

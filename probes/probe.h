@@ -36,10 +36,21 @@ enum probe_side {
 	PROBE_INSTANCE = 2,           /* the instance's machine: through the agent */
 };
 
-/* What the probe measures around: the cell, its instances, its results. */
+struct backend_ops;
+
+/*
+ * What the probe measures around: the cell, where its instances run, the
+ * instances, their results. @pids are the instances of the window: in warm
+ * mode the cell's serving instances (set before the cell window starts);
+ * in cold mode, for an invocation window the instances of that call (set
+ * once they are started, so a probe reads them from stop() on), and for
+ * the cell window every instance started so far.
+ */
 struct probe_target {
 	const struct cell *cell;
-	const pid_t *pids;            /* instance processes (may change per window) */
+	const struct backend_ops *backend;  /* the cell's backend (backend.h) */
+	void *backend_state;          /* its cell state from cell_begin(), or NULL */
+	const pid_t *pids;            /* instance processes of the window */
 	int npids;
 	const double *latency_ns;     /* measured round trips so far */
 	const double *fn_ns;          /* function times so far */

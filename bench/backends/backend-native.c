@@ -26,9 +26,17 @@ static void exec_child(void *arg, int req_rd, int rep_wr)
 	_exit(127);
 }
 
-static int native_spawn(const struct cell *c, const struct backend_env *env,
+static int native_prepare(const struct cell *c, const struct backend_env *env,
+			  void *state, char *err, size_t errlen)
+{
+	(void)state;
+	return cvmfn_prepare_here(c, env, err, errlen);
+}
+
+static int native_spawn(const struct cell *c, const struct backend_env *env, void *state,
 			struct instance *in, char *err, size_t errlen)
 {
+	(void)state;
 	char store[1024], *argv[24];
 
 	cvmfn_argv(env, "serve", c, store, sizeof(store), argv, 24);
@@ -37,5 +45,6 @@ static int native_spawn(const struct cell *c, const struct backend_env *env,
 
 const struct backend_ops backend_native = {
 	.name = "native",
+	.prepare = native_prepare,
 	.spawn = native_spawn,
 };

@@ -6,9 +6,10 @@
  * instance.c works unchanged. The runtime is found in PATH or given by
  * `runtime-path` (a patched build); it starts in its own process group,
  * on the first `cpus` CPUs and in the cell's CPU-quota cgroup when those
- * are set. The rootfs is built once per workload and shared; each start
- * gets its own bundle directory (config.json) and container id, journalled
- * before the runtime starts, and removed by cleanup() - with
+ * are set. What the starts of a cell share (netns, quota cgroup, rootfs)
+ * is the cell state of oci-cell.c, made by cell_begin() and prepare(); each
+ * start gets its own bundle directory (config.json) and container id,
+ * journalled before the runtime starts, and removed by cleanup() - with
  * `RUNTIME delete --force` only when the runtime left its state behind.
  */
 #include <errno.h>
@@ -29,18 +30,13 @@
 #include "oci-host.h"
 
 struct oci_start {
-	char runtime[PATH_MAX];
 	char id[64];
 	char bundle[PATH_MAX];
 	long journal_id;
 };
 
-/* The rootfs of the current workload, shared by the starts of its cells. */
-static struct {
-	char key[PATH_MAX * 2];
-	char dir[PATH_MAX];
-	long journal_id;
-} rootfs;
+static const struct oci_runtime runc = { "runc", 0, 0 };
+static const struct oci_runtime crun = { "crun", 1, 1 };
 
 static int find_in_path(const char *name, char *out, size_t len)
 {
@@ -64,8 +60,9 @@ static int find_in_path(const char *name, char *out, size_t len)
 	return -ENOENT;
 }
 
-static int runtime_path(const struct cell *c, char *out, size_t len, char *err,
-			size_t errlen)
+/* The runtime binary of @c: runtime-path, else @rt's in PATH. */
+static int runtime_path(const struct oci_runtime *rt, const struct cell *c, char *out,
+			size_t len, char *err, size_t errlen)
 {
 	if (c->runtime_path[0]) {
 		snprintf(out, len, "%s", c->runtime_path);
@@ -74,78 +71,105 @@ static int runtime_path(const struct cell *c, char *out, size_t len, char *err,
 		snprintf(err, errlen, "runtime-path %s: %s", out, strerror(errno));
 		return -ENOENT;
 	}
-	if (!find_in_path(c->backend, out, len))
+	if (!find_in_path(rt->binary, out, len))
 		return 0;
 	snprintf(err, errlen, "%s is not installed (not in PATH nor in the sbin "
-		 "directories; set runtime-path)", c->backend);
+		 "directories; set runtime-path)", rt->binary);
 	return -ENOENT;
 }
 
-static int supported(const char *name, char *why, size_t len)
+static int supported(const struct oci_runtime *rt, const struct cell *c, char *why,
+		     size_t len)
 {
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	char path[PATH_MAX];
 
 	if (geteuid()) {
-		snprintf(why, len, "%s needs root (containers, cgroups, namespaces)", name);
+		snprintf(why, len, "%s needs root (containers, cgroups, namespaces)",
+			 rt->binary);
 		return 0;
 	}
-	if (find_in_path(name, path, sizeof(path))) {
-		snprintf(why, len, "%s is not installed", name);
+	if (find_in_path(rt->binary, path, sizeof(path))) {
+		snprintf(why, len, "%s is not installed", rt->binary);
+		return 0;
+	}
+	if (!rt->cgroups_optional && !strcmp(c->cgroups, "off")) {
+		snprintf(why, len, "cgroups = off: %s always puts a container in a "
+			 "cgroup (crun can run without: --cgroup-manager=disabled)",
+			 rt->binary);
+		return 0;
+	}
+	if (c->cpus > ncpu) {
+		snprintf(why, len, "cpus = %d: this machine has %ld online CPUs", c->cpus,
+			 ncpu);
 		return 0;
 	}
 	return 1;
 }
 
-static int runc_supported(char *why, size_t len)
+static int runc_supported(const struct cell *c, char *why, size_t len)
 {
-	return supported("runc", why, len);
+	return supported(&runc, c, why, len);
 }
 
-static int crun_supported(char *why, size_t len)
+static int crun_supported(const struct cell *c, char *why, size_t len)
 {
-	return supported("crun", why, len);
+	return supported(&crun, c, why, len);
 }
 
-/* Build (or keep) the rootfs for @c's workload. */
-static int rootfs_get(const struct cell *c, const struct backend_env *env,
+static int cell_begin(const struct oci_runtime *rt, const struct cell *c, void **state,
 		      char *err, size_t errlen)
 {
-	static unsigned int n;
-	char key[sizeof(rootfs.key)], dir[PATH_MAX - 64];
+	struct oci_cell *oc = calloc(1, sizeof(*oc));
 	int ret;
 
-	snprintf(key, sizeof(key), "%s\n%s\n%s", c->workload, env->cvmfn, env->data_dir);
-	if (rootfs.journal_id > 0 && !strcmp(key, rootfs.key))
-		return 0;
-	if (rootfs.journal_id > 0 && journal_undo(rootfs.journal_id))
-		pr_warn("cannot remove rootfs %s; cvmbench restore retries", rootfs.dir);
-	rootfs.journal_id = 0;
-	oci_state_dir(dir, sizeof(dir));
-	snprintf(rootfs.dir, sizeof(rootfs.dir), "%s/oci", dir);
-	mkdir(rootfs.dir, 0700);
-	snprintf(rootfs.dir, sizeof(rootfs.dir), "%s/oci/rootfs-%d-%u", dir,
-		 (int)getpid(), n++);
-	rootfs.journal_id = journal_object("oci-rootfs", rootfs.dir);
-	if (rootfs.journal_id < 0) {
-		snprintf(err, errlen, "cannot write the journal: %s",
-			 strerror((int)-rootfs.journal_id));
-		return (int)rootfs.journal_id;
+	if (!oc) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
 	}
-	ret = oci_rootfs_build(c, env, rootfs.dir, err, errlen);
+	oc->rt = rt;
+	ret = runtime_path(rt, c, oc->runtime, sizeof(oc->runtime), err, errlen);
+	ret = ret ?: oci_cell_setup(oc, c, err, errlen);
 	if (ret) {
-		if (journal_forget(rootfs.journal_id))
-			pr_warn("journal %s: cannot close the entry of %s", journal_path(),
-				rootfs.dir);
-		rootfs.journal_id = 0;
+		free(oc);
 		return ret;
 	}
-	snprintf(rootfs.key, sizeof(rootfs.key), "%s", key);
+	*state = oc;
 	return 0;
+}
+
+static int runc_cell_begin(const struct cell *c, const struct backend_env *env,
+			   void **state, char *err, size_t errlen)
+{
+	(void)env;
+	return cell_begin(&runc, c, state, err, errlen);
+}
+
+static int crun_cell_begin(const struct cell *c, const struct backend_env *env,
+			   void **state, char *err, size_t errlen)
+{
+	(void)env;
+	return cell_begin(&crun, c, state, err, errlen);
+}
+
+/* Model files in the data directory, then the cell's rootfs from them. */
+static int oci_prepare(const struct cell *c, const struct backend_env *env, void *state,
+		       char *err, size_t errlen)
+{
+	return cvmfn_prepare_here(c, env, err, errlen) ?:
+	       oci_cell_rootfs(state, c, env, err, errlen);
+}
+
+static void oci_cell_end(void *state)
+{
+	oci_cell_teardown(state);
+	free(state);
 }
 
 /* A new container id and bundle for one start, journalled first. */
 static int bundle_make(const struct cell *c, const struct backend_env *env,
-		       struct oci_start *st, char *err, size_t errlen)
+		       const struct oci_cell *oc, struct oci_start *st, char *err,
+		       size_t errlen)
 {
 	static unsigned int seq;
 	char dir[PATH_MAX - 128], name[PATH_MAX * 2 + 80];
@@ -154,29 +178,31 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 	oci_state_dir(dir, sizeof(dir));
 	snprintf(st->id, sizeof(st->id), "cvmbench-%d-%u", (int)getpid(), seq++);
 	snprintf(st->bundle, sizeof(st->bundle), "%s/oci/%s", dir, st->id);
-	snprintf(name, sizeof(name), "%s\t%s\t%s", st->runtime, st->id, st->bundle);
+	snprintf(name, sizeof(name), "%s\t%s\t%s", oc->runtime, st->id, st->bundle);
 	st->journal_id = journal_object("oci-container", name);
 	if (st->journal_id < 0) {
 		snprintf(err, errlen, "cannot write the journal: %s",
 			 strerror((int)-st->journal_id));
 		return (int)st->journal_id;
 	}
-	o = (struct oci_bundle_opts){ rootfs.dir, st->bundle, st->id, oci_host_netns(),
-				     env->digest };
+	o = (struct oci_bundle_opts){ oc->rootfs, st->bundle, st->id,
+				     oc->netns_id > 0 ? oc->netns : NULL, env->digest };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 
 struct runtime_child {
 	const struct cell *c;
+	const struct oci_cell *oc;
 	const struct oci_start *st;
 };
 
 static void exec_runtime(void *arg, int rd, int wr)
 {
 	const struct cell *c = ((struct runtime_child *)arg)->c;
+	const struct oci_cell *oc = ((struct runtime_child *)arg)->oc;
 	const struct oci_start *st = ((struct runtime_child *)arg)->st;
 	char *argv[8];
-	const char *procs = oci_host_quota_procs();
+	const char *procs = oc->quota_id > 0 ? oc->procs : NULL;
 	int n = 0, i, fd;
 	cpu_set_t set;
 
@@ -195,7 +221,7 @@ static void exec_runtime(void *arg, int rd, int wr)
 	}
 	if (dup2(rd, 0) < 0 || dup2(wr, 1) < 0)
 		_exit(127);
-	argv[n++] = (char *)st->runtime;
+	argv[n++] = (char *)oc->runtime;
 	if (!strcmp(c->cgroups, "off"))
 		argv[n++] = "--cgroup-manager=disabled";
 	argv[n++] = "run";
@@ -208,22 +234,23 @@ static void exec_runtime(void *arg, int rd, int wr)
 	_exit(127);
 }
 
-static int start_runtime(const struct cell *c, struct oci_start *st,
-			 struct instance *in, char *err, size_t errlen)
+static int start_runtime(const struct cell *c, const struct oci_cell *oc,
+			 struct oci_start *st, struct instance *in, char *err, size_t errlen)
 {
-	struct runtime_child child = { c, st };
+	struct runtime_child child = { c, oc, st };
 
 	return backend_fork(in, exec_runtime, &child, err, errlen);
 }
 
-static void oci_cleanup(struct instance *in)
+static void oci_cleanup(void *state, struct instance *in)
 {
+	const struct oci_cell *oc = state;
 	struct oci_start *st = in->priv;
 
 	if (!st)
 		return;
 	/* removed: the entry is closed; else restore tries again */
-	if (st->id[0] && !oci_container_remove(st->runtime, st->id, st->bundle) &&
+	if (st->id[0] && !oci_container_remove(oc->runtime, st->id, st->bundle) &&
 	    journal_forget(st->journal_id))
 		pr_warn("journal %s: cannot close the entry of container %s", journal_path(),
 			st->id);
@@ -231,9 +258,10 @@ static void oci_cleanup(struct instance *in)
 	in->priv = NULL;
 }
 
-static int oci_spawn(const struct cell *c, const struct backend_env *env,
+static int oci_spawn(const struct cell *c, const struct backend_env *env, void *state,
 		     struct instance *in, char *err, size_t errlen)
 {
+	const struct oci_cell *oc = state;
 	struct oci_start *st = calloc(1, sizeof(*st));
 	int ret;
 
@@ -242,25 +270,31 @@ static int oci_spawn(const struct cell *c, const struct backend_env *env,
 		return -ENOMEM;
 	}
 	in->priv = st;
-	ret = runtime_path(c, st->runtime, sizeof(st->runtime), err, errlen);
-	ret = ret ?: rootfs_get(c, env, err, errlen);
-	ret = ret ?: bundle_make(c, env, st, err, errlen);
-	ret = ret ?: start_runtime(c, st, in, err, errlen);
+	ret = bundle_make(c, env, oc, st, err, errlen);
+	ret = ret ?: start_runtime(c, oc, st, in, err, errlen);
 	if (ret)
-		oci_cleanup(in);
+		oci_cleanup(state, in);
 	return ret;
 }
 
 const struct backend_ops backend_runc = {
 	.name = "runc",
+	.flags = BACKEND_CGROUPS,
 	.supported = runc_supported,
+	.cell_begin = runc_cell_begin,
+	.prepare = oci_prepare,
 	.spawn = oci_spawn,
 	.cleanup = oci_cleanup,
+	.cell_end = oci_cell_end,
 };
 
 const struct backend_ops backend_crun = {
 	.name = "crun",
+	.flags = BACKEND_CGROUPS,
 	.supported = crun_supported,
+	.cell_begin = crun_cell_begin,
+	.prepare = oci_prepare,
 	.spawn = oci_spawn,
 	.cleanup = oci_cleanup,
+	.cell_end = oci_cell_end,
 };

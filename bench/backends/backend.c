@@ -1,31 +1,54 @@
 // SPDX-License-Identifier: MIT
-/* backend.c - the list of backends and the cvmfn command line they share. */
+/*
+ * backend.c - the list of backends (one line each) and what they share:
+ * the fork of an instance, the cvmfn command line, `cvmfn prepare`.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "backend-list.h"
 #include "backend.h"
 #include "clock.h"
 
-extern const struct backend_ops backend_native;
-extern const struct backend_ops backend_runc, backend_crun;
+#define DECLARE_BACKEND(ident) extern const struct backend_ops backend_##ident;
+BACKENDS(DECLARE_BACKEND)
+#undef DECLARE_BACKEND
 
-static const struct backend_ops *const backends[] = {
-	&backend_native,
-	&backend_runc,
-	&backend_crun,
-};
+/* The backends of backend-list.h; the last slot is backend_test_register()'s. */
+#define LIST_BACKEND(ident) &backend_##ident,
+static const struct backend_ops *backends[] = { BACKENDS(LIST_BACKEND) NULL };
+#undef LIST_BACKEND
+
+#define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
+
+void backend_test_register(const struct backend_ops *be)
+{
+	backends[NBACKENDS - 1] = be;
+}
 
 const struct backend_ops *backend_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-		if (!strcmp(backends[i]->name, name))
+	for (i = 0; i < NBACKENDS; i++)
+		if (backends[i] && !strcmp(backends[i]->name, name))
 			return backends[i];
 	return NULL;
+}
+
+void backend_names(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < NBACKENDS && used < len; i++)
+		if (backends[i])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? "|" : "", backends[i]->name);
 }
 
 int backend_fork(struct instance *in, backend_child_fn child, void *arg,
@@ -64,11 +87,12 @@ err_pipe:
 	return -errno;
 }
 
-void backend_close(const struct backend_ops *be, struct instance *in, double timeout_s)
+void backend_close(const struct backend_ops *be, void *state, struct instance *in,
+		   double timeout_s)
 {
 	instance_close(in, timeout_s);
 	if (be && be->cleanup)
-		be->cleanup(in);
+		be->cleanup(state, in);
 }
 
 /* Append @s to @store and return where it starts. */
@@ -108,4 +132,39 @@ void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cel
 	}
 	if (n < maxargs)
 		argv[n] = NULL;
+}
+
+int cvmfn_prepare_here(const struct cell *c, const struct backend_env *env,
+		       char *err, size_t errlen)
+{
+	char store[1024], *argv[24], msg[512] = "";
+	int pipefd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	cvmfn_argv(env, "prepare", c, store, sizeof(store), argv, 24);
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], 2);
+		dup2(open("/dev/null", O_WRONLY), 1);
+		execv(argv[0], argv);
+		dprintf(2, "cannot run %s: %s", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], msg, sizeof(msg) - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	msg[strcspn(msg, "\n")] = '\0';
+	close(pipefd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		snprintf(err, errlen, "cvmfn prepare %s failed: %s", c->workload,
+			 msg[0] ? msg : "no message");
+		return -EIO;
+	}
+	return 0;
 }

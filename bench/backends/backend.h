@@ -1,9 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend.h - where a function instance runs. A backend starts a cvmfn
- * serving one workload and hands back the two descriptors of the protocol;
- * everything after that (handshake, invoke, quit) is instance.c's.
- * Backends: native (a process here); runc, crun and qemu come later.
+ * backend.h - where a function instance runs. A backend owns the life of a
+ * cell's instances: it says whether it can run a cell, sets up and tears
+ * down what the cell's instances share (a network namespace, a cgroup, the
+ * cell's VMs), prepares what a workload needs before its first instance (a
+ * rootfs, a guest image, model files), and starts a cvmfn serving one
+ * workload, handing back the two descriptors of the protocol; everything
+ * after that (handshake, invoke, quit) is instance.c's.
+ *
+ * The runner calls, for each cell (cell-run.c):
+ *
+ *   supported()                    skip with the reason if 0: nothing else
+ *   [knobs apply]
+ *   cell_begin(&state)             0, BACKEND_SKIP (skip) or -errno (fail)
+ *     prepare(state)               once, before the first instance
+ *     spawn(state, in) ... cleanup(state, in)   per instance
+ *   cell_end(state)                whenever cell_begin returned 0
+ *   [knobs restore]
+ *
+ * What each backend does there: native - prepare runs `cvmfn prepare`,
+ * spawn forks cvmfn. runc / crun - cell_begin makes the shared netns, the
+ * quota cgroup and crun's v1 mounts; prepare the model files and the
+ * cell's rootfs; spawn writes a bundle and runs the runtime. A VM backend -
+ * supported checks accel, confidential type, vCPUs and memory for the
+ * cell; cell_begin reserves what its VMs share (their directory, journal
+ * entries); prepare gets the guest image and the workload's data disk and
+ * boots the VMs (they need both at boot); spawn starts a cvmfn in one of
+ * them through the agent; cell_end stops the VMs.
+ *
+ * Backends: one file (or folder) each and one line in backend-list.h.
  */
 #ifndef CVMBENCH_BACKEND_H
 #define CVMBENCH_BACKEND_H
@@ -13,6 +38,14 @@
 #include "cell.h"
 #include "instance.h"
 
+enum { BACKEND_SKIP = 1 };
+
+/* What kind of place an instance runs in; knobs and probes ask this. */
+enum backend_flags {
+	BACKEND_CGROUPS = 1 << 0,  /* an OCI runtime puts instances in cgroups */
+	BACKEND_GUEST = 1 << 1,    /* instances run in a guest of their own (qemu, later) */
+};
+
 struct backend_env {
 	const char *cvmfn;        /* path of the cvmfn binary */
 	const char *data_dir;     /* model and data files */
@@ -21,17 +54,44 @@ struct backend_env {
 
 struct backend_ops {
 	const char *name;
-	/* 1 if it can run here; else 0 with the reason. NULL = always. */
-	int (*supported)(char *why, size_t len);
-	/* Start an instance of @c's workload; fills pid, fds and spawn_ns. */
-	int (*spawn)(const struct cell *c, const struct backend_env *env,
+	unsigned int flags;       /* BACKEND_* */
+	/*
+	 * Can it run @c here (runtime found, CPUs, and for a VM accel,
+	 * confidential type, vCPUs, memory)? 1, or 0 with the reason in @why.
+	 * Changes nothing (`cvmbench list` asks it too). NULL = always.
+	 */
+	int (*supported)(const struct cell *c, char *why, size_t len);
+	/*
+	 * Set up what @c's instances share; *@state is the backend's and is
+	 * given to every later call. 0, BACKEND_SKIP (reason in @err: the cell
+	 * is skipped) or -errno (reason in @err: the cell fails); on non-zero
+	 * nothing is left behind and cell_end() is not called. NULL = nothing.
+	 */
+	int (*cell_begin)(const struct cell *c, const struct backend_env *env,
+			  void **state, char *err, size_t errlen);
+	/*
+	 * What @c's workload needs before its first instance (model files, a
+	 * rootfs, a guest image). 0 or -errno with @err. NULL = nothing.
+	 */
+	int (*prepare)(const struct cell *c, const struct backend_env *env, void *state,
+		       char *err, size_t errlen);
+	/*
+	 * Start an instance of @c's workload; fills pid (the process on this
+	 * machine that stands for the instance: cvmfn, the runtime, a VM's
+	 * QEMU), the protocol fds and spawn_ns. 0, or -errno with @err and
+	 * nothing left (cleanup() is not called for a failed spawn).
+	 */
+	int (*spawn)(const struct cell *c, const struct backend_env *env, void *state,
 		     struct instance *in, char *err, size_t errlen);
 	/* After instance_close(): remove what spawn created (NULL = nothing). */
-	void (*cleanup)(struct instance *in);
+	void (*cleanup)(void *state, struct instance *in);
+	/* Undo what cell_begin() and prepare() made; free @state (NULL = nothing). */
+	void (*cell_end)(void *state);
 };
 
 /** backend_close() - instance_close() and the backend's cleanup. */
-void backend_close(const struct backend_ops *be, struct instance *in, double timeout_s);
+void backend_close(const struct backend_ops *be, void *state, struct instance *in,
+		   double timeout_s);
 
 /* Runs in the forked child: set it up, make @req_rd stdin and @rep_wr
  * stdout, and exec. Never returns. */
@@ -48,6 +108,15 @@ int backend_fork(struct instance *in, backend_child_fn child, void *arg,
 /** backend_find() - the backend called @name, or NULL. */
 const struct backend_ops *backend_find(const char *name);
 
+/** backend_names() - "native|runc|crun": the built-in backends, for messages. */
+void backend_names(char *buf, size_t len);
+
+/**
+ * backend_test_register() - add @be to the registry (one slot; NULL removes
+ * it). For unit tests only: a fake backend found by name like the others.
+ */
+void backend_test_register(const struct backend_ops *be);
+
 /**
  * cvmfn_argv() - the argv of `cvmfn CMD` for cell @c into @argv (NULL
  * terminated), with strings in @store: @env's cvmfn and data directory, and
@@ -55,5 +124,14 @@ const struct backend_ops *backend_find(const char *name);
  */
 void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cell *c,
 		char *store, size_t storelen, char **argv, size_t maxargs);
+
+/**
+ * cvmfn_prepare_here() - run `cvmfn prepare` for @c's workload on this
+ * machine (its model and data files in @env's data directory). 0, or -EIO
+ * with cvmfn's first line of stderr in @err. For backends whose instances
+ * read the data directory of this machine (native, OCI).
+ */
+int cvmfn_prepare_here(const struct cell *c, const struct backend_env *env,
+		       char *err, size_t errlen);
 
 #endif

@@ -1,27 +1,51 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * oci-host.h - what the runc and crun cells set up on the host around
- * their starts, as one knob (knob_oci): the shared network namespace
- * (netns = shared), the runtime's CPU-quota cgroup (cpu-quota), the
- * CPU-bound co-runner (corunner) and cgroup2's favordynmods mount option.
- * Every object goes through the journal as an "oci-*" object (kinds
- * registered by oci-objects.c), removed at the end of the cell, the run,
- * or by `cvmbench restore`.
+ * oci-host.h - the parts the runc and crun backends share: what tells the
+ * two runtimes apart (struct oci_runtime), the state of one cell
+ * (struct oci_cell, set up by oci-cell.c: shared netns, CPU-quota cgroup,
+ * crun's v1 mounts, the cell's rootfs) and the journal's object kinds
+ * (oci-objects.c).
  */
 #ifndef CVMBENCH_OCI_HOST_H
 #define CVMBENCH_OCI_HOST_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "knob.h"
+#include "backend.h"
 
-extern const struct knob_ops knob_oci;
+/* What one OCI runtime can do; one per backend (backend-oci.c). */
+struct oci_runtime {
+	const char *binary;       /* looked up in PATH unless runtime-path */
+	int cgroups_optional;     /* runs with --cgroup-manager=disabled (cgroups = off) */
+	int pure_cgroups;         /* refuses a hybrid hierarchy with cgroup2 controllers */
+};
 
-/** oci_host_netns() - the shared network namespace file of the cell, or NULL. */
-const char *oci_host_netns(void);
-/** oci_host_quota_procs() - cgroup.procs of the runtime's quota cgroup, or NULL. */
-const char *oci_host_quota_procs(void);
+/* The backend state of one runc / crun cell (oci_cell_setup/teardown). */
+struct oci_cell {
+	const struct oci_runtime *rt;
+	char runtime[PATH_MAX];   /* the runtime binary of the cell */
+	long netns_id, quota_id, rootfs_id;
+	long v1_id[8];
+	int nv1;
+	char netns[PATH_MAX];     /* the shared network namespace, if netns_id */
+	char quota[PATH_MAX];     /* the CPU-quota cgroup, if quota_id */
+	char procs[PATH_MAX + 16];/* its cgroup.procs */
+	char rootfs[PATH_MAX];    /* the cell's rootfs, if rootfs_id */
+};
+
+/**
+ * oci_cell_setup() - journal and create @c's shared objects in @oc (crun's
+ * v1 mounts, the shared netns, the quota cgroup). 0, BACKEND_SKIP or
+ * -errno with @why; on failure nothing is left.
+ */
+int oci_cell_setup(struct oci_cell *oc, const struct cell *c, char *why, size_t len);
+/** oci_cell_rootfs() - journal and build the cell's rootfs. 0 or -errno with @err. */
+int oci_cell_rootfs(struct oci_cell *oc, const struct cell *c,
+		    const struct backend_env *env, char *err, size_t errlen);
+/** oci_cell_teardown() - remove what setup and rootfs made (journal undo). */
+void oci_cell_teardown(struct oci_cell *oc);
 
 /** oci_state_dir() - the directory of the journal (bundles go below it). */
 void oci_state_dir(char *buf, size_t len);

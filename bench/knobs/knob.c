@@ -2,16 +2,17 @@
 /* knob.c - the list of knobs, applied in order and restored in reverse. */
 #include <stdio.h>
 
+#include "knob-list.h"
 #include "knob.h"
-#include "knob-idle.h"
-#include "oci-host.h"
 
-/* One line per knob; NULL ends the list. */
-static const struct knob_ops *const knobs[] = {
-	&knob_idle,
-	&knob_oci,
-	NULL,
-};
+#define DECLARE_KNOB(ident) extern const struct knob_ops knob_##ident;
+KNOBS(DECLARE_KNOB)
+#undef DECLARE_KNOB
+
+/* The knobs of knob-list.h; NULL ends the list. */
+#define LIST_KNOB(ident) &knob_##ident,
+static const struct knob_ops *const knobs[] = { KNOBS(LIST_KNOB) NULL };
+#undef LIST_KNOB
 
 static int applied;             /* how many of knobs[] are applied now */
 

@@ -75,6 +75,7 @@ ack latency open none 0 -22 a host probe runs in cvmbench, not in the agent
 ack - open none 0 -71 cannot parse request 'bogus'
 metric null cell 0 windows_started 1 count
 metric null cell 0 windows_stopped 1 count
+metric null cell 0 windows_with_pids 0 count
 ack null emit cell 0 0
 ack null close none 0 0
 OUT

@@ -2,7 +2,8 @@
 # tests/system/cold.t - cold mode on the native backend: every call starts
 # new instances (`parallel` of them at once), and every invocation row
 # points at an instance row of its own call (instances are numbered
-# seq * parallel + k), never at another call's instance.
+# seq * parallel + k), never at another call's instance. The null probe
+# sees the instances' pids in every measured cold window.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -13,7 +14,7 @@ export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 db=$tmp/c.db
 q() { sqlite3 "$db" "$@"; }
 
-plan 7
+plan 8
 
 cat > "$tmp/c.ini" <<'INI'
 [experiment cold]
@@ -23,6 +24,7 @@ mode = cold
 parallel = 1, 2, 3
 invocations = 3
 warmup = 1
+probes = latency, null
 INI
 $CVMBENCH run "$tmp/c.ini" --db "$db" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "cold run with parallel 1, 2, 3 exits 0"
@@ -47,3 +49,7 @@ is "$(q "SELECT count(*) FROM invocation v JOIN cell_param p ON p.cell_id = v.ce
 # Each cold start is a new process: as many pids as instance rows.
 is "$(q "SELECT count(DISTINCT pid) = count(*) FROM instance")" 1 "every instance row is its own process"
 is "$(q "SELECT count(*) FROM invocation WHERE start != 'cold' OR ok != 1")" 0 "all calls cold and ok"
+# probe_target.pids in cold mode: set for each of the 3 measured windows of each cell
+is "$(q "SELECT group_concat(CAST(value AS INTEGER), ' ') FROM metric
+	WHERE probe = 'null' AND name = 'windows_with_pids'")" "3 3 3" \
+	"the null probe saw instance pids in every measured cold window"

@@ -215,7 +215,8 @@ static const char expect_rows[] =
 	"M null 103 window 3 count\n"
 	"M null 104 window 4 count\n"
 	"M null 0 windows_started 5 count\n"
-	"M null 0 windows_stopped 4 count\n";
+	"M null 0 windows_stopped 4 count\n"
+	"M null 0 windows_with_pids 0 count\n";
 
 static void check_session(const char *how, const char *who, const int *acks, int k)
 {

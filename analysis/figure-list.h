@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * figure-list.h - every figure, one line each, in the order `plot` lists
+ * them and `report` draws them. Adding a figure is one new file defining
+ * `const struct figure figure_<ident>` (and its gnuplot script) and one
+ * line here.
+ */
+#define FIGURES(X)        \
+	X(warm_latency)    \
+	X(idle_policy)     \
+	X(threads_sweep)   \
+	X(runc_phases)     \
+	X(runc_cpus)       \
+	X(runc_quota)      \
+	X(runc_corunner)   \
+	X(runc_parallel)   \
+	X(runc_contention)

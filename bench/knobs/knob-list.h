@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * knob-list.h - every knob, one line each, in the order they are applied
+ * (restored in reverse). Adding a knob is one new file defining
+ * `const struct knob_ops knob_<ident>` and one line here.
+ */
+#define KNOBS(X)        \
+	X(idle)         \
+	X(favordynmods) \
+	X(corunner)
