@@ -30,21 +30,6 @@ static int is_tracefs(const char *path)
 
 static int mounted_by_run;
 
-/* The tracing directory if tracefs is mounted at one of its two places. */
-static int host_mounted(char *dir, size_t len)
-{
-	static const char *const where[] = { TRACEFS_HOST_MOUNT,
-					     "/sys/kernel/debug/tracing" };
-	size_t i;
-
-	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++)
-		if (is_tracefs(where[i])) {
-			snprintf(dir, len, "%s", where[i]);
-			return 0;
-		}
-	return -ENOENT;
-}
-
 int tracefs_host_dir(char *dir, size_t len, char *err, size_t errlen)
 {
 	struct tracefs_place place;
@@ -58,8 +43,11 @@ int tracefs_host_dir(char *dir, size_t len, char *err, size_t errlen)
 		snprintf(err, errlen, "tracefs is not mounted in the test root");
 		return -ENOENT;
 	}
-	if (!host_mounted(dir, len))
+	/* from the mount table: a statfs of debug/tracing would automount it */
+	if (place.mounted) {
+		snprintf(dir, len, "%s", place.dir);
 		return 0;
+	}
 	id = journal_object("tracefs-mount", TRACEFS_HOST_MOUNT);
 	if (id < 0) {
 		snprintf(err, errlen, "cannot journal a tracefs mount: %s", strerror((int)-id));
