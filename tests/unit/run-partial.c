@@ -12,20 +12,8 @@
 
 #include "db-schema.h"
 #include "db.h"
+#include "sql-test.h"
 #include "tap.h"
-
-static int scalar(sqlite3 *h, const char *sql)
-{
-	sqlite3_stmt *st;
-	int v = -1;
-
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
 
 /* A database at schema 2 (001, 002) with two finished runs and their rows. */
 static int schema2(sqlite3 *h)
