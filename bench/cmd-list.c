@@ -151,25 +151,69 @@ static void list_probes(cJSON *arr)
 	}
 }
 
-/* Cells of one experiment that cannot run, or run without a probe. */
-struct cell_tally {
-	size_t count, unsupported, probe_skips;
-	char first[512], first_probe[512];
+/* How many cells share each distinct reason (as many as fit; the rest counted). */
+#define TALLY_REASONS 16
+struct reason_tally {
+	size_t total, distinct, other;
+	struct {
+		char why[512];
+		size_t n;
+	} r[TALLY_REASONS];
 };
 
-/* The same checks as `run` (cell-check.c), so both give one reason. */
+/* Cells of one experiment that cannot run, or run without a probe. */
+struct cell_tally {
+	size_t count;
+	struct reason_tally unsupported, probe;
+};
+
+static void reason_add(struct reason_tally *t, const char *why)
+{
+	size_t i;
+
+	t->total++;
+	for (i = 0; i < t->distinct; i++)
+		if (!strcmp(t->r[i].why, why)) {
+			t->r[i].n++;
+			return;
+		}
+	if (t->distinct == TALLY_REASONS) {
+		t->other++;
+		return;
+	}
+	snprintf(t->r[t->distinct].why, sizeof(t->r[0].why), "%s", why);
+	t->r[t->distinct++].n = 1;
+}
+
+/* The same checks as `run` (cell-check.c), so both give the same reasons. */
 static void tally_cell(const struct cell *c, struct cell_tally *t)
 {
 	char why[512];
 
 	t->count++;
-	if (!cell_runnable(c, why, sizeof(why))) {
-		if (!t->unsupported++)
-			snprintf(t->first, sizeof(t->first), "%s", why);
-	} else if (!cell_probes_runnable(c, why, sizeof(why))) {
-		if (!t->probe_skips++)
-			snprintf(t->first_probe, sizeof(t->first_probe), "%s", why);
+	if (!cell_runnable(c, why, sizeof(why)))
+		reason_add(&t->unsupported, why);
+	else if (!cell_probes_runnable(c, why, sizeof(why)))
+		reason_add(&t->probe, why);
+}
+
+/* "A" for one reason; "A (2 cells); B (1 cell)" for several. */
+static size_t reasons_text(const struct reason_tally *t, char *out, size_t len)
+{
+	size_t i, used = 0;
+
+	for (i = 0; i < t->distinct && used < len; i++) {
+		if (t->distinct == 1 && !t->other)
+			used += (size_t)snprintf(out + used, len - used, "%s", t->r[i].why);
+		else
+			used += (size_t)snprintf(out + used, len - used, "%s%s (%zu cell%s)",
+						 i ? "; " : "", t->r[i].why, t->r[i].n,
+						 t->r[i].n == 1 ? "" : "s");
 	}
+	if (t->other && used < len)
+		used += (size_t)snprintf(out + used, len - used, "; other reasons (%zu cells)",
+					 t->other);
+	return used < len ? used : len;
 }
 
 /* "" when every cell runs with every probe, else what does not, and why. */
@@ -178,14 +222,36 @@ static void tally_reason(const struct cell_tally *t, char *why, size_t len)
 	size_t used = 0;
 
 	why[0] = '\0';
-	if (t->unsupported == t->count)
-		used = (size_t)snprintf(why, len, "%s", t->first);
-	else if (t->unsupported)
-		used = (size_t)snprintf(why, len, "%zu of %zu cells not here: %s",
-					t->unsupported, t->count, t->first);
-	if (t->probe_skips && used < len)
-		snprintf(why + used, len - used, "%s%zu of %zu cells run without %s",
-			 used ? "; " : "", t->probe_skips, t->count, t->first_probe);
+	if (t->unsupported.total && t->unsupported.total < t->count)
+		used = (size_t)snprintf(why, len, "%zu of %zu cells not here: ",
+					t->unsupported.total, t->count);
+	if (t->unsupported.total && used < len)
+		used += reasons_text(&t->unsupported, why + used, len - used);
+	if (t->probe.total && used < len)
+		used += (size_t)snprintf(why + used, len - used, "%s%zu of %zu cells run without ",
+					 used ? "; " : "", t->probe.total, t->count);
+	if (t->probe.total && used < len)
+		reasons_text(&t->probe, why + used, len - used);
+}
+
+/* [{"reason": R, "cells": N}, ...]: each distinct reason and its count. */
+static void add_reasons(cJSON *o, const char *key, const struct reason_tally *t)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, key), *r;
+	size_t i;
+
+	for (i = 0; i < t->distinct; i++) {
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "reason", t->r[i].why);
+		cJSON_AddNumberToObject(r, "cells", (double)t->r[i].n);
+		cJSON_AddItemToArray(arr, r);
+	}
+	if (t->other) {
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "reason", "other reasons");
+		cJSON_AddNumberToObject(r, "cells", (double)t->other);
+		cJSON_AddItemToArray(arr, r);
+	}
 }
 
 static void describe_experiment(cJSON *arr, const char *file,
@@ -193,7 +259,7 @@ static void describe_experiment(cJSON *arr, const char *file,
 				size_t n)
 {
 	struct cell_tally t = { 0 };
-	char why[1100], name[400];
+	char why[8192], name[400];
 	const char *desc = "";
 	size_t i;
 	cJSON *o;
@@ -208,8 +274,10 @@ static void describe_experiment(cJSON *arr, const char *file,
 	snprintf(name, sizeof(name), "%s:%s", file, s->name);
 	o = item(arr, name, desc, why);
 	cJSON_AddNumberToObject(o, "cells", (double)t.count);
-	cJSON_AddNumberToObject(o, "cells_unsupported", (double)t.unsupported);
-	cJSON_AddNumberToObject(o, "cells_probe_skips", (double)t.probe_skips);
+	cJSON_AddNumberToObject(o, "cells_unsupported", (double)t.unsupported.total);
+	cJSON_AddNumberToObject(o, "cells_probe_skips", (double)t.probe.total);
+	add_reasons(o, "unsupported_reasons", &t.unsupported);
+	add_reasons(o, "probe_skip_reasons", &t.probe);
 }
 
 static void list_config(cJSON *arr, const char *dir, const char *file, size_t max_cells)

@@ -44,7 +44,7 @@ int cmd_restore(int argc, char **argv)
 	if (ret) {
 		pr_err("%s", err);
 		journal_close();
-		return ret == -EBUSY ? EXIT_USAGE : EXIT_FAILED;
+		return ret == -EBUSY || ret == -EPERM ? EXIT_USAGE : EXIT_FAILED;
 	}
 	ret = journal_restore_all(stdout, &failed);
 	journal_close();

@@ -117,7 +117,7 @@ static int check_number(const struct config_key *k, const char *v, char *err,
 	d = k->type == KEY_INT ? (double)strtoll(v, &end, 10) : strtod(v, &end);
 	if (errno || end == v || *end || !is_decimal(v) || isnan(d) || d < k->min ||
 	    d > k->max) {
-		snprintf(err, errlen, "bad value '%s' for %s: %s from %g to %g", v, k->name,
+		snprintf(err, errlen, "bad value '%s' for %s: %s from %.15g to %.15g", v, k->name,
 			 k->type == KEY_INT ? "an integer" : "a number", k->min, k->max);
 		return -EINVAL;
 	}

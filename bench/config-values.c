@@ -130,7 +130,7 @@ int config_entry_check(const struct config_key *k, const char *value, char *err,
 		return -ENOMEM;
 	}
 	ret = -EINVAL;
-	if (!vals.n && k->type != KEY_LIST)
+	if (!vals.n)    /* also a list of nothing but commas: `probes = ,,,` */
 		snprintf(err, errlen, "empty value for %s", k->name);
 	else if (vals.n > 1 && !k->matrix && k->type != KEY_LIST)
 		snprintf(err, errlen, "%s takes one value, not a list", k->name);

@@ -107,11 +107,11 @@ static int open_dir(const char *dir, char *err, size_t errlen)
 			 strerror(-ret));
 		return ret;
 	}
-	J.dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	J.dir_fd = state_dir_open(dir, err, errlen);
 	if (J.dir_fd < 0) {
-		snprintf(err, errlen, "cannot open state directory %s: %s", dir,
-			 strerror(errno));
-		return -errno;
+		ret = J.dir_fd;
+		J.dir_fd = -1;
+		return ret;
 	}
 	if (flock(J.dir_fd, LOCK_EX | LOCK_NB)) {
 		snprintf(err, errlen, "state directory %s is held by another running "

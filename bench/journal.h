@@ -39,7 +39,8 @@ void journal_unlock_host(void);
 /**
  * journal_open() - take the host lock (if not held yet, without waiting),
  * create the state directory (0700), open and lock the journal, and read
- * its open entries. Returns 0, -EBUSY, or -errno (message in @err).
+ * its open entries. Returns 0, -EBUSY, -EPERM (a state directory others
+ * could write into, state_dir_open()), or -errno (message in @err).
  */
 int journal_open(char *err, size_t errlen) JOURNAL_CHECK;
 /** journal_close() - close the journal and release the host lock. */

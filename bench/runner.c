@@ -230,19 +230,20 @@ static void print_cells(const struct cell *cells, size_t n)
 		printf("%s\n%s\n", cells[i].key, cells[i].spec);
 }
 
+/* EXIT_OK, EXIT_USAGE (state directory busy or unsafe) or EXIT_FAILED. */
 static int open_journal(void)
 {
-	char err[512];
+	char err[1024];
 	int undone, ret = journal_open(err, sizeof(err));
 
 	if (ret) {
 		pr_err("%s", err);
-		return ret;
+		return ret == -EBUSY || ret == -EPERM ? EXIT_USAGE : EXIT_FAILED;
 	}
 	undone = journal_restore_all(stderr, NULL);
 	if (undone < 0) {
 		pr_err("cannot restore from journal %s: %s", journal_path(), strerror(-undone));
-		return undone;
+		return EXIT_FAILED;
 	}
 	if (undone > 0)
 		pr_warn("restored %d setting(s) or object(s) a previous run left (journal %s)",
@@ -277,7 +278,7 @@ int runner_run(const struct runner_opts *o)
 	struct db *db = NULL;
 	size_t n = 0;
 	char err[1600];
-	int code = EXIT_USAGE, ret;
+	int code = EXIT_USAGE;
 
 	if (load_cells(o, &cfg, &cells, &n))
 		goto out;
@@ -299,13 +300,15 @@ int runner_run(const struct runner_opts *o)
 		pr_err("%s", err);
 		goto out;
 	}
+	code = open_journal();    /* an unsafe state directory: no database made */
+	if (code)
+		goto out;
 	if (db_open(&db, o->db_path, DB_CREATE, err, sizeof(err))) {
 		pr_err("%s", err);
+		code = EXIT_USAGE;
 		goto out;
 	}
-	ret = open_journal();
-	code = ret == -EBUSY ? EXIT_USAGE : ret ? EXIT_FAILED :
-	       measure_all(db, cfg, cells, n, o);
+	code = measure_all(db, cfg, cells, n, o);
 out:
 	journal_close();
 	db_close(db);

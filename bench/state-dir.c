@@ -51,6 +51,58 @@ int state_dir_create(const char *dir)
 	return mkdir(tmp, 0700) && errno != EEXIST ? -errno : 0;
 }
 
+/* Why @st (the state directory @dir) cannot hold a journal; 0 if it can. */
+static int unsafe(const char *dir, const struct stat *st, char *err, size_t errlen)
+{
+	if (S_ISLNK(st->st_mode))
+		snprintf(err, errlen, "state directory %s is a symbolic link (refused: "
+			 "the journal's entries are replayed as root)", dir);
+	else if (!S_ISDIR(st->st_mode))
+		snprintf(err, errlen, "state directory %s is not a directory", dir);
+	else if (st->st_uid != geteuid())
+		snprintf(err, errlen, "state directory %s is owned by uid %u, not by uid %u "
+			 "(refused: the journal's entries are replayed as root)", dir,
+			 (unsigned)st->st_uid, (unsigned)geteuid());
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(err, errlen, "state directory %s is %s-writable (mode %04o; refused: "
+			 "the journal's entries are replayed as root; chmod go-w it)", dir,
+			 st->st_mode & S_IWOTH ? "world" : "group",
+			 (unsigned)(st->st_mode & 07777));
+	else
+		return 0;
+	return -EPERM;
+}
+
+int state_dir_open(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(dir);
+	struct stat st;
+	int fd;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;    /* "dir/" would follow a symlink */
+	snprintf(path, sizeof(path), "%.*s", (int)n, dir);
+	if (lstat(path, &st)) {
+		snprintf(err, errlen, "cannot open state directory %s: %s", dir,
+			 strerror(errno));
+		return -errno;
+	}
+	if (unsafe(dir, &st, err, errlen))
+		return -EPERM;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open state directory %s: %s", dir,
+			 strerror(errno));
+		return -errno;
+	}
+	if (fstat(fd, &st) || unsafe(dir, &st, err, errlen)) {
+		close(fd);    /* swapped between lstat and open */
+		return -EPERM;
+	}
+	return fd;
+}
+
 /* Remove @name in directory @dfd and below, staying on device @dev. */
 static int remove_at(int dfd, const char *name, dev_t dev)
 {

@@ -20,6 +20,16 @@ void state_dir_path(char *buf, size_t len);
 int state_dir_create(const char *dir);
 
 /**
+ * state_dir_open() - open the state directory @dir (an existing one) for the
+ * journal, refusing one that others could write into: a symbolic link (not
+ * followed), not a directory, not owned by the effective user, or group- or
+ * world-writable (its journal's "set PATH VALUE" entries are replayed as
+ * root). Returns the directory's fd, -EPERM with the reason in @err, or
+ * -errno (message in @err).
+ */
+int state_dir_open(const char *dir, char *err, size_t errlen);
+
+/**
  * state_dir_remove_tree() - remove @path and everything below it, only if
  * it lies strictly inside the state directory: its real path must be below
  * the state directory's real path, every component is opened with

@@ -16,11 +16,11 @@ cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/idle-nodrv-lib.sh
 
-plan 15
+plan 17
 why=
 [ -x ./cvmbench ] || why="cvmbench not built"
 command -v sqlite3 > /dev/null || why="no sqlite3"
-if [ -n "$why" ]; then skip_rest 14 "$why"; exit 0; fi
+if [ -n "$why" ]; then skip_rest 17 "$why"; exit 0; fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -28,6 +28,48 @@ CVMBENCH_SYSROOT_B=$PWD/tests/fixtures/machines/B-pvm-no-cpuidle/root
 export CVMBENCH_SYSROOT=$CVMBENCH_SYSROOT_B
 export CVMBENCH_STATE_DIR=$tmp/state
 check_no_driver "$tmp" "test root"
+
+# cells skipped for different reasons: list gives each reason with its
+# count, the reasons run stores (poll and haltpoll fail differently here)
+mkdir "$tmp/ip"
+cp configs/idle-policy.ini "$tmp/ip/"
+./cvmbench list --json --configs "$tmp/ip" > "$tmp/ip.json"
+reasons() {
+	python3 -c 'import json,sys
+for e in json.load(open(sys.argv[1]))["experiments"]:
+    if e["name"] == sys.argv[2]:
+        for r in e.get("unsupported_reasons", []):
+            print(r["cells"], r["reason"])' "$@" | sort
+}
+got=$(reasons "$tmp/ip.json" idle-policy.ini:idle-policy)
+./cvmbench list --configs "$tmp/ip" > "$tmp/ip.txt"
+text=$(grep -F 'idle-policy.ini:idle-policy ' "$tmp/ip.txt")
+case "$got/$text" in
+"1 idle = haltpoll:200000: "*"
+1 idle = poll: "*"/"*"2 of 4 cells not here: idle = poll: "*"(1 cell); idle = haltpoll:200000: "*"(1 cell)") is ok ok "list: each distinct reason with its count (--json and text)" ;;
+*) is "$got/$text" "1 haltpoll reason, 1 poll reason" "list: each distinct reason with its count (--json and text)" ;;
+esac
+mkdir "$tmp/ip2"
+cat > "$tmp/ip2/r.ini" <<'INI'
+[experiment r]
+workload = hello-world
+invocations = 2
+warmup = 0
+probes = latency
+idle = hlt, poll, haltpoll:200000
+threads = 1, 2
+INI
+./cvmbench list --json --configs "$tmp/ip2" > "$tmp/ip2.json"
+./cvmbench run "$tmp/ip2/r.ini" --db "$tmp/ip2.db" 2> "$tmp/ip2.err"
+got=$(reasons "$tmp/ip2.json" r.ini:r)
+case "$got" in
+"2 idle = haltpoll:200000: "*"
+2 idle = poll: "*) ;;
+*) got="not two reasons of 2 cells each: $got" ;;
+esac
+is "$got" \
+	"$(sqlite3 "$tmp/ip2.db" "SELECT count(*), reason FROM skip WHERE probe IS NULL GROUP BY reason" | sed 's/|/ /' | sort)" \
+	"list's reasons and counts are the ones run stores"
 
 unset CVMBENCH_SYSROOT
 trline=$(awk '$(NF-2) == "tracefs"' /proc/self/mountinfo | head -1)

@@ -96,6 +96,11 @@ static void test_errors(void)
 		     "t.ini:3: timeout takes one value, not a list", "list for a non-matrix key");
 	expect_error("[experiment a]\nworkload = null\nthreads =\n",
 		     "t.ini:3: empty value for threads", "empty value");
+	expect_error("[experiment a]\nworkload = null\nprobes = ,,,\n",
+		     "t.ini:3: empty value for probes", "a list of no probe is an empty value");
+	expect_error("[experiment a]\nworkload = null\nseed = 99999999999\n",
+		     "t.ini:3: bad value '99999999999' for seed: an integer from 0 to 2147483647",
+		     "a range's bounds are printed as integers");
 	expect_error("[experiment a]\nworkload = null\n[experiment a]\nsize = large\n",
 		     "t.ini:3: section [experiment a] given twice (first at line 1)",
 		     "repeated section");
@@ -139,7 +144,7 @@ static void test_missing_file(void)
 
 int main(void)
 {
-	tap_plan(33);
+	tap_plan(35);
 	test_expansion();
 	test_errors();
 	test_long_values();

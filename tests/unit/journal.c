@@ -128,6 +128,53 @@ static void test_state_dir_mode(void)
 	       "(%o)", ret ? 0 : st.st_mode & 0777);
 }
 
+/* journal_open() in state directory @dir: its return, the message in @err. */
+static int jopen_in(const char *dir, char *err, size_t len)
+{
+	int ret;
+
+	setenv("CVMBENCH_STATE_DIR", dir, 1);
+	err[0] = '\0';
+	ret = journal_open(err, len);
+	journal_close();
+	setenv("CVMBENCH_STATE_DIR", state, 1);
+	return ret;
+}
+
+/* A state directory others can write (or a symlink to one) is refused. */
+static void test_unsafe_state_dir(void)
+{
+	char d[PATH_MAX], link[PATH_MAX], jf[PATH_MAX + 16], err[1024];
+	struct stat st;
+
+	snprintf(d, sizeof(d), "%s/open", tmp);
+	snprintf(link, sizeof(link), "%s/link", tmp);
+	snprintf(jf, sizeof(jf), "%s/journal", d);
+	mkdir(d, 0700);
+	chmod(d, 0777);
+	tap_ok(jopen_in(d, err, sizeof(err)) == -EPERM && strstr(err, d) &&
+	       strstr(err, "world-writable"), "a 0777 state directory is refused: %s", err);
+	tap_ok(!stat(d, &st) && (st.st_mode & 0777) == 0777 && access(jf, F_OK) != 0,
+	       "and left as it was, with no journal in it");
+	chmod(d, 0770);
+	tap_ok(jopen_in(d, err, sizeof(err)) == -EPERM && strstr(err, "group-writable"),
+	       "a 0770 state directory is refused: %s", err);
+	chmod(d, 0755);
+	tap_ok(jopen_in(d, err, sizeof(err)) == 0, "a 0755 one is used (%s)", err);
+	chmod(d, 0700);
+	symlink(d, link);
+	tap_ok(jopen_in(link, err, sizeof(err)) == -EPERM && strstr(err, "symbolic link"),
+	       "a symlink to a 0700 state directory is refused: %s", err);
+	if (geteuid()) {
+		printf("ok %d # SKIP a state directory owned by another user needs root\n",
+		       ++tap_count);
+		return;
+	}
+	tap_ok(!chown(d, 65534, 65534) && jopen_in(d, err, sizeof(err)) == -EPERM &&
+	       strstr(err, "owned by uid 65534"), "one owned by another user is refused: %s",
+	       err);
+}
+
 /* Issue 9 item 2: state directory $D/s with $D 549 characters. */
 static void test_long_state_dir(void)
 {
@@ -473,9 +520,10 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "bench")) {
 		ret = bench(atoi(argv[2]));
 	} else {
-		tap_plan(40);
+		tap_plan(46);
 		test_exact_names();
 		test_state_dir_mode();
+		test_unsafe_state_dir();
 		test_long_state_dir();
 		test_outside();
 		test_kill_restore();

@@ -4,7 +4,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/workloads/lib.sh
 digest() { "$fn" run logistic-regression --data-dir "$d" "$@" | sed -n 's/^digest //p'; }
-echo 1..13
+echo 1..14
 
 # check.py OUT: writes "tfidf ERR", "vocab 0|1", "agree FRACTION", "acc OURS SKLEARN",
 # "wdist REL" (relative L2 distance of weights + intercept to sklearn's optimum)
@@ -53,12 +53,13 @@ acc_ok() {
 	     END { exit !(f && v) }' "$1"
 }
 wdist_ok() { awk -v max="$2" '$1 == "wdist" { f = 1; v = ($2 <= max) } END { exit !(f && v) }' "$1"; }
+tfidf_ok() { awk '$1 == "tfidf" { f = 1; v = ($2 < 1e-12) } END { exit !(f && v) }' "$1"; }
 
 if have_sk; then
 	"$fn" run logistic-regression --data-dir "$d" --size test --output "$d/t.out" >/dev/null
 	"$PY" "$d/check.py" "$d/t.out" > "$d/t.res"
 	grep -q '^vocab 1$' "$d/t.res"; ok $? "200 reviews: vocabulary equals TfidfVectorizer's"
-	awk '$1 == "tfidf" { exit !($2 < 1e-12) } END { if (!NR) exit 1 }' "$d/t.res"
+	tfidf_ok "$d/t.res"
 	ok $? "200 reviews: TF-IDF matrix equals sklearn's ($(grep tfidf "$d/t.res"))"
 	# 1000 reviews (a cut of the small set through --input) for the classifier
 	"$fn" run logistic-regression --data-dir "$d" --size small --output "$d/s.out" >/dev/null
@@ -78,6 +79,11 @@ else
 	for i in 1 2 3 4 5 6; do noref "$PY with python3-sklearn missing"; done
 fi
 
+# the TF-IDF check itself: a result without the tfidf line fails it
+printf 'vocab 1\nagree 1\n' > "$d/notfidf.res"; printf 'tfidf 0\n' > "$d/tfidf0.res"
+! tfidf_ok "$d/notfidf.res" && ! tfidf_ok /dev/null && tfidf_ok "$d/tfidf0.res"
+ok $? "the TF-IDF check fails on a result without the tfidf line, passes on 'tfidf 0'"
+
 # tokenization corner cases through --input: case, 1-char words, digits, _
 printf '1\tGood GOOD good, a I x2 snake_case 42!\n0\tBad. bad; A b c_d 4 x2\n1\tnice good\n0\tterrible bad\n' > "$d/tok.tsv"
 "$fn" run logistic-regression --data-dir "$d" --input "$d/tok.tsv" --output "$d/tok.out" >/dev/null
@@ -87,7 +93,7 @@ ok $? "hand-made --input: vocabulary is '$(cat "$d/tok.vocab")'"
 if have_sk; then
 	"$PY" "$d/check.py" "$d/tok.out" > "$d/tok.res"
 	grep -q '^vocab 1$' "$d/tok.res" &&
-		awk '$1 == "tfidf" { exit !($2 < 1e-12) } END { if (!NR) exit 1 }' "$d/tok.res"
+		tfidf_ok "$d/tok.res"
 	ok $? "hand-made --input: TF-IDF equals sklearn's"
 else
 	noref "$PY with python3-sklearn missing"
