@@ -4,6 +4,7 @@
 # is ok and each workload's output digest in the VM equals the native one
 # (another machine, same cvmfn, same inputs from the data disk); the
 # instance's recorded pid was the VM's QEMU; no QEMU is left after the run.
+# A confidential = model VM runs QEMU with preallocated, unmergeable RAM;
 # kill -9 of cvmbench mid-cell, then `cvmbench restore`: the journalled
 # QEMU pid is gone and the VM's directory removed. sev-snp, tdx and cold
 # mode are skips naming what is missing. SKIPs when qemu-system-x86_64 is
@@ -12,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=18
+N=19
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -96,6 +97,7 @@ cat >"$tmp/long.ini" <<'EOF'
 workload = hello-world
 backend = qemu
 accel = tcg
+confidential = model
 invocations = 1000000
 EOF
 $CVMBENCH run "$tmp/long.ini" --db "$tmp/long.db" >"$tmp/long.out" 2>&1 &
@@ -108,6 +110,9 @@ for ((i = 0; i < 1200; i++)); do   # until calls run in the VM (up to 60 s)
 done
 is "$(cat /proc/${qpid:-0}/comm 2>/dev/null)" qemu-system-x86 \
 	"the instance's recorded pid is the VM's QEMU (${qpid:-none})"
+tr '\0' ' ' </proc/${qpid:-0}/cmdline 2>/dev/null |
+	grep -q -- "-object memory-backend-ram,id=mem0,size=256M,prealloc=on,merge=off -machine q35,memory-backend=mem0 "
+is "$?" 0 "confidential = model: QEMU runs with preallocated, unmergeable guest RAM"
 exec 3>&2 2>/dev/null
 kill -9 $pid
 wait $pid
