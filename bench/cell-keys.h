@@ -72,6 +72,17 @@
 	X("favordynmods", favordynmods, char, [8], KEY_ENUM, 1, 0, 0, "default|on|off", \
 	  "default", NULL, "runc/crun: remount cgroup2 with(out) favordynmods") \
 	X("start-timeout", start_timeout, double, , KEY_DOUBLE, 0, 0, 86400, NULL, "0", NULL, \
-	  "seconds one instance start may take; 0 = timeout")
+	  "seconds one instance start may take; 0 = timeout") \
+	X("accel", accel, char, [8], KEY_ENUM, 1, 0, 0, "auto|kvm|tcg", "auto", NULL, \
+	  "qemu: accelerator; auto = kvm if /dev/kvm opens, else tcg") \
+	X("confidential", confidential, char, [8], KEY_ENUM, 1, 0, 0, \
+	  "none|model|sev-snp|tdx", "none", NULL, \
+	  "qemu: guest kind; model = RAM preallocated, unmerged (not a CVM)") \
+	X("vcpus", vcpus, int, , KEY_INT, 1, 1, 1024, NULL, "1", NULL, \
+	  "qemu: vCPUs per VM") \
+	X("memory", memory, int, , KEY_INT, 1, 64, 1048576, NULL, "256", NULL, \
+	  "qemu: guest memory per VM, MiB") \
+	X("boot-timeout", boot_timeout, double, , KEY_DOUBLE, 0, 0.001, 3600, NULL, "60", \
+	  NULL, "qemu: seconds a VM may take to boot to its ready line")
 
 #endif

@@ -247,7 +247,7 @@ static void reap(struct instance *in, double timeout_s)
 	long long deadline = clock_now_ns() + (long long)(timeout_s * 1e9);
 	struct timespec pause = { 0, 1000000 };
 
-	while (in->pid > 0 && waitpid(in->pid, NULL, WNOHANG) == 0) {
+	while (in->pid > 0 && !in->pid_shared && waitpid(in->pid, NULL, WNOHANG) == 0) {
 		if (clock_now_ns() > deadline) {
 			kill(in->pid, SIGKILL);
 			waitpid(in->pid, NULL, 0);

@@ -7,4 +7,5 @@
 #define BACKENDS(X)     \
 	X(native)       \
 	X(runc)         \
-	X(crun)
+	X(crun)         \
+	X(qemu)

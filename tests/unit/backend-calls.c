@@ -211,8 +211,8 @@ int main(void)
 	       !db_open(&db, path, DB_CREATE, err, sizeof(err)) &&
 	       (run_id = db_run_begin(db, &info)) > 0, "a journal and a database (%s)", err);
 	test_calls();
-	expect_error("[experiment a]\nworkload = null\nbackend = qemu\n",
-		     "t.ini:3: bad value 'qemu' for backend: allowed native|runc|crun|fake",
+	expect_error("[experiment a]\nworkload = null\nbackend = kvm\n",
+		     "t.ini:3: bad value 'kvm' for backend: allowed native|runc|crun|qemu|fake",
 		     "the backend key names the registry's backends");
 	db_close(db);
 	journal_close();

@@ -2,8 +2,9 @@
 /*
  * qemu-argv.c - golden tests of the QEMU command line of a regular VM
  * (bench/backends/qemu/qemu-argv.c): the exact argv for TCG and KVM, the
- * data disk only when asked, commas in paths escaped, bad descriptions
- * refused, and the kernel command line's fixed head.
+ * data disk only when asked, the model guest's preallocated RAM, commas
+ * in paths escaped, bad descriptions refused, and the kernel command
+ * line's fixed head.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +35,17 @@ static const char golden_kvm[] =
 	"-chardev file,id=con0,path=/t/console -serial chardev:con0 "
 	"-device virtio-serial-pci,id=vser0 -chardev socket,id=agent0,path=/t/agent.sock "
 	"-device virtserialport,bus=vser0.0,chardev=agent0,name=org.cvmbench.0";
+
+/* confidential = model: RAM from a preallocated, unmergeable backend; nothing else differs */
+static const char golden_model[] =
+	"qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot "
+	"-object memory-backend-ram,id=mem0,size=512M,prealloc=on,merge=off "
+	"-machine q35,memory-backend=mem0 -accel tcg -smp 2 -m 512 -kernel /c/vmlinuz "
+	"-initrd /c/initramfs.cpio -append console=ttyS0 panic=-1 cvmbench.test=echo "
+	"-chardev file,id=con0,path=/t/console -serial chardev:con0 "
+	"-device virtio-serial-pci,id=vser0 -chardev socket,id=agent0,path=/t/agent.sock "
+	"-device virtserialport,bus=vser0.0,chardev=agent0,name=org.cvmbench.0 "
+	"-drive file=/c/disk.img,format=raw,if=virtio,readonly=on";
 
 static struct qemu_argv a;
 static char line[8192], err[256];
@@ -71,6 +83,21 @@ static void test_golden(void)
 		printf("#   got:  %s\n#   want: %s\n", line, golden_kvm);
 }
 
+static void test_model(void)
+{
+	struct vm_config c = base;
+	int ret;
+
+	c.model = 1;
+	c.vcpus = 2;
+	c.memory_mib = 512;
+	ret = build(&c);
+	tap_ok(ret == 0 && !strcmp(line, golden_model),
+	       "model VM: memory-backend-ram prealloc=on,merge=off of -m's size");
+	if (strcmp(line, golden_model))
+		printf("#   got:  %s\n#   want: %s\n", line, golden_model);
+}
+
 static void test_commas(void)
 {
 	struct vm_config c = base;
@@ -101,8 +128,9 @@ static void test_bad(void)
 
 int main(void)
 {
-	tap_plan(9);
+	tap_plan(10);
 	test_golden();
+	test_model();
 	test_commas();
 	test_bad();
 	return tap_done();

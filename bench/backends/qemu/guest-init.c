@@ -9,6 +9,10 @@
  *   "sha256 PATH"  ->  "sha256 HEX" (or "error sha256 PATH")
  *   "poweroff"     ->  "bye", then the guest powers off
  *   anything else  ->  "echo " and the line
+ * Without it the guest serves the qemu backend, one request at a time:
+ *   "spawn ARGS"   ->  /bin/cvmfn ARGS with stdin and stdout on the port,
+ *                      until it quits (its protocol, workloads/protocol.h)
+ * ARGS are split at spaces only (no globbing, no shell language run).
  * The ready line: "cvmbench-ready uptime=S data=ro|none|error kernel=R".
  */
 #include <errno.h>
@@ -71,6 +75,16 @@ static const char init_tail[] =
 	"\tdone\n"
 	"\tpoweroff -f ;;\n"
 	"esac\n"
+	"# serve: \"spawn ARGS\" runs /bin/cvmfn ARGS on the port until it quits\n"
+	"set -f\n"
+	"while read -r line <&3; do\n"
+	"\tcase \"$line\" in\n"
+	"\t\"spawn \"*)\n"
+	"\t\tset -- ${line#spawn }\n"
+	"\t\t/bin/cvmfn \"$@\" <&3 >&3 ;;\n"
+	"\t*) printf 'error unknown request\\n' >&3 ;;\n"
+	"\tesac\n"
+	"done\n"
 	"while :; do sleep 3600; done\n";
 
 int guest_init_script(const char *const *mods, size_t n, char *buf, size_t len)

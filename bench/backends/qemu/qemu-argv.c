@@ -4,6 +4,7 @@
  * the serial console into a file, a virtio-serial port to the host's Unix
  * socket, an optional read-only virtio-blk data disk. No defaults devices,
  * no display, no reboot (a guest that panics or powers off ends QEMU).
+ * The "model" guest's RAM is a preallocated, unmergeable memory backend.
  * Paths go into QEMU's comma-separated option values with commas doubled.
  */
 #include <errno.h>
@@ -77,7 +78,14 @@ static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 	ret |= arg(a, "%s", c->qemu ? c->qemu : QEMU_DEFAULT_BINARY);
 	ret |= arg(a, "-nodefaults") | arg(a, "-no-user-config");
 	ret |= arg(a, "-display") | arg(a, "none") | arg(a, "-no-reboot");
-	ret |= arg(a, "-machine") | arg(a, "q35");
+	if (c->model) {
+		ret |= arg(a, "-object") |
+		       arg(a, "memory-backend-ram,id=mem0,size=%uM,prealloc=on,merge=off",
+			   c->memory_mib);
+		ret |= arg(a, "-machine") | arg(a, "q35,memory-backend=mem0");
+	} else {
+		ret |= arg(a, "-machine") | arg(a, "q35");
+	}
 	ret |= arg(a, "-accel") | arg(a, "%s", c->accel);
 	if (cpu)
 		ret |= arg(a, "-cpu") | arg(a, "%s", cpu);

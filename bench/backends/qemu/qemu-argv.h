@@ -22,6 +22,8 @@
  * @console: the file the serial console (ttyS0) is written to
  * @agent_socket: a Unix socket the host listens on; QEMU connects to it and
  *                joins it to the virtio-serial port GUEST_PORT_NAME
+ * @model: 1 = confidential = model: guest RAM preallocated and not
+ *         mergeable (memory-backend-ram prealloc=on,merge=off); not a CVM
  */
 struct vm_config {
 	const char *qemu;
@@ -35,6 +37,7 @@ struct vm_config {
 	const char *data_disk;
 	const char *console;
 	const char *agent_socket;
+	int model;
 };
 
 #define QEMU_ARGV_MAX 48
