@@ -5,6 +5,10 @@
  * anything to its exit, whatever its state directory. The holder writes
  * its PID into the file; a refusal names the holder as the kernel reports
  * it (/proc/locks), else as the file says. Read-only commands never take it.
+ * The holder removes the file when it lets go, so nothing stays in /run; a
+ * killed holder's file is removed by the next run or `restore`. A taker
+ * that locked a file already unlinked by the previous holder opens the
+ * path again (the lock counts only on the file the path names).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,6 +73,29 @@ static int open_lock(char *err, size_t errlen)
 	return -errno;
 }
 
+/* 1 if @fd is still the file the lock path names (not unlinked by its holder). */
+static int lock_is_current(int fd)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !stat(lock_path(), &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/*
+ * Earlier versions of cvmbench took a lock of the idle knob only, in a file
+ * they never removed: remove it (empty and regular, or it is not that file).
+ */
+static void remove_legacy_lock(void)
+{
+	struct stat st;
+
+	if (getenv("CVMBENCH_TEST_HOST_LOCK"))
+		return;
+	if (!lstat(JOURNAL_LEGACY_IDLE_LOCK, &st) && S_ISREG(st.st_mode) && !st.st_size)
+		unlink(JOURNAL_LEGACY_IDLE_LOCK);
+}
+
 static void write_pid(void)
 {
 	char buf[32];
@@ -92,8 +119,16 @@ int journal_lock_host(double wait_s, char *err, size_t errlen)
 	t0 = clock_now_ns();
 	for (;;) {
 		if (!flock(host_fd, LOCK_EX | LOCK_NB)) {
-			write_pid();
-			return 0;
+			if (lock_is_current(host_fd)) {
+				write_pid();
+				remove_legacy_lock();
+				return 0;
+			}
+			close(host_fd);   /* its holder removed it: open the path again */
+			ret = open_lock(err, errlen);
+			if (ret || host_unlocked)
+				return ret;
+			continue;
 		}
 		e = errno;
 		if (e != EWOULDBLOCK || (double)(clock_now_ns() - t0) / 1e9 >= wait_s)
@@ -114,8 +149,12 @@ int journal_lock_host(double wait_s, char *err, size_t errlen)
 
 void journal_unlock_host(void)
 {
-	if (host_fd >= 0)
+	if (host_fd >= 0) {
+		/* removed while still held: a waiter sees it gone and opens anew */
+		if (lock_is_current(host_fd))
+			unlink(lock_path());
 		close(host_fd);
+	}
 	host_fd = -1;
 	host_unlocked = 0;
 }

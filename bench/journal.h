@@ -24,6 +24,8 @@
 
 /* The machine-wide lock; CVMBENCH_TEST_HOST_LOCK replaces it in tests only. */
 #define JOURNAL_HOST_LOCK "/run/cvmbench.lock"
+/* The idle knob's lock of versions before it (removed when found empty). */
+#define JOURNAL_LEGACY_IDLE_LOCK "/run/cvmbench-idle.lock"
 
 /**
  * journal_lock_host() - take the machine-wide host-settings lock, waiting

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/journal-lib.sh
 
-N=16
+N=19
 plan $N
 HP=/sys/module/haltpoll/parameters/guest_halt_poll_ns
 GOV=/sys/devices/system/cpu/cpuidle/current_governor_ro
@@ -99,6 +99,7 @@ after_kill() {
 		diff <(echo "$before") <(echo "$now") | sed 's/^/# /'
 	is "$(q "SELECT status, ended_at IS NOT NULL FROM run ORDER BY id DESC LIMIT 1")" \
 		"interrupted|1" "$1: the killed run is marked interrupted, with an end time"
+	ok ! -e /run/cvmbench.lock "$1: the killed run's host lock file is removed by restore"
 }
 
 kill_at "point 1 (first setting)" changed 77777

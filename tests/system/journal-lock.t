@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=13
+N=14
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root (the lock is in /run)"
@@ -64,3 +64,4 @@ kill -INT $holder; wait $holder; holder=
 wait $waiter
 is "$?" 0 "a run waiting with --wait-lock 60 runs once the holder ends" ||
 	sed 's/^/# /' "$tmp/w.err"
+ok ! -e /run/cvmbench.lock "no host lock file is left once the last run has ended"

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -385,6 +386,60 @@ static void test_host_lock(void)
 	tap_ok(ret == 0, "waiting long enough gets it when the holder ends");
 	journal_unlock_host();
 	waitpid(pid, NULL, 0);
+	tap_ok(access(getenv("CVMBENCH_TEST_HOST_LOCK"), F_OK) && errno == ENOENT,
+	       "the lock file is gone once its holder lets go (a killed holder's is "
+	       "removed by the next taker)");
+}
+
+/*
+ * Another process tries the lock file the path names, as a new taker opens
+ * it: 0 if it could lock it, 1 if refused. (A fork of this process would
+ * share its journal state, so the file is opened anew here.)
+ */
+static int other_takes_lock(void)
+{
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fd = open(getenv("CVMBENCH_TEST_HOST_LOCK"), O_RDWR | O_CREAT, 0644);
+		_exit(fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB) ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * The holder removes the lock file as it lets go. A taker that was waiting on
+ * the removed file must lock the path anew, or a third taker would lock a new
+ * file beside it and both would hold "the" lock.
+ */
+static void test_host_lock_handover(void)
+{
+	char err[512];
+	int pipefd[2], ret;
+	pid_t pid;
+	char c;
+
+	if (pipe(pipefd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		if (journal_lock_host(0, err, sizeof(err)) || write(pipefd[1], "l", 1) != 1)
+			_exit(1);
+		usleep(300000);
+		journal_unlock_host();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	tap_ok(read(pipefd[0], &c, 1) == 1, "a child holds the host lock, then lets go");
+	ret = journal_lock_host(5, err, sizeof(err));
+	waitpid(pid, NULL, 0);
+	tap_ok(ret == 0 && other_takes_lock() == 1, "the waiter holds the lock on the file "
+	       "the path names: a third taker is refused");
+	journal_unlock_host();
+	tap_ok(other_takes_lock() == 0, "and gets it once the waiter lets go");
+	close(pipefd[0]);
 }
 
 /* A line cut by a crash is dropped; an unknown kind stays in the journal. */
@@ -520,7 +575,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "bench")) {
 		ret = bench(atoi(argv[2]));
 	} else {
-		tap_plan(46);
+		tap_plan(50);
 		test_exact_names();
 		test_state_dir_mode();
 		test_unsafe_state_dir();
@@ -528,6 +583,7 @@ int main(int argc, char **argv)
 		test_outside();
 		test_kill_restore();
 		test_host_lock();
+		test_host_lock_handover();
 		test_cut_and_unknown();
 		test_failed_undo_kept();
 		ret = tap_done();
