@@ -354,26 +354,43 @@ static void test_kill_restore(void)
 	tap_ok(read_file(path, out, sizeof(out)) == 0, "the journal is empty");
 }
 
-/* Issue 9 item 3: the host lock is exclusive, names its holder, can be waited for. */
-static void test_host_lock(void)
+/*
+ * fork_holder() - a child that takes the host lock, holds it @hold_us, then
+ * lets go (@unlock: as a run does; else as a killed run, leaving its file).
+ * Returns its pid once it holds the lock, or -1.
+ */
+static pid_t fork_holder(long hold_us, int unlock)
 {
-	char err[512], pidstr[32];
-	int pipefd[2], ret;
-	long long t0;
+	char err[512], c;
+	int pipefd[2], got;
 	pid_t pid;
-	char c;
 
 	if (pipe(pipefd))
-		return;
+		return -1;
 	pid = fork();
 	if (pid == 0) {
 		if (journal_lock_host(0, err, sizeof(err)) || write(pipefd[1], "l", 1) != 1)
 			_exit(1);
-		usleep(1200000);
+		usleep((useconds_t)hold_us);
+		if (unlock)
+			journal_unlock_host();
 		_exit(0);
 	}
 	close(pipefd[1]);
-	tap_ok(read(pipefd[0], &c, 1) == 1, "a child holds the host lock");
+	got = read(pipefd[0], &c, 1) == 1;
+	close(pipefd[0]);
+	return got ? pid : -1;
+}
+
+/* Issue 9 item 3: the host lock is exclusive, names its holder, can be waited for. */
+static void test_host_lock(void)
+{
+	char err[512], pidstr[32];
+	int ret;
+	long long t0;
+	pid_t pid = fork_holder(1200000, 0);
+
+	tap_ok(pid > 0, "a child holds the host lock");
 	ret = journal_lock_host(0, err, sizeof(err));
 	snprintf(pidstr, sizeof(pidstr), "pid %d", (int)pid);
 	tap_ok(ret == -EBUSY, "a second taker is refused");
@@ -417,29 +434,16 @@ static int other_takes_lock(void)
 static void test_host_lock_handover(void)
 {
 	char err[512];
-	int pipefd[2], ret;
-	pid_t pid;
-	char c;
+	int ret;
+	pid_t pid = fork_holder(300000, 1);
 
-	if (pipe(pipefd))
-		return;
-	pid = fork();
-	if (pid == 0) {
-		if (journal_lock_host(0, err, sizeof(err)) || write(pipefd[1], "l", 1) != 1)
-			_exit(1);
-		usleep(300000);
-		journal_unlock_host();
-		_exit(0);
-	}
-	close(pipefd[1]);
-	tap_ok(read(pipefd[0], &c, 1) == 1, "a child holds the host lock, then lets go");
+	tap_ok(pid > 0, "a child holds the host lock, then lets go");
 	ret = journal_lock_host(5, err, sizeof(err));
 	waitpid(pid, NULL, 0);
 	tap_ok(ret == 0 && other_takes_lock() == 1, "the waiter holds the lock on the file "
 	       "the path names: a third taker is refused");
 	journal_unlock_host();
 	tap_ok(other_takes_lock() == 0, "and gets it once the waiter lets go");
-	close(pipefd[0]);
 }
 
 /* A line cut by a crash is dropped; an unknown kind stays in the journal. */
