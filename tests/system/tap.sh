@@ -4,6 +4,10 @@
 # default ./cvmfn. cvmbench runs the cvmfn next to it.
 CVMBENCH=${CVMBENCH:-./cvmbench}
 CVMFN=${CVMFN:-./cvmfn}
+# Guest images and data disks the tests build are shared between tests, inside
+# the checkout's build directory (make clean removes them), never the machine's
+# /var/cache/cvmbench.
+export CVMBENCH_CACHE_DIR=${CVMBENCH_CACHE_DIR:-$PWD/build/test-cache}
 _tap_n=0
 plan() { echo "1..$1"; }
 _tap() { _tap_n=$((_tap_n + 1)); if [ "$1" = 0 ]; then echo "ok $_tap_n - $2"; else echo "not ok $_tap_n - $2"; fi; }
