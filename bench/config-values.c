@@ -118,6 +118,30 @@ static int check_list_length(const struct config_key *k, const struct config_val
 	return -EINVAL;
 }
 
+/* "1,,2", ",1" or "1,": an element left empty is a typo, not nothing. */
+static int check_empty_elements(const struct config_key *k, const char *value,
+				char *err, size_t errlen)
+{
+	const char *p = value, *end;
+	int n = 1;
+
+	if (is_free_text(k) || !strchr(value, ','))
+		return 0;
+	for (;; n++) {
+		end = p + strcspn(p, ",");
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p == end) {
+			snprintf(err, errlen, "%s: element %d of '%s' is empty "
+				 "(two commas, or a comma at the start or end)", k->name, n, value);
+			return -EINVAL;
+		}
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
 int config_entry_check(const struct config_key *k, const char *value, char *err,
 		       size_t errlen)
 {
@@ -135,7 +159,7 @@ int config_entry_check(const struct config_key *k, const char *value, char *err,
 	else if (vals.n > 1 && !k->matrix && k->type != KEY_LIST)
 		snprintf(err, errlen, "%s takes one value, not a list", k->name);
 	else
-		ret = 0;
+		ret = check_empty_elements(k, value, err, errlen);
 	for (i = 0; i < vals.n && !ret; i++)
 		ret = config_value_check(k, vals.v[i], err, errlen);
 	if (!ret)

@@ -428,6 +428,17 @@ static void test_duplicates(void)
 		     "t.ini:2: workload lists 'null' twice", "a workload repeated on a continuation");
 }
 
+/* An empty list element was dropped silently: `threads = 1,,2` ran 1 and 2. */
+static void test_empty_elements(void)
+{
+	expect_error("[experiment a]\nworkload = null\nthreads = 1,,2\n",
+		     "t.ini:3: threads: element 2 of '1,,2' is empty", "threads = 1,,2");
+	expect_error("[experiment a]\nworkload = null\nthreads = 1, 2,\n",
+		     "t.ini:3: threads: element 3 of '1, 2,' is empty", "a trailing comma");
+	expect_error("[experiment a]\nworkload = null\nprobes = , latency\n",
+		     "t.ini:3: probes: element 1 of ', latency' is empty", "a leading comma");
+}
+
 /* Issue 9.9: out of memory says so (the message was empty or garbage). */
 static void test_out_of_memory(void)
 {
@@ -510,7 +521,7 @@ static void test_files(void)
 
 int main(void)
 {
-	tap_plan(53);
+	tap_plan(56);
 	test_section_names();
 	test_indented_key();
 	test_whole_values();
@@ -520,6 +531,7 @@ int main(void)
 	test_long_lists();
 	test_max_cells();
 	test_duplicates();
+	test_empty_elements();
 	test_key_collision();
 	test_key_defaults();
 	test_out_of_memory();
