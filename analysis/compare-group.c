@@ -128,35 +128,31 @@ static void pair_one(const struct cmp_data *d, const struct cmp_side *base,
 static void family(const struct cmp_data *d, const size_t *v, size_t n,
 		   const struct cmp_opts *o, cJSON *top)
 {
+	cJSON *unpaired = cJSON_GetObjectItem(top, "unpaired");
 	struct cmp_side base = { 0 }, other;
-	const char *why = NULL;
-	size_t i = 0, j;
+	size_t i = 0, j, paired = 0;
 
-	if (d->cells[v[0]].side && !strcmp(d->cells[v[0]].side, o->baseline)) {
-		for (base.cells = (size_t *)v; i < n && !cmp_str(d->cells[v[i]].side,
-								  o->baseline); i++)
-			;
-		base.n = i;
-		base.label = o->baseline;
-	}
-	if (i == n)
-		why = "no twin: no other cell with the same settings but the pairing dimension";
+	for (base.cells = (size_t *)v; i < n && !cmp_str(d->cells[v[i]].side, o->baseline); i++)
+		;
+	base.n = i;
+	base.label = o->baseline;
 	for (; i < n; i = j) {
 		other = (struct cmp_side){ (size_t *)v + i, 0, d->cells[v[i]].side };
 		for (j = i; j < n && !cmp_str(d->cells[v[j]].side, other.label); j++)
 			;
 		other.n = j - i;
-		if (!other.label)
-			add_unpaired(cJSON_GetObjectItem(top, "unpaired"), d, &other,
-				     d->cells[v[i]].why_unpaired);
-		else if (!base.n)
-			add_unpaired(cJSON_GetObjectItem(top, "unpaired"), d, &other,
-				     "no baseline twin with the same settings");
-		else
+		if (!other.label) {
+			add_unpaired(unpaired, d, &other, d->cells[v[i]].why_unpaired);
+		} else if (!base.n) {
+			add_unpaired(unpaired, d, &other, "no baseline twin with the same settings");
+		} else {
 			pair_one(d, &base, &other, o, top);
+			paired++;
+		}
 	}
-	if (why && base.n)
-		add_unpaired(cJSON_GetObjectItem(top, "unpaired"), d, &base, why);
+	if (base.n && !paired)
+		add_unpaired(unpaired, d, &base, "no twin: no other cell with the same settings "
+			     "but the pairing dimension");
 }
 
 /**

@@ -154,8 +154,8 @@ void cmp_print_table(FILE *f, const cJSON *top)
 	else
 		fprintf(f, "%-20s %-5s %-4s %-8s %-16s %6s %6s %7s %-17s %-28s %-28s %9s %9s "
 			"%9s %-7s %s\n", "WORKLOAD", "SIZE", "MODE", "SIDE", "KIND", "N_BASE",
-			"N_SIDE", "RATIO", "RATIO_CI", "BASE_MEDIAN_MS [CI] COV",
-			"SIDE_MEDIAN_MS [CI] COV", "DP50_MS", "DP99_MS", "DMEM_KB", "EXITS/S",
+			"N_SIDE", "RATIO", "RATIO_CI", "BASE_MEDIAN_MS [CI] COVERAGE",
+			"SIDE_MEDIAN_MS [CI] COVERAGE", "DP50_MS", "DP99_MS", "DMEM_KB", "EXITS/S",
 			"FLAGS");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItem(top, "pairs"))
 		print_pair(f, p);
@@ -190,7 +190,7 @@ static void csv_side(FILE *f, const cJSON *side)
 	csv_range(f, side, "median_ci_ms");
 	csv_num(f, side, "median_ci_coverage");
 	csv_num(f, side, "p99_ms");
-	csv_num(f, side, "cov");
+	csv_num(f, side, "cv");
 	csv_num(f, side, "mem_kb");
 }
 
@@ -244,8 +244,8 @@ void cmp_print_csv(FILE *f, const cJSON *top)
 
 	fputs("status,workload,size,mode,pair_key,kind,baseline,side,ratio,ratio_ci_lo,"
 	      "ratio_ci_hi,base_n,base_median_ms,base_ci_lo_ms,base_ci_hi_ms,"
-	      "base_ci_coverage,base_p99_ms,base_cov,base_mem_kb,side_n,side_median_ms,"
-	      "side_ci_lo_ms,side_ci_hi_ms,side_ci_coverage,side_p99_ms,side_cov,"
+	      "base_ci_coverage,base_p99_ms,base_cv,base_mem_kb,side_n,side_median_ms,"
+	      "side_ci_lo_ms,side_ci_hi_ms,side_ci_coverage,side_p99_ms,side_cv,"
 	      "side_mem_kb,p50_diff_ms,p99_diff_ms,mem_diff_kb,flags,differences\n", f);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItem(top, "pairs"))
 		csv_pair(f, p, cJSON_IsTrue(cJSON_GetObjectItem(p, "mismatch_allowed")) ?

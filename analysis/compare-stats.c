@@ -72,7 +72,7 @@ static double side_mem(const struct cmp_data *d, const struct cmp_side *s)
 	return n ? sum / (double)n : NAN;
 }
 
-static cJSON *side_json(const struct stats_summary *s, double cov, double mem, int ci)
+static cJSON *side_json(const struct stats_summary *s, double cv, double mem, int ci)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -83,7 +83,7 @@ static cJSON *side_json(const struct stats_summary *s, double cov, double mem, i
 	cJSON_AddBoolToObject(o, "median_ci_below_level", ci != 0);
 	add_num(o, "p50_ms", s->median);
 	add_num(o, "p99_ms", s->n >= STATS_P99_MIN_N ? s->p99 : NAN);
-	add_num(o, "cov", cov);
+	add_num(o, "cv", cv);
 	add_num(o, "mem_kb", mem);
 	return o;
 }

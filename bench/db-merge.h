@@ -19,8 +19,8 @@ struct db_merge_count {
  * db_merge_file() - copy every run of the cvmbench database @path that
  * @out does not hold yet (same started_at, hostname, version, command
  * line, config and environment facts) into @out, with all that hangs
- * from it (environment, cells and their params, instances, invocations, metrics, skips, errors, any table whose
- * foreign keys lead to a run), ids renumbered after @out's, and the run's
+ * from it (environment, cells and their params, instances, invocations,
+ * metrics, skips, errors, any table whose foreign keys lead to a run), ids renumbered after @out's, and the run's
  * origin as environment facts merge.source_file, merge.source_run and
  * merge.source_host. An older schema is migrated in a copy in memory; the
  * input is opened read-only and never changed. One transaction per input.

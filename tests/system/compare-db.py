@@ -3,7 +3,7 @@
 # database with known invocation latencies, for the compare and merge tests.
 # It is made from results-schema/*.sql by Python's sqlite3 (not by
 # cvmbench), with one run, its environment and one measured cell per
-# workload. Latencies: 1000 .. 1000+N-1 ns times --scale, or with --lognormal
+# workload. Latencies: 1000 .. 1000+N-1 us times --scale, or with --lognormal
 # SEED N lognormal draws (median 1 ms, sigma 0.5) times --scale.
 #   --cvm TYPE          the run's environment cvm.type (default none)
 #   --env KEY=VALUE     set (or with KEY= remove) an environment fact
@@ -13,6 +13,9 @@
 #   --mem KB            each instance's pss_kb (default: none recorded)
 #   --exits CLASS=RATE  a vmexit metric (unit 1/s) of every cell
 #   --started ISO       run.started_at; --hostname NAME
+#   --upto N            only the migrations up to N (an older database)
+# Every cell also gets a per-invocation metric on its first three calls, a
+# skipped probe and an error, so that a merge has every link to keep.
 import argparse, glob, os, random, re, sqlite3, sys
 
 p = argparse.ArgumentParser()
@@ -30,14 +33,17 @@ p.add_argument("--exits", action="append", default=[])
 p.add_argument("--started", default="2026-12-01T08:00:00.000000Z")
 p.add_argument("--hostname", default="vm")
 p.add_argument("--vantage", default="guest")
+p.add_argument("--upto", type=int, default=10**6)
 a = p.parse_args()
 
 here = os.path.dirname(os.path.abspath(__file__))
-schema = sorted(glob.glob(os.path.join(here, "..", "..", "results-schema", "*.sql")))
+num = lambda f: int(re.match(r"(\d+)", os.path.basename(f)).group(1))
+schema = [f for f in sorted(glob.glob(os.path.join(here, "..", "..", "results-schema", "*.sql")))
+          if num(f) <= a.upto]
 db = sqlite3.connect(a.out)
 for f in schema:
     db.executescript(open(f).read())
-db.execute("PRAGMA user_version = %d" % int(re.match(r"(\d+)", os.path.basename(schema[-1])).group(1)))
+db.execute("PRAGMA user_version = %d" % num(schema[-1]))
 db.execute("PRAGMA application_id = %d" % 0x63766d62)
 
 run = db.execute(
@@ -79,11 +85,18 @@ for w in a.workloads.split(","):
         db.execute("INSERT INTO instance (cell_id, idx, pid, pss_kb) VALUES (?, 0, 1, ?)",
                    (cell, a.mem))
         for i in range(a.n):
-            base = rng.lognormvariate(0, 0.5) * 1e6 if a.lognormal is not None else 1000 + i
-            db.execute(
+            base = rng.lognormvariate(0, 0.5) * 1e6 if a.lognormal is not None else (1000 + i) * 1000
+            inv = db.execute(
                 "INSERT INTO invocation (cell_id, instance_idx, seq, phase, start, "
                 "started_at, latency_ns, fn_ns, ok) VALUES (?, 0, ?, 'measured', 'warm', "
-                "?, ?, NULL, 1)", (cell, i, a.started, round(base * a.scale)))
+                "?, ?, NULL, 1)", (cell, i, a.started, round(base * a.scale))).lastrowid
+            if i < 3:
+                db.execute("INSERT INTO metric (cell_id, invocation_id, probe, name, value, "
+                           "unit) VALUES (?, ?, 'null', 'seq', ?, 'count')", (cell, inv, i))
+        db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES "
+                   "(?, ?, 'idle', 'no cpuidle driver')", (run, cell))
+        db.execute("INSERT INTO error (run_id, cell_id, at, source, message) VALUES "
+                   "(?, ?, ?, 'test.c:1 f', ?)", (run, cell, a.started, "an error of " + w))
         for kv in a.exits:
             k, v = kv.split("=", 1)
             db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
