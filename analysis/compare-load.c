@@ -208,24 +208,37 @@ static const struct {
 };
 
 /**
+ * cmp_load_handle() - add the runs and measured cells of the open database
+ * @h (with the views of analysis/views.sql), called @name in the output,
+ * to @d. Returns 0, -ENOMEM or -EIO (reported).
+ */
+int cmp_load_handle(struct cmp_data *d, struct sqlite3 *h, const char *name)
+{
+	size_t first[3] = { d->npaths, d->nruns, d->ncells }, i;
+	int ret = 0;
+
+	d->paths[d->npaths++] = name;
+	for (i = 0; i < sizeof(queries) / sizeof(queries[0]) && !ret; i++)
+		ret = each_row(d, h, queries[i].sql, queries[i].fn, first[queries[i].first]);
+	if (ret)
+		pr_err("%s: %s", name, ret == -ENOMEM ? "out of memory" : "cannot be read");
+	return ret;
+}
+
+/**
  * cmp_load() - add the runs and measured cells of the database @path to
  * @d. Returns EXIT_OK, or EXIT_USAGE (a file that is missing or not a
  * cvmbench database: reported, naming it) or EXIT_FAILED.
  */
 int cmp_load(struct cmp_data *d, const char *path)
 {
-	size_t first[3] = { d->npaths, d->nruns, d->ncells }, i;
 	struct analysis an;
 	int ret;
 
 	ret = analysis_open(&an, path);
 	if (ret)
 		return ret;
-	d->paths[d->npaths++] = path;
-	for (i = 0; i < sizeof(queries) / sizeof(queries[0]) && !ret; i++)
-		ret = each_row(d, an.h, queries[i].sql, queries[i].fn, first[queries[i].first]);
+	ret = cmp_load_handle(d, an.h, path);
 	analysis_close(&an);
-	if (ret)
-		pr_err("%s: %s", path, ret == -ENOMEM ? "out of memory" : "cannot be read");
 	return ret ? EXIT_FAILED : EXIT_OK;
 }

@@ -84,7 +84,7 @@ static void print_pair(FILE *f, const cJSON *p)
 	char r[32], ci[64], ma[96], mb[96], d50[32], d99[32], dm[32], fl[128], x[2][32];
 
 	flags(p, fl, sizeof(fl));
-	fprintf(f, "%-20s %-5s %-4s %-8s %-16s %6.0f %6.0f %7s %-17s %-28s %-28s %9s %9s %9s "
+	fprintf(f, "%-20s %-5s %-4s %-8s %-22s %6.0f %6.0f %7s %-17s %-28s %-28s %9s %9s %9s "
 		"%-7s %s\n", str(p, "workload"), str(p, "size"), str(p, "mode"), str(p, "side"),
 		str(p, "kind"), cJSON_GetObjectItem(a, "n")->valuedouble,
 		cJSON_GetObjectItem(b, "n")->valuedouble, num(st, "ratio", "%.3f", r, sizeof(r)),
@@ -152,7 +152,7 @@ void cmp_print_table(FILE *f, const cJSON *top)
 			cJSON_GetArraySize(cJSON_GetObjectItem(top, "refused")) ?
 			" whose environment matches" : "");
 	else
-		fprintf(f, "%-20s %-5s %-4s %-8s %-16s %6s %6s %7s %-17s %-28s %-28s %9s %9s "
+		fprintf(f, "%-20s %-5s %-4s %-8s %-22s %6s %6s %7s %-17s %-28s %-28s %9s %9s "
 			"%9s %-7s %s\n", "WORKLOAD", "SIZE", "MODE", "SIDE", "KIND", "N_BASE",
 			"N_SIDE", "RATIO", "RATIO_CI", "BASE_MEDIAN_MS [CI] COVERAGE",
 			"SIDE_MEDIAN_MS [CI] COVERAGE", "DP50_MS", "DP99_MS", "DMEM_KB", "EXITS/S",

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 struct cJSON;
+struct sqlite3;
 
 /* A key = value fact (an environment fact, a cell note, a metric). */
 struct cmp_kv {
@@ -70,6 +71,7 @@ struct cmp_side {
 };
 
 int cmp_load(struct cmp_data *d, const char *path);
+int cmp_load_handle(struct cmp_data *d, struct sqlite3 *h, const char *name);
 void cmp_free(struct cmp_data *d);
 const char *cmp_kv_get(const struct cmp_kv *v, size_t n, const char *key);
 const char *cmp_spec_value(const char *spec, const char *key, char *buf, size_t len);

@@ -16,7 +16,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=33
+N=35
 py=/usr/bin/python3
 top=$PWD
 bin=$(cd "$(dirname "$CVMBENCH")" && pwd)/$(basename "$CVMBENCH")
@@ -175,6 +175,20 @@ is "$? $(grep -c corrupt.db $tmp/err) $(sha256sum < $tmp/corrupt.db)" "2 1 $sum"
    "a corrupt file: exit 2, named, unchanged"
 cmp_ --db $tmp/reg.db --pair-by nosuchkey > /dev/null 2> $tmp/err
 is "$? $(grep -c nosuchkey $tmp/err)" "2 1" "--pair-by a key that is not a dimension: exit 2"
+
+# the overhead figure: drawn from a merged database, a clear message without pairs
+"$bin" merge --out $tmp/both.db $tmp/reg.db $tmp/cvm.db $tmp/same.db > /dev/null
+if command -v gnuplot > /dev/null; then
+	"$bin" plot overhead --db $tmp/both.db --out $tmp/ov.png 2> $tmp/err
+	is "$? $(file -b $tmp/ov.png | cut -d, -f1)" "0 PNG image data" "plot overhead draws the pairs of a merged database"
+	"$bin" plot overhead --db $tmp/reg.db --out $tmp/none.png 2> $tmp/err
+	is "$? $(grep -c 'no pair of a confidential' $tmp/err) $([ -e $tmp/none.png ] && echo drawn)" "3 1 " \
+	   "plot overhead without pairs: exit 3 and why, nothing drawn"
+elif [ -n "${CI:-}" ]; then
+	_tap 1 "gnuplot is needed (CI)"; _tap 1 "gnuplot is needed (CI)"
+else
+	skip_rest 2 "gnuplot is not installed"
+fi
 
 # golden --json on a fixed database (relative names, as a user types them)
 (cd $tmp && mk_g() { $py $top/tests/system/compare-db.py "$@"; }
