@@ -16,7 +16,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=35
+N=37
 py=/usr/bin/python3
 top=$PWD
 bin=$(cd "$(dirname "$CVMBENCH")" && pwd)/$(basename "$CVMBENCH")
@@ -150,6 +150,14 @@ cmp_ --db $tmp/ln1.db --db $tmp/ln2.db --json > $tmp/flags.json
 is "$(j $tmp/flags.json 'd["pairs"][0]["stats"]["flags"], d["pairs"][0]["stats"]["p99_diff_ms"], d["pairs"][0]["stats"]["base"]["p99_ms"], d["pairs"][0]["stats"]["other"]["median_ci_coverage"]')" \
    "(['noisy', 'small'], None, None, 0.9375)" \
    "noisy and small flags; p99 null under 100 invocations; n = 5 interval [min, max] covers 93.75 %"
+
+# show and report: p99 from 100 invocations on, the median interval with its coverage
+"$bin" show --db $tmp/ln1.db --json > $tmp/show50.json
+"$bin" show --db $tmp/reg.db --json > $tmp/show100.json
+is "$(j $tmp/show50.json '[c["latency_ms"]["p99"] for c in d["run"]["cells"]]') $(j $tmp/show100.json '[round(c["latency_ms"]["p99"], 5) for c in d["run"]["cells"]]')" \
+   "[None, None] [1.09801, 1.09801]" "show: p99 is null under 100 invocations, given at 100"
+"$bin" report $tmp/rep --db $tmp/reg.db > /dev/null 2>&1
+is "$(grep -c '1.039 - 1.060 (96.5 %)' $tmp/rep/index.md)" 2 "the report gives each median's interval with its coverage"
 
 # coverage: 400 seeded lognormal pairs (one workload each) with a true ratio of 1.25
 wl=$(seq -f 'w%g' -s, 1 400)
