@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=15
+N=16
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -100,3 +100,12 @@ is "$? $(grep -c 'is the output too' $tmp/err)" "2 1" "the output given as an in
 "$CVMBENCH" compare --db $tmp/m2.db --json | grep -v '"db"\|databases\|"run"' > $tmp/c2
 grep -v '"run"' $tmp/c1 > $tmp/c1b
 ok "$(diff $tmp/c1b $tmp/c2 > /dev/null; echo $?)" -eq 0 "compare of the merged database equals compare of its inputs"
+
+# the machine identity: the SHA-256 of its source's first line, computed here by sha256sum
+src=$("$CVMBENCH" env --json | $py -c 'import json, sys; d = json.load(sys.stdin); print(d.get("machine.id_source", {}).get("value", ""))')
+if [ -r "$src" ]; then
+	is "$("$CVMBENCH" env --json | $py -c 'import json, sys; print(json.load(sys.stdin)["machine.id"]["value"])')" \
+	   "$(printf '%s' "$(head -1 "$src")" | sha256sum | cut -c1-16)" "machine.id is the SHA-256 of $src (first 16 hex digits)"
+else
+	skip "no readable product_uuid or /etc/machine-id here"
+fi
