@@ -160,6 +160,7 @@ static int compare_data(struct cmp_data *d, struct compare_args *a)
 		ret = cmp_load(d, a->dbs[i]);
 	if (ret)
 		return ret;
+	cmp_dedupe(d);
 	if (cmp_assign(d, &a->o))
 		return EXIT_FAILED;
 	pairs = cmp_pairs(d, &a->o);

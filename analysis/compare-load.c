@@ -73,7 +73,8 @@ static int add_run(struct cmp_data *d, struct sqlite3_stmt *st, size_t db)
 	r->id = sqlite3_column_int64(st, 0);
 	r->vantage = col_dup(st, 1);
 	r->version = col_dup(st, 2);
-	return r->vantage && r->version ? 0 : -ENOMEM;
+	r->identity = col_dup(st, 3);
+	return r->vantage && r->version && r->identity ? 0 : -ENOMEM;
 }
 
 /* The run @id of the runs from @first on (one database's), or NULL. */
@@ -188,7 +189,9 @@ static const struct {
 	row_fn fn;
 	int first;
 } queries[] = {
-	{ "SELECT id, vantage, cvmbench_version FROM run ORDER BY id", add_run, FIRST_DB },
+	{ "SELECT id, vantage, cvmbench_version, started_at || char(10) || "
+	  "coalesce(hostname, '') || char(10) || command_line FROM run ORDER BY id", add_run,
+	  FIRST_DB },
 	{ "SELECT run_id, key, value FROM environment ORDER BY run_id, key", add_env,
 	  FIRST_RUN },
 	{ "SELECT id, run_id, cell_key, experiment, workload, size, backend, mode, "
@@ -241,4 +244,56 @@ int cmp_load(struct cmp_data *d, const char *path)
 	ret = cmp_load_handle(d, an.h, path);
 	analysis_close(&an);
 	return ret ? EXIT_FAILED : EXIT_OK;
+}
+
+/* Whether runs @a and @b are one run (merged or copied): identity and facts. */
+static int same_run(const struct cmp_run *a, const struct cmp_run *b)
+{
+	size_t i, j, na = 0, nb = 0;
+
+	if (strcmp(a->identity, b->identity) || strcmp(a->version, b->version))
+		return 0;
+	for (i = 0, j = 0; i < a->nenv || j < b->nenv;) {
+		/* the merge.* facts a merge adds are not the run's own */
+		if (i < a->nenv && !strncmp(a->env[i].key, "merge.", 6)) {
+			i++;
+			continue;
+		}
+		if (j < b->nenv && !strncmp(b->env[j].key, "merge.", 6)) {
+			j++;
+			continue;
+		}
+		if (i == a->nenv || j == b->nenv || strcmp(a->env[i].key, b->env[j].key) ||
+		    strcmp(a->env[i].value, b->env[j].value))
+			return 0;
+		i++, j++, na++, nb++;
+	}
+	return na == nb;
+}
+
+/**
+ * cmp_dedupe() - count a run once when it is in several of the databases
+ * (a merged database and one of its inputs, or one file given twice):
+ * the cells of every later copy are dropped from @d, with a note.
+ */
+void cmp_dedupe(struct cmp_data *d)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < d->nruns; i++)
+		for (j = 0; j < i && !d->runs[i].dup; j++)
+			if (!d->runs[j].dup && same_run(&d->runs[j], &d->runs[i])) {
+				d->runs[i].dup = 1;
+				pr_info("compare: run %lld of %s is run %lld of %s: counted once",
+					(long long)d->runs[i].id, d->paths[d->runs[i].db],
+					(long long)d->runs[j].id, d->paths[d->runs[j].db]);
+			}
+	for (i = 0, k = 0; i < d->ncells; i++) {
+		if (d->runs[d->cells[i].run].dup) {
+			cmp_cell_free(&d->cells[i]);
+			continue;
+		}
+		d->cells[k++] = d->cells[i];
+	}
+	d->ncells = k;
 }

@@ -131,26 +131,32 @@ static void kv_free(struct cmp_kv *v, size_t n)
 }
 
 /**
+ * cmp_cell_free() - free what a loaded cell @c holds.
+ */
+void cmp_cell_free(struct cmp_cell *c)
+{
+	free(c->cell_key), free(c->experiment), free(c->workload), free(c->size);
+	free(c->backend), free(c->mode), free(c->spec), free(c->dim_value);
+	free(c->side), free(c->why_unpaired), free(c->lat_ns);
+	kv_free(c->notes, c->nnotes);
+	kv_free(c->exits, c->nexits);
+}
+
+/**
  * cmp_free() - free what cmp_load() and cmp_assign() allocated in @d.
  */
 void cmp_free(struct cmp_data *d)
 {
-	struct cmp_cell *c;
 	size_t i;
 
 	for (i = 0; i < d->nruns; i++) {
 		free(d->runs[i].vantage);
 		free(d->runs[i].version);
+		free(d->runs[i].identity);
 		kv_free(d->runs[i].env, d->runs[i].nenv);
 	}
-	for (i = 0; i < d->ncells; i++) {
-		c = &d->cells[i];
-		free(c->cell_key), free(c->experiment), free(c->workload), free(c->size);
-		free(c->backend), free(c->mode), free(c->spec), free(c->dim_value);
-		free(c->side), free(c->why_unpaired), free(c->lat_ns);
-		kv_free(c->notes, c->nnotes);
-		kv_free(c->exits, c->nexits);
-	}
+	for (i = 0; i < d->ncells; i++)
+		cmp_cell_free(&d->cells[i]);
 	free(d->runs);
 	free(d->cells);
 	memset(d, 0, sizeof(*d));

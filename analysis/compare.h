@@ -25,8 +25,10 @@ struct cmp_run {
 	size_t db;                /* index into the database paths */
 	int64_t id;
 	char *vantage, *version;
+	char *identity;           /* started_at, hostname, command line (merge's run identity) */
 	struct cmp_kv *env;       /* sorted by key */
 	size_t nenv;
+	int dup;                  /* the same run as an earlier one: its cells not counted */
 };
 
 struct cmp_cell {
@@ -73,6 +75,8 @@ struct cmp_side {
 int cmp_load(struct cmp_data *d, const char *path);
 int cmp_load_handle(struct cmp_data *d, struct sqlite3 *h, const char *name);
 void cmp_free(struct cmp_data *d);
+void cmp_dedupe(struct cmp_data *d);
+void cmp_cell_free(struct cmp_cell *c);
 const char *cmp_kv_get(const struct cmp_kv *v, size_t n, const char *key);
 const char *cmp_spec_value(const char *spec, const char *key, char *buf, size_t len);
 

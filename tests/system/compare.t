@@ -16,7 +16,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=37
+N=38
 py=/usr/bin/python3
 top=$PWD
 bin=$(cd "$(dirname "$CVMBENCH")" && pwd)/$(basename "$CVMBENCH")
@@ -150,6 +150,12 @@ cmp_ --db $tmp/ln1.db --db $tmp/ln2.db --json > $tmp/flags.json
 is "$(j $tmp/flags.json 'd["pairs"][0]["stats"]["flags"], d["pairs"][0]["stats"]["p99_diff_ms"], d["pairs"][0]["stats"]["base"]["p99_ms"], d["pairs"][0]["stats"]["other"]["median_ci_coverage"]')" \
    "(['noisy', 'small'], None, None, 0.9375)" \
    "noisy and small flags; p99 null under 100 invocations; n = 5 interval [min, max] covers 93.75 %"
+
+# a run in two databases (a merged one and its input, or a file given twice) counts once
+"$bin" merge --out $tmp/rc.db $tmp/reg.db $tmp/cvm.db > /dev/null
+cmp_ --db $tmp/rc.db --db $tmp/reg.db --db $tmp/cvm.db --db $tmp/reg.db --json > $tmp/dup.json 2> $tmp/err
+is "$(j $tmp/dup.json '[(p["stats"]["base"]["n"], p["stats"]["other"]["n"]) for p in d["pairs"]]') $(grep -c 'counted once' $tmp/err)" \
+   "[(100, 100), (100, 100)] 3" "a run found in several databases is counted once, and said"
 
 # show and report: p99 from 100 invocations on, the median interval with its coverage
 "$bin" show --db $tmp/ln1.db --json > $tmp/show50.json
