@@ -150,16 +150,12 @@ static int print_result(cJSON *top, const struct compare_args *a)
 	return EXIT_OK;
 }
 
-static int compare_data(struct cmp_data *d, struct compare_args *a)
+/* Pair the loaded @d and print the result. */
+static int compare_loaded(struct cmp_data *d, struct compare_args *a)
 {
 	cJSON *top, *pairs, *item;
-	size_t i;
-	int ret = EXIT_OK;
+	int ret;
 
-	for (i = 0; i < a->ndbs && !ret; i++)
-		ret = cmp_load(d, a->dbs[i]);
-	if (ret)
-		return ret;
 	cmp_dedupe(d);
 	if (cmp_assign(d, &a->o))
 		return EXIT_FAILED;
@@ -181,6 +177,39 @@ static int compare_data(struct cmp_data *d, struct compare_args *a)
 	return ret;
 }
 
+static int compare_data(struct cmp_data *d, struct compare_args *a)
+{
+	size_t i;
+	int ret = EXIT_OK;
+
+	for (i = 0; i < a->ndbs && !ret; i++)
+		ret = cmp_load(d, a->dbs[i]);
+	return ret ? ret : compare_loaded(d, a);
+}
+
+#define COMPARE_DEFAULTS { .pair_by = "confidential", .level = 0.95, \
+			   .resamples = STATS_BOOT_RESAMPLES, .seed = STATS_BOOT_SEED }
+
+/**
+ * compare_show_table() - `cvmbench show --table overhead`: what `compare`
+ * prints (pairs by confidential, the defaults) for the open database @h
+ * called @name, as text or @json. Returns an exit code as cmd_compare().
+ */
+int compare_show_table(struct sqlite3 *h, const char *name, int json)
+{
+	const char *paths[1] = { name };
+	struct compare_args args = { .dbs = paths, .ndbs = 1, .o = COMPARE_DEFAULTS,
+				     .json = json };
+	struct cmp_data d = { .paths = paths };
+	int ret;
+
+	args.o.baseline = "none";
+	ret = cmp_load_handle(&d, h, name) ? EXIT_FAILED : compare_loaded(&d, &args);
+	d.paths = NULL;
+	cmp_free(&d);
+	return ret;
+}
+
 /**
  * cmd_compare() - `cvmbench compare [--db F]... [--pair-by KEY]
  * [--baseline V] [--allow-mismatch] [--json|--csv]`. Returns EXIT_OK,
@@ -188,10 +217,7 @@ static int compare_data(struct cmp_data *d, struct compare_args *a)
  */
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args args = {
-		.o = { .pair_by = "confidential", .level = 0.95,
-		       .resamples = STATS_BOOT_RESAMPLES, .seed = STATS_BOOT_SEED },
-	};
+	struct compare_args args = { .o = COMPARE_DEFAULTS };
 	struct cmp_data d = { 0 };
 	int first, ret;
 

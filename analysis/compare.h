@@ -90,4 +90,7 @@ struct cJSON *cmp_pair_stats(const struct cmp_data *d, const struct cmp_side *ba
 void cmp_print_table(FILE *f, const struct cJSON *top);
 void cmp_print_csv(FILE *f, const struct cJSON *top);
 
+/* cmd-compare.c */
+int compare_show_table(struct sqlite3 *h, const char *name, int json);
+
 #endif

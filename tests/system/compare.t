@@ -16,7 +16,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=38
+N=39
 py=/usr/bin/python3
 top=$PWD
 bin=$(cd "$(dirname "$CVMBENCH")" && pwd)/$(basename "$CVMBENCH")
@@ -156,6 +156,10 @@ is "$(j $tmp/flags.json 'd["pairs"][0]["stats"]["flags"], d["pairs"][0]["stats"]
 cmp_ --db $tmp/rc.db --db $tmp/reg.db --db $tmp/cvm.db --db $tmp/reg.db --json > $tmp/dup.json 2> $tmp/err
 is "$(j $tmp/dup.json '[(p["stats"]["base"]["n"], p["stats"]["other"]["n"]) for p in d["pairs"]]') $(grep -c 'counted once' $tmp/err)" \
    "[(100, 100), (100, 100)] 3" "a run found in several databases is counted once, and said"
+
+cmp_ --db $tmp/rc.db > $tmp/c.txt
+"$bin" show --table overhead --db $tmp/rc.db > $tmp/s.txt
+is "$?:$(md5sum < $tmp/s.txt)" "0:$(md5sum < $tmp/c.txt)" "show --table overhead prints what compare prints"
 
 # show and report: p99 from 100 invocations on, the median interval with its coverage
 "$bin" show --db $tmp/ln1.db --json > $tmp/show50.json
