@@ -80,10 +80,14 @@ static int compare_opt(void *ctx, int id, const char *arg)
 	}
 	if (opts_count("compare", id == OPT_SEED ? "seed" : "resamples", arg, &v))
 		return 2;
+	if (id == OPT_RESAMPLES && v > 1000000) {
+		pr_err("compare: --resamples %zu: at most 1000000", v);
+		return 2;
+	}
 	if (id == OPT_SEED)
 		a->o.seed = v;
 	else
-		a->o.resamples = v > 10000000 ? 10000000 : (unsigned)v;
+		a->o.resamples = (unsigned)v;
 	return 0;
 }
 

@@ -12,7 +12,8 @@
  * identity and a merge's origin (two machines are the point of a cloud
  * pair), notes that name a process (*.agent); and, when pairing by
  * confidential, the facts a CVM changes by being one (cvm.*, the sev and
- * tdx_guest CPU flags, MemTotal, which a CVM kernel lowers by its bounce
+ * tdx_guest CPU flags, the highest CPUID leaves, which the TDX module and
+ * SEV firmware filter, MemTotal, which a CVM kernel lowers by its bounce
  * buffers and unaccepted memory).
  */
 #include <fnmatch.h>
@@ -32,7 +33,8 @@ static const char *const volatile_facts[] = {
 
 static const char *const cvm_facts[] = {
 	"cvm.*", "cpu.flag.sev", "cpu.flag.sev_es", "cpu.flag.sev_snp",
-	"cpu.flag.tdx_guest", "memory.total", "guest.cvm.type", NULL
+	"cpu.flag.tdx_guest", "cpu.cpuid_max_leaf", "cpu.cpuid_max_ext_leaf",
+	"memory.total", "guest.cvm.type", NULL
 };
 
 static int listed(const char *const *pat, const char *key)
