@@ -80,7 +80,7 @@ static void flags(const cJSON *p, char *buf, size_t len)
 static void print_pair(FILE *f, const cJSON *p)
 {
 	const cJSON *st = cJSON_GetObjectItem(p, "stats"), *a = cJSON_GetObjectItem(st, "base");
-	const cJSON *b = cJSON_GetObjectItem(st, "other"), *e;
+	const cJSON *b = cJSON_GetObjectItem(st, "side"), *e;
 	char r[32], ci[64], ma[96], mb[96], d50[32], d99[32], dm[32], fl[128], x[2][32];
 
 	flags(p, fl, sizeof(fl));
@@ -95,7 +95,7 @@ static void print_pair(FILE *f, const cJSON *p)
 		cJSON_GetObjectItem(st, "exits_per_s")->child ? "below" : "-", fl);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(st, "exits_per_s"))
 		fprintf(f, "    exits/s %s: %s baseline, %s %s\n", e->string,
-			num(e, "base", "%.6g", x[0], sizeof(x[0])), num(e, "other", "%.6g", x[1],
+			num(e, "base", "%.6g", x[0], sizeof(x[0])), num(e, "side", "%.6g", x[1],
 			sizeof(x[1])), str(p, "side"));
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(p, "differences"))
 		fprintf(f, "    MISMATCH ALLOWED: %s\n", e->valuestring);
@@ -224,7 +224,7 @@ static void csv_pair(FILE *f, const cJSON *p, const char *status)
 	csv_num(f, st, "ratio");
 	csv_range(f, st, "ratio_ci");
 	csv_side(f, cJSON_GetObjectItem(st, "base"));
-	csv_side(f, cJSON_GetObjectItem(st, "other"));
+	csv_side(f, cJSON_GetObjectItem(st, "side"));
 	csv_num(f, st, "p50_diff_ms");
 	csv_num(f, st, "p99_diff_ms");
 	csv_num(f, st, "mem_diff_kb");

@@ -88,12 +88,12 @@ static cJSON *side_json(const struct stats_summary *s, double cv, double mem, in
 	return o;
 }
 
-/* Exit rates by class: {"CLASS": {"base": v|null, "other": v|null}}. */
+/* Exit rates by class: {"CLASS": {"base": v|null, "side": v|null}}. */
 static cJSON *exits_json(const struct cmp_data *d, const struct cmp_side *base,
 			 const struct cmp_side *other)
 {
 	const struct cmp_side *sides[2] = { base, other };
-	const char *names[2] = { "base", "other" };
+	const char *names[2] = { "base", "side" };
 	cJSON *o = cJSON_CreateObject(), *cls;
 	const struct cmp_cell *c;
 	size_t s, i, k;
@@ -106,7 +106,7 @@ static cJSON *exits_json(const struct cmp_data *d, const struct cmp_side *base,
 				if (!cls) {
 					cls = cJSON_AddObjectToObject(o, c->exits[k].key);
 					cJSON_AddNullToObject(cls, "base");
-					cJSON_AddNullToObject(cls, "other");
+					cJSON_AddNullToObject(cls, "side");
 				}
 				cJSON_ReplaceItemInObject(cls, names[s],
 					cJSON_CreateNumber(strtod(c->exits[k].value, NULL)));
@@ -157,7 +157,7 @@ cJSON *cmp_pair_stats(const struct cmp_data *d, const struct cmp_side *base,
 	add_pair(st, "ratio_ci", r.lo, r.hi);
 	add_num(st, "ratio_ci_level", r.level);
 	cJSON_AddItemToObject(st, "base", side_json(&sa, cova, ma, cia));
-	cJSON_AddItemToObject(st, "other", side_json(&sb, covb, mb, cib));
+	cJSON_AddItemToObject(st, "side", side_json(&sb, covb, mb, cib));
 	add_num(st, "p50_diff_ms", sb.median - sa.median);
 	add_num(st, "p99_diff_ms", na >= STATS_P99_MIN_N && nb >= STATS_P99_MIN_N ?
 		sb.p99 - sa.p99 : NAN);

@@ -80,7 +80,7 @@ static void write_side(struct figure_ctx *ctx, const cJSON *pairs, const char *s
 		ci = cJSON_GetObjectItem(st, "ratio_ci");
 		x = name_index(groups, group_of(p, g, sizeof(g))) + 1 + (si - (nsides - 1) / 2.0) * bw;
 		snprintf(n, sizeof(n), "N=%.0f/%.0f", jnum(cJSON_GetObjectItem(st, "base"), "n"),
-			 jnum(cJSON_GetObjectItem(st, "other"), "n"));
+			 jnum(cJSON_GetObjectItem(st, "side"), "n"));
 		fprintf(ctx->data, "%.4f %.6g %.6g %.6g ", x, jnum(st, "ratio"),
 			cJSON_GetArraySize(ci) == 2 ? cJSON_GetArrayItem(ci, 0)->valuedouble : jnum(st, "ratio"),
 			cJSON_GetArraySize(ci) == 2 ? cJSON_GetArrayItem(ci, 1)->valuedouble : jnum(st, "ratio"));

@@ -57,7 +57,7 @@ is "$(sqlite3 "$db" "select backend || repeat_index from cell order by id" | tr 
    "native0 qemu0 native1 qemu1 " "the two sides run interleaved by repeat, in cell.id order"
 $CVMBENCH compare --db "$db" --pair-by backend --json > "$tmp/c.json"
 is "$?" 0 "compare --pair-by backend exits 0"
-is "$(j $tmp/c.json '[(p["kind"], p["side"], p["stats"]["base"]["n"], p["stats"]["other"]["n"], len(p["cells"])) for p in d["pairs"]]')" \
+is "$(j $tmp/c.json '[(p["kind"], p["side"], p["stats"]["base"]["n"], p["stats"]["side"]["n"], len(p["cells"])) for p in d["pairs"]]')" \
    "[('backend qemu vs native', 'qemu', 40, 40, 2)]" \
    "one pair, labelled as what it is, with both repeats (40 invocations) a side"
 ok "$(j $tmp/c.json 'int(d["pairs"][0]["stats"]["ratio_ci"][0] > 1)')" -eq 1 \

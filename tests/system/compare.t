@@ -48,7 +48,7 @@ is "$?" 0 "compare of a regular and a CVM database exits 0"
 is "$(j $tmp/out.json 'len(d["pairs"]), [p["workload"] for p in d["pairs"]]')" \
    "(2, ['matmul', 'pyaes'])" "one pair per workload"
 is "$(j $tmp/out.json '{(p["kind"], p["side"], p["baseline"], p["stats"]["ratio"],
-	p["stats"]["base"]["n"], p["stats"]["other"]["n"]) for p in d["pairs"]}')" \
+	p["stats"]["base"]["n"], p["stats"]["side"]["n"]) for p in d["pairs"]}')" \
    "{('CVM overhead', 'sev-snp', 'none', 1.25, 100, 100)}" \
    "the ratio is 1.25, labelled CVM overhead sev-snp vs none, 100 invocations a side"
 is "$(j $tmp/out.json 'all(p["stats"]["ratio_ci"][0] < 1.25 < p["stats"]["ratio_ci"][1]
@@ -68,7 +68,7 @@ def ci(x, level=0.95):
         tail += p; j += 1
     return [s[j - 1] / 1e6, s[n - j] / 1e6, 1 - 2 * tail]
 print(ci([(1000 + i) * 1000 for i in range(100)]) + ci([1250 * (1000 + i) for i in range(100)]))')
-got=$(j $tmp/out.json '[v for s in ("base", "other") for v in d["pairs"][0]["stats"][s]["median_ci_ms"] + [d["pairs"][0]["stats"][s]["median_ci_coverage"]]]')
+got=$(j $tmp/out.json '[v for s in ("base", "side") for v in d["pairs"][0]["stats"][s]["median_ci_ms"] + [d["pairs"][0]["stats"][s]["median_ci_coverage"]]]')
 is "$($py -c 'import sys; a, b = eval(sys.argv[1]), eval(sys.argv[2])
 print(len(a) == len(b) == 6 and all(abs(x - y) <= 1e-12 * abs(y) for x, y in zip(a, b)))' "$got" "$ref")" True \
    "order-statistic intervals and coverage of both medians match exact binomial sums ($ref)"
@@ -101,7 +101,7 @@ mk $tmp/regm.db --mem 1000 --exits hlt=100 --exits io=5
 mk $tmp/cvmm.db --cvm sev-snp --scale 1.25 --mem 1500 --exits hlt=300
 cmp_ --db $tmp/regm.db --db $tmp/cvmm.db --json > $tmp/mem.json
 is "$(j $tmp/mem.json 'd["pairs"][0]["stats"]["mem_diff_kb"], d["pairs"][0]["stats"]["exits_per_s"]')" \
-   "(500, {'hlt': {'base': 100, 'other': 300}, 'io': {'base': 5, 'other': None}})" \
+   "(500, {'hlt': {'base': 100, 'side': 300}, 'io': {'base': 5, 'side': None}})" \
    "memory difference and exits/s by class; a class one side lacks is null"
 cmp_ --db $tmp/regm.db --db $tmp/cvmm.db > $tmp/mem.txt
 is "$(grep -c 'exits/s io: 5 baseline, - sev-snp' $tmp/mem.txt)" 2 "table: the missing exit rate is '-'"
@@ -147,14 +147,14 @@ is "$(j $tmp/be.json '{(p["kind"], p["side"], p["baseline"]) for p in d["pairs"]
 mk $tmp/ln1.db --lognormal 1 --n 50
 mk $tmp/ln2.db --lognormal 2 --n 5 --cvm tdx
 cmp_ --db $tmp/ln1.db --db $tmp/ln2.db --json > $tmp/flags.json
-is "$(j $tmp/flags.json 'd["pairs"][0]["stats"]["flags"], d["pairs"][0]["stats"]["p99_diff_ms"], d["pairs"][0]["stats"]["base"]["p99_ms"], d["pairs"][0]["stats"]["other"]["median_ci_coverage"]')" \
+is "$(j $tmp/flags.json 'd["pairs"][0]["stats"]["flags"], d["pairs"][0]["stats"]["p99_diff_ms"], d["pairs"][0]["stats"]["base"]["p99_ms"], d["pairs"][0]["stats"]["side"]["median_ci_coverage"]')" \
    "(['noisy', 'small'], None, None, 0.9375)" \
    "noisy and small flags; p99 null under 100 invocations; n = 5 interval [min, max] covers 93.75 %"
 
 # a run in two databases (a merged one and its input, or a file given twice) counts once
 "$bin" merge --out $tmp/rc.db $tmp/reg.db $tmp/cvm.db > /dev/null
 cmp_ --db $tmp/rc.db --db $tmp/reg.db --db $tmp/cvm.db --db $tmp/reg.db --json > $tmp/dup.json 2> $tmp/err
-is "$(j $tmp/dup.json '[(p["stats"]["base"]["n"], p["stats"]["other"]["n"]) for p in d["pairs"]]') $(grep -c 'counted once' $tmp/err)" \
+is "$(j $tmp/dup.json '[(p["stats"]["base"]["n"], p["stats"]["side"]["n"]) for p in d["pairs"]]') $(grep -c 'counted once' $tmp/err)" \
    "[(100, 100), (100, 100)] 3" "a run found in several databases is counted once, and said"
 
 cmp_ --db $tmp/rc.db > $tmp/c.txt
