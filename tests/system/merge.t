@@ -3,7 +3,8 @@
 # by tests/system/compare-db.py (Python's sqlite3), checked with the sqlite3
 # command-line tool, not with cvmbench: every table of M holds the sum of
 # the inputs' rows; joined rows (invocation -> cell -> run, per-invocation
-# metrics -> their invocation's cell, skips and errors -> their cell's run)
+# metrics -> their invocation's cell, skips and errors -> their cell's run,
+# container start phases and locks -> their start's cell's run)
 # equal the union of the inputs'; no foreign key dangles; merging again, or
 # a merged database into another, adds nothing; an older schema is migrated,
 # a newer one, another program's file, a corrupt file and the output given
@@ -19,7 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mk() { $py tests/system/compare-db.py "$@"; }
 sq() { sqlite3 -batch -noheader "$@"; }
-TABLES="run environment cell cell_param instance invocation metric skip error"
+TABLES="run environment cell cell_param instance invocation metric skip error runc_start runc_phase runc_lock"
 counts() { local t; for t in $TABLES; do printf '%s=%s ' $t "$(sq "$1" "SELECT count(*) FROM $t")"; done; }
 sum_counts() {
 	local t a b
@@ -38,6 +39,10 @@ JOINED="SELECT r.started_at, r.hostname, c.cell_key, c.workload, i.seq, i.latenc
 	JOIN cell AS c ON c.id = s.cell_id JOIN run AS r ON r.id = s.run_id AND r.id = c.run_id
 	UNION ALL SELECT r.started_at, 'error', c.cell_key, e.source, e.message, NULL, NULL FROM error AS e
 	JOIN cell AS c ON c.id = e.cell_id JOIN run AS r ON r.id = e.run_id AND r.id = c.run_id
+	UNION ALL SELECT r.started_at, 'runc', c.cell_key, p.phase, p.duration_ns, s.total_ns,
+	(SELECT group_concat(l.lock || l.blocked_ns) FROM runc_lock AS l WHERE l.start_id = s.id)
+	FROM runc_phase AS p JOIN runc_start AS s ON s.id = p.start_id JOIN cell AS c ON c.id = s.cell_id
+	JOIN run AS r ON r.id = c.run_id
 	UNION ALL SELECT r.started_at, 'env', e.key, e.value, NULL, NULL, NULL FROM environment AS e
 	JOIN run AS r ON r.id = e.run_id WHERE e.key NOT LIKE 'merge.%'
 	ORDER BY 1, 2, 3, 4, 5"
@@ -53,6 +58,7 @@ if [ ! -x "$CVMBENCH" ] || [ ! -x $py ] || ! command -v sqlite3 > /dev/null; the
 fi
 
 mk $tmp/a.db --mem 100 --exits hlt=5 --repeats 2
+$py tests/system/craft-db.py $tmp/a.db runc rt   # container starts, their phases and locks
 mk $tmp/b.db --cvm sev-snp --scale 1.25 --started 2026-12-01T09:00:00.123456Z --hostname cvm
 cp $tmp/b.db $tmp/b2.db
 sha=$(cat $tmp/a.db $tmp/b.db | sha256sum)
