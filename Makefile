@@ -43,6 +43,8 @@ ASAN_ENV_OPTIONS := abort_on_error=0:detect_leaks=1:halt_on_error=1
 # system tests that run against build-asan/ in check-asan (native backend only:
 # the dynamic cvmfn does not run in a bare container rootfs)
 ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t
+# compare and merge: the analysis side's memory handling (issue 15)
+ASAN_SYSTEM_TESTS += compare.t merge.t
 # every workload test once against the sanitizer cvmfn (compilers.t builds its
 # own clang cvmfn, so it is left out)
 ASAN_WORKLOAD_TESTS := $(filter-out tests/workloads/compilers.t,\

@@ -15,6 +15,7 @@
 
 #include "analysis.h"
 #include "command.h"
+#include "compare.h"
 #include "exitcode.h"
 #include "idle-tables.h"
 #include "log.h"
@@ -27,7 +28,8 @@ static const struct opt show_opts[] = {
 	{ "db", 1, "FILE", "results database (default " ANALYSIS_DEFAULT_DB ")", OPT_DB },
 	{ "run", 1, "ID", "run to detail (default: the latest)", OPT_RUN },
 	{ "json", 0, NULL, "print JSON instead of tables", OPT_JSON },
-	{ "table", 1, "NAME", "print one study table instead: idle-policy, exitcost",
+	{ "table", 1, "NAME", "print one study table instead: idle-policy, exitcost, "
+	  "overhead (compare, every run)",
 	  OPT_TABLE },
 	OPT_END
 };
@@ -186,6 +188,11 @@ int cmd_show(int argc, char **argv)
 	if (ret == -EINVAL) {
 		analysis_close(&an);
 		return EXIT_USAGE;
+	}
+	if (args.table && !strcmp(args.table, "overhead")) {
+		ret = compare_show_table(an.h, args.db, args.json);
+		analysis_close(&an);
+		return ret;
 	}
 	if (args.table) {
 		ret = run_id < 0 ? -ENODATA :

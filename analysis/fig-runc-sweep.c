@@ -58,7 +58,7 @@ static int sweep_data(struct figure_ctx *ctx, const char *key, double xmin,
 	for (i = 0; !ret && i < n; i++)
 		if (cells[i].x >= xmin && cells[i].nstarts)
 			cells[k++] = cells[i];
-	if (!ret)
+	if (!ret && k)   /* qsort(NULL, 0, ...) is undefined (UBSan) */
 		qsort(cells, k, sizeof(*cells), by_series);
 	figure_var_str(ctx, "xlabel", xlabel);
 	figure_var_int(ctx, "run", ctx->run_id);

@@ -116,11 +116,12 @@ static void rep_cell(FILE *f, const struct report_ops *ops, const cJSON *c)
 {
 	const cJSON *l = cJSON_GetObjectItem(c, "latency_ms");
 	const cJSON *fn = cJSON_GetObjectItem(c, "fn_ms");
-	char b[10][NUM], ci[2 * NUM + 8];
+	char b[10][NUM], ci[2 * NUM + 32];
 
 	threads_text(c, b[0], NUM);
-	snprintf(ci, sizeof(ci), "%s - %s", summary_ms(l, "ci_lo", b[1], NUM),
-		 summary_ms(l, "ci_hi", b[2], NUM));
+	/* with the coverage it really has: below 95 % for n < 6 ([min, max]) */
+	snprintf(ci, sizeof(ci), "%s - %s (%.1f %%)", summary_ms(l, "ci_lo", b[1], NUM),
+		 summary_ms(l, "ci_hi", b[2], NUM), 100 * summary_num(l, "ci_level"));
 	const char *row[] = {
 		summary_str(c, "cell_key", "-"), summary_str(c, "workload", "-"),
 		summary_str(c, "size", "-"), summary_str(c, "backend", "-"), b[0],
@@ -146,7 +147,8 @@ static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
 	ops->heading(f, 2, "Cells");
 	ops->para(f, "Latency is the harness round trip of the measured, successful "
 		  "invocations; fn is the function's own time inside cvmfn. "
-		  "The CI of the median is distribution-free (order statistics).");
+		  "The CI of the median is distribution-free (order statistics), with "
+		  "the coverage it achieves; p99 is given from 100 invocations on.");
 	ops->table_begin(f, head, 15);
 	cJSON_ArrayForEach(c, cells)
 		rep_cell(f, ops, c);

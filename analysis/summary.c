@@ -67,7 +67,8 @@ static cJSON *stats_json(const struct stats_summary *s)
 	add_num(o, "median", s->median);
 	add_num(o, "p75", s->p75);
 	add_num(o, "p95", s->p95);
-	add_num(o, "p99", s->p99);
+	/* a p99 of fewer than STATS_P99_MIN_N values is one of the largest few: not given */
+	add_num(o, "p99", s->n >= STATS_P99_MIN_N ? s->p99 : NAN);
 	add_num(o, "max", s->max);
 	add_num(o, "mean", s->mean);
 	add_num(o, "stddev", s->stddev);

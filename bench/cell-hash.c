@@ -53,8 +53,20 @@ static int by_text(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The spec's lines (each with its '\n'), not at their default; NULL-ended. */
-static char **hashed_lines(const char *spec, size_t *n)
+/* Whether @line ("name = value") is of key @name. */
+static int line_of(const char *line, size_t len, const char *name)
+{
+	size_t l = name ? strlen(name) : 0;
+
+	return l && len > l + 3 && !memcmp(line, name, l) && !memcmp(line + l, " = ", 3);
+}
+
+/*
+ * The spec's lines (each with its '\n'), not at their default and not of
+ * the keys @drop1 or @drop2 (NULL: none); NULL-ended.
+ */
+static char **hashed_lines(const char *spec, const char *drop1, const char *drop2,
+			   size_t *n)
 {
 	const char *p, *nl;
 	size_t len, lines = 1;
@@ -69,6 +81,8 @@ static char **hashed_lines(const char *spec, size_t *n)
 		nl = strchr(p, '\n');
 		len = nl ? (size_t)(nl - p) + 1 : strlen(p);
 		skip = at_default(p, nl ? len - 1 : len);
+		if (line_of(p, len, drop1) || line_of(p, len, drop2))
+			skip = 1;
 		if (skip > 0)
 			continue;
 		v[*n] = skip ? NULL : strndup(p, len);
@@ -84,14 +98,15 @@ err_lines:
 	return NULL;
 }
 
-int cell_hash(const char *spec, int salt, uint32_t *out)
+/* FNV-1a of the sorted lines of @spec that hashed_lines() keeps. */
+static int hash_lines(const char *spec, const char *drop1, const char *drop2,
+		      uint64_t *out)
 {
 	uint64_t h = FNV_OFFSET;
-	char tail[16] = "";
 	char **lines;
 	size_t i, n;
 
-	lines = hashed_lines(spec, &n);
+	lines = hashed_lines(spec, drop1, drop2, &n);
 	if (!lines)
 		return -ENOMEM;
 	qsort(lines, n, sizeof(*lines), by_text);
@@ -100,10 +115,26 @@ int cell_hash(const char *spec, int salt, uint32_t *out)
 		free(lines[i]);
 	}
 	free(lines);
+	*out = h;
+	return 0;
+}
+
+int cell_hash(const char *spec, int salt, uint32_t *out)
+{
+	char tail[16] = "";
+	uint64_t h;
+
+	if (hash_lines(spec, NULL, NULL, &h))
+		return -ENOMEM;
 	if (salt) {
 		snprintf(tail, sizeof(tail), "#%d", salt);
 		h = fnv(h, tail, strlen(tail));
 	}
 	*out = (uint32_t)(h ^ (h >> 32));
 	return 0;
+}
+
+int cell_pair_hash(const char *spec, const char *dim, uint64_t *out)
+{
+	return hash_lines(spec, dim, "repeat", out);
 }

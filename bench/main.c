@@ -28,6 +28,8 @@ static const struct command commands[] = {
 	{ "restore", cmd_restore, "undo what a crashed run left (settings, processes)" },
 	{ "agent", cmd_agent, "serve the instance-side probes on stdin/stdout (docs/agent.md)" },
 	{ "guest", cmd_guest, "build the qemu guest image and data disks; boot a guest" },
+	{ "compare", cmd_compare, "paired overheads (CVM vs regular) with confidence intervals" },
+	{ "merge", cmd_merge, "merge databases of several machines into one" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

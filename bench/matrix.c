@@ -199,7 +199,13 @@ static int repeats_of(const struct dimension *dims)
 	return 1;
 }
 
-/* The cells were counted first: x->cells has room for all of them. */
+/*
+ * The cells were counted first: x->cells has room for all of them. Repeats
+ * vary slowest: the whole matrix of the experiment once per repeat, so the
+ * cells of a pair (confidential = none, sev-snp) run interleaved, A B A B,
+ * and a drift of the host lands on both sides instead of on one. The order
+ * they ran in is recorded (cell.id, cell.started_at).
+ */
 static int expand_section(struct expansion *x, const struct config_section *s,
 			  const struct dimension *dims)
 {
@@ -208,15 +214,18 @@ static int expand_section(struct expansion *x, const struct config_section *s,
 
 	if (!pick)
 		return -ENOMEM;
-	do {
-		for (r = 0; r < repeats && !ret && x->n < x->cap; r++) {
+	for (r = 0; r < repeats && !ret; r++) {
+		memset(pick, 0, config_key_count * sizeof(*pick));
+		do {
+			if (x->n >= x->cap)
+				break;
 			ret = fill_cell(s->name, dims, pick, r, &x->cells[x->n]);
 			if (!ret) {
 				x->cells[x->n].index = (int)x->n;
 				x->n++;
 			}
-		}
-	} while (!ret && advance(dims, pick));
+		} while (!ret && advance(dims, pick));
+	}
 	free(pick);
 	if (ret)
 		snprintf(x->err, x->errlen, "%s: out of memory after %zu cells", x->cfg->path,

@@ -161,3 +161,18 @@ void stats_summarize(double *x, size_t n, struct stats_summary *s)
 	s->stddev = stats_stddev(x, n);
 	stats_median_ci(x, n, 0.95, &s->ci_lo, &s->ci_hi, &s->ci_level);
 }
+
+/**
+ * stats_cov() - coefficient of variation of @x: sample standard deviation
+ * over the mean (numpy: x.std(ddof=1) / x.mean()). NAN for fewer than two
+ * values or a mean that is not positive.
+ */
+double stats_cov(const double *x, size_t n)
+{
+	double m;
+
+	if (n < 2)
+		return NAN;
+	m = stats_mean(x, n);
+	return m > 0 ? stats_stddev(x, n) / m : NAN;
+}

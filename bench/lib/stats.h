@@ -26,5 +26,11 @@ double stats_stddev(const double *x, size_t n);
 int stats_median_ci(const double *sorted, size_t n, double level,
 		    double *lo, double *hi, double *coverage);
 void stats_summarize(double *x, size_t n, struct stats_summary *s);
+double stats_cov(const double *x, size_t n);
+
+/* A p99 is shown only from this many samples on ("-" below). */
+#define STATS_P99_MIN_N 100
+/* A sample whose coefficient of variation is above this is flagged noisy. */
+#define STATS_NOISY_COV 0.10
 
 #endif

@@ -9,6 +9,10 @@
 #   names NAME   rename the run's workloads, sizes and idle values to NAME
 #   noidle       make the cells idle-policy cells (idle = hlt, probes
 #                latency, idle, cpu) whose idle probe was skipped
+#   pair NAME    add a second run whose machine is a CVM of type NAME (its
+#                environment's cvm.type), with a copy of the run's measured
+#                cells and their calls 1.2 times slower: the overhead figure
+#                draws, NAME in its legend
 #   halt POLICY  make the cells idle-policy cells under POLICY with halt
 #                entries (3 and 5 per call) whose source (cell_param
 #                idle.entries_source) alternates between cpuidle and tracefs,
@@ -82,6 +86,29 @@ elif mode == "halt":
                    "(?, 'idle.entries_source', ?)", (c, src))
         db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
                    "(?, 'idle', 'halt_entries_per_invocation', ?, 'count')", (c, 3 + 2 * k))
+elif mode == "pair":
+    rcols = [d[0] for d in db.execute("SELECT * FROM run LIMIT 0").description]
+    r = dict(zip(rcols, db.execute("SELECT * FROM run WHERE id = ?", (run,)).fetchone()))
+    # an id below the others: the run the other figures draw stays the latest
+    r["id"] = db.execute("SELECT min(id) - 1 FROM run").fetchone()[0]
+    r["started_at"] = "2000-01-01T00:00:00.000000Z"
+    new = db.execute("INSERT INTO run (%s) VALUES (%s)" % (", ".join(r), ", ".join(
+        "?" * len(r))), list(r.values())).lastrowid
+    db.execute("INSERT INTO environment SELECT ?, key, CASE key WHEN 'cvm.type' THEN ? "
+               "ELSE value END, source FROM environment WHERE run_id = ?", (new, name, run))
+    for (old,) in db.execute("SELECT id FROM cell WHERE run_id = ? AND status = 'ok'",
+                             (run,)).fetchall():
+        c = dict(zip(cols, db.execute("SELECT * FROM cell WHERE id = ?", (old,)).fetchone()))
+        del c["id"]
+        c["run_id"] = new
+        cell = db.execute("INSERT INTO cell (%s) VALUES (%s)" % (", ".join(c), ", ".join(
+            "?" * len(c))), list(c.values())).lastrowid
+        db.execute("INSERT INTO cell_param SELECT ?, key, value FROM cell_param "
+                   "WHERE cell_id = ?", (cell, old))
+        db.execute("INSERT INTO invocation (cell_id, instance_idx, seq, phase, start, "
+                   "started_at, latency_ns, fn_ns, ok) SELECT ?, instance_idx, seq, phase, "
+                   "start, started_at, CAST(latency_ns * 1.2 AS INTEGER), fn_ns, ok FROM "
+                   "invocation WHERE cell_id = ?", (cell, old))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()

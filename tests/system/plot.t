@@ -22,7 +22,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=35
+N=39
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -129,7 +129,7 @@ for name in "${names[@]}"; do
 	i=$((i + 1))
 	cp "$tmp/base.db" "$tmp/h$i.db"
 	craft "$tmp/h$i.db" noidle && craft "$tmp/h$i.db" names "$name" &&
-		craft "$tmp/h$i.db" runc "$name"
+		craft "$tmp/h$i.db" runc "$name" && craft "$tmp/h$i.db" pair "$name"
 	$py -c 'import sqlite3, sys
 d = sqlite3.connect(sys.argv[1]); d.execute("UPDATE skip SET reason = ?", (sys.argv[2],))
 d.commit()' "$tmp/h$i.db" "$name"
@@ -142,6 +142,8 @@ d.commit()' "$tmp/h$i.db" "$name"
 	is "$bad" "" "hostile name $i: every figure draws (runc and idle cells with that name)"
 	grep -qF "touch" "$tmp/h$i-runc-parallel.svg"
 	is "$?" 0 "... with the name in the legend, as text"
+	grep -qF "touch" "$tmp/h$i-overhead.svg"
+	is "$?" 0 "... also as the CVM type in the overhead figure's legend"
 	[ -e "$mark" ]
 	is "$?" 1 "... and the command in it did not run"
 	rm -f "$mark"

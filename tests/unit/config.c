@@ -30,21 +30,47 @@ static void test_expansion(void)
 	tap_ok(config_expand(cfg, &cells, &n, err, sizeof(err)) == 0, "and expands");
 	tap_ok(n == 9, "2 workloads x 2 threads x 2 repeats + 1 = 9 cells (got %zu)", n);
 	tap_ok(!strcmp(cells[0].workload, "null") && cells[0].threads == 1 &&
-	       cells[0].repeat_index == 0 && cells[1].repeat_index == 1 &&
-	       cells[2].threads == 2 && !strcmp(cells[4].workload, "hello-world"),
-	       "first key varies slowest, repeats fastest");
+	       cells[0].repeat_index == 0 && cells[1].threads == 2 &&
+	       cells[1].repeat_index == 0 && !strcmp(cells[2].workload, "hello-world") &&
+	       cells[4].repeat_index == 1 && !strcmp(cells[4].workload, "null") &&
+	       cells[4].threads == 1,
+	       "first key varies slowest within a repeat; repeats slowest of all");
 	tap_ok(cells[0].invocations == 3 && !strcmp(cells[8].size, "small") &&
 	       cells[8].invocations == 3 && cells[8].warmup == 2,
 	       "defaults section, then built-in defaults, then the experiment's keys");
 	tap_ok(!strncmp(cells[0].key, "sweep-", 6) && strlen(cells[0].key) == 14,
 	       "cell key is experiment-8hex (%s)", cells[0].key);
 	tap_ok(strcmp(cells[0].key, cells[1].key) != 0, "repeats have their own keys");
-	tap_contains(cells[2].spec, "threads = 2\n", "spec holds every key verbatim");
+	tap_contains(cells[1].spec, "threads = 2\n", "spec holds every key verbatim");
 	tap_contains(cells[2].spec, "experiment = sweep\n", "spec names the experiment");
 	config_expand(cfg, &again, &n2, err, sizeof(err));
 	tap_ok(n2 == n && !strcmp(again[5].key, cells[5].key),
 	       "the same config gives the same keys");
 	config_cells_free(again, n2);
+	config_cells_free(cells, n);
+	config_free(cfg);
+}
+
+/* Issue 15: the two sides of a pair run interleaved, A B A B, by repeat. */
+static void test_interleaved(void)
+{
+	const char *text = "[experiment p]\nworkload = null\nbackend = qemu\n"
+			   "confidential = none, model\nrepeats = 3\n";
+	static const char *const want[6] = { "none", "model", "none", "model", "none", "model" };
+	struct config *cfg;
+	struct cell *cells;
+	char err[1024];
+	size_t n = 0, i;
+	int good;
+
+	load(text, &cfg, err, sizeof(err));
+	config_expand(cfg, &cells, &n, err, sizeof(err));
+	good = n == 6;
+	for (i = 0; good && i < n; i++)
+		good = !strcmp(cells[i].confidential, want[i]) &&
+		       cells[i].repeat_index == (int)i / 2;
+	tap_ok(good, "confidential = none, model with 3 repeats runs none model none model "
+	       "none model, repeat 0 0 1 1 2 2 (%zu cells)", n);
 	config_cells_free(cells, n);
 	config_free(cfg);
 }
@@ -144,8 +170,9 @@ static void test_missing_file(void)
 
 int main(void)
 {
-	tap_plan(35);
+	tap_plan(36);
 	test_expansion();
+	test_interleaved();
 	test_errors();
 	test_long_values();
 	test_missing_file();

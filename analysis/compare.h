@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare.h - `cvmbench compare`: the cells of one or more databases,
+ * loaded into memory (compare-load.c), given a side and a pair key
+ * (compare-pair.c), paired with their baseline twin and summarized
+ * (compare-stats.c) into a cJSON tree that compare-out.c prints as a
+ * table, CSV or JSON. docs/compare.md says what every number means.
+ */
+#ifndef CVMBENCH_COMPARE_H
+#define CVMBENCH_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct cJSON;
+struct sqlite3;
+
+/* A key = value fact (an environment fact, a cell note, a metric). */
+struct cmp_kv {
+	char *key, *value;
+};
+
+struct cmp_run {
+	size_t db;                /* index into the database paths */
+	int64_t id;
+	char *vantage, *version;
+	char *identity;           /* started_at, hostname, command line (merge's run identity) */
+	struct cmp_kv *env;       /* sorted by key */
+	size_t nenv;
+	int dup;                  /* the same run as an earlier one: its cells not counted */
+};
+
+struct cmp_cell {
+	size_t run;               /* index into cmp_data.runs */
+	int64_t id;
+	char *cell_key, *experiment, *workload, *size, *backend, *mode, *spec;
+	int repeat;
+	char *dim_value;          /* its value of the pairing dimension, as asked */
+	char *side;               /* what it is on that dimension (NULL: unpaired) */
+	char *why_unpaired;       /* why side is NULL */
+	uint64_t pair;            /* cell_pair_hash() */
+	double *lat_ns;           /* measured, successful invocations */
+	size_t nlat;
+	double mem_kb;            /* mean instance PSS (else RSS); NAN: none */
+	struct cmp_kv *notes, *exits;  /* cell_param notes; vmexit rates per s */
+	size_t nnotes, nexits;
+};
+
+struct cmp_data {
+	const char **paths;
+	size_t npaths;
+	struct cmp_run *runs;
+	size_t nruns;
+	struct cmp_cell *cells;
+	size_t ncells;
+};
+
+struct cmp_opts {
+	const char *pair_by;      /* a config key; "confidential" by default */
+	const char *baseline;     /* its value on the baseline side */
+	int allow_mismatch;
+	double level;
+	unsigned resamples;
+	uint64_t seed;
+};
+
+/* One side of a pair: the cells (indexes into cmp_data.cells) pooled. */
+struct cmp_side {
+	size_t *cells;
+	size_t n;
+	const char *label;
+};
+
+int cmp_load(struct cmp_data *d, const char *path);
+int cmp_load_handle(struct cmp_data *d, struct sqlite3 *h, const char *name);
+void cmp_free(struct cmp_data *d);
+void cmp_dedupe(struct cmp_data *d);
+void cmp_cell_free(struct cmp_cell *c);
+const char *cmp_kv_get(const struct cmp_kv *v, size_t n, const char *key);
+const char *cmp_spec_value(const char *spec, const char *key, char *buf, size_t len);
+
+int cmp_assign(struct cmp_data *d, const struct cmp_opts *o);
+struct cJSON *cmp_pairs(const struct cmp_data *d, const struct cmp_opts *o);
+int cmp_env_diff(const struct cmp_data *d, const struct cmp_side *a,
+		 const struct cmp_side *b, const struct cmp_opts *o, struct cJSON *out);
+struct cJSON *cmp_pair_stats(const struct cmp_data *d, const struct cmp_side *base,
+			     const struct cmp_side *other, const struct cmp_opts *o);
+
+void cmp_print_table(FILE *f, const struct cJSON *top);
+void cmp_print_csv(FILE *f, const struct cJSON *top);
+
+/* cmd-compare.c */
+int compare_show_table(struct sqlite3 *h, const char *name, int json);
+
+#endif

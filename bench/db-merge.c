@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db-merge.c - merge one cvmbench database into another. The input is
+ * opened read-only (db_open checks it is cvmbench's and not newer),
+ * copied into memory with SQLite's backup API and migrated there, so an
+ * older schema merges like a current one and the input is never written.
+ * The output is attached to that copy and every table is copied in the
+ * order of its foreign keys: a table's integer primary key and every
+ * column referring to one are shifted by the output's largest id of that
+ * table, so links are kept and no id collides. The tables and their links
+ * are read from the schema itself (PRAGMA table_info, foreign_key_list):
+ * a table a later migration adds is merged without a change here, provided
+ * its foreign keys lead to a run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "db.h"
+#include "db-local.h"
+#include "db-merge.h"
+
+#define MAX_TABLES 64
+
+struct mtable {
+	char name[64];
+	char pk[64];              /* its INTEGER PRIMARY KEY column, or "" */
+	long long offset;         /* added to its pk and to references to it */
+	char *filter;             /* SQL: its rows that belong to a new run */
+	int done;
+};
+
+struct merge {
+	sqlite3 *h;               /* the input's copy; the output is "dst" */
+	struct mtable t[MAX_TABLES];
+	int n;
+	char *err;
+	size_t errlen;
+	const char *path;
+};
+
+static int sql_fail(struct merge *m, const char *what)
+{
+	snprintf(m->err, m->errlen, "%s: %s: %s", m->path, what, sqlite3_errmsg(m->h));
+	return -EIO;
+}
+
+static int exec(struct merge *m, const char *sql)
+{
+	return sqlite3_exec(m->h, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : sql_fail(m, sql);
+}
+
+/* The first column of the first row of @sql as an integer (0 when NULL). */
+static long long scalar(struct merge *m, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = 0;
+
+	if (sqlite3_prepare_v2(m->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static struct mtable *table(struct merge *m, const char *name)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->t[i].name, name))
+			return &m->t[i];
+	return NULL;
+}
+
+/* Read the input into memory (m->h), migrated to this build's schema. */
+static int copy_in(struct merge *m)
+{
+	struct db *in;
+	sqlite3_backup *b;
+	int ret;
+
+	ret = db_open(&in, m->path, DB_READONLY, m->err, m->errlen);
+	if (ret)
+		return ret;
+	if (sqlite3_open(":memory:", &m->h) != SQLITE_OK) {
+		db_close(in);
+		return -ENOMEM;
+	}
+	b = sqlite3_backup_init(m->h, "main", db_sqlite(in), "main");
+	ret = b && sqlite3_backup_step(b, -1) == SQLITE_DONE ? 0 : -EIO;
+	if (b)
+		sqlite3_backup_finish(b);
+	if (ret)
+		snprintf(m->err, m->errlen, "%s: cannot be read: %s", m->path,
+			 sqlite3_errmsg(db_sqlite(in)));
+	db_close(in);
+	return ret ?: db_migrate(m->h, m->path, m->err, m->errlen);
+}
+
+/* The tables of the copy, each with its integer primary key. */
+static int list_tables(struct merge *m)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = sqlite3_prepare_v2(m->h, "SELECT m.name, (SELECT p.name FROM "
+				"pragma_table_info(m.name) AS p WHERE p.pk = 1 AND "
+				"upper(p.type) = 'INTEGER' AND (SELECT count(*) FROM "
+				"pragma_table_info(m.name) WHERE pk > 0) = 1) FROM sqlite_master "
+				"AS m WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' "
+				"ORDER BY m.name", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return sql_fail(m, "reading the schema");
+	while (sqlite3_step(st) == SQLITE_ROW && m->n < MAX_TABLES) {
+		struct mtable *t = &m->t[m->n++];
+
+		snprintf(t->name, sizeof(t->name), "%s", sqlite3_column_text(st, 0));
+		snprintf(t->pk, sizeof(t->pk), "%s",
+			 sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "");
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* The foreign keys of @t: "from" column, parent table, parent column. */
+struct fk {
+	char from[64], parent[64], to[64];
+};
+
+static int foreign_keys(struct merge *m, const struct mtable *t, struct fk *fk, int max)
+{
+	char sql[160];
+	sqlite3_stmt *st;
+	int n = 0;
+
+	snprintf(sql, sizeof(sql), "SELECT \"from\", \"table\", coalesce(\"to\", '') FROM "
+		 "pragma_foreign_key_list('%s')", t->name);
+	if (sqlite3_prepare_v2(m->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(m, "reading the foreign keys");
+	while (sqlite3_step(st) == SQLITE_ROW && n < max) {
+		snprintf(fk[n].from, sizeof(fk[n].from), "%s", sqlite3_column_text(st, 0));
+		snprintf(fk[n].parent, sizeof(fk[n].parent), "%s", sqlite3_column_text(st, 1));
+		snprintf(fk[n].to, sizeof(fk[n].to), "%s", sqlite3_column_text(st, 2));
+		n++;
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* The filter of @t from its parents' filters (NULL: a parent is not done yet). */
+static char *make_filter(struct merge *m, const struct fk *fk, int nfk)
+{
+	char *f = NULL, *nf;
+	struct mtable *p;
+	int i;
+
+	for (i = 0; i < nfk; i++) {
+		p = table(m, fk[i].parent);
+		if (!p || !p->done || !p->filter) {
+			free(f);
+			return NULL;
+		}
+		if (asprintf(&nf, "%s%s(\"%s\" IS NULL OR \"%s\" IN (SELECT \"%s\" FROM "
+			     "main.\"%s\" WHERE %s))", f ? f : "", f ? " AND " : "", fk[i].from,
+			     fk[i].from, fk[i].to[0] ? fk[i].to : p->pk, p->name, p->filter) < 0)
+			nf = NULL;
+		free(f);
+		if (!(f = nf))
+			return NULL;
+	}
+	return f;
+}
+
+/* The SELECT list of @t: its pk and references to a parent's pk shifted. */
+static char *select_list(struct merge *m, const struct mtable *t, const struct fk *fk,
+			 int nfk, char **cols)
+{
+	char sql[160], *sel = NULL, *col = NULL, *ns, *nc;
+	const struct mtable *p;
+	sqlite3_stmt *st;
+	long long off;
+	int i, shift;
+
+	snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s') ORDER BY cid",
+		 t->name);
+	if (sqlite3_prepare_v2(m->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 0);
+
+		shift = !strcmp(c, t->pk);
+		off = t->offset;
+		for (i = 0; i < nfk; i++)
+			if (!strcmp(c, fk[i].from) && (p = table(m, fk[i].parent)) && p->pk[0] &&
+			    (!fk[i].to[0] || !strcmp(fk[i].to, p->pk))) {
+				shift = 1;
+				off = p->offset;
+			}
+		ns = nc = NULL;
+		/* only ids are shifted: "+ 0" would turn text into a number */
+		if ((shift ? asprintf(&ns, "%s%s\"%s\" + %lld", sel ? sel : "", sel ? ", " : "",
+				      c, off) :
+			     asprintf(&ns, "%s%s\"%s\"", sel ? sel : "", sel ? ", " : "", c)) < 0 ||
+		    asprintf(&nc, "%s%s\"%s\"", col ? col : "", col ? ", " : "", c) < 0)
+			ns = nc = NULL;
+		free(sel);
+		free(col);
+		sel = ns;
+		col = nc;
+		if (!sel || !col)
+			break;
+	}
+	sqlite3_finalize(st);
+	*cols = col;
+	return sel;
+}
+
+/* Copy the rows of @t that belong to a new run into dst. 1: copied, 0: not yet. */
+static int copy_table(struct merge *m, struct mtable *t, long *rows)
+{
+	char *sel, *cols = NULL, *sql = NULL;
+	struct fk fk[16];
+	int nfk, ret;
+
+	nfk = foreign_keys(m, t, fk, 16);
+	if (nfk < 0)
+		return nfk;
+	if (!strcmp(t->name, "run"))
+		t->filter = strdup("\"id\" IN (SELECT old FROM temp.new_runs)");
+	else if (nfk)
+		t->filter = make_filter(m, fk, nfk);
+	if (!t->filter)
+		return nfk ? 0 : 1;   /* a parent first; or not linked to a run: not copied */
+	sel = select_list(m, t, fk, nfk, &cols);
+	if (!sel || asprintf(&sql, "INSERT INTO dst.\"%s\" (%s) SELECT %s FROM main.\"%s\" "
+			     "WHERE %s", t->name, cols, sel, t->name, t->filter) < 0)
+		sql = NULL;
+	ret = sql ? exec(m, sql) : -ENOMEM;
+	*rows += sqlite3_changes(m->h);
+	free(sel);
+	free(cols);
+	free(sql);
+	return ret ? ret : 1;
+}
+
+/* Copy every table, parents before children. */
+static int copy_all(struct merge *m, long *rows)
+{
+	int i, ret, progress = 1, left = m->n;
+
+	while (left && progress) {
+		progress = 0;
+		for (i = 0; i < m->n; i++) {
+			if (m->t[i].done)
+				continue;
+			ret = copy_table(m, &m->t[i], rows);
+			if (ret < 0)
+				return ret;
+			if (ret) {
+				m->t[i].done = 1;
+				progress = 1;
+				left--;
+			}
+		}
+	}
+	if (left) {
+		snprintf(m->err, m->errlen, "%s: tables whose foreign keys form a cycle", m->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Every table's offset: the largest id dst holds in it. */
+static int offsets(struct merge *m)
+{
+	char sql[256];
+	int i;
+
+	for (i = 0; i < m->n; i++) {
+		if (!m->t[i].pk[0])
+			continue;
+		snprintf(sql, sizeof(sql), "SELECT coalesce(max(\"%s\"), 0) FROM dst.\"%s\"",
+			 m->t[i].pk, m->t[i].name);
+		m->t[i].offset = scalar(m, sql);
+		if (m->t[i].offset < 0)
+			return sql_fail(m, "reading the output's ids");
+	}
+	return 0;
+}
+
+/*
+ * A run's identity: its start (microseconds), hostname, version, command
+ * line, config and every environment fact it recorded (but the merge's own).
+ */
+#define RUN_FACTS(S, R) \
+	"(SELECT group_concat(key || '=' || value, char(10)) FROM (SELECT key, value " \
+	"FROM " S ".environment WHERE run_id = " R ".id AND key NOT LIKE 'merge.%' " \
+	"ORDER BY key))"
+
+static const char sql_new_runs[] =
+	"CREATE TEMP TABLE new_runs (old INTEGER PRIMARY KEY);"
+	"INSERT INTO temp.new_runs SELECT r.id FROM main.run AS r WHERE NOT EXISTS ("
+	" SELECT 1 FROM dst.run AS d WHERE d.started_at = r.started_at AND"
+	" d.hostname IS r.hostname AND d.cvmbench_version = r.cvmbench_version AND"
+	" d.command_line = r.command_line AND d.config_text IS r.config_text AND"
+	" " RUN_FACTS("dst", "d") " IS " RUN_FACTS("main", "r") ")";
+
+/* merge.source_file, merge.source_run, merge.source_host of each new run. */
+static int add_origin(struct merge *m)
+{
+	static const char sql[] =
+		"INSERT OR IGNORE INTO dst.environment (run_id, key, value, source) "
+		"SELECT n.old + ?1, k.key, CASE k.key WHEN 'merge.source_file' THEN ?2 "
+		"WHEN 'merge.source_run' THEN CAST(n.old AS TEXT) "
+		"ELSE coalesce(r.hostname, '') END, 'cvmbench merge' "
+		"FROM temp.new_runs AS n JOIN main.run AS r ON r.id = n.old, (SELECT "
+		"'merge.source_file' AS key UNION ALL SELECT 'merge.source_run' UNION ALL "
+		"SELECT 'merge.source_host') AS k";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(m->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(m, "recording the origin");
+	sqlite3_bind_int64(st, 1, table(m, "run")->offset);
+	sqlite3_bind_text(st, 2, m->path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(m, "recording the origin");
+}
+
+static int attach(struct merge *m, const char *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(m->h, "ATTACH DATABASE ?1 AS dst", -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(m, "attaching the output");
+	sqlite3_bind_text(st, 1, out, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(m, "attaching the output");
+}
+
+static int merge_rows(struct merge *m, struct db_merge_count *c)
+{
+	int ret;
+
+	ret = exec(m, "PRAGMA foreign_keys = ON") ?: exec(m, "BEGIN IMMEDIATE") ?:
+	      offsets(m) ?: exec(m, sql_new_runs);
+	if (ret)
+		return ret;
+	c->runs_added = scalar(m, "SELECT count(*) FROM temp.new_runs");
+	c->runs_present = scalar(m, "SELECT count(*) FROM main.run") - c->runs_added;
+	ret = (table(m, "run") ? 0 : -EINVAL) ?: copy_all(m, &c->rows_added) ?: add_origin(m) ?:
+	      exec(m, "COMMIT");
+	if (ret) {
+		sqlite3_exec(m->h, "ROLLBACK", NULL, NULL, NULL);
+		c->runs_added = c->rows_added = 0;
+	}
+	return ret;
+}
+
+int db_merge_file(struct db *out, const char *path, struct db_merge_count *c,
+		  char *err, size_t errlen)
+{
+	struct merge m = { .err = err, .errlen = errlen, .path = path };
+	int ret, i;
+
+	memset(c, 0, sizeof(*c));
+	ret = copy_in(&m) ?: list_tables(&m) ?: attach(&m, out->path) ?: merge_rows(&m, c);
+	if (ret && !err[0])
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	for (i = 0; i < m.n; i++)
+		free(m.t[i].filter);
+	sqlite3_close(m.h);
+	return ret;
+}

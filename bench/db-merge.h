@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db-merge.h - merge cvmbench databases into one (db-merge.c), for
+ * `cvmbench merge`.
+ */
+#ifndef CVMBENCH_DB_MERGE_H
+#define CVMBENCH_DB_MERGE_H
+
+#include <stddef.h>
+
+struct db;
+
+/* What one input added to the output. */
+struct db_merge_count {
+	long runs_added, runs_present, rows_added;
+};
+
+/**
+ * db_merge_file() - copy every run of the cvmbench database @path that
+ * @out does not hold yet (same started_at, hostname, version, command
+ * line, config and environment facts) into @out, with all that hangs
+ * from it (environment, cells and their params, instances, invocations,
+ * metrics, skips, errors, any table whose foreign keys lead to a run), ids renumbered after @out's, and the run's
+ * origin as environment facts merge.source_file, merge.source_run and
+ * merge.source_host. An older schema is migrated in a copy in memory; the
+ * input is opened read-only and never changed. One transaction per input.
+ * Returns 0 or -errno with @err naming the file.
+ */
+int db_merge_file(struct db *out, const char *path, struct db_merge_count *count,
+		  char *err, size_t errlen);
+
+#endif
