@@ -16,6 +16,7 @@ int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 /* bench/backends/qemu/cmd-guest.c */
 int cmd_guest(int argc, char **argv);
 

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-calibrate.c - `cvmbench calibrate TARGET`: test a measuring engine
+ * against counts it generates itself, and print requested against counted.
+ *   counters  the tracepoint-counter engine (calib-counters.c): getpid and
+ *             getppid calls of two threads, per window
+ *   vmexit    the vmexit probe's sources against a micro-VM (calib-vmexit.c)
+ * Exit 0 when every count is exact, 1 on a mismatch, 3 (skipped) when this
+ * machine cannot count (the reason on stderr), 2 on a usage error. tracefs
+ * is mounted (journalled, unmounted at the end) only if it is not already.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "calib-counters.h"
+#include "calib-vmexit.h"
+#include "command.h"
+#include "exitcode.h"
+#include "journal.h"
+#include "log.h"
+#include "opts.h"
+#include "tracefs-find.h"
+
+enum { CAL_CALLS, CAL_WINDOWS };
+
+struct cal_opts {
+	size_t calls, windows;
+};
+
+static const struct opt calibrate_opts[] = {
+	{ "calls", 1, "N", "counters: getpid calls of the first thread in the first "
+	  "window (others scale from it; default 10000); vmexit: port-I/O exits "
+	  "(default 1000)", CAL_CALLS },
+	{ "windows", 1, "N", "windows to count (default 3)", CAL_WINDOWS },
+	OPT_END
+};
+
+static int on_opt(void *ctx, int id, const char *arg)
+{
+	struct cal_opts *o = ctx;
+
+	return opts_count("calibrate", id == CAL_CALLS ? "calls" : "windows", arg,
+			  id == CAL_CALLS ? &o->calls : &o->windows);
+}
+
+/* Journal opened only when tracefs must be mounted: 1 if it was opened. */
+static int journal_if_needed(int *opened)
+{
+	struct tracefs_place place;
+	char err[1024];
+	int ret;
+
+	*opened = 0;
+	if (!tracefs_find(&place) || place.mounted)
+		return 0;         /* nothing to mount, or nothing we can mount */
+	ret = journal_lock_host(0, err, sizeof(err));
+	ret = ret ?: journal_open(err, sizeof(err));
+	if (ret) {
+		pr_err("%s", err);
+		journal_close();
+		return ret;
+	}
+	*opened = 1;
+	return journal_restore_all(stderr, NULL) < 0 ? -EIO : 0;
+}
+
+static int run_target(const char *target, const struct cal_opts *o, char *why,
+		      size_t len)
+{
+	if (!strcmp(target, "counters")) {
+		struct calib_counters_opts co = { (long)(o->calls ? o->calls : 10000),
+						  (int)(o->windows ? o->windows : 3) };
+
+		return calib_counters(&co, stdout, why, len);
+	}
+	struct calib_vmexit_opts vo = { (long)(o->calls ? o->calls : 1000),
+					(int)(o->windows ? o->windows : 3) };
+
+	return calib_vmexit(&vo, stdout, why, len);
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	static const char synopsis[] = "calibrate counters|vmexit [--calls N] [--windows N]";
+	struct cal_opts o = { 0, 0 };
+	char why[1024] = "";
+	int first, opened, ret = opts_parse(argc, argv, synopsis, calibrate_opts, on_opt, &o,
+					    &first);
+
+	if (ret)
+		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	if (first != argc - 1 || (strcmp(argv[first], "counters") &&
+				  strcmp(argv[first], "vmexit"))) {
+		opts_usage(stderr, synopsis, calibrate_opts);
+		return EXIT_USAGE;
+	}
+	if (o.windows > 1000 || o.calls > 100000000) {
+		pr_err("calibrate: --windows at most 1000, --calls at most 100000000");
+		return EXIT_USAGE;
+	}
+	if (journal_if_needed(&opened))
+		return EXIT_FAILED;
+	ret = run_target(argv[first], &o, why, sizeof(why));
+	if (opened && journal_restore_all(stderr, NULL) < 0)
+		ret = ret ?: 1;
+	journal_close();
+	if (ret < 0) {
+		printf("SKIP %s: %s\n", argv[first], why);
+		return EXIT_SKIPPED;
+	}
+	printf("%s: %s\n", argv[first], ret ? "MISMATCH" : "every count exact");
+	return ret ? EXIT_FAILED : EXIT_OK;
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kvm-reasons.c - reason tables from a parsed print fmt (kvm-reasons.h):
+ * a walk of libtraceevent's print-arg tree, never of the text. A `?:`
+ * whose condition is FIELD == ATOM (or !=) passes that condition down to
+ * the tables of its branches.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kvm-reasons.h"
+#include "tp-format.h"
+
+#ifdef HAVE_TRACEFS
+#include <event-parse.h>
+
+struct cond {
+	const char *field;
+	long long value;
+	int eq;
+};
+
+struct walk {
+	const char *field;
+	struct kvm_reasons *rs;
+	int err;
+};
+
+/* Does the value expression @a read field @field? */
+static int reads_field(const struct tep_print_arg *a, const char *field)
+{
+	if (!a)
+		return 0;
+	if (a->type == TEP_PRINT_FIELD)
+		return !strcmp(a->field.name, field);
+	if (a->type == TEP_PRINT_OP)
+		return reads_field(a->op.left, field) || reads_field(a->op.right, field);
+	if (a->type == TEP_PRINT_TYPE)
+		return reads_field(a->typecast.item, field);
+	return 0;
+}
+
+/* FIELD == ATOM or FIELD != ATOM (either side), into @c. */
+static int as_cond(const struct tep_print_arg *a, struct cond *c)
+{
+	const struct tep_print_arg *f, *v;
+
+	while (a && a->type == TEP_PRINT_TYPE)
+		a = a->typecast.item;
+	if (!a || a->type != TEP_PRINT_OP ||
+	    (strcmp(a->op.op, "==") && strcmp(a->op.op, "!=")))
+		return 0;
+	f = a->op.left;
+	v = a->op.right;
+	if (f && f->type == TEP_PRINT_ATOM) {
+		f = a->op.right;
+		v = a->op.left;
+	}
+	if (!f || !v || f->type != TEP_PRINT_FIELD || v->type != TEP_PRINT_ATOM)
+		return 0;
+	c->field = f->field.name;
+	c->value = strtoll(v->atom.atom, NULL, 0);
+	c->eq = !strcmp(a->op.op, "==");
+	return 1;
+}
+
+static int table_add(struct walk *w, const struct cond *c)
+{
+	struct kvm_reason_table *t;
+
+	if (w->rs->ntables == (int)(sizeof(w->rs->tables) / sizeof(w->rs->tables[0])))
+		return -E2BIG;
+	t = &w->rs->tables[w->rs->ntables];
+	memset(t, 0, sizeof(*t));
+	if (c && c->field) {
+		snprintf(t->cond_field, sizeof(t->cond_field), "%s", c->field);
+		t->cond_value = c->value;
+		t->cond_eq = c->eq;
+		snprintf(t->filter, sizeof(t->filter), "%s %s %lld", c->field,
+			 c->eq ? "==" : "!=", c->value);
+		/* kvm_exit's isa: KVM_ISA_VMX 1, KVM_ISA_SVM 2 (../shared/CVM.md) */
+		if (!strcmp(c->field, "isa"))
+			snprintf(t->isa, sizeof(t->isa), "%s",
+				 (c->eq && c->value == 1) || (!c->eq && c->value == 2) ?
+				 "vmx" : "svm");
+	}
+	return w->rs->ntables++;
+}
+
+static int symbols_add(struct walk *w, const struct tep_print_flag_sym *s, int table)
+{
+	struct kvm_reason *n;
+
+	for (; s; s = s->next) {
+		n = realloc(w->rs->r, (w->rs->n + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		w->rs->r = n;
+		n = &w->rs->r[w->rs->n];
+		n->code = strtoull(s->value, NULL, 0);   /* "-1" wraps as C does */
+		n->name = strdup(s->str);
+		n->table = table;
+		if (!n->name)
+			return -ENOMEM;
+		w->rs->n++;
+	}
+	return 0;
+}
+
+static void walk(struct walk *w, const struct tep_print_arg *a, const struct cond *c)
+{
+	struct cond sub, neg;
+	int t;
+
+	for (; a && !w->err; a = a->next) {
+		if (a->type == TEP_PRINT_SYMBOL && reads_field(a->symbol.field, w->field)) {
+			t = table_add(w, c);
+			w->err = t < 0 ? t : symbols_add(w, a->symbol.symbols, t);
+		} else if (a->type == TEP_PRINT_OP && !strcmp(a->op.op, "?") &&
+			   a->op.right && a->op.right->type == TEP_PRINT_OP &&
+			   as_cond(a->op.left, &sub)) {
+			neg = sub;
+			neg.eq = !sub.eq;
+			walk(w, a->op.right->op.left, &sub);
+			walk(w, a->op.right->op.right, &neg);
+		} else if (a->type == TEP_PRINT_OP) {
+			walk(w, a->op.left, c);
+			walk(w, a->op.right, c);
+		} else if (a->type == TEP_PRINT_TYPE) {
+			walk(w, a->typecast.item, c);
+		}
+	}
+}
+
+int kvm_reasons_read(const struct tp_format *fmt, const char *field,
+		     struct kvm_reasons *out, char *err, size_t errlen)
+{
+	struct walk w = { field, out, 0 };
+
+	memset(out, 0, sizeof(*out));
+	if (!fmt->event) {
+		snprintf(err, errlen, "no event format");
+		return -EINVAL;
+	}
+	walk(&w, fmt->event->print_fmt.args, NULL);
+	if (w.err) {
+		snprintf(err, errlen, "%s: reading the reason tables: %s", fmt->event->name,
+			 strerror(-w.err));
+		kvm_reasons_free(out);
+	}
+	return w.err;
+}
+
+#else /* !HAVE_TRACEFS */
+
+int kvm_reasons_read(const struct tp_format *fmt, const char *field,
+		     struct kvm_reasons *out, char *err, size_t errlen)
+{
+	(void)fmt, (void)field;
+	memset(out, 0, sizeof(*out));
+	snprintf(err, errlen, "built without libtraceevent");
+	return -ENOTSUP;
+}
+
+#endif
+
+int kvm_reasons_table(const struct kvm_reasons *rs, const char *isa)
+{
+	int i;
+
+	for (i = 0; i < rs->ntables; i++)
+		if (!strcmp(rs->tables[i].isa, isa))
+			return i;
+	return -1;
+}
+
+const char *kvm_reasons_name(const struct kvm_reasons *rs, int table,
+			     unsigned long long code)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->r[i].table == table && rs->r[i].code == code)
+			return rs->r[i].name;
+	return NULL;
+}
+
+void kvm_reasons_free(struct kvm_reasons *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		free((char *)rs->r[i].name);
+	free(rs->r);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/*
+ * Names of both vendors' tables (VMX upper case, SVM lower case, GHCB
+ * vmgexit_* sub-codes, KVM_EXIT_* of kvm_userspace_exit) by class; exact
+ * names first, then prefixes. Anything else is "other".
+ */
+static const struct {
+	const char *name;
+	int prefix;
+	const char *cls;
+} classes[] = {
+	{ "HLT", 0, "idle" }, { "hlt", 0, "idle" }, { "idle-halt", 0, "idle" },
+	{ "vmgexit_ap_hlt_loop", 0, "idle" }, { "KVM_EXIT_HLT", 0, "idle" },
+	{ "MWAIT_INSTRUCTION", 0, "idle" }, { "mwait", 0, "idle" },
+	{ "IO_INSTRUCTION", 0, "io" }, { "io", 0, "io" }, { "KVM_EXIT_IO", 0, "io" },
+	{ "EPT_VIOLATION", 0, "mmio" }, { "EPT_MISCONFIG", 0, "mmio" },
+	{ "npf", 0, "mmio" }, { "vmgexit_mmio_", 1, "mmio" }, { "KVM_EXIT_MMIO", 0, "mmio" },
+	{ "MSR_", 1, "msr" }, { "msr", 0, "msr" }, { "KVM_EXIT_X86_RDMSR", 0, "msr" },
+	{ "KVM_EXIT_X86_WRMSR", 0, "msr" },
+	{ "CPUID", 0, "cpuid" }, { "cpuid", 0, "cpuid" },
+	{ "EXTERNAL_INTERRUPT", 0, "interrupt" }, { "INTERRUPT_WINDOW", 0, "interrupt" },
+	{ "NMI_WINDOW", 0, "interrupt" }, { "EXCEPTION_NMI", 0, "interrupt" },
+	{ "APIC_ACCESS", 0, "interrupt" }, { "APIC_WRITE", 0, "interrupt" },
+	{ "EOI_INDUCED", 0, "interrupt" }, { "TPR_BELOW_THRESHOLD", 0, "interrupt" },
+	{ "PREEMPTION_TIMER", 0, "interrupt" }, { "interrupt", 0, "interrupt" },
+	{ "nmi", 0, "interrupt" }, { "vintr", 0, "interrupt" }, { "avic_", 1, "interrupt" },
+	{ "vmgexit_nmi_complete", 0, "interrupt" },
+	{ "vmgexit_page_state_change", 0, "page-state" },
+	{ "KVM_EXIT_HYPERCALL", 0, "page-state" },
+};
+
+const char *kvm_reason_class(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (classes[i].prefix ? !strncmp(name, classes[i].name, strlen(classes[i].name))
+				      : !strcmp(name, classes[i].name))
+			return classes[i].cls;
+	return "other";
+}
