@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "kvm-reasons.h"
 #include "tp-format.h"
@@ -26,6 +25,7 @@ struct cond {
 struct walk {
 	const char *field;
 	struct kvm_reasons *rs;
+	unsigned long long mask;  /* the field's width: "-1" of a u32 is 0xffffffff */
 	int err;
 };
 
@@ -100,7 +100,7 @@ static int symbols_add(struct walk *w, const struct tep_print_flag_sym *s, int t
 			return -ENOMEM;
 		w->rs->r = n;
 		n = &w->rs->r[w->rs->n];
-		n->code = strtoull(s->value, NULL, 0);   /* "-1" wraps as C does */
+		n->code = strtoull(s->value, NULL, 0) & w->mask;
 		n->name = strdup(s->str);
 		n->table = table;
 		if (!n->name)
@@ -138,13 +138,18 @@ static void walk(struct walk *w, const struct tep_print_arg *a, const struct con
 int kvm_reasons_read(const struct tp_format *fmt, const char *field,
 		     struct kvm_reasons *out, char *err, size_t errlen)
 {
-	struct walk w = { field, out, 0 };
+	struct walk w = { field, out, ~0ULL, 0 };
+	struct tep_format_field *f;
 
 	memset(out, 0, sizeof(*out));
-	if (!fmt->event) {
-		snprintf(err, errlen, "no event format");
-		return -EINVAL;
+	f = fmt->event ? tep_find_field(fmt->event, field) : NULL;
+	if (!f) {
+		snprintf(err, errlen, "%s has no field %s", fmt->event ? fmt->event->name :
+			 "the event", field);
+		return -ENOENT;
 	}
+	if (f->size > 0 && f->size < 8)
+		w.mask = (1ULL << (8 * f->size)) - 1;
 	walk(&w, fmt->event->print_fmt.args, NULL);
 	if (w.err) {
 		snprintf(err, errlen, "%s: reading the reason tables: %s", fmt->event->name,
