@@ -18,7 +18,7 @@ static int comm_matches(pid_t pid, pid_t tid, const char *prefix)
 	if (!prefix)
 		return 1;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	if (sysfs_read_line(path, comm, sizeof(comm)))
+	if (sysfs_read_line(path, comm, sizeof(comm)) < 0)
 		return 0;
 	return !strncmp(comm, prefix, strlen(prefix));
 }

@@ -214,7 +214,7 @@ int tpcount_read(struct tpcount *tc, struct tpcount_snap *s)
 		if (r < 0)
 			return -errno;
 		if ((size_t)r != want || tc->buf[0] != tc->nvalues) {
-			s->gone++;        /* an exited task's counters read as EOF */
+			s->gone++;        /* a counter in error state reads as EOF */
 			continue;
 		}
 		s->enabled_ns += tc->buf[1];

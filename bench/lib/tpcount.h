@@ -48,7 +48,7 @@ struct tpcount_snap {
 	uint64_t *v;              /* [thread * nvalues + value] */
 	uint64_t enabled_ns;      /* summed over threads */
 	uint64_t running_ns;      /* < enabled_ns: a counter was not counting */
-	int gone;                 /* threads whose counters could not be read (exited) */
+	int gone;                 /* threads whose counters read short (error state) */
 };
 
 /**
