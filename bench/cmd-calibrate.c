@@ -5,6 +5,7 @@
  *   counters  the tracepoint-counter engine (calib-counters.c): getpid and
  *             getppid calls of two threads, per window
  *   vmexit    the vmexit probe's sources against a micro-VM (calib-vmexit.c)
+ *   cost      what counting costs per event and per window (calib-cost.c)
  * Exit 0 when every count is exact, 1 on a mismatch, 3 (skipped) when this
  * machine cannot count (the reason on stderr), 2 on a usage error. tracefs
  * is mounted (journalled, unmounted at the end) only if it is not already.
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "calib-cost.h"
 #include "calib-counters.h"
 #include "calib-vmexit.h"
 #include "command.h"
@@ -31,7 +33,7 @@ struct cal_opts {
 static const struct opt calibrate_opts[] = {
 	{ "calls", 1, "N", "counters: getpid calls of the first thread in the first "
 	  "window (others scale from it; default 10000); vmexit: port-I/O exits "
-	  "(default 1000)", CAL_CALLS },
+	  "(default 1000); cost: getpid calls per repetition (default 200000)", CAL_CALLS },
 	{ "windows", 1, "N", "windows to count (default 3)", CAL_WINDOWS },
 	OPT_END
 };
@@ -74,6 +76,8 @@ static int run_target(const char *target, const struct cal_opts *o, char *why,
 
 		return calib_counters(&co, stdout, why, len);
 	}
+	if (!strcmp(target, "cost"))
+		return calib_cost((long)(o->calls ? o->calls : 200000), stdout, why, len);
 	struct calib_vmexit_opts vo = { (long)(o->calls ? o->calls : 1000),
 					(int)(o->windows ? o->windows : 3) };
 
@@ -82,7 +86,7 @@ static int run_target(const char *target, const struct cal_opts *o, char *why,
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const char synopsis[] = "calibrate counters|vmexit [--calls N] [--windows N]";
+	static const char synopsis[] = "calibrate counters|vmexit|cost [--calls N] [--windows N]";
 	struct cal_opts o = { 0, 0 };
 	char why[1024] = "";
 	int first, opened, ret = opts_parse(argc, argv, synopsis, calibrate_opts, on_opt, &o,
@@ -91,7 +95,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (ret)
 		return ret == 1 ? EXIT_OK : EXIT_USAGE;
 	if (first != argc - 1 || (strcmp(argv[first], "counters") &&
-				  strcmp(argv[first], "vmexit"))) {
+				  strcmp(argv[first], "vmexit") && strcmp(argv[first], "cost"))) {
 		opts_usage(stderr, synopsis, calibrate_opts);
 		return EXIT_USAGE;
 	}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * calib-cost.c - the cost of the counting engine (calib-cost.h). Event
+ * cost: this thread makes @calls getpid calls, timed with CLOCK_MONOTONIC,
+ * 7 repetitions, median, with no counter and with counters on
+ * raw_syscalls:sys_enter for 1 and 40 values of `id` (getpid's, the
+ * others never match: every counter's filter is still evaluated on each
+ * event). Window cost: counters for K values on T sleeping threads, the
+ * median of 21 enable / read / disable rounds.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calib-cost.h"
+#include "tpcount.h"
+
+#define REPS 7
+#define WREPS 21
+#define MAX_VALUES 200
+#define MAX_THREADS 16
+
+static double now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_d);
+	return v[n / 2];
+}
+
+/* ns per getpid call, median of REPS. */
+static double call_ns(long calls)
+{
+	double r[REPS], t0;
+	long i;
+	int k;
+
+	for (k = 0; k < REPS; k++) {
+		t0 = now_ns();
+		for (i = 0; i < calls; i++)
+			syscall(SYS_getpid);
+		r[k] = (now_ns() - t0) / (double)calls;
+	}
+	return median(r, REPS);
+}
+
+/* @k values of `id`: getpid's first, then numbers no call has. */
+static void values(unsigned long long *v, size_t k)
+{
+	size_t i;
+
+	v[0] = SYS_getpid;
+	for (i = 1; i < k; i++)
+		v[i] = 100000 + i;
+}
+
+static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n, char *why,
+		   size_t whylen)
+{
+	static unsigned long long v[MAX_VALUES];
+	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, v, k };
+
+	values(v, k);
+	return tpcount_open(tc, &spec, tids, n, 0, why, whylen);
+}
+
+/* ns per call with @k counters on this thread; the count is checked. */
+static int event_cost(long calls, size_t k, double *ns, char *why, size_t whylen)
+{
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	struct tpcount *tc;
+	struct tpcount_snap a, b;
+	uint64_t got;
+	int ret = open_on(&tc, k, &self, 1, why, whylen);
+
+	if (ret)
+		return ret;
+	ret = tpcount_snap_init(tc, &a) ?: tpcount_snap_init(tc, &b) ?: tpcount_enable(tc) ?:
+	      tpcount_read(tc, &a);
+	*ns = call_ns(calls);
+	ret = ret ?: tpcount_read(tc, &b);
+	got = ret ? 0 : tpcount_diff(tc, &a, &b, 0, -1);
+	if (!ret && got < (uint64_t)(calls * REPS)) {
+		snprintf(why, whylen, "counted %llu of %ld getpid calls",
+			 (unsigned long long)got, calls * REPS);
+		ret = -EIO;
+	}
+	tpcount_snap_free(&a);
+	tpcount_snap_free(&b);
+	tpcount_close(tc);
+	return ret;
+}
+
+struct sleeper {
+	volatile pid_t tid;
+	int fd;                   /* read end of a pipe: EOF ends the thread */
+	pthread_t th;
+};
+
+static void *sleeper_main(void *arg)
+{
+	struct sleeper *s = arg;
+	char c;
+
+	s->tid = (pid_t)syscall(SYS_gettid);
+	while (read(s->fd, &c, 1) > 0)
+		;
+	return NULL;
+}
+
+/* @n threads blocked in read(); their tids into @tids. */
+static int sleepers_start(struct sleeper *s, int n, int fd, pid_t *tids)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		s[i].tid = 0;
+		s[i].fd = fd;
+		if (pthread_create(&s[i].th, NULL, sleeper_main, &s[i]))
+			return i;
+	}
+	for (i = 0; i < n; i++) {
+		while (!s[i].tid)
+			usleep(100);
+		tids[i] = s[i].tid;
+	}
+	return n;
+}
+
+/* Median ns of enable, read and disable of @k values x @n threads. */
+static int window_cost(size_t k, const pid_t *tids, size_t n, double out[3], char *why,
+		       size_t whylen)
+{
+	double r[3][WREPS], t0, t1, t2, t3;
+	struct tpcount *tc;
+	struct tpcount_snap a;
+	int i, ret = open_on(&tc, k, tids, n, why, whylen);
+
+	if (ret)
+		return ret;
+	ret = tpcount_snap_init(tc, &a);
+	for (i = 0; !ret && i < WREPS; i++) {
+		t0 = now_ns();
+		ret = tpcount_enable(tc);
+		t1 = now_ns();
+		ret = ret ?: tpcount_read(tc, &a);
+		t2 = now_ns();
+		ret = ret ?: tpcount_disable(tc);
+		t3 = now_ns();
+		r[0][i] = t1 - t0;
+		r[1][i] = t2 - t1;
+		r[2][i] = t3 - t2;
+	}
+	for (i = 0; !ret && i < 3; i++)
+		out[i] = median(r[i], WREPS);
+	tpcount_snap_free(&a);
+	tpcount_close(tc);
+	return ret;
+}
+
+static int print_windows(FILE *out, char *why, size_t whylen)
+{
+	static const size_t ks[] = { 1, 40, 200 };
+	static const int ts[] = { 1, 4, 16 };
+	struct sleeper s[MAX_THREADS];
+	pid_t tids[MAX_THREADS];
+	double c[3];
+	int fds[2], n, ret = 0;
+	size_t i, j;
+
+	if (pipe(fds))
+		return -errno;
+	n = sleepers_start(s, MAX_THREADS, fds[0], tids);
+	fprintf(out, "%8s %8s %9s %12s %12s %12s\n", "values", "threads", "counters",
+		"enable_ns", "read_ns", "disable_ns");
+	for (i = 0; !ret && n == MAX_THREADS && i < 3; i++)
+		for (j = 0; !ret && j < 3; j++) {
+			ret = window_cost(ks[i], tids, (size_t)ts[j], c, why, whylen);
+			if (!ret)
+				fprintf(out, "%8zu %8d %9zu %12.0f %12.0f %12.0f\n", ks[i], ts[j],
+					ks[i] * (size_t)ts[j], c[0], c[1], c[2]);
+		}
+	close(fds[1]);
+	while (n-- > 0)
+		pthread_join(s[n].th, NULL);
+	close(fds[0]);
+	return ret;
+}
+
+int calib_cost(long calls, FILE *out, char *why, size_t whylen)
+{
+	static const size_t ks[] = { 1, 40 };
+	double off, on;
+	size_t i;
+	int ret;
+
+	if (geteuid()) {
+		snprintf(why, whylen, "needs root (perf tracepoint counters)");
+		return -EPERM;
+	}
+	off = call_ns(calls);
+	fprintf(out, "getpid, no counter:          %8.1f ns/call  %10.0f calls/s\n", off,
+		1e9 / off);
+	for (i = 0; i < 2; i++) {
+		ret = event_cost(calls, ks[i], &on, why, whylen);
+		if (ret)
+			return ret;
+		fprintf(out, "getpid, %3zu counter%s:        %8.1f ns/call  %10.0f calls/s  "
+			"%+6.1f ns per counted event\n", ks[i], ks[i] > 1 ? "s" : " ", on,
+			1e9 / on, on - off);
+	}
+	off = call_ns(calls);
+	fprintf(out, "getpid, no counter (again):  %8.1f ns/call\n", off);
+	return print_windows(out, why, whylen);
+}
