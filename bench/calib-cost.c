@@ -76,20 +76,21 @@ static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n, c
 		   size_t whylen)
 {
 	static unsigned long long v[MAX_VALUES];
-	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, v, k };
+	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, v, k, NULL };
 
 	values(v, k);
 	return tpcount_open(tc, &spec, tids, n, 0, why, whylen);
 }
 
-/* ns per call with @k counters on this thread; the count is checked. */
-static int event_cost(long calls, size_t k, double *ns, char *why, size_t whylen)
+/* ns per call with the counters of @spec on this thread; the count is checked. */
+static int event_cost(long calls, const struct tpcount_spec *spec, double *ns, char *why,
+		      size_t whylen)
 {
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	struct tpcount *tc;
 	struct tpcount_snap a, b;
 	uint64_t got;
-	int ret = open_on(&tc, k, &self, 1, why, whylen);
+	int ret = tpcount_open(&tc, spec, &self, 1, 0, why, whylen);
 
 	if (ret)
 		return ret;
@@ -107,6 +108,55 @@ static int event_cost(long calls, size_t k, double *ns, char *why, size_t whylen
 	tpcount_snap_free(&b);
 	tpcount_close(tc);
 	return ret;
+}
+
+/* "id == A || id == B ..." of @n ids from @first (getpid's first when 0). */
+static void or_filter(char *buf, size_t len, size_t first, size_t n)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = first; i < first + n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%sid == %llu",
+					 i > first ? " || " : "",
+					 i ? 100000ULL + i : (unsigned long long)SYS_getpid);
+}
+
+/* The ways of counting whose per-event cost is printed. */
+static const struct {
+	const char *what;
+	size_t counters, ored;    /* ored: ids per counter's filter (0: one value) */
+} variants[] = {
+	{ "1 counter, no filter", 1, (size_t)-1 },
+	{ "1 counter, id == getpid", 1, 0 },
+	{ "40 counters, one id each", 40, 0 },
+	{ "8 counters, 5 ids or'ed each", 8, 5 },
+	{ "1 counter, 40 ids or'ed", 1, 40 },
+	{ "2 counters, 40 + 160 ids or'ed", 2, 160 },
+};
+
+static int variant_cost(long calls, size_t v, double *ns, char *why, size_t whylen)
+{
+	static unsigned long long vals[MAX_VALUES];
+	static char bufs[8][4096];
+	const char *filters[8];
+	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, vals,
+				     variants[v].counters, NULL };
+	size_t i;
+
+	values(vals, variants[v].counters);
+	if (variants[v].ored) {
+		for (i = 0; i < variants[v].counters; i++) {
+			if (variants[v].ored == (size_t)-1)
+				bufs[i][0] = '\0';
+			else
+				or_filter(bufs[i], sizeof(bufs[i]), i * variants[v].ored,
+					  i || variants[v].counters != 2 ? variants[v].ored : 40);
+			filters[i] = bufs[i];
+		}
+		spec.filters = filters;
+	}
+	return event_cost(calls, &spec, ns, why, whylen);
 }
 
 struct sleeper {
@@ -207,7 +257,6 @@ static int print_windows(FILE *out, char *why, size_t whylen)
 
 int calib_cost(long calls, FILE *out, char *why, size_t whylen)
 {
-	static const size_t ks[] = { 1, 40 };
 	double off, on;
 	size_t i;
 	int ret;
@@ -217,17 +266,15 @@ int calib_cost(long calls, FILE *out, char *why, size_t whylen)
 		return -EPERM;
 	}
 	off = call_ns(calls);
-	fprintf(out, "getpid, no counter:          %8.1f ns/call  %10.0f calls/s\n", off,
-		1e9 / off);
-	for (i = 0; i < 2; i++) {
-		ret = event_cost(calls, ks[i], &on, why, whylen);
+	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter", off);
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		ret = variant_cost(calls, i, &on, why, whylen);
 		if (ret)
 			return ret;
-		fprintf(out, "getpid, %3zu counter%s:        %8.1f ns/call  %10.0f calls/s  "
-			"%+6.1f ns per counted event\n", ks[i], ks[i] > 1 ? "s" : " ", on,
-			1e9 / on, on - off);
+		fprintf(out, "getpid, %-31s %8.1f ns/call  %+7.1f ns per counted event\n",
+			variants[i].what, on, on - off);
 	}
 	off = call_ns(calls);
-	fprintf(out, "getpid, no counter (again):  %8.1f ns/call\n", off);
+	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter (again)", off);
 	return print_windows(out, why, whylen);
 }

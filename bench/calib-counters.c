@@ -160,8 +160,8 @@ int calib_counters(const struct calib_counters_opts *o, FILE *out, char *why,
 		   size_t whylen)
 {
 	static const struct tpcount_spec specs[] = {
-		{ "raw_syscalls", "sys_enter", "id", NULL, call_nr, 2 },
-		{ "syscalls", "sys_enter_getpid", "__syscall_nr", NULL, call_nr, 1 },
+		{ "raw_syscalls", "sys_enter", "id", NULL, call_nr, 2, NULL },
+		{ "syscalls", "sys_enter_getpid", "__syscall_nr", NULL, call_nr, 1, NULL },
 	};
 	struct calib c = { .o = o };
 	size_t i;

@@ -60,7 +60,8 @@ static long long code_of(const struct kvm_reasons *rs, int t, const char *name)
 static int src_open(struct src *s, const char *ev, const char *field, const char *extra,
 		    char *why, size_t len)
 {
-	struct tpcount_spec spec = { "kvm", ev, field, extra, s->code, (size_t)s->ncodes };
+	struct tpcount_spec spec = { "kvm", ev, field, extra, s->code, (size_t)s->ncodes,
+				     NULL };
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	int ret = tpcount_open(&s->tc, &spec, &self, 1, 0, why, len);
 

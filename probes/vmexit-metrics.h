@@ -3,8 +3,9 @@
  * vmexit-metrics.h - the names under which the vmexit probe (vmexit.c)
  * stores what it counted, for the probe and the analysis that reads them.
  * Per reason: "<event>.<isa>.<name>" (kvm_exit.svm.hlt), count, and the
- * same with VMEXIT_RATE appended, per second of the window; per class:
- * "<event>.class.<class>" likewise; per event: "<event>.total".
+ * same with VMEXIT_RATE appended, per second of the window (vmexit-detail
+ * = reason only); per class: "<event>.class.<class>" likewise; per event:
+ * "<event>.total".
  */
 #ifndef CVMBENCH_VMEXIT_METRICS_H
 #define CVMBENCH_VMEXIT_METRICS_H
@@ -19,8 +20,11 @@
 /* the probe's own cost: counters open, ns spent reading them per window */
 #define VMEXIT_COUNTERS     "counters"
 #define VMEXIT_READ_NS      "read_ns"
+/* kvm_exit counters each exit of a counted thread passes through */
+#define VMEXIT_PER_EXIT     "counters_per_exit"
 /* cell_param notes */
 #define VMEXIT_NOTE_METHOD  "method"
 #define VMEXIT_NOTE_THREADS "threads"
+#define VMEXIT_NOTE_DETAIL  "detail"
 
 #endif

@@ -53,7 +53,8 @@ struct vx_src {
 	char isa[8];              /* "vmx", "svm" or "" */
 	char filter[64];          /* the table's condition, or "" */
 	unsigned long long *codes;
-	char **names;
+	char **names;             /* per counter: a reason, or a class and "total" */
+	char **filters;           /* class counting: the class's codes or'ed */
 	size_t n;
 	struct tpcount *tc;
 	struct tpcount_snap snap[2][2];   /* [cell, invocation][start, stop] */
@@ -62,6 +63,7 @@ struct vx_src {
 struct vx_priv {
 	struct vx_src src[MAX_SRC];
 	int nsrc;
+	int by_class;             /* vmexit-detail = class */
 	char isa_note[160];
 	size_t nthreads;
 	struct timespec t[2][2];
@@ -101,9 +103,76 @@ tcg:
 	return buf;
 }
 
+static const char *const class_names[] = { "idle", "io", "mmio", "msr", "cpuid",
+					   "interrupt", "page-state", "other" };
+#define NCLASS (sizeof(class_names) / sizeof(class_names[0]))
+#define CLASS_OTHER (NCLASS - 1)
+
+/* "FIELD == a || FIELD == b ..." of @s's reasons of class @c, or "" if none. */
+static char *class_filter(const struct vx_src *s, const char *c)
+{
+	size_t i, used = 0, cap = 64;
+	char *f = malloc(cap), *nf;
+	int w;
+
+	for (i = 0; f && i < s->n; i++) {
+		if (strcmp(kvm_reason_class(s->names[i]), c))
+			continue;
+		while ((w = snprintf(f + used, cap - used, "%s%s == %llu", used ? " || " : "",
+				     s->field, s->codes[i])) >= (int)(cap - used)) {
+			nf = realloc(f, cap * 2);
+			if (!nf)
+				break;
+			f = nf;
+			cap *= 2;
+		}
+		used += (size_t)w;
+	}
+	if (f && !used)
+		f[0] = '\0';
+	return f;
+}
+
+/* Reasons into counters: one per class that has reasons (but other), and "total". */
+static int src_classes(struct vx_src *s)
+{
+	char **names = calloc(NCLASS, sizeof(*names)), **filters = calloc(NCLASS, sizeof(*filters));
+	size_t c, n = 0;
+
+	if (!names || !filters)
+		goto nomem;
+	for (c = 0; c <= CLASS_OTHER; c++) {
+		filters[n] = c == CLASS_OTHER ? strdup("") : class_filter(s, class_names[c]);
+		names[n] = strdup(c == CLASS_OTHER ? "total" : class_names[c]);
+		if (!filters[n] || !names[n])
+			goto nomem;
+		if (c == CLASS_OTHER || filters[n][0])
+			n++;
+		else {
+			free(filters[n]);
+			free(names[n]);
+		}
+	}
+	for (c = 0; c < s->n; c++)
+		free(s->names[c]);
+	free(s->names);
+	s->names = names;
+	s->filters = filters;
+	s->n = n;
+	return 0;
+nomem:
+	for (c = 0; names && filters && c <= n && c < NCLASS; c++) {
+		free(names[c]);
+		free(filters[c]);
+	}
+	free(names);
+	free(filters);
+	return -ENOMEM;
+}
+
 /* Source @s counts the values of table @t of @rs. */
 static int src_fill(struct vx_src *s, const char *event, const char *field,
-		    const struct kvm_reasons *rs, int t)
+		    const struct kvm_reasons *rs, int t, int by_class)
 {
 	size_t i;
 
@@ -125,7 +194,7 @@ static int src_fill(struct vx_src *s, const char *event, const char *field,
 		if (!s->names[s->n++])
 			return -ENOMEM;
 	}
-	return 0;
+	return by_class ? src_classes(s) : 0;
 }
 
 static int reasons(const char *dir, const char *ev, const char *field,
@@ -163,13 +232,16 @@ static int sources_setup(struct probe *p, struct vx_priv *v, const char *dir)
 		return probe_error(p, ret, "%s", err);
 	for (t = 0; !ret && t < rx.ntables; t++)
 		if (!*isa || !strcmp(rx.tables[t].isa, isa))
-			ret = src_fill(&v->src[v->nsrc++], VMEXIT_KVM_EXIT, "exit_reason", &rx, t);
-	ret = ret ?: src_fill(&v->src[v->nsrc++], VMEXIT_USERSPACE, "reason", &ru, 0);
+			ret = src_fill(&v->src[v->nsrc++], VMEXIT_KVM_EXIT, "exit_reason", &rx, t,
+				       v->by_class);
+	ret = ret ?: src_fill(&v->src[v->nsrc++], VMEXIT_USERSPACE, "reason", &ru, 0,
+			      v->by_class);
 	t = kvm_reasons_table(&rx, "svm");
 	if (!ret && !strcmp(isa, "svm") && t >= 0) {
 		snprintf(err, sizeof(err), "%s/events/kvm/%s", dir, VMEXIT_VMGEXIT);
 		if (!access(err, F_OK)) {
-			ret = src_fill(&v->src[v->nsrc], VMEXIT_VMGEXIT, "exit_reason", &rx, t);
+			ret = src_fill(&v->src[v->nsrc], VMEXIT_VMGEXIT, "exit_reason", &rx, t,
+				       v->by_class);
 			v->src[v->nsrc++].filter[0] = '\0';   /* every GHCB code, no isa */
 		}
 	}
@@ -192,9 +264,13 @@ static void vx_close(struct probe *p)
 		tpcount_close(s->tc);
 		for (i = 0; i < 4; i++)
 			tpcount_snap_free(&s->snap[i / 2][i % 2]);
-		for (i = 0; i < s->n; i++)
+		for (i = 0; i < s->n; i++) {
 			free(s->names[i]);
+			if (s->filters)
+				free(s->filters[i]);
+		}
 		free(s->names);
+		free(s->filters);
 		free(s->codes);
 	}
 	free(v);
@@ -216,6 +292,7 @@ static int vx_open(struct probe *p)
 	if (!v)
 		return -ENOMEM;
 	p->priv = v;
+	v->by_class = strcmp(p->target->cell->vmexit_detail, "reason") != 0;
 	ret = sources_setup(p, v, dir);
 	if (ret)
 		vx_close(p);
@@ -248,7 +325,8 @@ static int counters_open(struct probe *p, struct vx_priv *v)
 		struct vx_src *s = &v->src[k];
 
 		spec = (struct tpcount_spec){ "kvm", s->event, s->field,
-					      s->filter[0] ? s->filter : NULL, s->codes, s->n };
+					      s->filter[0] ? s->filter : NULL, s->codes, s->n,
+					      (const char *const *)s->filters };
 		ret = tpcount_open(&s->tc, &spec, tids, n, TPCOUNT_INHERIT, err, sizeof(err));
 		for (i = 0; !ret && i < 4; i++)
 			ret = tpcount_snap_init(s->tc, &s->snap[i / 2][i % 2]);
@@ -317,18 +395,19 @@ static int vx_stop(struct probe *p, enum probe_window w)
 	return ret;
 }
 
-static const char *const class_names[] = { "idle", "io", "mmio", "msr", "cpuid",
-					   "interrupt", "page-state", "other" };
-#define NCLASS (sizeof(class_names) / sizeof(class_names[0]))
-
-static int class_idx(const char *name)
+/* The index of class @c in class_names (other when unknown). */
+static int class_of(const char *c)
 {
-	const char *c = kvm_reason_class(name);
 	size_t i;
 
 	for (i = 0; i < NCLASS - 1 && strcmp(c, class_names[i]); i++)
 		;
 	return (int)i;
+}
+
+static int class_idx(const char *name)
+{
+	return class_of(kvm_reason_class(name));
 }
 
 /* "<event>[.<isa>].<name>" with blanks as underscores ("DE excp"). */
@@ -351,36 +430,37 @@ static int put(struct sink *sk, const char *name, double count, double secs)
 	       sink_metric(sk, rate, secs > 0 ? count / secs : 0, "1/s");
 }
 
-/* One source's nonzero reasons; its total and classes added to @tot, @cls. */
-static int emit_src(struct sink *sk, const struct vx_src *s, int w, double secs,
-		    double *tot, double *cls)
+/*
+ * Source @s's window @w into @tot and @cls (by reason: each nonzero reason
+ * also a metric through @sk when not NULL; by class: "other" is the total
+ * counter less the classes counted).
+ */
+static int src_tally(struct sink *sk, const struct vx_src *s, int w, double secs,
+		     double *tot, double *cls)
 {
 	char name[200];
-	uint64_t c;
+	double c, sum = 0;
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; i < s->n && !ret; i++) {
-		c = tpcount_diff(s->tc, &s->snap[w][0], &s->snap[w][1], i, -1);
-		if (!c)
+		c = (double)tpcount_diff(s->tc, &s->snap[w][0], &s->snap[w][1], i, -1);
+		if (s->filters && i == s->n - 1) {           /* "total" */
+			cls[CLASS_OTHER] += c - sum;
+			*tot += c;
+			break;
+		}
+		sum += c;
+		cls[s->filters ? class_of(s->names[i]) : class_idx(s->names[i])] += c;
+		if (s->filters || !c)
 			continue;
-		*tot += (double)c;
-		if (cls)
-			cls[class_idx(s->names[i])] += (double)c;
+		*tot += c;
+		if (!sk)
+			continue;
 		metric_name(name, sizeof(name), s, s->names[i]);
-		ret = put(sk, name, (double)c, secs);
+		ret = put(sk, name, c, secs);
 	}
 	return ret;
-}
-
-static double src_total(const struct vx_src *s, int w)
-{
-	double t = 0;
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		t += (double)tpcount_diff(s->tc, &s->snap[w][0], &s->snap[w][1], i, -1);
-	return t;
 }
 
 static int emit_classes(struct sink *sk, const char *event, const double *cls, double secs)
@@ -397,30 +477,41 @@ static int emit_classes(struct sink *sk, const char *event, const double *cls, d
 	return ret;
 }
 
+/* Every source of @event: its reasons (if @sk), total and classes. */
+static int emit_event(struct vx_priv *v, struct sink *sk, const char *event, int w,
+		      double secs, double *tot)
+{
+	double cls[NCLASS] = { 0 };
+	char name[96];
+	int k, ret = 0, any = 0;
+
+	*tot = 0;
+	for (k = 0; k < v->nsrc && !ret; k++)
+		if (!strcmp(v->src[k].event, event)) {
+			any = 1;
+			ret = src_tally(sk, &v->src[k], w, secs, tot, cls);
+		}
+	if (!sk || !any || ret)
+		return ret;
+	snprintf(name, sizeof(name), "%s" VMEXIT_TOTAL, event);
+	return put(sk, name, *tot, secs) ?: emit_classes(sk, event, cls, secs);
+}
+
 /* kvm_exit's rows, or a skip when it counted nothing (never a zero). */
 static int emit_kvm_exit(struct vx_priv *v, struct sink *sk, int w, double secs,
 			 double user)
 {
-	double tot = 0, cls[NCLASS] = { 0 };
 	char why[256];
-	int k, ret = 0;
+	double tot;
 
-	for (k = 0; k < v->nsrc; k++)
-		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
-			tot += src_total(&v->src[k], w);
-	if (!tot) {
-		snprintf(why, sizeof(why), "kvm:kvm_exit counted no exit while the VM made %.0f "
-			 "exits to user space: %s", user, user > 0 ?
-			 "this kernel's KVM does not trace kvm_exit (e.g. a PVM host)" :
-			 "the VM did not run, or the kernel does not trace its exits");
-		return sink_skip(sk, why);
-	}
-	tot = 0;
-	for (k = 0; k < v->nsrc && !ret; k++)
-		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
-			ret = emit_src(sk, &v->src[k], w, secs, &tot, cls);
-	return ret ?: put(sk, VMEXIT_KVM_EXIT VMEXIT_TOTAL, tot, secs) ?:
-	       emit_classes(sk, VMEXIT_KVM_EXIT, cls, secs);
+	emit_event(v, NULL, VMEXIT_KVM_EXIT, w, secs, &tot);
+	if (tot > 0)
+		return emit_event(v, sk, VMEXIT_KVM_EXIT, w, secs, &tot);
+	snprintf(why, sizeof(why), "kvm:kvm_exit counted no exit while the VM made %.0f "
+		 "exits to user space: %s", user, user > 0 ?
+		 "this kernel's KVM does not trace kvm_exit (e.g. a PVM host)" :
+		 "the VM did not run, or the kernel does not trace its exits");
+	return sink_skip(sk, why);
 }
 
 static int emit_notes(struct vx_priv *v, struct sink *sk)
@@ -431,30 +522,35 @@ static int emit_notes(struct vx_priv *v, struct sink *sk)
 	snprintf(buf, sizeof(buf), "%zu", v->nthreads);
 	ret = sink_note(sk, VMEXIT_NOTE_METHOD, tpcount_method_name(tpcount_method(v->src[0].tc)));
 	ret = ret ?: sink_note(sk, VMEXIT_NOTE_THREADS, buf);
+	ret = ret ?: sink_note(sk, VMEXIT_NOTE_DETAIL, v->by_class ? "class" : "reason");
 	return ret ?: v->isa_note[0] ? sink_note(sk, "isa", v->isa_note) : 0;
+}
+
+/* The probe's cost: counters open, counters each exit passes, read time. */
+static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
+{
+	double counters = 0, per_exit = 0;
+	int k;
+
+	for (k = 0; k < v->nsrc; k++) {
+		counters += (double)tpcount_ncounters(v->src[k].tc);
+		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
+			per_exit += (double)v->src[k].n;
+	}
+	return sink_metric(sk, VMEXIT_COUNTERS, counters, "count") ?:
+	       sink_metric(sk, VMEXIT_PER_EXIT, per_exit, "count") ?:
+	       sink_metric(sk, VMEXIT_READ_NS, v->read_ns[w], "ns");
 }
 
 static int vx_emit(struct probe *p, enum probe_window win, struct sink *sk)
 {
 	struct vx_priv *v = p->priv;
-	int w = win == PROBE_WINDOW_INVOCATION, k, ret = 0;
-	double secs = ns_between(&v->t[w][0], &v->t[w][1]) / 1e9, user = 0, dummy = 0,
-	       counters = 0, cls[NCLASS] = { 0 };
+	int w = win == PROBE_WINDOW_INVOCATION, ret;
+	double secs = ns_between(&v->t[w][0], &v->t[w][1]) / 1e9, user = 0, g = 0;
 
-	for (k = 0; k < v->nsrc; k++) {
-		counters += (double)tpcount_ncounters(v->src[k].tc);
-		if (!strcmp(v->src[k].event, VMEXIT_USERSPACE)) {
-			user = src_total(&v->src[k], w);
-			ret = ret ?: emit_src(sk, &v->src[k], w, secs, &dummy, NULL);
-		} else if (!strcmp(v->src[k].event, VMEXIT_VMGEXIT)) {
-			ret = ret ?: emit_src(sk, &v->src[k], w, secs, &dummy, cls) ?:
-			      emit_classes(sk, VMEXIT_VMGEXIT, cls, secs);
-		}
-	}
-	ret = ret ?: put(sk, VMEXIT_USERSPACE VMEXIT_TOTAL, user, secs);
-	ret = ret ?: emit_kvm_exit(v, sk, w, secs, user);
-	ret = ret ?: sink_metric(sk, VMEXIT_COUNTERS, counters, "count");
-	ret = ret ?: sink_metric(sk, VMEXIT_READ_NS, v->read_ns[w], "ns");
+	ret = emit_event(v, sk, VMEXIT_USERSPACE, w, secs, &user) ?:
+	      emit_event(v, sk, VMEXIT_VMGEXIT, w, secs, &g) ?:
+	      emit_kvm_exit(v, sk, w, secs, user) ?: emit_cost(v, sk, w);
 	if (!ret && !w)
 		ret = emit_notes(v, sk);
 	return ret ? probe_error(p, ret, "cannot store the vmexit metrics") : 0;

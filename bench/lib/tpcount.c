@@ -56,7 +56,7 @@ static int open_one(struct tpcount *tc, const struct tpcount_spec *spec, int id,
 		    size_t errlen)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_TRACEPOINT, .size = sizeof(a) };
-	char filter[512];
+	char filter[4096];
 	int cpus = !!(flags & TPCOUNT_CPUS), lead = vi == 0, e;
 	long fd;
 
@@ -77,8 +77,17 @@ static int open_one(struct tpcount *tc, const struct tpcount_spec *spec, int id,
 	}
 	tc->fd[ii * tc->nvalues + vi] = (int)fd;
 	tc->nopen++;
-	snprintf(filter, sizeof(filter), "%s == %llu%s%s", spec->field, spec->values[vi],
-		 spec->extra ? " && " : "", spec->extra ? spec->extra : "");
+	if (spec->filters && !spec->filters[vi][0] && !spec->extra)
+		return 0;         /* every event */
+	if (spec->filters && !spec->filters[vi][0])
+		snprintf(filter, sizeof(filter), "%s", spec->extra);
+	else if (spec->filters)
+		snprintf(filter, sizeof(filter), "(%s)%s%s", spec->filters[vi],
+			 spec->extra ? " && " : "", spec->extra ? spec->extra : "");
+	else
+		snprintf(filter, sizeof(filter), "%s == %llu%s%s", spec->field,
+			 spec->values[vi], spec->extra ? " && " : "",
+			 spec->extra ? spec->extra : "");
 	if (ioctl((int)fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
 		e = errno;
 		snprintf(err, errlen, "the kernel refused the filter '%s' on %s:%s: %s",
@@ -100,7 +109,7 @@ static int event_id(const struct tpcount_spec *spec, char *err, size_t errlen)
 	ret = tp_format_load(&f, dir, spec->system, spec->event, err, errlen);
 	if (ret)
 		return ret;
-	if (!tp_format_has_field(&f, spec->field)) {
+	if (spec->field && !tp_format_has_field(&f, spec->field)) {
 		snprintf(err, errlen, "trace event %s:%s has no field %s", spec->system,
 			 spec->event, spec->field);
 		ret = -ENOENT;

@@ -34,7 +34,13 @@ struct tpcount_spec {
 	const char *field;        /* the field whose values are counted */
 	const char *extra;        /* and'ed to each filter, or NULL */
 	const unsigned long long *values;
-	size_t nvalues;
+	size_t nvalues;           /* counters per thread */
+	/*
+	 * Or, when not NULL: counter i counts what filters[i] lets through
+	 * (e.g. one counter per class, "exit_reason == 120 || exit_reason ==
+	 * 166"; "" for every event); @values and @field are then ignored.
+	 */
+	const char *const *filters;
 };
 
 /* tpcount_open() flags */

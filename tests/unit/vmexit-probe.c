@@ -28,7 +28,7 @@
 #include "sink.h"
 #include "tap.h"
 
-#define NTESTS 8
+#define NTESTS 9
 
 struct got {
 	char names[64][96];
@@ -103,10 +103,11 @@ static int ask(int wr, int rd, uint32_t n)
 	return write(wr, &n, sizeof(n)) == sizeof(n) && read(rd, &ok, 1) == 1 && ok;
 }
 
-static int open_with(const char *backend, const char *accel, struct probe *p,
-		     struct probe_target *t, struct cell *c)
+static int open_detail(const char *backend, const char *accel, const char *detail,
+		       struct probe *p, struct probe_target *t, struct cell *c)
 {
 	memset(c, 0, sizeof(*c));
+	snprintf(c->vmexit_detail, sizeof(c->vmexit_detail), "%s", detail);
 	snprintf(c->backend, sizeof(c->backend), "%s", backend);
 	snprintf(c->accel, sizeof(c->accel), "%s", accel);
 	t->cell = c;
@@ -114,6 +115,12 @@ static int open_with(const char *backend, const char *accel, struct probe *p,
 	p->ops = probe_find("vmexit");
 	p->target = t;
 	return p->ops && p->ops->open ? p->ops->open(p) : -ENOSYS;
+}
+
+static int open_with(const char *backend, const char *accel, struct probe *p,
+		     struct probe_target *t, struct cell *c)
+{
+	return open_detail(backend, accel, "class", p, t, c);
 }
 
 static void no_vm_checks(void)
@@ -164,25 +171,35 @@ static void vm_checks(int wr, int rd, pid_t kid)
 		return;
 	for (i = 0; i < 3; i++) {
 		ret = window(&p, wr, rd, n[i], &g);
-		bad |= ret || val(&g, "kvm_userspace_exit.KVM_EXIT_IO") != n[i] + 1 ||
-		       val(&g, "kvm_userspace_exit.KVM_EXIT_HLT") != 2;
+		bad |= ret || val(&g, "kvm_userspace_exit.class.io") != n[i] + 1 ||
+		       val(&g, "kvm_userspace_exit.class.idle") != 2 ||
+		       val(&g, "kvm_userspace_exit.total") != n[i] + 3 ||
+		       val(&g, "kvm_userspace_exit.class.other") != -1;
 		kbad |= !kvm_exit_ok(&g, n[i]);
-		printf("# window %d: io %.0f hlt %.0f rate %.0f/s read %.0f ns; %s\n", i,
-		       val(&g, "kvm_userspace_exit.KVM_EXIT_IO"),
-		       val(&g, "kvm_userspace_exit.KVM_EXIT_HLT"),
-		       val(&g, "kvm_userspace_exit.KVM_EXIT_IO.per_s"), val(&g, "read_ns"),
+		printf("# window %d: io %.0f idle %.0f rate %.0f/s read %.0f ns; %s\n", i,
+		       val(&g, "kvm_userspace_exit.class.io"),
+		       val(&g, "kvm_userspace_exit.class.idle"),
+		       val(&g, "kvm_userspace_exit.total.per_s"), val(&g, "read_ns"),
 		       g.skip[0] ? g.skip : "kvm_exit counted");
 	}
-	tap_ok(!bad, "each invocation window: exactly N+1 KVM_EXIT_IO and 2 KVM_EXIT_HLT");
+	tap_ok(!bad, "by class, each invocation window: io N+1, idle 2, total N+3, no other");
 	tap_ok(!kbad, "kvm_exit: exact where it fires, else a skip naming it (%s)", g.skip);
-	tap_ok(val(&g, "kvm_userspace_exit.KVM_EXIT_IO.per_s") > 0 &&
+	tap_ok(val(&g, "kvm_userspace_exit.class.io.per_s") > 0 &&
 	       val(&g, "counters") > 0 && val(&g, "read_ns") > 0,
 	       "a rate per second, the counters open and the cost of reading them");
 	memset(&cellg, 0, sizeof(cellg));
 	ret = p.ops->stop(&p, PROBE_WINDOW_CELL) || p.ops->emit(&p, PROBE_WINDOW_CELL, &s);
-	tap_ok(!ret && val(&cellg, "kvm_userspace_exit.KVM_EXIT_IO") == n[0] + n[1] + n[2] + 3,
+	tap_ok(!ret && val(&cellg, "kvm_userspace_exit.class.io") == n[0] + n[1] + n[2] + 3,
 	       "the cell window: the sum of its invocations (%.0f)",
-	       val(&cellg, "kvm_userspace_exit.KVM_EXIT_IO"));
+	       val(&cellg, "kvm_userspace_exit.class.io"));
+	p.ops->close(&p);
+	ret = open_detail("qemu", "kvm", "reason", &p, &t, &c) ?:
+	      p.ops->start(&p, PROBE_WINDOW_CELL) ?: window(&p, wr, rd, 321, &g);
+	tap_ok(!ret && val(&g, "kvm_userspace_exit.KVM_EXIT_IO") == 322 &&
+	       val(&g, "kvm_userspace_exit.KVM_EXIT_HLT") == 2 &&
+	       val(&g, "kvm_userspace_exit.class.io") == 322 &&
+	       val(&g, "kvm_userspace_exit.KVM_EXIT_IO.per_s") > 0,
+	       "vmexit-detail = reason: KVM_EXIT_IO 322, KVM_EXIT_HLT 2, and the classes");
 	kill(kid, SIGKILL);
 	waitpid(kid, NULL, 0);
 	ret = p.ops->start(&p, PROBE_WINDOW_INVOCATION);
