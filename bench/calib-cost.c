@@ -110,15 +110,18 @@ static int event_cost(long calls, const struct tpcount_spec *spec, double *ns, c
 	return ret;
 }
 
-/* "id == A || id == B ..." of @n ids from @first (getpid's first when 0). */
+/*
+ * "id == A || id == B ..." of @n ids from @first, last first: getpid's
+ * (index 0) is the last predicate, so a counted event walks all of them.
+ */
 static void or_filter(char *buf, size_t len, size_t first, size_t n)
 {
 	size_t i, used = 0;
 
 	buf[0] = '\0';
-	for (i = first; i < first + n && used < len; i++)
+	for (i = first + n; i-- > first && used < len;)
 		used += (size_t)snprintf(buf + used, len - used, "%sid == %llu",
-					 i > first ? " || " : "",
+					 i < first + n - 1 ? " || " : "",
 					 i ? 100000ULL + i : (unsigned long long)SYS_getpid);
 }
 
