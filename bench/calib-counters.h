@@ -15,6 +15,7 @@
 struct calib_counters_opts {
 	long calls;               /* getpid calls of thread 1 in window 0 */
 	int windows;
+	const char *no_stream;    /* why the trace-stream method is not checked, or NULL */
 };
 
 /**

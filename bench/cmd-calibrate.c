@@ -9,10 +9,14 @@
  * Exit 0 when every count is exact, 1 on a mismatch, 3 (skipped) when this
  * machine cannot count (the reason on stderr), 2 on a usage error. tracefs
  * is mounted (journalled, unmounted at the end) only if it is not already.
+ * The journal (and so the host lock) is taken when it can be: the
+ * trace-stream method's tracefs instance is journalled; without it that
+ * check is skipped, saying why.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "calib-cost.h"
 #include "calib-counters.h"
@@ -46,33 +50,41 @@ static int on_opt(void *ctx, int id, const char *arg)
 			  id == CAL_CALLS ? &o->calls : &o->windows);
 }
 
-/* Journal opened only when tracefs must be mounted: 1 if it was opened. */
-static int journal_if_needed(int *opened)
+/*
+ * The journal, for a tracefs mount or the trace-stream method's instance;
+ * needed (an error if it cannot be opened) only when tracefs must be
+ * mounted, else its error is kept in @why (the stream check is skipped).
+ */
+static int journal_for(int *opened, char *why, size_t len)
 {
 	struct tracefs_place place;
-	char err[1024];
-	int ret;
+	int ret, must = tracefs_find(&place) && !place.mounted;
 
 	*opened = 0;
-	if (!tracefs_find(&place) || place.mounted)
-		return 0;         /* nothing to mount, or nothing we can mount */
-	ret = journal_lock_host(0, err, sizeof(err));
-	ret = ret ?: journal_open(err, sizeof(err));
+	if (geteuid()) {
+		snprintf(why, len, "not root");
+		return 0;
+	}
+	ret = journal_lock_host(0, why, len);
+	ret = ret ?: journal_open(why, len);
 	if (ret) {
-		pr_err("%s", err);
 		journal_close();
-		return ret;
+		if (must)
+			pr_err("%s", why);
+		return must ? ret : 0;
 	}
 	*opened = 1;
+	why[0] = '\0';
 	return journal_restore_all(stderr, NULL) < 0 ? -EIO : 0;
 }
 
-static int run_target(const char *target, const struct cal_opts *o, char *why,
-		      size_t len)
+static int run_target(const char *target, const struct cal_opts *o, const char *no_journal,
+		      char *why, size_t len)
 {
 	if (!strcmp(target, "counters")) {
 		struct calib_counters_opts co = { (long)(o->calls ? o->calls : 10000),
-						  (int)(o->windows ? o->windows : 3) };
+						  (int)(o->windows ? o->windows : 3),
+						  no_journal[0] ? no_journal : NULL };
 
 		return calib_counters(&co, stdout, why, len);
 	}
@@ -88,7 +100,7 @@ int cmd_calibrate(int argc, char **argv)
 {
 	static const char synopsis[] = "calibrate counters|vmexit|cost [--calls N] [--windows N]";
 	struct cal_opts o = { 0, 0 };
-	char why[1024] = "";
+	char why[1024] = "", nj[512] = "";
 	int first, opened, ret = opts_parse(argc, argv, synopsis, calibrate_opts, on_opt, &o,
 					    &first);
 
@@ -103,9 +115,9 @@ int cmd_calibrate(int argc, char **argv)
 		pr_err("calibrate: --windows at most 1000, --calls at most 100000000");
 		return EXIT_USAGE;
 	}
-	if (journal_if_needed(&opened))
+	if (journal_for(&opened, nj, sizeof(nj)))
 		return EXIT_FAILED;
-	ret = run_target(argv[first], &o, why, sizeof(why));
+	ret = run_target(argv[first], &o, nj, why, sizeof(why));
 	if (opened && journal_restore_all(stderr, NULL) < 0)
 		ret = ret ?: 1;
 	journal_close();

@@ -365,6 +365,12 @@ static int read_all(struct probe *p, struct vx_priv *v, int w, int end)
 		ret = tpcount_read(v->src[k].tc, &v->src[k].snap[w][end]);
 		if (!ret && v->src[k].snap[w][end].gone)
 			return probe_error(p, -EIO, "counters of a VM thread could not be read");
+		if (!ret && end && v->src[k].snap[w][1].lost != v->src[k].snap[w][0].lost)
+			return probe_error(p, -EIO, "the trace buffer dropped %llu %s events in "
+					   "the window (trace-stream method)",
+					   (unsigned long long)(v->src[k].snap[w][1].lost -
+								v->src[k].snap[w][0].lost),
+					   v->src[k].event);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	v->t[w][end] = end ? a : b;   /* the window: between the reads */

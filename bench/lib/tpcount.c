@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tp-format.h"
+#include "tpcount-local.h"
 #include "tpcount.h"
 #include "tracefs-host.h"
 
@@ -26,6 +27,7 @@ struct tpcount {
 	size_t nopen;
 	enum tpcount_method method;
 	uint64_t *buf;            /* one group read */
+	struct tpstream *st;      /* the trace-stream method */
 };
 
 static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
@@ -142,6 +144,38 @@ static int alloc_set(struct tpcount **out, size_t nvalues, size_t nids)
 	return 0;
 }
 
+/* perf cannot count here at all (not a refused filter): stream instead. */
+static int perf_refused(int ret, unsigned int flags)
+{
+	return (flags & TPCOUNT_STREAM) || ret == -EACCES || ret == -EPERM ||
+	       ret == -ENOSYS || ret == -EOPNOTSUPP || ret == -ENODEV;
+}
+
+static int stream_instead(struct tpcount *tc, const struct tpcount_spec *spec,
+			  const pid_t *ids, size_t nids, unsigned int flags, char *err,
+			  size_t errlen)
+{
+	char perr[512] = "";
+	size_t i, used;
+	int ret;
+
+	if (!(flags & TPCOUNT_STREAM))
+		snprintf(perr, sizeof(perr), "%s", err);
+	for (i = 0; i < tc->nvalues * tc->nids; i++)
+		if (tc->fd[i] >= 0) {
+			close(tc->fd[i]);
+			tc->fd[i] = -1;
+		}
+	tc->nopen = 0;
+	ret = tpstream_open(&tc->st, spec, ids, nids, flags, err, errlen);
+	if (ret && perr[0]) {
+		used = strlen(err);
+		snprintf(err + used, errlen - used, " (after %s)", perr);
+	}
+	tc->method = TPCOUNT_TRACE_STREAM;
+	return ret;
+}
+
 int tpcount_open(struct tpcount **out, const struct tpcount_spec *spec,
 		 const pid_t *ids, size_t nids, unsigned int flags, char *err, size_t errlen)
 {
@@ -165,9 +199,11 @@ int tpcount_open(struct tpcount **out, const struct tpcount_spec *spec,
 		return ret;
 	}
 	ret = alloc_set(&tc, spec->nvalues, nids);
-	for (ii = 0; !ret && ii < nids; ii++)
+	for (ii = 0; !ret && !(flags & TPCOUNT_STREAM) && ii < nids; ii++)
 		for (vi = 0; !ret && vi < spec->nvalues; vi++)
 			ret = open_one(tc, spec, id, ii, vi, ids[ii], flags, err, errlen);
+	if (perf_refused(ret, flags))
+		ret = stream_instead(tc, spec, ids, nids, flags, err, errlen);
 	if (ret) {
 		tpcount_close(tc);
 		return ret;
@@ -189,12 +225,12 @@ static int group_ioctl(struct tpcount *tc, unsigned long req)
 
 int tpcount_enable(struct tpcount *tc)
 {
-	return group_ioctl(tc, PERF_EVENT_IOC_ENABLE);
+	return tc->st ? tpstream_enable(tc->st) : group_ioctl(tc, PERF_EVENT_IOC_ENABLE);
 }
 
 int tpcount_disable(struct tpcount *tc)
 {
-	return group_ioctl(tc, PERF_EVENT_IOC_DISABLE);
+	return tc->st ? tpstream_disable(tc->st) : group_ioctl(tc, PERF_EVENT_IOC_DISABLE);
 }
 
 int tpcount_snap_init(const struct tpcount *tc, struct tpcount_snap *s)
@@ -218,6 +254,9 @@ int tpcount_read(struct tpcount *tc, struct tpcount_snap *s)
 
 	s->enabled_ns = s->running_ns = 0;
 	s->gone = 0;
+	s->lost = 0;
+	if (tc->st)
+		return tpstream_read(tc->st, s->v, &s->lost);
 	for (ii = 0; ii < tc->nids; ii++) {
 		r = read(tc->fd[ii * tc->nvalues], tc->buf, want);
 		if (r < 0)
@@ -256,7 +295,7 @@ size_t tpcount_nids(const struct tpcount *tc)
 
 size_t tpcount_ncounters(const struct tpcount *tc)
 {
-	return tc->nopen;
+	return tc->st ? tc->nvalues * tc->nids : tc->nopen;
 }
 
 enum tpcount_method tpcount_method(const struct tpcount *tc)
@@ -266,7 +305,8 @@ enum tpcount_method tpcount_method(const struct tpcount *tc)
 
 const char *tpcount_method_name(enum tpcount_method m)
 {
-	return m == TPCOUNT_PERF_FILTER ? "perf-filter" : "unknown";
+	return m == TPCOUNT_PERF_FILTER ? "perf-filter" :
+	       m == TPCOUNT_TRACE_STREAM ? "trace-stream" : "unknown";
 }
 
 void tpcount_close(struct tpcount *tc)
@@ -275,6 +315,7 @@ void tpcount_close(struct tpcount *tc)
 
 	if (!tc)
 		return;
+	tpstream_close(tc->st);
 	for (i = 0; tc->fd && i < tc->nvalues * tc->nids; i++)
 		if (tc->fd[i] >= 0)
 			close(tc->fd[i]);

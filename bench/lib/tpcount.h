@@ -7,7 +7,10 @@
  * and'ed with an optional extra condition such as "isa == 2"); the counters
  * of one thread are one group, read with one read() (PERF_FORMAT_GROUP).
  * No event is streamed to user space: a window is the difference of two
- * reads (tpcount_read() at its start and at its end).
+ * reads (tpcount_read() at its start and at its end). Where perf refuses
+ * (no perf events, not permitted), or with TPCOUNT_STREAM, the same
+ * interface streams the event into a tracefs instance of its own and
+ * counts at each read (tpcount-stream.c); tpcount_method() says which.
  *
  *	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", ... };
  *	tpcount_open(&tc, &spec, tids, n, 0, err, sizeof(err));
@@ -25,6 +28,7 @@
 /* How a row's count was made (every row names one). */
 enum tpcount_method {
 	TPCOUNT_PERF_FILTER = 1,  /* perf tracepoint counter with a filter */
+	TPCOUNT_TRACE_STREAM = 2, /* events streamed into a tracefs instance, counted at reads */
 };
 
 /* What to count. */
@@ -46,6 +50,7 @@ struct tpcount_spec {
 /* tpcount_open() flags */
 #define TPCOUNT_CPUS    1u        /* @ids are CPU numbers, every task on them */
 #define TPCOUNT_INHERIT 2u        /* also threads the counted threads create later */
+#define TPCOUNT_STREAM  4u        /* the trace-stream method, not perf (tests, fallback) */
 
 struct tpcount;
 
@@ -55,6 +60,7 @@ struct tpcount_snap {
 	uint64_t enabled_ns;      /* summed over threads */
 	uint64_t running_ns;      /* < enabled_ns: a counter was not counting */
 	int gone;                 /* threads whose counters read short (error state) */
+	uint64_t lost;            /* trace-stream: events the buffer dropped since open */
 };
 
 /**
@@ -64,7 +70,8 @@ struct tpcount_snap {
  * tracefs_host_dir() first). Returns 0, or -errno with the reason in @err:
  * -ENOENT no such event or field, -EACCES/-EPERM perf_event_open refused
  * (not root, perf_event_paranoid), -EINVAL the kernel refused the filter,
- * -EMFILE too many counters.
+ * -EMFILE too many counters. The trace-stream method journals its tracefs
+ * instance: the journal must be open.
  */
 int tpcount_open(struct tpcount **out, const struct tpcount_spec *spec,
 		 const pid_t *ids, size_t nids, unsigned int flags, char *err, size_t errlen);
@@ -88,7 +95,7 @@ uint64_t tpcount_diff(const struct tpcount *tc, const struct tpcount_snap *a,
 size_t tpcount_nvalues(const struct tpcount *tc);
 /** tpcount_nids() - threads (or CPUs) counted. */
 size_t tpcount_nids(const struct tpcount *tc);
-/** tpcount_ncounters() - open counters (file descriptors). */
+/** tpcount_ncounters() - counters (perf: file descriptors; trace-stream: values x ids). */
 size_t tpcount_ncounters(const struct tpcount *tc);
 /** tpcount_method() - how this counter set counts. */
 enum tpcount_method tpcount_method(const struct tpcount *tc);

@@ -103,3 +103,49 @@ static const struct journal_kind kind_mount = { "tracefs-mount", mount_undo };
 static const struct journal_kind kind_instance = { "tracefs-instance", instance_undo };
 JOURNAL_KIND_REGISTER(kind_mount)
 JOURNAL_KIND_REGISTER(kind_instance)
+
+#ifdef HAVE_TRACEFS
+#include <tracefs.h>
+
+int tracefs_host_instance(const char *name, struct tracefs_instance **out, long *jid,
+			  char *err, size_t errlen)
+{
+	char top[PATH_MAX], dir[PATH_MAX + 80];
+	int ret = tracefs_host_dir(top, sizeof(top), err, errlen);
+
+	*out = NULL;
+	*jid = 0;
+	if (ret)
+		return ret;
+	snprintf(dir, sizeof(dir), "%s/instances/%s", top, name);
+	*jid = journal_object("tracefs-instance", dir);
+	if (*jid < 0) {
+		ret = (int)*jid;
+		snprintf(err, errlen, "cannot journal tracefs instance %s (so it is not "
+			 "created): %s", name, strerror(-ret));
+		*jid = 0;
+		return ret;
+	}
+	*out = tracefs_instance_create(name);
+	if (!*out) {
+		snprintf(err, errlen, "cannot create tracefs instance %s", name);
+		tracefs_host_instance_remove(NULL, *jid);
+		*jid = 0;
+		return -EIO;
+	}
+	tracefs_trace_off(*out);
+	return 0;
+}
+
+void tracefs_host_instance_remove(struct tracefs_instance *inst, long jid)
+{
+	if (inst) {
+		tracefs_trace_off(inst);
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+	}
+	if (jid > 0 && journal_forget(jid))
+		fprintf(stderr, "cvmbench: journal %s: cannot close the entry of a tracefs "
+			"instance\n", journal_path());
+}
+#endif
