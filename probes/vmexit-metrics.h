@@ -22,6 +22,9 @@
 #define VMEXIT_READ_NS      "read_ns"
 /* kvm_exit counters each exit of a counted thread passes through */
 #define VMEXIT_PER_EXIT     "counters_per_exit"
+/* the cross-vendor classes (kvm_reason_class()), "other" last */
+#define VMEXIT_CLASSES(X) X("idle") X("io") X("mmio") X("msr") X("cpuid") \
+	X("interrupt") X("page-state") X("other")
 /* cell_param notes */
 #define VMEXIT_NOTE_METHOD  "method"
 #define VMEXIT_NOTE_THREADS "threads"

@@ -103,8 +103,9 @@ tcg:
 	return buf;
 }
 
-static const char *const class_names[] = { "idle", "io", "mmio", "msr", "cpuid",
-					   "interrupt", "page-state", "other" };
+#define CLASS_NAME(n) n,
+static const char *const class_names[] = { VMEXIT_CLASSES(CLASS_NAME) };
+#undef CLASS_NAME
 #define NCLASS (sizeof(class_names) / sizeof(class_names[0]))
 #define CLASS_OTHER (NCLASS - 1)
 
