@@ -12,6 +12,9 @@
 # with the reason cvmbench gives.
 set -u
 . "$(dirname "$0")/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CVMBENCH_STATE_DIR=$tmp/state    # its journal: a tracefs mount, an instance
 
 plan 9
 "$CVMBENCH" calibrate bogus > /dev/null 2>&1; is $? 2 "an unknown target is a usage error (exit 2)"

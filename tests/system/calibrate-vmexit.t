@@ -9,6 +9,9 @@
 # the reason; no /dev/kvm or not root: SKIP.
 set -u
 . "$(dirname "$0")/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CVMBENCH_STATE_DIR=$tmp/state    # its journal: a tracefs mount, an instance
 
 plan 4
 if [ "$(id -u)" != 0 ]; then skip_rest 4 "not root"; exit 0; fi

@@ -10,7 +10,8 @@
  * space; the cell window their sum. kvm_exit is exact where it fires and
  * a skip row with the reason where it does not (a PVM host). Without a
  * VM to count (backend native, accel = tcg) the probe does not open and
- * says why. Not root or no /dev/kvm: those checks are SKIPs.
+ * says why. Not root, no /dev/kvm or tracefs not mounted: those checks
+ * are SKIPs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@
 #include "probe.h"
 #include "sink.h"
 #include "tap.h"
+#include "tracefs-find.h"
 
 #define NTESTS 9
 
@@ -212,6 +214,7 @@ static void vm_checks(int wr, int rd, pid_t kid)
 int main(void)
 {
 	int to_kid[2], from_kid[2], i;
+	struct tracefs_place place;
 	const char *why = NULL;
 	char ok = 0;
 	pid_t kid;
@@ -222,6 +225,8 @@ int main(void)
 		why = "not root (perf tracepoint counters)";
 	else if (access("/dev/kvm", R_OK | W_OK))
 		why = "no /dev/kvm on this machine";
+	else if (!tracefs_find(&place) || !place.mounted)
+		why = "tracefs is not mounted (a unit test does not mount it)";
 	else if (pipe(to_kid) || pipe(from_kid))
 		why = "no pipe";
 	if (!why) {
