@@ -23,7 +23,6 @@
 #include "kvm-reasons.h"
 #include "kvm-stats.h"
 #include "kvm-toy.h"
-#include "tp-format.h"
 #include "tpcount.h"
 #include "tracefs-host.h"
 
@@ -108,17 +107,6 @@ static int src_codes(struct src *s, const struct kvm_reasons *rs, int t,
 	return 0;
 }
 
-static int reasons_of(const char *dir, const char *ev, const char *field,
-		      struct kvm_reasons *rs, char *why, size_t len)
-{
-	struct tp_format f;
-	int ret = tp_format_load(&f, dir, "kvm", ev, why, len);
-
-	ret = ret ?: kvm_reasons_read(&f, field, rs, why, len);
-	tp_format_free(&f);
-	return ret;
-}
-
 /* The three sources, their codes named by the running kernel's formats. */
 static int sources_open(struct calib *c, char *why, size_t len)
 {
@@ -129,10 +117,10 @@ static int sources_open(struct calib *c, char *why, size_t len)
 	char dir[PATH_MAX];
 	int ret = tracefs_host_dir(dir, sizeof(dir), why, len);
 
-	ret = ret ?: reasons_of(dir, "kvm_userspace_exit", "reason", &ru, why, len);
+	ret = ret ?: kvm_reasons_load(dir, "kvm_userspace_exit", "reason", &ru, why, len);
 	if (ret)
 		return ret;
-	ret = reasons_of(dir, "kvm_exit", "exit_reason", &rx, why, len);
+	ret = kvm_reasons_load(dir, "kvm_exit", "exit_reason", &rx, why, len);
 	c->src[0].label = "kvm_userspace_exit";
 	c->src[1].label = "kvm_exit vmx";
 	c->src[2].label = "kvm_exit svm";

@@ -39,7 +39,6 @@
 #include "kvm-reasons.h"
 #include "proc-tasks.h"
 #include "sysfs.h"
-#include "tp-format.h"
 #include "tpcount.h"
 #include "tracefs-find.h"
 #include "tracefs-host.h"
@@ -198,17 +197,6 @@ static int src_fill(struct vx_src *s, const char *event, const char *field,
 	return by_class ? src_classes(s) : 0;
 }
 
-static int reasons(const char *dir, const char *ev, const char *field,
-		   struct kvm_reasons *rs, char *err, size_t len)
-{
-	struct tp_format f;
-	int ret = tp_format_load(&f, dir, "kvm", ev, err, len);
-
-	ret = ret ?: kvm_reasons_read(&f, field, rs, err, len);
-	tp_format_free(&f);
-	return ret;
-}
-
 /* The host's isa from its KVM module: "vmx", "svm", or "" (both counted). */
 static const char *host_isa(struct vx_priv *v)
 {
@@ -223,14 +211,16 @@ static const char *host_isa(struct vx_priv *v)
 
 static int sources_setup(struct probe *p, struct vx_priv *v, const char *dir)
 {
-	struct kvm_reasons rx, ru;
+	struct kvm_reasons rx = { 0 }, ru = { 0 };
 	char err[PATH_MAX + 64];
 	const char *isa = host_isa(v);
-	int t, ret = reasons(dir, "kvm_exit", "exit_reason", &rx, err, sizeof(err));
+	int t, ret = kvm_reasons_load(dir, "kvm_exit", "exit_reason", &rx, err, sizeof(err));
 
-	ret = ret ?: reasons(dir, "kvm_userspace_exit", "reason", &ru, err, sizeof(err));
-	if (ret)
+	ret = ret ?: kvm_reasons_load(dir, "kvm_userspace_exit", "reason", &ru, err, sizeof(err));
+	if (ret) {
+		kvm_reasons_free(&rx);
 		return probe_error(p, ret, "%s", err);
+	}
 	for (t = 0; !ret && t < rx.ntables; t++)
 		if (!*isa || !strcmp(rx.tables[t].isa, isa))
 			ret = src_fill(&v->src[v->nsrc++], VMEXIT_KVM_EXIT, "exit_reason", &rx, t,

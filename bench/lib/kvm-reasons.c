@@ -172,6 +172,18 @@ int kvm_reasons_read(const struct tp_format *fmt, const char *field,
 
 #endif
 
+int kvm_reasons_load(const char *tracing_dir, const char *event, const char *field,
+		     struct kvm_reasons *out, char *err, size_t errlen)
+{
+	struct tp_format f;
+	int ret = tp_format_load(&f, tracing_dir, "kvm", event, err, errlen);
+
+	memset(out, 0, sizeof(*out));
+	ret = ret ?: kvm_reasons_read(&f, field, out, err, errlen);
+	tp_format_free(&f);
+	return ret;
+}
+
 int kvm_reasons_table(const struct kvm_reasons *rs, const char *isa)
 {
 	int i;

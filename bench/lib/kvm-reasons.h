@@ -45,6 +45,12 @@ struct kvm_reasons {
  */
 int kvm_reasons_read(const struct tp_format *fmt, const char *field,
 		     struct kvm_reasons *out, char *err, size_t errlen);
+/**
+ * kvm_reasons_load() - the tables of kvm:@event's field @field from the
+ * running kernel's format under @tracing_dir. Returns 0 or -errno (@err).
+ */
+int kvm_reasons_load(const char *tracing_dir, const char *event, const char *field,
+		     struct kvm_reasons *out, char *err, size_t errlen);
 /** kvm_reasons_table() - index of the table whose isa is @isa ("svm"), or -1. */
 int kvm_reasons_table(const struct kvm_reasons *rs, const char *isa);
 /** kvm_reasons_name() - the name of @code in table @table, or NULL. */

@@ -223,31 +223,12 @@ static int on_record(struct tep_event *ev, struct tep_record *rec, int cpu, void
 	return 0;
 }
 
-/* Events the instance's ring buffer dropped (every CPU). */
-static uint64_t overruns(struct tpstream *st)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu;
-	unsigned long long v;
-	uint64_t sum = 0;
-	char file[64], *text, *o;
-
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
-		text = tracefs_instance_file_read(st->inst, file, NULL);
-		o = text ? strstr(text, "overrun:") : NULL;
-		if (o && sscanf(o + 8, "%llu", &v) == 1)
-			sum += v;
-		free(text);
-	}
-	return sum;
-}
-
 int tpstream_read(struct tpstream *st, uint64_t *v, uint64_t *lost)
 {
 	if (tracefs_iterate_raw_events(st->tep, st->inst, NULL, 0, on_record, st) < 0)
 		return -EIO;
 	memcpy(v, st->tot, st->nids * st->nvalues * sizeof(*v));
-	*lost = overruns(st);
+	*lost = (uint64_t)tracefs_host_overruns(st->inst);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/vfs.h>
@@ -135,6 +136,23 @@ int tracefs_host_instance(const char *name, struct tracefs_instance **out, long 
 	}
 	tracefs_trace_off(*out);
 	return 0;
+}
+
+long long tracefs_host_overruns(struct tracefs_instance *inst)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	long long sum = 0, v;
+	char file[64], *text, *o;
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
+		text = tracefs_instance_file_read(inst, file, NULL);
+		o = text ? strstr(text, "overrun:") : NULL;
+		if (o && sscanf(o + 8, "%lld", &v) == 1)
+			sum += v;
+		free(text);
+	}
+	return sum;
 }
 
 void tracefs_host_instance_remove(struct tracefs_instance *inst, long jid)

@@ -43,5 +43,10 @@ int tracefs_host_instance(const char *name, struct tracefs_instance **out, long 
 			  char *err, size_t errlen);
 /** tracefs_host_instance_remove() - destroy @inst and close its journal entry. */
 void tracefs_host_instance_remove(struct tracefs_instance *inst, long jid);
+/**
+ * tracefs_host_overruns() - events @inst's ring buffers dropped since it was
+ * made, all CPUs summed (per_cpu/cpuN/stats "overrun:").
+ */
+long long tracefs_host_overruns(struct tracefs_instance *inst);
 
 #endif
