@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "calib-cost.h"
+#include "clock.h"
 #include "tpcount.h"
 
 #define REPS 7
@@ -27,10 +27,7 @@
 
 static double now_ns(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+	return (double)clock_now_ns();
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -243,7 +240,7 @@ static int print_windows(FILE *out, char *why, size_t whylen)
 		return -errno;
 	n = sleepers_start(s, MAX_THREADS, fds[0], tids);
 	fprintf(out, "%8s %8s %9s %12s %12s %12s\n", "values", "threads", "counters",
-		"enable_ns", "read_ns", "disable_ns");
+		"enable_ns", "read ns", "disable_ns");
 	for (i = 0; !ret && n == MAX_THREADS && i < 3; i++)
 		for (j = 0; !ret && j < 3; j++) {
 			ret = window_cost(ks[i], tids, (size_t)ts[j], c, why, whylen);

@@ -25,12 +25,13 @@
 #include "kvm-toy.h"
 #include "tpcount.h"
 #include "tracefs-host.h"
+#include "vmexit-metrics.h"
 
 enum { K_IO, K_MMIO, K_HLT, K_N };
 
 /* One counted source: an event with its codes for io, mmio, hlt. */
 struct src {
-	const char *label;        /* "kvm_userspace_exit", "kvm_exit vmx", ... */
+	const char *label;        /* the event, and for kvm_exit the isa */
 	unsigned long long code[K_N];
 	int ncodes;               /* K_N, or K_N - 1 without mmio (kvm_exit) */
 	struct tpcount *tc;
@@ -117,22 +118,22 @@ static int sources_open(struct calib *c, char *why, size_t len)
 	char dir[PATH_MAX];
 	int ret = tracefs_host_dir(dir, sizeof(dir), why, len);
 
-	ret = ret ?: kvm_reasons_load(dir, "kvm_userspace_exit", "reason", &ru, why, len);
+	ret = ret ?: kvm_reasons_load(dir, VMEXIT_USERSPACE, "reason", &ru, why, len);
 	if (ret)
 		return ret;
-	ret = kvm_reasons_load(dir, "kvm_exit", "exit_reason", &rx, why, len);
-	c->src[0].label = "kvm_userspace_exit";
-	c->src[1].label = "kvm_exit vmx";
-	c->src[2].label = "kvm_exit svm";
+	ret = kvm_reasons_load(dir, VMEXIT_KVM_EXIT, "exit_reason", &rx, why, len);
+	c->src[0].label = VMEXIT_USERSPACE;
+	c->src[1].label = VMEXIT_KVM_EXIT " vmx";
+	c->src[2].label = VMEXIT_KVM_EXIT " svm";
 	ret = ret ?: src_codes(&c->src[0], &ru, 0, us, why, len);
 	ret = ret ?: src_codes(&c->src[1], &rx, kvm_reasons_table(&rx, "vmx"), vmx, why, len);
 	ret = ret ?: src_codes(&c->src[2], &rx, kvm_reasons_table(&rx, "svm"), svm, why, len);
-	ret = ret ?: src_open(&c->src[0], "kvm_userspace_exit", "reason", NULL, why, len);
+	ret = ret ?: src_open(&c->src[0], VMEXIT_USERSPACE, "reason", NULL, why, len);
 	c->nsrc = ret ? 0 : 1;
-	ret = ret ?: src_open(&c->src[1], "kvm_exit", "exit_reason",
+	ret = ret ?: src_open(&c->src[1], VMEXIT_KVM_EXIT, "exit_reason",
 			      rx.tables[kvm_reasons_table(&rx, "vmx")].filter, why, len);
 	c->nsrc = ret ? c->nsrc : 2;
-	ret = ret ?: src_open(&c->src[2], "kvm_exit", "exit_reason",
+	ret = ret ?: src_open(&c->src[2], VMEXIT_KVM_EXIT, "exit_reason",
 			      rx.tables[kvm_reasons_table(&rx, "svm")].filter, why, len);
 	c->nsrc = ret ? c->nsrc : 3;
 	kvm_reasons_free(&ru);

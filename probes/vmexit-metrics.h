@@ -18,16 +18,16 @@
 #define VMEXIT_USERSPACE    "kvm_userspace_exit"
 #define VMEXIT_VMGEXIT      "kvm_vmgexit_enter"
 /* the probe's own cost: counters open, ns spent reading them per window */
-#define VMEXIT_COUNTERS     "counters"
-#define VMEXIT_READ_NS      "read_ns"
+#define VMEXIT_COUNTERS     "counters_open"
+#define VMEXIT_READ_NS      "counters_read_ns"
 /* kvm_exit counters each exit of a counted thread passes through */
 #define VMEXIT_PER_EXIT     "counters_per_exit"
-/* the cross-vendor classes (kvm_reason_class()), "other" last */
+/* the cross-vendor classes, in the order of enum kvm_class (kvm-reasons.h) */
 #define VMEXIT_CLASSES(X) X("idle") X("io") X("mmio") X("msr") X("cpuid") \
 	X("interrupt") X("page-state") X("other")
 /* cell_param notes */
 #define VMEXIT_NOTE_METHOD  "method"
-#define VMEXIT_NOTE_THREADS "threads"
+#define VMEXIT_NOTE_THREADS "threads_counted"
 #define VMEXIT_NOTE_DETAIL  "detail"
 
 #endif

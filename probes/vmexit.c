@@ -36,6 +36,7 @@
 #include "vmexit-metrics.h"
 
 #ifdef HAVE_TRACEFS
+#include "clock.h"
 #include "kvm-reasons.h"
 #include "proc-tasks.h"
 #include "sysfs.h"
@@ -65,7 +66,7 @@ struct vx_priv {
 	int by_class;             /* vmexit-detail = class */
 	char isa_note[160];
 	size_t nthreads;
-	struct timespec t[2][2];
+	long long t[2][2];        /* CLOCK_MONOTONIC ns of the reads */
 	double read_ns[2];
 };
 
@@ -106,17 +107,18 @@ tcg:
 static const char *const class_names[] = { VMEXIT_CLASSES(CLASS_NAME) };
 #undef CLASS_NAME
 #define NCLASS (sizeof(class_names) / sizeof(class_names[0]))
-#define CLASS_OTHER (NCLASS - 1)
+#define CLASS_OTHER KVM_CLASS_OTHER
+_Static_assert(NCLASS == KVM_NCLASS, "VMEXIT_CLASSES follows enum kvm_class");
 
 /* "FIELD == a || FIELD == b ..." of @s's reasons of class @c, or "" if none. */
-static char *class_filter(const struct vx_src *s, const char *c)
+static char *class_filter(const struct vx_src *s, enum kvm_class c)
 {
 	size_t i, used = 0, cap = 64;
 	char *f = malloc(cap), *nf;
 	int w;
 
 	for (i = 0; f && i < s->n; i++) {
-		if (strcmp(kvm_reason_class(s->names[i]), c))
+		if (kvm_reason_class(s->names[i]) != c)
 			continue;
 		while ((w = snprintf(f + used, cap - used, "%s%s == %llu", used ? " || " : "",
 				     s->field, s->codes[i])) >= (int)(cap - used)) {
@@ -142,7 +144,7 @@ static int src_classes(struct vx_src *s)
 	if (!names || !filters)
 		goto nomem;
 	for (c = 0; c <= CLASS_OTHER; c++) {
-		filters[n] = c == CLASS_OTHER ? strdup("") : class_filter(s, class_names[c]);
+		filters[n] = c == CLASS_OTHER ? strdup("") : class_filter(s, (enum kvm_class)c);
 		names[n] = strdup(c == CLASS_OTHER ? "total" : class_names[c]);
 		if (!filters[n] || !names[n])
 			goto nomem;
@@ -214,9 +216,9 @@ static int sources_setup(struct probe *p, struct vx_priv *v, const char *dir)
 	struct kvm_reasons rx = { 0 }, ru = { 0 };
 	char err[PATH_MAX + 64];
 	const char *isa = host_isa(v);
-	int t, ret = kvm_reasons_load(dir, "kvm_exit", "exit_reason", &rx, err, sizeof(err));
+	int t, ret = kvm_reasons_load(dir, VMEXIT_KVM_EXIT, "exit_reason", &rx, err, sizeof(err));
 
-	ret = ret ?: kvm_reasons_load(dir, "kvm_userspace_exit", "reason", &ru, err, sizeof(err));
+	ret = ret ?: kvm_reasons_load(dir, VMEXIT_USERSPACE, "reason", &ru, err, sizeof(err));
 	if (ret) {
 		kvm_reasons_free(&rx);
 		return probe_error(p, ret, "%s", err);
@@ -290,9 +292,9 @@ static int vx_open(struct probe *p)
 	return ret;
 }
 
-static double ns_between(const struct timespec *a, const struct timespec *b)
+static double ns_between(const long long *a, const long long *b)
 {
-	return (double)(b->tv_sec - a->tv_sec) * 1e9 + (double)(b->tv_nsec - a->tv_nsec);
+	return (double)(*b - *a);
 }
 
 /* Counters on every thread of the cell's VM processes, enabled. */
@@ -348,10 +350,10 @@ static int vm_gone(const struct probe_target *t)
 /* Every source's counters into snapshot [w][end], timed. */
 static int read_all(struct probe *p, struct vx_priv *v, int w, int end)
 {
-	struct timespec a, b;
+	long long a, b;
 	int k, ret = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	a = clock_now_ns();
 	for (k = 0; !ret && k < v->nsrc; k++) {
 		ret = tpcount_read(v->src[k].tc, &v->src[k].snap[w][end]);
 		if (!ret && v->src[k].snap[w][end].gone)
@@ -363,7 +365,7 @@ static int read_all(struct probe *p, struct vx_priv *v, int w, int end)
 								v->src[k].snap[w][0].lost),
 					   v->src[k].event);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &b);
+	b = clock_now_ns();
 	v->t[w][end] = end ? a : b;   /* the window: between the reads */
 	v->read_ns[w] = (end ? v->read_ns[w] : 0) + ns_between(&a, &b);
 	return ret ? probe_error(p, ret, "reading the counters: %s", strerror(-ret)) : 0;
@@ -404,7 +406,7 @@ static int class_of(const char *c)
 
 static int class_idx(const char *name)
 {
-	return class_of(kvm_reason_class(name));
+	return (int)kvm_reason_class(name);
 }
 
 /* "<event>[.<isa>].<name>" with blanks as underscores ("DE excp"). */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kvm-reasons.h"
 #include "tp-format.h"
@@ -216,42 +217,46 @@ void kvm_reasons_free(struct kvm_reasons *rs)
 }
 
 /*
- * Names of both vendors' tables (VMX upper case, SVM lower case, GHCB
- * vmgexit_* sub-codes, KVM_EXIT_* of kvm_userspace_exit) by class; exact
- * names first, then prefixes. Anything else is "other".
+ * Names of both vendors' tables (compared without case), GHCB vmgexit_*
+ * sub-codes and KVM_EXIT_* of kvm_userspace_exit, by class; exact names,
+ * then prefixes. Anything else is KVM_CLASS_OTHER.
  */
 static const struct {
 	const char *name;
 	int prefix;
-	const char *cls;
+	enum kvm_class cls;
 } classes[] = {
-	{ "HLT", 0, "idle" }, { "hlt", 0, "idle" }, { "idle-halt", 0, "idle" },
-	{ "vmgexit_ap_hlt_loop", 0, "idle" }, { "KVM_EXIT_HLT", 0, "idle" },
-	{ "MWAIT_INSTRUCTION", 0, "idle" }, { "mwait", 0, "idle" },
-	{ "IO_INSTRUCTION", 0, "io" }, { "io", 0, "io" }, { "KVM_EXIT_IO", 0, "io" },
-	{ "EPT_VIOLATION", 0, "mmio" }, { "EPT_MISCONFIG", 0, "mmio" },
-	{ "npf", 0, "mmio" }, { "vmgexit_mmio_", 1, "mmio" }, { "KVM_EXIT_MMIO", 0, "mmio" },
-	{ "MSR_", 1, "msr" }, { "msr", 0, "msr" }, { "KVM_EXIT_X86_RDMSR", 0, "msr" },
-	{ "KVM_EXIT_X86_WRMSR", 0, "msr" },
-	{ "CPUID", 0, "cpuid" }, { "cpuid", 0, "cpuid" },
-	{ "EXTERNAL_INTERRUPT", 0, "interrupt" }, { "INTERRUPT_WINDOW", 0, "interrupt" },
-	{ "NMI_WINDOW", 0, "interrupt" }, { "EXCEPTION_NMI", 0, "interrupt" },
-	{ "APIC_ACCESS", 0, "interrupt" }, { "APIC_WRITE", 0, "interrupt" },
-	{ "EOI_INDUCED", 0, "interrupt" }, { "TPR_BELOW_THRESHOLD", 0, "interrupt" },
-	{ "PREEMPTION_TIMER", 0, "interrupt" }, { "interrupt", 0, "interrupt" },
-	{ "nmi", 0, "interrupt" }, { "vintr", 0, "interrupt" }, { "avic_", 1, "interrupt" },
-	{ "vmgexit_nmi_complete", 0, "interrupt" },
-	{ "vmgexit_page_state_change", 0, "page-state" },
-	{ "KVM_EXIT_HYPERCALL", 0, "page-state" },
+	{ "HLT", 0, KVM_CLASS_IDLE }, { "IDLE-HALT", 0, KVM_CLASS_IDLE },
+	{ "VMGEXIT_AP_HLT_LOOP", 0, KVM_CLASS_IDLE }, { "KVM_EXIT_HLT", 0, KVM_CLASS_IDLE },
+	{ "MWAIT_INSTRUCTION", 0, KVM_CLASS_IDLE }, { "MWAIT", 0, KVM_CLASS_IDLE },
+	{ "IO_INSTRUCTION", 0, KVM_CLASS_IO }, { "IO", 0, KVM_CLASS_IO },
+	{ "KVM_EXIT_IO", 0, KVM_CLASS_IO },
+	{ "EPT_VIOLATION", 0, KVM_CLASS_MMIO }, { "EPT_MISCONFIG", 0, KVM_CLASS_MMIO },
+	{ "NPF", 0, KVM_CLASS_MMIO }, { "VMGEXIT_MMIO_", 1, KVM_CLASS_MMIO },
+	{ "KVM_EXIT_MMIO", 0, KVM_CLASS_MMIO },
+	{ "MSR_", 1, KVM_CLASS_MSR }, { "MSR", 0, KVM_CLASS_MSR },
+	{ "KVM_EXIT_X86_RDMSR", 0, KVM_CLASS_MSR }, { "KVM_EXIT_X86_WRMSR", 0, KVM_CLASS_MSR },
+	{ "CPUID", 0, KVM_CLASS_CPUID },
+	{ "EXTERNAL_INTERRUPT", 0, KVM_CLASS_INTERRUPT },
+	{ "INTERRUPT_WINDOW", 0, KVM_CLASS_INTERRUPT }, { "NMI_WINDOW", 0, KVM_CLASS_INTERRUPT },
+	{ "EXCEPTION_NMI", 0, KVM_CLASS_INTERRUPT }, { "APIC_ACCESS", 0, KVM_CLASS_INTERRUPT },
+	{ "APIC_WRITE", 0, KVM_CLASS_INTERRUPT }, { "EOI_INDUCED", 0, KVM_CLASS_INTERRUPT },
+	{ "TPR_BELOW_THRESHOLD", 0, KVM_CLASS_INTERRUPT },
+	{ "PREEMPTION_TIMER", 0, KVM_CLASS_INTERRUPT }, { "INTERRUPT", 0, KVM_CLASS_INTERRUPT },
+	{ "NMI", 0, KVM_CLASS_INTERRUPT }, { "VINTR", 0, KVM_CLASS_INTERRUPT },
+	{ "AVIC_", 1, KVM_CLASS_INTERRUPT }, { "VMGEXIT_NMI_COMPLETE", 0, KVM_CLASS_INTERRUPT },
+	{ "VMGEXIT_PAGE_STATE_CHANGE", 0, KVM_CLASS_PAGE_STATE },
+	{ "KVM_EXIT_HYPERCALL", 0, KVM_CLASS_PAGE_STATE },
 };
 
-const char *kvm_reason_class(const char *name)
+enum kvm_class kvm_reason_class(const char *name)
 {
 	size_t i;
 
 	for (i = 0; name && i < sizeof(classes) / sizeof(classes[0]); i++)
-		if (classes[i].prefix ? !strncmp(name, classes[i].name, strlen(classes[i].name))
-				      : !strcmp(name, classes[i].name))
+		if (classes[i].prefix ?
+		    !strncasecmp(name, classes[i].name, strlen(classes[i].name)) :
+		    !strcasecmp(name, classes[i].name))
 			return classes[i].cls;
-	return "other";
+	return KVM_CLASS_OTHER;
 }

@@ -58,11 +58,24 @@ const char *kvm_reasons_name(const struct kvm_reasons *rs, int table,
 			     unsigned long long code);
 /** kvm_reasons_free() - release @rs. */
 void kvm_reasons_free(struct kvm_reasons *rs);
+/* The cross-vendor classes (../shared/CVM.md); their names are the vmexit probe's. */
+enum kvm_class {
+	KVM_CLASS_IDLE,           /* HLT, idle-halt, MWAIT, AP HLT loop */
+	KVM_CLASS_IO,             /* port I/O */
+	KVM_CLASS_MMIO,           /* MMIO, NPF, EPT violation / misconfig */
+	KVM_CLASS_MSR,
+	KVM_CLASS_CPUID,
+	KVM_CLASS_INTERRUPT,      /* external interrupts, windows, NMI, APIC, AVIC */
+	KVM_CLASS_PAGE_STATE,     /* GHCB page-state change, MAP_GPA hypercalls */
+	KVM_CLASS_OTHER,
+	KVM_NCLASS
+};
+
 /**
- * kvm_reason_class() - the cross-vendor class of a reason name: "idle",
- * "io", "mmio" (MMIO, NPF, EPT), "msr", "cpuid", "interrupt",
- * "page-state", or "other".
+ * kvm_reason_class() - the class of a reason name of either vendor's table
+ * (case does not matter: VMX names are upper case, SVM lower) or of
+ * kvm_userspace_exit's KVM_EXIT_* names.
  */
-const char *kvm_reason_class(const char *name);
+enum kvm_class kvm_reason_class(const char *name);
 
 #endif

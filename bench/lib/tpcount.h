@@ -34,7 +34,7 @@ enum tpcount_method {
 /* What to count. */
 struct tpcount_spec {
 	const char *system;       /* e.g. "kvm" */
-	const char *event;        /* e.g. "kvm_exit" */
+	const char *event;        /* e.g. kvm_exit */
 	const char *field;        /* the field whose values are counted */
 	const char *extra;        /* and'ed to each filter, or NULL */
 	const unsigned long long *values;

@@ -181,13 +181,13 @@ static void vm_checks(int wr, int rd, pid_t kid)
 		printf("# window %d: io %.0f idle %.0f rate %.0f/s read %.0f ns; %s\n", i,
 		       val(&g, "kvm_userspace_exit.class.io"),
 		       val(&g, "kvm_userspace_exit.class.idle"),
-		       val(&g, "kvm_userspace_exit.total.per_s"), val(&g, "read_ns"),
+		       val(&g, "kvm_userspace_exit.total.per_s"), val(&g, "counters_read_ns"),
 		       g.skip[0] ? g.skip : "kvm_exit counted");
 	}
 	tap_ok(!bad, "by class, each invocation window: io N+1, idle 2, total N+3, no other");
 	tap_ok(!kbad, "kvm_exit: exact where it fires, else a skip naming it (%s)", g.skip);
 	tap_ok(val(&g, "kvm_userspace_exit.class.io.per_s") > 0 &&
-	       val(&g, "counters") > 0 && val(&g, "read_ns") > 0,
+	       val(&g, "counters_open") > 0 && val(&g, "counters_read_ns") > 0,
 	       "a rate per second, the counters open and the cost of reading them");
 	memset(&cellg, 0, sizeof(cellg));
 	ret = p.ops->stop(&p, PROBE_WINDOW_CELL) || p.ops->emit(&p, PROBE_WINDOW_CELL, &s);
