@@ -13,7 +13,7 @@
 #                entries (3 and 5 per call) whose source (cell_param
 #                idle.entries_source) alternates between cpuidle and tracefs,
 #                or is tracefs for all with POLICY given as POLICY=same
-#   vmexit EVENT make the first cell a qemu cell whose vmexit probe counted EVENT
+#   vmexit EVENT give the first cell vmexit probe counts of EVENT
 #                (kvm_exit or kvm_userspace_exit) by class for the cell window
 #                (idle 3000/s, io 1500/s, other 500/s); the other cells have a
 #                vmexit skip and no counts
@@ -89,8 +89,6 @@ elif mode == "halt":
 elif mode == "vmexit":
     cells = [r[0] for r in db.execute("SELECT id FROM cell WHERE run_id = ? ORDER BY id",
                                       (run,))]
-    db.execute("UPDATE cell SET backend = 'qemu', probes = 'latency, vmexit' "
-               "WHERE run_id = ?", (run,))
     for cls, rate in [("idle", 3000), ("io", 1500), ("other", 500)]:
         for suffix, v, unit in [("", rate * 2, "count"), (".per_s", rate, "1/s")]:
             db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
