@@ -15,4 +15,5 @@
 	X(runc_corunner)   \
 	X(runc_parallel)   \
 	X(runc_contention) \
-	X(overhead)
+	X(overhead) \
+	X(vmexit_rate)

@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "every figure and table, as Markdown and HTML" },
 	{ "restore", cmd_restore, "undo what a crashed run left (settings, processes)" },
 	{ "agent", cmd_agent, "serve the instance-side probes on stdin/stdout (docs/agent.md)" },
+	{ "calibrate", cmd_calibrate, "test the counting engines against counts they make "
+	  "(counters, vmexit)" },
 	{ "guest", cmd_guest, "build the qemu guest image and data disks; boot a guest" },
 	{ "compare", cmd_compare, "paired overheads (CVM vs regular) with confidence intervals" },
 	{ "merge", cmd_merge, "merge databases of several machines into one" },

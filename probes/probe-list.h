@@ -9,4 +9,5 @@
 	X(runc)         \
 	X(idle)         \
 	X(cpu)          \
-	X(exitcost)
+	X(exitcost)     \
+	X(vmexit)

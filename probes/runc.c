@@ -344,24 +344,6 @@ static int on_record(struct tep_event *event, struct tep_record *rec, int cpu, v
 	return 0;
 }
 
-/* Events dropped by the ring buffer since the instance was made (all CPUs). */
-static long long overruns(struct runc_priv *p)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu;
-	long long sum = 0, v;
-	char file[64], *text, *o;
-
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
-		text = tracefs_instance_file_read(p->inst, file, NULL);
-		o = text ? strstr(text, "overrun:") : NULL;
-		if (o && sscanf(o + 8, "%lld", &v) == 1)
-			sum += v;
-		free(text);
-	}
-	return sum;
-}
-
 static int runc_start(struct probe *pr, enum probe_window w)
 {
 	struct runc_priv *p = pr->priv;
@@ -382,7 +364,7 @@ static int runc_stop(struct probe *pr, enum probe_window w)
 	tracefs_trace_off(p->inst);
 	if (tracefs_iterate_raw_events(p->tep, p->inst, NULL, 0, on_record, p) < 0)
 		return probe_error(pr, -EIO, "cannot read the trace buffer");
-	p->lost = overruns(p) - p->overrun;
+	p->lost = tracefs_host_overruns(p->inst) - p->overrun;
 	p->overrun += p->lost;
 	if (rt_build(p->ev, p->nev, p->harness, &p->res))
 		return probe_error(pr, -ENOMEM, "out of memory building the timeline");

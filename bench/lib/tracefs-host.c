@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/vfs.h>
@@ -103,3 +104,66 @@ static const struct journal_kind kind_mount = { "tracefs-mount", mount_undo };
 static const struct journal_kind kind_instance = { "tracefs-instance", instance_undo };
 JOURNAL_KIND_REGISTER(kind_mount)
 JOURNAL_KIND_REGISTER(kind_instance)
+
+#ifdef HAVE_TRACEFS
+#include <tracefs.h>
+
+int tracefs_host_instance(const char *name, struct tracefs_instance **out, long *jid,
+			  char *err, size_t errlen)
+{
+	char top[PATH_MAX], dir[PATH_MAX + 80];
+	int ret = tracefs_host_dir(top, sizeof(top), err, errlen);
+
+	*out = NULL;
+	*jid = 0;
+	if (ret)
+		return ret;
+	snprintf(dir, sizeof(dir), "%s/instances/%s", top, name);
+	*jid = journal_object("tracefs-instance", dir);
+	if (*jid < 0) {
+		ret = (int)*jid;
+		snprintf(err, errlen, "cannot journal tracefs instance %s (so it is not "
+			 "created): %s", name, strerror(-ret));
+		*jid = 0;
+		return ret;
+	}
+	*out = tracefs_instance_create(name);
+	if (!*out) {
+		snprintf(err, errlen, "cannot create tracefs instance %s", name);
+		tracefs_host_instance_remove(NULL, *jid);
+		*jid = 0;
+		return -EIO;
+	}
+	tracefs_trace_off(*out);
+	return 0;
+}
+
+long long tracefs_host_overruns(struct tracefs_instance *inst)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	long long sum = 0, v;
+	char file[64], *text, *o;
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
+		text = tracefs_instance_file_read(inst, file, NULL);
+		o = text ? strstr(text, "overrun:") : NULL;
+		if (o && sscanf(o + 8, "%lld", &v) == 1)
+			sum += v;
+		free(text);
+	}
+	return sum;
+}
+
+void tracefs_host_instance_remove(struct tracefs_instance *inst, long jid)
+{
+	if (inst) {
+		tracefs_trace_off(inst);
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+	}
+	if (jid > 0 && journal_forget(jid))
+		fprintf(stderr, "cvmbench: journal %s: cannot close the entry of a tracefs "
+			"instance\n", journal_path());
+}
+#endif

@@ -31,4 +31,22 @@ int tracefs_host_dir(char *dir, size_t len, char *err, size_t errlen);
  */
 int tracefs_host_mounted_by_run(void);
 
+struct tracefs_instance;
+
+/**
+ * tracefs_host_instance() - a tracefs instance of its own named @name,
+ * journalled (kind "tracefs-instance") before it is made, tracing off.
+ * Returns 0 with @out and its journal id @jid, or -errno with the reason
+ * in @err. tracefs must be mounted (tracefs_host_dir()).
+ */
+int tracefs_host_instance(const char *name, struct tracefs_instance **out, long *jid,
+			  char *err, size_t errlen);
+/** tracefs_host_instance_remove() - destroy @inst and close its journal entry. */
+void tracefs_host_instance_remove(struct tracefs_instance *inst, long jid);
+/**
+ * tracefs_host_overruns() - events @inst's ring buffers dropped since it was
+ * made, all CPUs summed (per_cpu/cpuN/stats "overrun:").
+ */
+long long tracefs_host_overruns(struct tracefs_instance *inst);
+
 #endif

@@ -17,6 +17,10 @@
 #                entries (3 and 5 per call) whose source (cell_param
 #                idle.entries_source) alternates between cpuidle and tracefs,
 #                or is tracefs for all with POLICY given as POLICY=same
+#   vmexit EVENT give the first cell vmexit probe counts of EVENT
+#                (kvm_exit or kvm_userspace_exit) by class for the cell window
+#                (idle 3000/s, io 1500/s, other 500/s); the other cells have a
+#                vmexit skip and no counts
 # Written for tests only: it writes rows the way cvmbench would.
 import sqlite3, sys
 
@@ -109,6 +113,19 @@ elif mode == "pair":
                    "started_at, latency_ns, fn_ns, ok) SELECT ?, instance_idx, seq, phase, "
                    "start, started_at, CAST(latency_ns * 1.2 AS INTEGER), fn_ns, ok FROM "
                    "invocation WHERE cell_id = ?", (cell, old))
+elif mode == "vmexit":
+    cells = [r[0] for r in db.execute("SELECT id FROM cell WHERE run_id = ? ORDER BY id",
+                                      (run,))]
+    for cls, rate in [("idle", 3000), ("io", 1500), ("other", 500)]:
+        for suffix, v, unit in [("", rate * 2, "count"), (".per_s", rate, "1/s")]:
+            db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+                       "(?, 'vmexit', ?, ?, ?)",
+                       (cells[0], "%s.class.%s%s" % (name, cls, suffix), v, unit))
+    db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+               "(?, 'vmexit', ?, 10000, 'count')", (cells[0], name + ".total"))
+    for c in cells[1:]:
+        db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES "
+                   "(?, ?, 'vmexit', 'accel = tcg: QEMU emulates the guest')", (run, c))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()

@@ -1,0 +1,33 @@
+# vmexit-rate.gp - VM exits per second of each cell by cross-vendor class,
+# one stacked bar per cell (the exit side of the study's Fig. 5).
+#
+# Run by `cvmbench plot vmexit-rate` (analysis/plot.c), which sets:
+#   datafile, outfile, term, ncells, run, event
+# Data (analysis/fig-vmexit-rate.c): a header row, then one row per cell:
+#   1 label  2..9 exits per second of idle, io, mmio, msr, cpuid, interrupt,
+#   page-state, other
+
+w = 360 + 70 * ncells
+if (term eq 'svg') {
+	set terminal svg size w,560 dynamic enhanced font 'Sans,11' background rgb 'white'
+} else {
+	set terminal pngcairo size w,560 enhanced font 'Sans,10' background rgb 'white'
+}
+set output outfile
+
+array c[8] = ['#4477aa', '#66ccee', '#228833', '#ccbb44', '#ee6677', '#aa3377', \
+	'#332288', '#bbbbbb']
+do for [i = 1:8] { set linetype i lc rgb c[i] }
+set title sprintf("%s per second by class (cell window), run %d", event, run) noenhanced
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.85 border rgb '#555555'
+set boxwidth 0.7
+set ylabel 'exits per second'
+set yrange [0:*]
+set xtics rotate by -30 nomirror noenhanced
+set ytics nomirror
+set grid ytics lc rgb '#dddddd'
+set border 3
+set key outside right top noenhanced title 'class'
+plot for [i = 2:9] datafile using i:xtic(1) title columnheader(i)

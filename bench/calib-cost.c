@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/*
+ * calib-cost.c - the cost of the counting engine (calib-cost.h). Event
+ * cost: this thread makes @calls getpid calls, timed with CLOCK_MONOTONIC,
+ * 7 repetitions, median, with no counter and with counters on
+ * raw_syscalls:sys_enter for 1 and 40 values of `id` (getpid's, the
+ * others never match: every counter's filter is still evaluated on each
+ * event). Window cost: counters for K values on T sleeping threads, the
+ * median of 21 enable / read / disable rounds.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "calib-cost.h"
+#include "clock.h"
+#include "tpcount.h"
+
+#define REPS 7
+#define WREPS 21
+#define MAX_VALUES 200
+#define MAX_THREADS 16
+
+static double now_ns(void)
+{
+	return (double)clock_now_ns();
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_d);
+	return v[n / 2];
+}
+
+/* ns per getpid call, median of REPS. */
+static double call_ns(long calls)
+{
+	double r[REPS], t0;
+	long i;
+	int k;
+
+	for (k = 0; k < REPS; k++) {
+		t0 = now_ns();
+		for (i = 0; i < calls; i++)
+			syscall(SYS_getpid);
+		r[k] = (now_ns() - t0) / (double)calls;
+	}
+	return median(r, REPS);
+}
+
+/* @k values of `id`: getpid's first, then numbers no call has. */
+static void values(unsigned long long *v, size_t k)
+{
+	size_t i;
+
+	v[0] = SYS_getpid;
+	for (i = 1; i < k; i++)
+		v[i] = 100000 + i;
+}
+
+static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n, char *why,
+		   size_t whylen)
+{
+	static unsigned long long v[MAX_VALUES];
+	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, v, k, NULL };
+
+	values(v, k);
+	return tpcount_open(tc, &spec, tids, n, 0, why, whylen);
+}
+
+/* ns per call with the counters of @spec on this thread; the count is checked. */
+static int event_cost(long calls, const struct tpcount_spec *spec, double *ns, char *why,
+		      size_t whylen)
+{
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	struct tpcount *tc;
+	struct tpcount_snap a, b;
+	uint64_t got;
+	int ret = tpcount_open(&tc, spec, &self, 1, 0, why, whylen);
+
+	if (ret)
+		return ret;
+	ret = tpcount_snap_init(tc, &a) ?: tpcount_snap_init(tc, &b) ?: tpcount_enable(tc) ?:
+	      tpcount_read(tc, &a);
+	*ns = call_ns(calls);
+	ret = ret ?: tpcount_read(tc, &b);
+	got = ret ? 0 : tpcount_diff(tc, &a, &b, 0, -1);
+	if (!ret && got < (uint64_t)(calls * REPS)) {
+		snprintf(why, whylen, "counted %llu of %ld getpid calls",
+			 (unsigned long long)got, calls * REPS);
+		ret = -EIO;
+	}
+	tpcount_snap_free(&a);
+	tpcount_snap_free(&b);
+	tpcount_close(tc);
+	return ret;
+}
+
+/*
+ * "id == A || id == B ..." of @n ids from @first, last first: getpid's
+ * (index 0) is the last predicate, so a counted event walks all of them.
+ */
+static void or_filter(char *buf, size_t len, size_t first, size_t n)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = first + n; i-- > first && used < len;)
+		used += (size_t)snprintf(buf + used, len - used, "%sid == %llu",
+					 i < first + n - 1 ? " || " : "",
+					 i ? 100000ULL + i : (unsigned long long)SYS_getpid);
+}
+
+/* The ways of counting whose per-event cost is printed. */
+static const struct {
+	const char *what;
+	size_t counters, ored;    /* ored: ids per counter's filter (0: one value) */
+} variants[] = {
+	{ "1 counter, no filter", 1, (size_t)-1 },
+	{ "1 counter, id == getpid", 1, 0 },
+	{ "40 counters, one id each", 40, 0 },
+	{ "8 counters, 5 ids or'ed each", 8, 5 },
+	{ "1 counter, 40 ids or'ed", 1, 40 },
+	{ "2 counters, 40 + 160 ids or'ed", 2, 160 },
+};
+
+static int variant_cost(long calls, size_t v, double *ns, char *why, size_t whylen)
+{
+	static unsigned long long vals[MAX_VALUES];
+	static char bufs[8][4096];
+	const char *filters[8];
+	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, vals,
+				     variants[v].counters, NULL };
+	size_t i;
+
+	values(vals, variants[v].counters);
+	if (variants[v].ored) {
+		for (i = 0; i < variants[v].counters; i++) {
+			if (variants[v].ored == (size_t)-1)
+				bufs[i][0] = '\0';
+			else
+				or_filter(bufs[i], sizeof(bufs[i]), i * variants[v].ored,
+					  i || variants[v].counters != 2 ? variants[v].ored : 40);
+			filters[i] = bufs[i];
+		}
+		spec.filters = filters;
+	}
+	return event_cost(calls, &spec, ns, why, whylen);
+}
+
+struct sleeper {
+	volatile pid_t tid;
+	int fd;                   /* read end of a pipe: EOF ends the thread */
+	pthread_t th;
+};
+
+static void *sleeper_main(void *arg)
+{
+	struct sleeper *s = arg;
+	char c;
+
+	s->tid = (pid_t)syscall(SYS_gettid);
+	while (read(s->fd, &c, 1) > 0)
+		;
+	return NULL;
+}
+
+/* @n threads blocked in read(); their tids into @tids. */
+static int sleepers_start(struct sleeper *s, int n, int fd, pid_t *tids)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		s[i].tid = 0;
+		s[i].fd = fd;
+		if (pthread_create(&s[i].th, NULL, sleeper_main, &s[i]))
+			return i;
+	}
+	for (i = 0; i < n; i++) {
+		while (!s[i].tid)
+			usleep(100);
+		tids[i] = s[i].tid;
+	}
+	return n;
+}
+
+/* Median ns of enable, read and disable of @k values x @n threads. */
+static int window_cost(size_t k, const pid_t *tids, size_t n, double out[3], char *why,
+		       size_t whylen)
+{
+	double r[3][WREPS], t0, t1, t2, t3;
+	struct tpcount *tc;
+	struct tpcount_snap a;
+	int i, ret = open_on(&tc, k, tids, n, why, whylen);
+
+	if (ret)
+		return ret;
+	ret = tpcount_snap_init(tc, &a);
+	for (i = 0; !ret && i < WREPS; i++) {
+		t0 = now_ns();
+		ret = tpcount_enable(tc);
+		t1 = now_ns();
+		ret = ret ?: tpcount_read(tc, &a);
+		t2 = now_ns();
+		ret = ret ?: tpcount_disable(tc);
+		t3 = now_ns();
+		r[0][i] = t1 - t0;
+		r[1][i] = t2 - t1;
+		r[2][i] = t3 - t2;
+	}
+	for (i = 0; !ret && i < 3; i++)
+		out[i] = median(r[i], WREPS);
+	tpcount_snap_free(&a);
+	tpcount_close(tc);
+	return ret;
+}
+
+static int print_windows(FILE *out, char *why, size_t whylen)
+{
+	static const size_t ks[] = { 1, 40, 200 };
+	static const int ts[] = { 1, 4, 16 };
+	struct sleeper s[MAX_THREADS];
+	pid_t tids[MAX_THREADS];
+	double c[3];
+	int fds[2], n, ret = 0;
+	size_t i, j;
+
+	if (pipe(fds))
+		return -errno;
+	n = sleepers_start(s, MAX_THREADS, fds[0], tids);
+	fprintf(out, "%8s %8s %9s %12s %12s %12s\n", "values", "threads", "counters",
+		"enable_ns", "read ns", "disable_ns");
+	for (i = 0; !ret && n == MAX_THREADS && i < 3; i++)
+		for (j = 0; !ret && j < 3; j++) {
+			ret = window_cost(ks[i], tids, (size_t)ts[j], c, why, whylen);
+			if (!ret)
+				fprintf(out, "%8zu %8d %9zu %12.0f %12.0f %12.0f\n", ks[i], ts[j],
+					ks[i] * (size_t)ts[j], c[0], c[1], c[2]);
+		}
+	close(fds[1]);
+	while (n-- > 0)
+		pthread_join(s[n].th, NULL);
+	close(fds[0]);
+	return ret;
+}
+
+int calib_cost(long calls, FILE *out, char *why, size_t whylen)
+{
+	double off, on;
+	size_t i;
+	int ret;
+
+	if (geteuid()) {
+		snprintf(why, whylen, "needs root (perf tracepoint counters)");
+		return -EPERM;
+	}
+	off = call_ns(calls);
+	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter", off);
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		ret = variant_cost(calls, i, &on, why, whylen);
+		if (ret)
+			return ret;
+		fprintf(out, "getpid, %-31s %8.1f ns/call  %+7.1f ns per counted event\n",
+			variants[i].what, on, on - off);
+	}
+	off = call_ns(calls);
+	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter (again)", off);
+	return print_windows(out, why, whylen);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tpcount-local.h - the engine's second method, inside tpcount.c's
+ * interface: the event streamed into a tracefs instance of its own
+ * (tpcount-stream.c) and counted by value in user space at each read.
+ */
+#ifndef CVMBENCH_TPCOUNT_LOCAL_H
+#define CVMBENCH_TPCOUNT_LOCAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tpcount.h"
+
+struct tpstream;
+
+/** tpstream_open() - the instance, its pid filter and event filter, tracing off. */
+int tpstream_open(struct tpstream **out, const struct tpcount_spec *spec, const pid_t *ids,
+		  size_t nids, unsigned int flags, char *err, size_t errlen);
+/** tpstream_enable() - tracing on. */
+int tpstream_enable(struct tpstream *st);
+/** tpstream_disable() - tracing off (what is buffered is still counted at a read). */
+int tpstream_disable(struct tpstream *st);
+/**
+ * tpstream_read() - consume what the instance buffered, count it, and copy
+ * the running counts [id * nvalues + value] into @v; @lost: events the
+ * ring buffer dropped since the open.
+ */
+int tpstream_read(struct tpstream *st, uint64_t *v, uint64_t *lost);
+/** tpstream_close() - the instance removed, everything freed (NULL is fine). */
+void tpstream_close(struct tpstream *st);
+
+#endif

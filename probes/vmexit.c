@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vmexit.c - the `vmexit` probe: VM exits of the cell's VMs by reason,
+ * counted in the kernel for exactly each window (the cell, each
+ * invocation): kvm:kvm_exit by exit_reason under the host's isa (VMX or
+ * SVM table), kvm:kvm_userspace_exit by reason, and kvm:kvm_vmgexit_enter
+ * by GHCB exit code on SVM hosts (SEV-ES/SNP guests).
+ *
+ * Where the numbers come from: the counting engine (bench/lib/tpcount.c),
+ * one filtered perf tracepoint counter per (reason, thread) of every
+ * thread of the cell's QEMU processes (probe_target pids, /proc/PID/task,
+ * with inherit for threads they start later); opened and enabled at the
+ * cell window's start, read at every window boundary, never streamed.
+ * Reason codes and names come from the running kernel's event formats
+ * (bench/lib/kvm-reasons.c); the class from kvm_reason_class().
+ *
+ * Skips, never zeros: a backend that runs no VM, accel = tcg (QEMU
+ * emulates, no VM exits), no VM process when the cell window opens (cold
+ * mode), a VM thread gone before a window closed, and kvm_exit counting
+ * nothing while the VM made exits to user space (a kernel whose KVM does
+ * not trace kvm_exit, e.g. a PVM host).
+ *
+ * Side: host: the VMs' threads are on cvmbench's machine.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "probe.h"
+#include "sink.h"
+#include "vmexit-metrics.h"
+
+#ifdef HAVE_TRACEFS
+#include "clock.h"
+#include "kvm-reasons.h"
+#include "proc-tasks.h"
+#include "sysfs.h"
+#include "tpcount.h"
+#include "tracefs-find.h"
+#include "tracefs-host.h"
+
+#define MAX_SRC 4
+
+/* One counted event (and, for kvm_exit, one isa's table). */
+struct vx_src {
+	const char *event;
+	const char *field;
+	char isa[8];              /* "vmx", "svm" or "" */
+	char filter[64];          /* the table's condition, or "" */
+	unsigned long long *codes;
+	char **names;             /* per counter: a reason, or a class and "total" */
+	char **filters;           /* class counting: the class's codes or'ed */
+	size_t n;
+	struct tpcount *tc;
+	struct tpcount_snap snap[2][2];   /* [cell, invocation][start, stop] */
+};
+
+struct vx_priv {
+	struct vx_src src[MAX_SRC];
+	int nsrc;
+	int by_class;             /* vmexit-detail = class */
+	char isa_note[160];
+	size_t nthreads;
+	long long t[2][2];        /* CLOCK_MONOTONIC ns of the reads */
+	double read_ns[2];
+};
+
+static int vx_supported(char *why, size_t len)
+{
+	if (geteuid()) {
+		snprintf(why, len, "needs root (perf tracepoint counters on the VMs' threads)");
+		return 0;
+	}
+	return tracefs_usable(why, len);
+}
+
+/* Why this cell has no VM exits to count, or NULL. */
+static const char *no_vm(const struct cell *c, char *buf, size_t len)
+{
+	int fd;
+
+	if (strcmp(c->backend, "qemu")) {
+		snprintf(buf, len, "backend %s runs no VM: no VM exits to count", c->backend);
+		return buf;
+	}
+	if (!strcmp(c->accel, "auto")) {
+		fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		if (fd < 0)
+			goto tcg;
+	} else if (!strcmp(c->accel, "tcg")) {
+		goto tcg;
+	}
+	return NULL;
+tcg:
+	snprintf(buf, len, "accel = tcg: QEMU emulates the guest, which makes no VM exits");
+	return buf;
+}
+
+#define CLASS_NAME(n) n,
+static const char *const class_names[] = { VMEXIT_CLASSES(CLASS_NAME) };
+#undef CLASS_NAME
+#define NCLASS (sizeof(class_names) / sizeof(class_names[0]))
+#define CLASS_OTHER KVM_CLASS_OTHER
+_Static_assert(NCLASS == KVM_NCLASS, "VMEXIT_CLASSES follows enum kvm_class");
+
+/* "FIELD == a || FIELD == b ..." of @s's reasons of class @c, or "" if none. */
+static char *class_filter(const struct vx_src *s, enum kvm_class c)
+{
+	size_t i, used = 0, cap = 64;
+	char *f = malloc(cap), *nf;
+	int w;
+
+	for (i = 0; f && i < s->n; i++) {
+		if (kvm_reason_class(s->names[i]) != c)
+			continue;
+		while ((w = snprintf(f + used, cap - used, "%s%s == %llu", used ? " || " : "",
+				     s->field, s->codes[i])) >= (int)(cap - used)) {
+			nf = realloc(f, cap * 2);
+			if (!nf)
+				break;
+			f = nf;
+			cap *= 2;
+		}
+		used += (size_t)w;
+	}
+	if (f && !used)
+		f[0] = '\0';
+	return f;
+}
+
+/* Reasons into counters: one per class that has reasons (but other), and "total". */
+static int src_classes(struct vx_src *s)
+{
+	char **names = calloc(NCLASS, sizeof(*names)), **filters = calloc(NCLASS, sizeof(*filters));
+	size_t c, n = 0;
+
+	if (!names || !filters)
+		goto nomem;
+	for (c = 0; c <= CLASS_OTHER; c++) {
+		filters[n] = c == CLASS_OTHER ? strdup("") : class_filter(s, (enum kvm_class)c);
+		names[n] = strdup(c == CLASS_OTHER ? "total" : class_names[c]);
+		if (!filters[n] || !names[n])
+			goto nomem;
+		if (c == CLASS_OTHER || filters[n][0])
+			n++;
+		else {
+			free(filters[n]);
+			free(names[n]);
+		}
+	}
+	for (c = 0; c < s->n; c++)
+		free(s->names[c]);
+	free(s->names);
+	s->names = names;
+	s->filters = filters;
+	s->n = n;
+	return 0;
+nomem:
+	for (c = 0; names && filters && c <= n && c < NCLASS; c++) {
+		free(names[c]);
+		free(filters[c]);
+	}
+	free(names);
+	free(filters);
+	return -ENOMEM;
+}
+
+/* Source @s counts the values of table @t of @rs. */
+static int src_fill(struct vx_src *s, const char *event, const char *field,
+		    const struct kvm_reasons *rs, int t, int by_class)
+{
+	size_t i;
+
+	s->event = event;
+	s->field = field;
+	if (t >= 0 && t < rs->ntables) {
+		snprintf(s->isa, sizeof(s->isa), "%s", rs->tables[t].isa);
+		snprintf(s->filter, sizeof(s->filter), "%s", rs->tables[t].filter);
+	}
+	s->codes = calloc(rs->n, sizeof(*s->codes));
+	s->names = calloc(rs->n, sizeof(*s->names));
+	if (!s->codes || !s->names)
+		return -ENOMEM;
+	for (i = 0; i < rs->n; i++) {
+		if (rs->r[i].table != t)
+			continue;
+		s->codes[s->n] = rs->r[i].code;
+		s->names[s->n] = strdup(rs->r[i].name);
+		if (!s->names[s->n++])
+			return -ENOMEM;
+	}
+	return by_class ? src_classes(s) : 0;
+}
+
+/* The host's isa from its KVM module: "vmx", "svm", or "" (both counted). */
+static const char *host_isa(struct vx_priv *v)
+{
+	if (!access("/sys/module/kvm_intel", F_OK))
+		return "vmx";
+	if (!access("/sys/module/kvm_amd", F_OK))
+		return "svm";
+	snprintf(v->isa_note, sizeof(v->isa_note), "KVM module neither kvm_intel nor "
+		 "kvm_amd: both kvm_exit tables counted");
+	return "";
+}
+
+static int sources_setup(struct probe *p, struct vx_priv *v, const char *dir)
+{
+	struct kvm_reasons rx = { 0 }, ru = { 0 };
+	char err[PATH_MAX + 64];
+	const char *isa = host_isa(v);
+	int t, ret = kvm_reasons_load(dir, VMEXIT_KVM_EXIT, "exit_reason", &rx, err, sizeof(err));
+
+	ret = ret ?: kvm_reasons_load(dir, VMEXIT_USERSPACE, "reason", &ru, err, sizeof(err));
+	if (ret) {
+		kvm_reasons_free(&rx);
+		return probe_error(p, ret, "%s", err);
+	}
+	for (t = 0; !ret && t < rx.ntables; t++)
+		if (!*isa || !strcmp(rx.tables[t].isa, isa))
+			ret = src_fill(&v->src[v->nsrc++], VMEXIT_KVM_EXIT, "exit_reason", &rx, t,
+				       v->by_class);
+	ret = ret ?: src_fill(&v->src[v->nsrc++], VMEXIT_USERSPACE, "reason", &ru, 0,
+			      v->by_class);
+	t = kvm_reasons_table(&rx, "svm");
+	if (!ret && !strcmp(isa, "svm") && t >= 0) {
+		snprintf(err, sizeof(err), "%s/events/kvm/%s", dir, VMEXIT_VMGEXIT);
+		if (!access(err, F_OK)) {
+			ret = src_fill(&v->src[v->nsrc], VMEXIT_VMGEXIT, "exit_reason", &rx, t,
+				       v->by_class);
+			v->src[v->nsrc++].filter[0] = '\0';   /* every GHCB code, no isa */
+		}
+	}
+	kvm_reasons_free(&rx);
+	kvm_reasons_free(&ru);
+	return ret ? probe_error(p, ret, "out of memory") : 0;
+}
+
+static void vx_close(struct probe *p)
+{
+	struct vx_priv *v = p->priv;
+	struct vx_src *s;
+	size_t i;
+	int k;
+
+	if (!v)
+		return;
+	for (k = 0; k < v->nsrc; k++) {
+		s = &v->src[k];
+		tpcount_close(s->tc);
+		for (i = 0; i < 4; i++)
+			tpcount_snap_free(&s->snap[i / 2][i % 2]);
+		for (i = 0; i < s->n; i++) {
+			free(s->names[i]);
+			if (s->filters)
+				free(s->filters[i]);
+		}
+		free(s->names);
+		free(s->filters);
+		free(s->codes);
+	}
+	free(v);
+	p->priv = NULL;
+}
+
+static int vx_open(struct probe *p)
+{
+	struct vx_priv *v;
+	char why[256], dir[PATH_MAX];
+	int ret;
+
+	if (no_vm(p->target->cell, why, sizeof(why)))
+		return probe_error(p, -ENOTSUP, "%s", why);
+	ret = tracefs_host_dir(dir, sizeof(dir), why, sizeof(why));
+	if (ret)
+		return probe_error(p, ret, "%s", why);
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	p->priv = v;
+	v->by_class = strcmp(p->target->cell->vmexit_detail, "reason") != 0;
+	ret = sources_setup(p, v, dir);
+	if (ret)
+		vx_close(p);
+	return ret;
+}
+
+static double ns_between(const long long *a, const long long *b)
+{
+	return (double)(*b - *a);
+}
+
+/* Counters on every thread of the cell's VM processes, enabled. */
+static int counters_open(struct probe *p, struct vx_priv *v)
+{
+	const struct probe_target *t = p->target;
+	struct tpcount_spec spec;
+	char err[512];
+	pid_t *tids = NULL;
+	size_t n = 0;
+	int k, i, ret;
+
+	if (!t->npids)
+		return probe_error(p, -ESRCH, "no VM process when the cell window opened "
+				   "(cold mode starts VMs inside the windows)");
+	ret = proc_tasks(t->pids, (size_t)t->npids, NULL, &tids, &n);
+	if (ret)
+		return probe_error(p, ret, "threads of the VM processes: %s", strerror(-ret));
+	v->nthreads = n;
+	for (k = 0; !ret && k < v->nsrc; k++) {
+		struct vx_src *s = &v->src[k];
+
+		spec = (struct tpcount_spec){ "kvm", s->event, s->field,
+					      s->filter[0] ? s->filter : NULL, s->codes, s->n,
+					      (const char *const *)s->filters };
+		ret = tpcount_open(&s->tc, &spec, tids, n, TPCOUNT_INHERIT, err, sizeof(err));
+		for (i = 0; !ret && i < 4; i++)
+			ret = tpcount_snap_init(s->tc, &s->snap[i / 2][i % 2]);
+		ret = ret ?: tpcount_enable(s->tc);
+	}
+	free(tids);
+	return ret ? probe_error(p, ret, "%s", ret == -ENOMEM ? "out of memory" : err) : 0;
+}
+
+/*
+ * A VM process that ended (or is a zombie) before the window closed: the
+ * counts of its exited threads stay readable, so only this tells.
+ */
+static int vm_gone(const struct probe_target *t)
+{
+	char path[64], st[256], *rp;
+	int i;
+
+	for (i = 0; i < t->npids; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)t->pids[i]);
+		if (sysfs_read_line(path, st, sizeof(st)) < 0 || !(rp = strrchr(st, ')')) ||
+		    rp[1] != ' ' || rp[2] == 'Z' || rp[2] == 'X')
+			return (int)t->pids[i];
+	}
+	return 0;
+}
+
+/* Every source's counters into snapshot [w][end], timed. */
+static int read_all(struct probe *p, struct vx_priv *v, int w, int end)
+{
+	long long a, b;
+	int k, ret = 0;
+
+	a = clock_now_ns();
+	for (k = 0; !ret && k < v->nsrc; k++) {
+		ret = tpcount_read(v->src[k].tc, &v->src[k].snap[w][end]);
+		if (!ret && v->src[k].snap[w][end].gone)
+			return probe_error(p, -EIO, "counters of a VM thread could not be read");
+		if (!ret && end && v->src[k].snap[w][1].lost != v->src[k].snap[w][0].lost)
+			return probe_error(p, -EIO, "the trace buffer dropped %llu %s events in "
+					   "the window (trace-stream method)",
+					   (unsigned long long)(v->src[k].snap[w][1].lost -
+								v->src[k].snap[w][0].lost),
+					   v->src[k].event);
+	}
+	b = clock_now_ns();
+	v->t[w][end] = end ? a : b;   /* the window: between the reads */
+	v->read_ns[w] = (end ? v->read_ns[w] : 0) + ns_between(&a, &b);
+	return ret ? probe_error(p, ret, "reading the counters: %s", strerror(-ret)) : 0;
+}
+
+static int vx_start(struct probe *p, enum probe_window w)
+{
+	struct vx_priv *v = p->priv;
+	int ret;
+
+	if (w == PROBE_WINDOW_CELL && (ret = counters_open(p, v)))
+		return ret;
+	if (!v->src[0].tc)
+		return probe_error(p, -ENODEV, "no counters (the cell window's start failed)");
+	return read_all(p, v, w == PROBE_WINDOW_INVOCATION, 0);
+}
+
+static int vx_stop(struct probe *p, enum probe_window w)
+{
+	struct vx_priv *v = p->priv;
+	int ret = read_all(p, v, w == PROBE_WINDOW_INVOCATION, 1), gone;
+
+	if (!ret && (gone = vm_gone(p->target)))
+		return probe_error(p, -ESRCH, "VM process %d exited before the window "
+				   "closed: the window is not one of a running VM", gone);
+	return ret;
+}
+
+/* The index of class @c in class_names (other when unknown). */
+static int class_of(const char *c)
+{
+	size_t i;
+
+	for (i = 0; i < NCLASS - 1 && strcmp(c, class_names[i]); i++)
+		;
+	return (int)i;
+}
+
+static int class_idx(const char *name)
+{
+	return (int)kvm_reason_class(name);
+}
+
+/* "<event>[.<isa>].<name>" with blanks as underscores ("DE excp"). */
+static void metric_name(char *buf, size_t len, const struct vx_src *s, const char *name)
+{
+	char *c;
+
+	snprintf(buf, len, "%s%s%s.%s", s->event, s->isa[0] ? "." : "", s->isa, name);
+	for (c = buf; *c; c++)
+		if (*c == ' ')
+			*c = '_';
+}
+
+static int put(struct sink *sk, const char *name, double count, double secs)
+{
+	char rate[200];
+
+	snprintf(rate, sizeof(rate), "%s" VMEXIT_RATE, name);
+	return sink_metric(sk, name, count, "count") ?:
+	       sink_metric(sk, rate, secs > 0 ? count / secs : 0, "1/s");
+}
+
+/*
+ * Source @s's window @w into @tot and @cls (by reason: each nonzero reason
+ * also a metric through @sk when not NULL; by class: "other" is the total
+ * counter less the classes counted).
+ */
+static int src_tally(struct sink *sk, const struct vx_src *s, int w, double secs,
+		     double *tot, double *cls)
+{
+	char name[200];
+	double c, sum = 0;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < s->n && !ret; i++) {
+		c = (double)tpcount_diff(s->tc, &s->snap[w][0], &s->snap[w][1], i, -1);
+		if (s->filters && i == s->n - 1) {           /* "total" */
+			cls[CLASS_OTHER] += c - sum;
+			*tot += c;
+			break;
+		}
+		sum += c;
+		cls[s->filters ? class_of(s->names[i]) : class_idx(s->names[i])] += c;
+		if (s->filters || !c)
+			continue;
+		*tot += c;
+		if (!sk)
+			continue;
+		metric_name(name, sizeof(name), s, s->names[i]);
+		ret = put(sk, name, c, secs);
+	}
+	return ret;
+}
+
+static int emit_classes(struct sink *sk, const char *event, const double *cls, double secs)
+{
+	char name[128];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < NCLASS && !ret; i++)
+		if (cls[i] > 0) {
+			snprintf(name, sizeof(name), "%s" VMEXIT_CLASS "%s", event, class_names[i]);
+			ret = put(sk, name, cls[i], secs);
+		}
+	return ret;
+}
+
+/* Every source of @event: its reasons (if @sk), total and classes. */
+static int emit_event(struct vx_priv *v, struct sink *sk, const char *event, int w,
+		      double secs, double *tot)
+{
+	double cls[NCLASS] = { 0 };
+	char name[96];
+	int k, ret = 0, any = 0;
+
+	*tot = 0;
+	for (k = 0; k < v->nsrc && !ret; k++)
+		if (!strcmp(v->src[k].event, event)) {
+			any = 1;
+			ret = src_tally(sk, &v->src[k], w, secs, tot, cls);
+		}
+	if (!sk || !any || ret)
+		return ret;
+	snprintf(name, sizeof(name), "%s" VMEXIT_TOTAL, event);
+	return put(sk, name, *tot, secs) ?: emit_classes(sk, event, cls, secs);
+}
+
+/* kvm_exit's rows, or a skip when it counted nothing (never a zero). */
+static int emit_kvm_exit(struct vx_priv *v, struct sink *sk, int w, double secs,
+			 double user)
+{
+	char why[256];
+	double tot;
+
+	emit_event(v, NULL, VMEXIT_KVM_EXIT, w, secs, &tot);
+	if (tot > 0)
+		return emit_event(v, sk, VMEXIT_KVM_EXIT, w, secs, &tot);
+	snprintf(why, sizeof(why), "kvm:kvm_exit counted no exit while the VM made %.0f "
+		 "exits to user space: %s", user, user > 0 ?
+		 "this kernel's KVM does not trace kvm_exit (e.g. a PVM host)" :
+		 "the VM did not run, or the kernel does not trace its exits");
+	return sink_skip(sk, why);
+}
+
+static int emit_notes(struct vx_priv *v, struct sink *sk)
+{
+	char buf[96];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%zu", v->nthreads);
+	ret = sink_note(sk, VMEXIT_NOTE_METHOD, tpcount_method_name(tpcount_method(v->src[0].tc)));
+	ret = ret ?: sink_note(sk, VMEXIT_NOTE_THREADS, buf);
+	ret = ret ?: sink_note(sk, VMEXIT_NOTE_DETAIL, v->by_class ? "class" : "reason");
+	return ret ?: v->isa_note[0] ? sink_note(sk, "isa", v->isa_note) : 0;
+}
+
+/* The probe's cost: counters open, counters each exit passes, read time. */
+static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
+{
+	double counters = 0, per_exit = 0;
+	int k;
+
+	for (k = 0; k < v->nsrc; k++) {
+		counters += (double)tpcount_ncounters(v->src[k].tc);
+		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
+			per_exit += (double)v->src[k].n;
+	}
+	return sink_metric(sk, VMEXIT_COUNTERS, counters, "count") ?:
+	       sink_metric(sk, VMEXIT_PER_EXIT, per_exit, "count") ?:
+	       sink_metric(sk, VMEXIT_READ_NS, v->read_ns[w], "ns");
+}
+
+static int vx_emit(struct probe *p, enum probe_window win, struct sink *sk)
+{
+	struct vx_priv *v = p->priv;
+	int w = win == PROBE_WINDOW_INVOCATION, ret;
+	double secs = ns_between(&v->t[w][0], &v->t[w][1]) / 1e9, user = 0, g = 0;
+
+	ret = emit_event(v, sk, VMEXIT_USERSPACE, w, secs, &user) ?:
+	      emit_event(v, sk, VMEXIT_VMGEXIT, w, secs, &g) ?:
+	      emit_kvm_exit(v, sk, w, secs, user) ?: emit_cost(v, sk, w);
+	if (!ret && !w)
+		ret = emit_notes(v, sk);
+	return ret ? probe_error(p, ret, "cannot store the vmexit metrics") : 0;
+}
+
+const struct probe_ops probe_vmexit = {
+	.version = PROBE_OPS_VERSION,
+	.name = "vmexit",
+	.measures = "VM exits of the cell's VMs by reason (kvm_exit by isa and exit_reason, "
+		    "kvm_userspace_exit, kvm_vmgexit_enter), per window, with filtered perf "
+		    "tracepoint counters",
+	.windows = PROBE_WINDOW_CELL | PROBE_WINDOW_INVOCATION,
+	.side = PROBE_HOST,
+	.supported = vx_supported,
+	.open = vx_open,
+	.start = vx_start,
+	.stop = vx_stop,
+	.emit = vx_emit,
+	.close = vx_close,
+};
+
+#else /* !HAVE_TRACEFS */
+
+static int vx_unsupported(char *why, size_t len)
+{
+	snprintf(why, len, "unsupported: built without libtracefs");
+	return 0;
+}
+
+const struct probe_ops probe_vmexit = {
+	.version = PROBE_OPS_VERSION,
+	.name = "vmexit",
+	.measures = "VM exits of the cell's VMs by reason, per window",
+	.windows = PROBE_WINDOW_CELL | PROBE_WINDOW_INVOCATION,
+	.side = PROBE_HOST,
+	.supported = vx_unsupported,
+};
+
+#endif

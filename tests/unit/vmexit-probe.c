@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/vmexit-probe.c - the vmexit probe (probes/vmexit.c) end to
+ * end, against a VM whose exits the test makes itself: a child process
+ * runs the micro-VM of bench/lib/kvm-toy.c and, on each request over a
+ * pipe, makes N port writes (+1 closing write) and H HLTs. The probe gets
+ * the child as its target (as it gets the QEMU pid of a qemu cell), opens
+ * its counters at the cell window's start, and each invocation window
+ * must count exactly N+1 KVM_EXIT_IO and H KVM_EXIT_HLT exits to user
+ * space; the cell window their sum. kvm_exit is exact where it fires and
+ * a skip row with the reason where it does not (a PVM host). Without a
+ * VM to count (backend native, accel = tcg) the probe does not open and
+ * says why. Not root, no /dev/kvm or tracefs not mounted: those checks
+ * are SKIPs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cell.h"
+#include "kvm-toy.h"
+#include "probe.h"
+#include "sink.h"
+#include "tap.h"
+#include "tracefs-find.h"
+
+#define NTESTS 9
+
+struct got {
+	char names[64][96];
+	double vals[64];
+	int n;
+	char skip[512];
+};
+
+static int m_metric(struct sink *s, const char *name, double v, const char *unit)
+{
+	struct got *g = s->ctx;
+
+	(void)unit;
+	if (g->n < 64) {
+		snprintf(g->names[g->n], sizeof(g->names[0]), "%s", name);
+		g->vals[g->n++] = v;
+	}
+	return 0;
+}
+
+static int m_skip(struct sink *s, const char *reason)
+{
+	snprintf(((struct got *)s->ctx)->skip, sizeof(((struct got *)s->ctx)->skip), "%s",
+		 reason);
+	return 0;
+}
+
+static int m_note(struct sink *s, const char *k, const char *v)
+{
+	(void)s, (void)k, (void)v;
+	return 0;
+}
+
+static const struct sink_ops ops = { m_metric, m_skip, m_note, NULL };
+
+static double val(const struct got *g, const char *name)
+{
+	int i;
+
+	for (i = 0; i < g->n; i++)
+		if (!strcmp(g->names[i], name))
+			return g->vals[i];
+	return -1;
+}
+
+/* The child: the micro-VM, one run per request (io count), ack after. */
+static void child(int rd, int wr)
+{
+	struct kvm_toy *t;
+	struct kvm_toy_run r;
+	uint32_t n;
+	char err[256], ok = 1;
+
+	if (kvm_toy_open(&t, err, sizeof(err)))
+		ok = 0;
+	if (write(wr, &ok, 1) != 1 || !ok)
+		_exit(1);
+	while (read(rd, &n, sizeof(n)) == sizeof(n)) {
+		r = (struct kvm_toy_run){ n, 0, 2, 0, 0, 0, 0, 0 };
+		ok = !kvm_toy_exec(t, &r, err, sizeof(err));
+		if (write(wr, &ok, 1) != 1)
+			break;
+	}
+	kvm_toy_close(t);
+	_exit(0);
+}
+
+static int ask(int wr, int rd, uint32_t n)
+{
+	char ok = 0;
+
+	return write(wr, &n, sizeof(n)) == sizeof(n) && read(rd, &ok, 1) == 1 && ok;
+}
+
+static int open_detail(const char *backend, const char *accel, const char *detail,
+		       struct probe *p, struct probe_target *t, struct cell *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->vmexit_detail, sizeof(c->vmexit_detail), "%s", detail);
+	snprintf(c->backend, sizeof(c->backend), "%s", backend);
+	snprintf(c->accel, sizeof(c->accel), "%s", accel);
+	t->cell = c;
+	memset(p, 0, sizeof(*p));
+	p->ops = probe_find("vmexit");
+	p->target = t;
+	return p->ops && p->ops->open ? p->ops->open(p) : -ENOSYS;
+}
+
+static int open_with(const char *backend, const char *accel, struct probe *p,
+		     struct probe_target *t, struct cell *c)
+{
+	return open_detail(backend, accel, "class", p, t, c);
+}
+
+static void no_vm_checks(void)
+{
+	struct probe p;
+	struct probe_target t = { 0 };
+	struct cell c;
+
+	tap_ok(open_with("native", "auto", &p, &t, &c) < 0 && strstr(p.error, "runs no VM"),
+	       "backend native: not opened, says it runs no VM (%s)", p.error);
+	tap_ok(open_with("qemu", "tcg", &p, &t, &c) < 0 && strstr(p.error, "accel = tcg"),
+	       "accel = tcg: not opened, says QEMU emulates (%s)", p.error);
+}
+
+/* One invocation window around @n port writes; its metrics into @g. */
+static int window(struct probe *p, int wr, int rd, uint32_t n, struct got *g)
+{
+	struct sink s = { .ops = &ops, .ctx = g };
+
+	memset(g, 0, sizeof(*g));
+	return p->ops->start(p, PROBE_WINDOW_INVOCATION) || !ask(wr, rd, n) ||
+	       p->ops->stop(p, PROBE_WINDOW_INVOCATION) ||
+	       p->ops->emit(p, PROBE_WINDOW_INVOCATION, &s);
+}
+
+static int kvm_exit_ok(const struct got *g, uint32_t n)
+{
+	if (g->skip[0])
+		return strstr(g->skip, "kvm_exit") != NULL;
+	return val(g, "kvm_exit.vmx.IO_INSTRUCTION") == n + 1 ||
+	       val(g, "kvm_exit.svm.io") == n + 1;
+}
+
+static void vm_checks(int wr, int rd, pid_t kid)
+{
+	static const uint32_t n[3] = { 100, 2500, 7 };
+	struct probe p;
+	struct probe_target t = { 0 };
+	struct cell c;
+	struct got g, cellg;
+	struct sink s = { .ops = &ops, .ctx = &cellg };
+	int i, bad = 0, kbad = 0, ret;
+
+	t.pids = &kid;
+	t.npids = 1;
+	ret = open_with("qemu", "kvm", &p, &t, &c) ?: p.ops->start(&p, PROBE_WINDOW_CELL);
+	if (!tap_ok(!ret, "opened on the VM process's threads (%s)", p.error))
+		return;
+	for (i = 0; i < 3; i++) {
+		ret = window(&p, wr, rd, n[i], &g);
+		bad |= ret || val(&g, "kvm_userspace_exit.class.io") != n[i] + 1 ||
+		       val(&g, "kvm_userspace_exit.class.idle") != 2 ||
+		       val(&g, "kvm_userspace_exit.total") != n[i] + 3 ||
+		       val(&g, "kvm_userspace_exit.class.other") != -1;
+		kbad |= !kvm_exit_ok(&g, n[i]);
+		printf("# window %d: io %.0f idle %.0f rate %.0f/s read %.0f ns; %s\n", i,
+		       val(&g, "kvm_userspace_exit.class.io"),
+		       val(&g, "kvm_userspace_exit.class.idle"),
+		       val(&g, "kvm_userspace_exit.total.per_s"), val(&g, "counters_read_ns"),
+		       g.skip[0] ? g.skip : "kvm_exit counted");
+	}
+	tap_ok(!bad, "by class, each invocation window: io N+1, idle 2, total N+3, no other");
+	tap_ok(!kbad, "kvm_exit: exact where it fires, else a skip naming it (%s)", g.skip);
+	tap_ok(val(&g, "kvm_userspace_exit.class.io.per_s") > 0 &&
+	       val(&g, "counters_open") > 0 && val(&g, "counters_read_ns") > 0,
+	       "a rate per second, the counters open and the cost of reading them");
+	memset(&cellg, 0, sizeof(cellg));
+	ret = p.ops->stop(&p, PROBE_WINDOW_CELL) || p.ops->emit(&p, PROBE_WINDOW_CELL, &s);
+	tap_ok(!ret && val(&cellg, "kvm_userspace_exit.class.io") == n[0] + n[1] + n[2] + 3,
+	       "the cell window: the sum of its invocations (%.0f)",
+	       val(&cellg, "kvm_userspace_exit.class.io"));
+	p.ops->close(&p);
+	ret = open_detail("qemu", "kvm", "reason", &p, &t, &c) ?:
+	      p.ops->start(&p, PROBE_WINDOW_CELL) ?: window(&p, wr, rd, 321, &g);
+	tap_ok(!ret && val(&g, "kvm_userspace_exit.KVM_EXIT_IO") == 322 &&
+	       val(&g, "kvm_userspace_exit.KVM_EXIT_HLT") == 2 &&
+	       val(&g, "kvm_userspace_exit.class.io") == 322 &&
+	       val(&g, "kvm_userspace_exit.KVM_EXIT_IO.per_s") > 0,
+	       "vmexit-detail = reason: KVM_EXIT_IO 322, KVM_EXIT_HLT 2, and the classes");
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	ret = p.ops->start(&p, PROBE_WINDOW_INVOCATION);
+	ret = ret ?: p.ops->stop(&p, PROBE_WINDOW_INVOCATION);
+	tap_ok(ret && strstr(p.error, "exited"), "a VM gone before the window closed: "
+	       "an error naming it, not a count (%s)", p.error);
+	p.ops->close(&p);
+}
+
+int main(void)
+{
+	int to_kid[2], from_kid[2], i;
+	struct tracefs_place place;
+	const char *why = NULL;
+	char ok = 0;
+	pid_t kid;
+
+	tap_plan(NTESTS);
+	no_vm_checks();
+	if (geteuid())
+		why = "not root (perf tracepoint counters)";
+	else if (access("/dev/kvm", R_OK | W_OK))
+		why = "no /dev/kvm on this machine";
+	else if (!tracefs_find(&place) || !place.mounted)
+		why = "tracefs is not mounted (a unit test does not mount it)";
+	else if (pipe(to_kid) || pipe(from_kid))
+		why = "no pipe";
+	if (!why) {
+		kid = fork();
+		if (kid == 0) {
+			close(to_kid[1]);
+			close(from_kid[0]);
+			child(to_kid[0], from_kid[1]);
+		}
+		close(to_kid[0]);
+		close(from_kid[1]);
+		if (kid < 0 || read(from_kid[0], &ok, 1) != 1 || !ok)
+			why = "the micro-VM does not run here (KVM_CREATE_VM or KVM_RUN refused)";
+	}
+	if (why) {
+		for (i = 2; i < NTESTS; i++)
+			printf("ok %d # SKIP %s\n", ++tap_count, why);
+		return tap_done();
+	}
+	vm_checks(to_kid[1], from_kid[0], kid);
+	return tap_done();
+}
