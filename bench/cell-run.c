@@ -437,8 +437,11 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 		return CELL_FAILED;
 	}
 	cs->target.backend_state = cs->be_state;
-	if (cs->be->prepare &&
-	    cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err))) {
+	ret = cs->be->prepare ?
+		cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err)) : 0;
+	if (cs->be->describe)     /* also after a failed prepare: what the guest said */
+		cs->be->describe(cs->be_state, note_applied, cs->ctx);
+	if (ret) {
 		cell_fail(cs->ctx, "%s", err);
 		st = CELL_FAILED;
 	} else {

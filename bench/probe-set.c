@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend.h"
 #include "db.h"
 #include "log.h"
 #include "probe-set.h"
@@ -54,6 +55,30 @@ static int agent_req(struct probe_set *ps, enum agent_op op, const char *name,
 	return err;
 }
 
+/*
+ * The agent: the backend's (a guest's, over its control port) when it has
+ * one, else one in this process. ps->vantage says which, for P.vantage.
+ */
+static int connect_agent(struct probe_set *ps, const char *name, const struct probe_target *t)
+{
+	const struct backend_ops *be = t->backend;
+	int to_fd, from_fd, err;
+
+	if (!be || !be->agent_link || !t->backend_state) {
+		snprintf(ps->vantage, sizeof(ps->vantage),
+			 "host: in-process agent of cvmbench (the instances run on this machine)");
+		return agent_client_loopback(&ps->agent, t) ? -1 : 0;
+	}
+	err = be->agent_link(t->backend_state, &to_fd, &from_fd, ps->vantage,
+			     sizeof(ps->vantage));
+	if (err) {
+		fail(ps, name, ps->vantage);
+		return -1;
+	}
+	agent_client_fds(&ps->agent, to_fd, from_fd);
+	return 0;
+}
+
 /* Open one instance probe in the agent; its skip row comes from there. */
 static int open_remote(struct probe_set *ps, const struct probe_ops *ops,
 		       const struct probe_target *t)
@@ -61,7 +86,7 @@ static int open_remote(struct probe_set *ps, const struct probe_ops *ops,
 	int err;
 
 	if (!ps->have_agent) {
-		if (agent_client_loopback(&ps->agent, t))
+		if (connect_agent(ps, ops->name, t))
 			return -1;
 		ps->have_agent = 1;
 	}
@@ -91,6 +116,8 @@ static int open_one(struct probe_set *ps, const char *name, const struct probe_t
 		return -1;
 	}
 	ps->n++;
+	if (remote(p) && sink_note(&s, "vantage", ps->vantage))
+		return -1;
 	return sink_note(&s, "side", probe_side_name(ops->side));
 }
 

@@ -23,6 +23,7 @@ struct probe_set {
 	int n;
 	struct agent_client agent;
 	int have_agent;
+	char vantage[256];                /* where the instance probes run (P.vantage) */
 	probe_set_fail_fn fail;
 	void *fail_ctx;
 };
