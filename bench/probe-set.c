@@ -4,6 +4,7 @@
  * probes go through probe-window.c here; instance probes through the agent,
  * which runs probe-window.c on its side and streams the rows back.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,10 +50,25 @@ static int agent_req(struct probe_set *ps, enum agent_op op, const char *name,
 
 	snprintf(q.probe, sizeof(q.probe), "%s", name);
 	ps->agent.error[0] = '\0';
+	if (ps->broken) {
+		snprintf(ps->agent.error, sizeof(ps->agent.error), "the agent's link is broken");
+		return -EPIPE;    /* said once already */
+	}
 	err = agent_client_call(&ps->agent, &q);
-	if (err && ps->agent.error[0])
-		fail(ps, name, ps->agent.error);    /* the link, not the probe */
+	if (err && ps->agent.error[0]) {      /* the link, not the probe */
+		char msg[AGENT_LINE_MAX];
+
+		ps->broken = 1;
+		snprintf(msg, sizeof(msg), "the agent's link broke (%s): %s", ps->vantage,
+			 ps->agent.error);
+		fail(ps, name, msg);
+	}
 	return err;
+}
+
+int probe_set_broken(const struct probe_set *ps)
+{
+	return ps->broken;
 }
 
 /*
@@ -128,6 +144,7 @@ void probe_set_open(struct probe_set *ps, const char *list,
 	char buf[256], *tok, *save = NULL;
 
 	ps->n = 0;
+	ps->broken = 0;
 	ps->agent.base = *base;
 	ps->agent.inv_id = inv_id;
 	ps->agent.inv_ctx = inv_ctx;

@@ -126,19 +126,34 @@ static int control_blocking(struct qemu_vm *q)
 	return 0;
 }
 
+/*
+ * For the tests: CVMBENCH_TEST_AGENT_FAULT=malformed@N or exit@N makes the
+ * agent of the first VM this process boots (only that one, so the next
+ * cell is a clean one) misbehave at its Nth probe request (agent-main.c).
+ */
+static const char *test_fault(void)
+{
+	static int used;
+	const char *f = getenv("CVMBENCH_TEST_AGENT_FAULT");
+
+	if (used || !f || !*f || strspn(f, "malformedxit@0123456789") != strlen(f))
+		return "";
+	used = 1;
+	return f;
+}
+
 static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 		    const struct vm_config *vc, char *err, size_t errlen)
 {
 	struct qemu_vm *q = &v->vm[i];
 	struct vm_config cc = *vc;
-	const char *extra = getenv("CVMBENCH_GUEST_APPEND");
+	const char *fault = test_fault();
 	char append[512], e[2048];
 	int ret;
 
-	/* CVMBENCH_GUEST_APPEND: extra kernel arguments (the tests' agent faults) */
 	snprintf(append, sizeof(append), "%s%scvmbench.vm=%d%s%s", vc->append ? vc->append : "",
-		 vc->append && *vc->append ? " " : "", i, extra && *extra ? " " : "",
-		 extra ? extra : "");
+		 vc->append && *vc->append ? " " : "", i, *fault ? " cvmbench.fault=" : "",
+		 fault);
 	cc.append = append;
 	cc.instance_ports = (unsigned int)v->per_vm;
 	ret = vm_start(&q->vm, &cc, c->boot_timeout, e, sizeof(e));
