@@ -129,6 +129,8 @@ static int open_one(struct probe_set *ps, const char *name, const struct probe_t
 	if (remote(p) ? open_remote(ps, ops, t) : ops->open && ops->open(p)) {
 		if (!remote(p))
 			skip_probe(ps, name, p->error[0] ? p->error : "could not open");
+		else if (ps->have_agent && !ps->broken)   /* whose skip it is */
+			sink_note(&s, "vantage", ps->vantage);
 		return -1;
 	}
 	ps->n++;
