@@ -50,18 +50,15 @@ static int agent_req(struct probe_set *ps, enum agent_op op, const char *name,
 
 	snprintf(q.probe, sizeof(q.probe), "%s", name);
 	ps->agent.error[0] = '\0';
-	if (ps->broken) {
-		snprintf(ps->agent.error, sizeof(ps->agent.error), "the agent's link is broken");
-		return -EPIPE;    /* said once already */
-	}
+	if (ps->broken)
+		return -ENOTCONN;    /* said once already */
 	err = agent_client_call(&ps->agent, &q);
 	if (err && ps->agent.error[0]) {      /* the link, not the probe */
-		char msg[AGENT_LINE_MAX];
-
 		ps->broken = 1;
-		snprintf(msg, sizeof(msg), "the agent's link broke (%s): %s", ps->vantage,
-			 ps->agent.error);
-		fail(ps, name, msg);
+		snprintf(ps->link_error, sizeof(ps->link_error), "the agent's link broke (%s): %s",
+			 ps->vantage, ps->agent.error);
+		if (op != AGENT_EMIT)     /* emit_one() says it after the window's rollback */
+			fail(ps, name, ps->link_error);
 	}
 	return err;
 }
@@ -205,8 +202,9 @@ static void emit_one(struct probe_set *ps, struct probe *p, enum probe_window w,
 	}
 	if (remote(p)) {
 		ret = agent_req(ps, AGENT_EMIT, p->ops->name, w, seq);
-		if (ret && !ps->agent.error[0])
-			snprintf(msg, sizeof(msg), "%s", ps->agent.ack.text);
+		if (ret && ret != -ENOTCONN)
+			snprintf(msg, sizeof(msg), "%s", ps->agent.error[0] ? ps->link_error :
+				 ps->agent.ack.text);
 	} else {
 		ret = probe_window_emit(p, w, seq, &s);
 		if (ret)

@@ -25,6 +25,7 @@ struct probe_set {
 	int have_agent;
 	char vantage[256];                /* where the instance probes run (P.vantage) */
 	int broken;                       /* the agent's link failed: nothing more is sent */
+	char link_error[AGENT_LINE_MAX];  /* how it failed */
 	probe_set_fail_fn fail;
 	void *fail_ctx;
 };
