@@ -77,57 +77,33 @@ static int fault_now(struct fault *f, int fd)
 	return send_line(fd, "metric this line is not a row") ?: 1;
 }
 
-static int handle(struct agent *a, struct fault *f, int fd, const char *line)
+struct serve_ctx {
+	struct agent *a;
+	struct fault f;
+	int fd;
+};
+
+static int handle(void *ctx, const char *line)
 {
+	struct serve_ctx *c = ctx;
 	char reply[AGENT_LINE_MAX];
 	int ret;
 
 	if (!strncmp(line, "probe ", 6)) {
-		ret = fault_now(f, fd);
+		ret = fault_now(&c->f, c->fd);
 		if (ret)
 			return ret < 0 ? ret : 0;
-		ret = agent_handle(a, line);
+		ret = agent_handle(c->a, line);
 		return ret == -EPROTO ? 0 : ret;
 	}
 	if (!strcmp(line, "env"))
-		return agent_facts_send(fd);
+		return agent_facts_send(c->fd);
 	if (!strncmp(line, "spawn ", 6)) {
 		agent_spawn(line, reply, sizeof(reply));
-		return send_line(fd, reply);
+		return send_line(c->fd, reply);
 	}
 	snprintf(reply, sizeof(reply), "error unknown request '%.100s'", line);
-	return send_line(fd, reply);
-}
-
-static int serve(struct agent *a, struct fault *f, int fd)
-{
-	char buf[AGENT_LINE_MAX], *nl;
-	size_t len = 0;
-	ssize_t n;
-	int err;
-
-	for (;;) {
-		while ((nl = memchr(buf, '\n', len))) {
-			*nl = '\0';
-			err = handle(a, f, fd, buf);
-			if (err)
-				return err;
-			len -= (size_t)(nl + 1 - buf);
-			memmove(buf, nl + 1, len);
-		}
-		if (len == sizeof(buf))
-			len = 0;        /* an overlong line: dropped, never half-parsed */
-		n = read(fd, buf + len, sizeof(buf) - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0) {
-			usleep(10000);  /* the host end is not connected (yet): wait */
-			continue;
-		}
-		len += (size_t)n;
-	}
+	return send_line(c->fd, reply);
 }
 
 static void read_fault(struct fault *f)
@@ -163,37 +139,36 @@ int main(int argc, char **argv)
 {
 	const char *port = NULL, *data = "none";
 	struct probe_target target = { .cell = &guest_cell };
+	struct serve_ctx c;
 	char who[256], vm[16] = "?";
 	struct utsname u;
-	struct fault f;
-	struct agent *a;
-	int fd, ret;
+	int ret;
 
 	if (parse_args(argc, argv, &port, &data)) {
 		fprintf(stderr, "usage: cvmbench-agent --port DEV [--data ro|none|error]\n");
 		return 2;
 	}
-	fd = open(port, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
+	c.fd = open(port, O_RDWR | O_CLOEXEC);
+	if (c.fd < 0) {
 		fprintf(stderr, "cvmbench-agent: %s: %s\n", port, strerror(errno));
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	ret = ready(fd, data, agent_ports_find());
+	ret = ready(c.fd, data, agent_ports_find());
 	agent_facts_collect();
 	signal(SIGCHLD, SIG_IGN);       /* spawned instances are reaped by the kernel */
-	read_fault(&f);
+	read_fault(&c.f);
 	agent_cmdline_value("cvmbench.vm", vm, sizeof(vm));
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "unknown");
 	snprintf(who, sizeof(who), "cvmbench-agent %s in guest (vm %s, kernel %s)",
 		 cvmbench_version, vm, u.release);
-	a = agent_new(&target, who, agent_fd_writer, &fd);
-	if (!a)
+	c.a = agent_new(&target, who, agent_fd_writer, &c.fd);
+	if (!c.a)
 		return 1;
 	if (!ret)
-		ret = serve(a, &f, fd);
-	fprintf(stderr, "cvmbench-agent: control port: %s\n", strerror(-ret));
-	agent_free(a);
+		ret = agent_read_lines(c.fd, handle, &c, 1);
+	fprintf(stderr, "cvmbench-agent: control port: %s\n", ret ? strerror(-ret) : "closed");
+	agent_free(c.a);
 	return 1;
 }
