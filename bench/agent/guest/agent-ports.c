@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,7 @@ static void child(int fd, char *const argv[])
 {
 	static char *const envp[] = { "PATH=/bin", NULL };
 
+	signal(SIGCHLD, SIG_DFL);       /* the agent's SIG_IGN is not cvmfn's */
 	if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0)
 		_exit(126);
 	if (fd > 1)
