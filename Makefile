@@ -127,13 +127,37 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%.t)
 # Unit tests link every harness object but the one holding main().
 LIB_OBJS   := $(filter-out $(B)/bench/main.o,$(BENCH_OBJS))
 
-all: $(BIN)/cvmbench $(BIN)/cvmfn
+all: $(BIN)/cvmbench $(BIN)/cvmfn $(BIN)/cvmbench-agent
 
 $(BIN)/cvmbench: $(BENCH_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS)
 
 $(BIN)/cvmfn: $(FN_LINK)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(FN_LIBS)
+
+# cvmbench-agent: the static program inside a guest (docs/agent.md). It
+# links the agent protocol, the probes, environment detection, bench/lib and
+# the journal's file code (a probe journals what it changes) - not the store
+# (no SQLite, no db-*.c: tests/layering.t checks its sources' includes) and
+# no optional library: its objects are built apart, in $(B)/agent-obj/,
+# without FEATURES, so it links statically with the C library only. Static
+# like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
+AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-guest.c \
+	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c bench/lib/*.c)) \
+	bench/journal.c bench/journal-index.c bench/journal-lock.c bench/state-dir.c
+AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/agent-obj/%.o) $(B)/agent-obj/version.o
+AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread
+
+$(BIN)/cvmbench-agent: $(AGENT_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(FN_STATIC) -pthread -lm
+
+$(B)/agent-obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(AGENT_CFLAGS) -c -o $@ $<
+
+$(B)/agent-obj/version.o: $(VERSION_C)
+	@mkdir -p $(@D)
+	$(CC) $(AGENT_CFLAGS) -c -o $@ $<
 
 $(B)/workloads/%.o: workloads/%.c
 	@mkdir -p $(@D)
@@ -242,7 +266,7 @@ check-asan: asan
 		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS)) $(ASAN_WORKLOAD_TESTS)
 
 clean:
-	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn
+	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn cvmbench-agent
 
 .PHONY: all tests check quick clean asan check-asan fuzz fuzz-if-clang guest
 

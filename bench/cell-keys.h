@@ -85,6 +85,10 @@
 	X("boot-timeout", boot_timeout, double, , KEY_DOUBLE, 0, 0.001, 3600, NULL, "60", \
 	  NULL, "qemu: seconds a VM may take to boot to its ready line") \
 	X("vmexit-detail", vmexit_detail, char, [8], KEY_ENUM, 1, 0, 0, "class|reason", \
-	  "class", NULL, "vmexit probe: a counter per class, or per exit reason (costly)")
+	  "class", NULL, "vmexit probe: a counter per class, or per exit reason (costly)") \
+	X("vms", vms, int, , KEY_INT, 1, 1, 64, NULL, "1", NULL, \
+	  "qemu: VMs per cell; the cell's instances are spread over them") \
+	X("instances-per-vm", instances_per_vm, int, , KEY_INT, 1, 1, 29, NULL, "1", NULL, \
+	  "qemu: instance ports per VM (instances <= vms x instances-per-vm)")
 
 #endif

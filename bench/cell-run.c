@@ -378,6 +378,8 @@ static int run_calls(struct cell_state *cs)
 			return -EINTR;
 		if (invoke_and_record(cs, seq, 1))
 			return runner_stop ? -EINTR : -EIO;
+		if (probe_set_broken(&cs->probes))
+			return -EIO;      /* its error row says why; the VMs end with the cell */
 		progress_calls(seq + 1, total);
 	}
 	return 0;
@@ -396,6 +398,7 @@ static enum cell_status measure(struct cell_state *cs)
 	cold_pids_all(cs);
 	probe_set_stop(&cs->probes, PROBE_WINDOW_CELL, 0);
 	probe_set_emit(&cs->probes, PROBE_WINDOW_CELL, 0, 0);
+	ret = ret ?: (probe_set_broken(&cs->probes) ? -EIO : 0);
 	probe_set_close(&cs->probes);
 	if (ret == -EINTR)
 		return CELL_INTERRUPTED;
@@ -437,8 +440,11 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 		return CELL_FAILED;
 	}
 	cs->target.backend_state = cs->be_state;
-	if (cs->be->prepare &&
-	    cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err))) {
+	ret = cs->be->prepare ?
+		cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err)) : 0;
+	if (cs->be->describe)     /* also after a failed prepare: what the guest said */
+		cs->be->describe(cs->be_state, note_applied, cs->ctx);
+	if (ret) {
 		cell_fail(cs->ctx, "%s", err);
 		st = CELL_FAILED;
 	} else {

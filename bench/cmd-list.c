@@ -80,11 +80,11 @@ static void print_keys(const cJSON *arr)
 {
 	const cJSON *o;
 
-	printf("%-14s %-12s %-4s %s\n", "KEY", "DEFAULT", "DIM", "MEANING");
+	printf("%-16s %-12s %-4s %s\n", "KEY", "DEFAULT", "DIM", "MEANING");
 	cJSON_ArrayForEach(o, arr) {
 		const cJSON *allowed = cJSON_GetObjectItem(o, "allowed");
 
-		printf("%-14s %-12s %-4s %s%s%s\n", cJSON_GetObjectItem(o, "name")->valuestring,
+		printf("%-16s %-12s %-4s %s%s%s\n", cJSON_GetObjectItem(o, "name")->valuestring,
 		       cJSON_GetObjectItem(o, "default")->valuestring,
 		       cJSON_IsTrue(cJSON_GetObjectItem(o, "dimension")) ? "yes" : "",
 		       cJSON_GetObjectItem(o, "about")->valuestring,

@@ -4,9 +4,11 @@
  * probes go through probe-window.c here; instance probes through the agent,
  * which runs probe-window.c on its side and streams the rows back.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "backend.h"
 #include "db.h"
 #include "log.h"
 #include "probe-set.h"
@@ -48,10 +50,46 @@ static int agent_req(struct probe_set *ps, enum agent_op op, const char *name,
 
 	snprintf(q.probe, sizeof(q.probe), "%s", name);
 	ps->agent.error[0] = '\0';
+	if (ps->broken)
+		return -ENOTCONN;    /* said once already */
 	err = agent_client_call(&ps->agent, &q);
-	if (err && ps->agent.error[0])
-		fail(ps, name, ps->agent.error);    /* the link, not the probe */
+	if (err && ps->agent.error[0]) {      /* the link, not the probe */
+		ps->broken = 1;
+		snprintf(ps->link_error, sizeof(ps->link_error), "the agent's link broke (%s): %s",
+			 ps->vantage, ps->agent.error);
+		if (op != AGENT_EMIT)     /* emit_one() says it after the window's rollback */
+			fail(ps, name, ps->link_error);
+	}
 	return err;
+}
+
+int probe_set_broken(const struct probe_set *ps)
+{
+	return ps->broken;
+}
+
+/*
+ * The agent: the backend's (a guest's, over its control port) when it has
+ * one, else one in this process. ps->vantage says which, for P.vantage.
+ */
+static int connect_agent(struct probe_set *ps, const char *name, const struct probe_target *t)
+{
+	const struct backend_ops *be = t->backend;
+	int to_fd, from_fd, err;
+
+	if (!be || !be->agent_link || !t->backend_state) {
+		snprintf(ps->vantage, sizeof(ps->vantage),
+			 "host: in-process agent of cvmbench (the instances run on this machine)");
+		return agent_client_loopback(&ps->agent, t) ? -1 : 0;
+	}
+	err = be->agent_link(t->backend_state, &to_fd, &from_fd, ps->vantage,
+			     sizeof(ps->vantage));
+	if (err) {
+		fail(ps, name, ps->vantage);
+		return -1;
+	}
+	agent_client_fds(&ps->agent, to_fd, from_fd);
+	return 0;
 }
 
 /* Open one instance probe in the agent; its skip row comes from there. */
@@ -61,7 +99,7 @@ static int open_remote(struct probe_set *ps, const struct probe_ops *ops,
 	int err;
 
 	if (!ps->have_agent) {
-		if (agent_client_loopback(&ps->agent, t))
+		if (connect_agent(ps, ops->name, t))
 			return -1;
 		ps->have_agent = 1;
 	}
@@ -88,9 +126,13 @@ static int open_one(struct probe_set *ps, const char *name, const struct probe_t
 	if (remote(p) ? open_remote(ps, ops, t) : ops->open && ops->open(p)) {
 		if (!remote(p))
 			skip_probe(ps, name, p->error[0] ? p->error : "could not open");
+		else if (ps->have_agent && !ps->broken)   /* whose skip it is */
+			sink_note(&s, "vantage", ps->vantage);
 		return -1;
 	}
 	ps->n++;
+	if (remote(p) && sink_note(&s, "vantage", ps->vantage))
+		return -1;
 	return sink_note(&s, "side", probe_side_name(ops->side));
 }
 
@@ -101,6 +143,7 @@ void probe_set_open(struct probe_set *ps, const char *list,
 	char buf[256], *tok, *save = NULL;
 
 	ps->n = 0;
+	ps->broken = 0;
 	ps->agent.base = *base;
 	ps->agent.inv_id = inv_id;
 	ps->agent.inv_ctx = inv_ctx;
@@ -159,8 +202,9 @@ static void emit_one(struct probe_set *ps, struct probe *p, enum probe_window w,
 	}
 	if (remote(p)) {
 		ret = agent_req(ps, AGENT_EMIT, p->ops->name, w, seq);
-		if (ret && !ps->agent.error[0])
-			snprintf(msg, sizeof(msg), "%s", ps->agent.ack.text);
+		if (ret && ret != -ENOTCONN)
+			snprintf(msg, sizeof(msg), "%s", ps->agent.error[0] ? ps->link_error :
+				 ps->agent.ack.text);
 	} else {
 		ret = probe_window_emit(p, w, seq, &s);
 		if (ret)

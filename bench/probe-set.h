@@ -23,6 +23,9 @@ struct probe_set {
 	int n;
 	struct agent_client agent;
 	int have_agent;
+	char vantage[256];                /* where the instance probes run (P.vantage) */
+	int broken;                       /* the agent's link failed: nothing more is sent */
+	char link_error[AGENT_LINE_MAX];  /* how it failed */
 	probe_set_fail_fn fail;
 	void *fail_ctx;
 };
@@ -43,6 +46,11 @@ void probe_set_start(struct probe_set *ps, enum probe_window w, long seq);
 void probe_set_stop(struct probe_set *ps, enum probe_window w, long seq);
 /** probe_set_emit() - their rows; invocation rows with @inv_id. */
 void probe_set_emit(struct probe_set *ps, enum probe_window w, long seq, int64_t inv_id);
+/**
+ * probe_set_broken() - 1 when the agent's link failed (a malformed line, a
+ * closed channel): the cell cannot be measured further and must fail.
+ */
+int probe_set_broken(const struct probe_set *ps);
 /** probe_set_close() - close every probe, end the agent. */
 void probe_set_close(struct probe_set *ps);
 

@@ -39,6 +39,14 @@ def matches(path, patterns):
     return False
 
 
+# The sources of the static cvmbench-agent (Makefile AGENT_SRCS): it runs
+# inside a guest and never sees the store.
+AGENT = ("bench/agent", "bench/agent/guest", "probes", "bench/env", "bench/lib")
+AGENT_FILES = ("bench/journal.c", "bench/journal-index.c", "bench/journal-lock.c",
+               "bench/journal.h", "bench/journal-local.h", "bench/state-dir.c",
+               "bench/state-dir.h")
+
+
 # Each rule: (name, the files it governs, whether an include is allowed,
 # exceptions {(file, included): why}). `inc` is the resolved path of a quoted
 # include, or "<name>" for an angle-bracket one.
@@ -81,6 +89,10 @@ RULES = [
      {("workloads/crud-api.c", "<sqlite3.h>"):
       "the crud-api function's own work is SQLite CRUD on a scratch database; "
       "cvmfn links its own SQLite and never opens the results database"}),
+    ("the agent's sources include no store header (db*.h, <sqlite3.h>)",
+     lambda f: under(f, *AGENT) or f in AGENT_FILES,
+     lambda inc: inc != "<sqlite3.h>" and not matches(inc, ("bench/db.h", "bench/db-*.h")),
+     {}),
 ]
 
 
@@ -171,6 +183,7 @@ FIXTURE = {
     "bench/lib/other.c": '# include "journal.h"\n#include "log.h"\n',
     "tests/unit/t.c": '#include <sqlite3.h>\n#include "p-dup.h"\n',
     "tests/unit/p-dup.h": "", "bench/p-dup.h": "",
+    "bench/agent/guest/m.c": '#include "db.h"\n',
 }
 EXPECTED = sorted([
     "workloads/w.c:2 includes bench/cell.h (workloads/ includes nothing outside workloads/)",
@@ -185,6 +198,8 @@ EXPECTED = sorted([
     "bench/lib/other.c:1 includes bench/journal.h (bench/lib/ includes only bench/lib/)",
     "bench/p-dup.h: header name p-dup.h is also tests/unit/p-dup.h (rule: names are unique)",
     "tests/unit/t.c:2 includes p-dup.h (the name is not unique)",
+    "probes/p.c:5 includes bench/db.h (the agent's sources include no store header (db*.h, <sqlite3.h>))",
+    "bench/agent/guest/m.c:1 includes bench/db.h (the agent's sources include no store header (db*.h, <sqlite3.h>))",
 ])
 
 

@@ -110,7 +110,10 @@ static int read_until_ack(struct agent_client *c)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			snprintf(c->error, sizeof(c->error), "agent closed its channel");
+			snprintf(c->error, sizeof(c->error), "%s", n == 0 ?
+				 "agent closed its channel" : errno == EAGAIN ?
+				 "no line from the agent within the channel's timeout" :
+				 "cannot read the agent's channel");
 			return -EPIPE;
 		}
 		c->len += (size_t)n;

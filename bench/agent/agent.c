@@ -225,7 +225,7 @@ int agent_handle(struct agent *a, const char *line)
 	}
 }
 
-int agent_serve(struct agent *a, int in_fd)
+int agent_read_lines(int fd, agent_line_fn fn, void *ctx, int eof_waits)
 {
 	char buf[AGENT_LINE_MAX], *nl;
 	size_t len = 0;
@@ -235,21 +235,38 @@ int agent_serve(struct agent *a, int in_fd)
 	for (;;) {
 		while ((nl = memchr(buf, '\n', len))) {
 			*nl = '\0';
-			err = agent_handle(a, buf);
-			if (err && err != -EPROTO)
+			err = fn(ctx, buf);
+			if (err)
 				return err;
 			len -= (size_t)(nl + 1 - buf);
 			memmove(buf, nl + 1, len);
 		}
 		if (len == sizeof(buf))
 			return -EPROTO;
-		n = read(in_fd, buf + len, sizeof(buf) - len);
+		n = read(fd, buf + len, sizeof(buf) - len);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n == 0 && eof_waits) {
+			usleep(10000);    /* a virtio-serial port whose host end is away */
+			continue;
+		}
 		if (n <= 0)
 			return n < 0 ? -errno : 0;
 		len += (size_t)n;
 	}
+}
+
+/* A request the agent could not parse has had its ack: go on. */
+static int serve_line(void *ctx, const char *line)
+{
+	int err = agent_handle(ctx, line);
+
+	return err == -EPROTO ? 0 : err;
+}
+
+int agent_serve(struct agent *a, int in_fd)
+{
+	return agent_read_lines(in_fd, serve_line, a, 0);
 }
 
 void agent_free(struct agent *a)

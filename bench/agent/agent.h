@@ -37,6 +37,15 @@ struct agent *agent_new(const struct probe_target *target, const char *who,
  * the writer's -errno.
  */
 int agent_handle(struct agent *a, const char *line);
+/* One line (without '\n'); non-zero ends agent_read_lines() with it. */
+typedef int (*agent_line_fn)(void *ctx, const char *line);
+/**
+ * agent_read_lines() - call @fn for every line read from @fd until @fn
+ * returns non-zero (that value), end of file (0; with @eof_waits, end of
+ * file is waited out: a virtio-serial port whose host is not connected),
+ * a read error (-errno) or a line longer than AGENT_LINE_MAX (-EPROTO).
+ */
+int agent_read_lines(int fd, agent_line_fn fn, void *ctx, int eof_waits);
 /** agent_serve() - agent_handle() every line of @in_fd until end of file. */
 int agent_serve(struct agent *a, int in_fd);
 /** agent_free() - close every probe still open, free @a. */

@@ -52,6 +52,9 @@ struct backend_env {
 	const char *digest;       /* which calls are hashed (--digest); NULL = every */
 };
 
+/* Receives one cell_param row from a backend's describe(). */
+typedef void (*backend_note_fn)(void *ctx, const char *key, const char *value);
+
 struct backend_ops {
 	const char *name;
 	unsigned int flags;       /* BACKEND_* */
@@ -87,6 +90,20 @@ struct backend_ops {
 	void (*cleanup)(void *state, struct instance *in);
 	/* Undo what cell_begin() and prepare() made; free @state (NULL = nothing). */
 	void (*cell_end)(void *state);
+	/*
+	 * What the backend learned about where @state's instances run (a
+	 * guest's own kernel, cpuidle, CVM evidence), as cell_param rows
+	 * through @note; called after prepare(), also after a failed one.
+	 * NULL = nothing to say.
+	 */
+	void (*describe)(void *state, backend_note_fn note, void *ctx);
+	/*
+	 * Where the instance-side probes run when it is not this process: the
+	 * descriptors of the agent's control channel (the backend keeps them)
+	 * and, in @who, where that agent runs ("guest vm 0 ..."). 0 or -errno
+	 * with @who saying why. NULL = the in-process agent (native, runc, crun).
+	 */
+	int (*agent_link)(void *state, int *to_fd, int *from_fd, char *who, size_t len);
 };
 
 /** backend_close() - instance_close() and the backend's cleanup. */

@@ -18,3 +18,14 @@ ok() { if [ "$1" "$2" "$3" ] 2>/dev/null; then _tap 0 "$4"; else _tap 1 "$4"; ec
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
 # skip_rest N REASON: skip the next N tests
 skip_rest() { local i; for ((i = 0; i < $1; i++)); do skip "$2"; done; }
+# skip_all N WHY: a requirement is missing: SKIP all N tests and exit 0; under CI
+# (CI set) a missing tool is a failure instead (a missing root still skips).
+skip_all() {
+	local i
+	if [ -n "${CI:-}" ] && [ "$2" != "needs root" ]; then
+		for ((i = 0; i < $1; i++)); do _tap 1 "required under CI: $2"; done
+		exit 1
+	fi
+	skip_rest "$1" "$2"
+	exit 0
+}

@@ -47,6 +47,15 @@ static const char golden_model[] =
 	"-device virtserialport,bus=vser0.0,chardev=agent0,name=org.cvmbench.0 "
 	"-drive file=/c/disk.img,format=raw,if=virtio,readonly=on";
 
+/* two instance ports: one socket chardev and one named virtserialport each, after the agent's */
+static const char golden_ports[] =
+	"-device virtserialport,bus=vser0.0,chardev=agent0,name=org.cvmbench.0 "
+	"-chardev socket,id=inst0,path=/t,,d/i0.sock "
+	"-device virtserialport,bus=vser0.0,chardev=inst0,name=org.cvmbench.i0 "
+	"-chardev socket,id=inst1,path=/t,,d/i1.sock "
+	"-device virtserialport,bus=vser0.0,chardev=inst1,name=org.cvmbench.i1 "
+	"-drive file=/c/disk.img,format=raw,if=virtio,readonly=on";
+
 static struct qemu_argv a;
 static char line[8192], err[256];
 
@@ -126,12 +135,37 @@ static void test_bad(void)
 	tap_ok(build(&c) == -EINVAL && strstr(err, "initrd"), "no initrd refused");
 }
 
+static void test_ports(void)
+{
+	struct vm_config c = base;
+	size_t n = strlen(golden_ports);
+	int ret;
+
+	c.instance_ports = 2;
+	c.port_dir = "/t,d";
+	ret = build(&c);
+	tap_ok(ret == 0 && strlen(line) > n && !strcmp(line + strlen(line) - n, golden_ports),
+	       "instance ports: iN.sock chardevs joined to org.cvmbench.iN, before the disk");
+	if (ret || strlen(line) <= n || strcmp(line + strlen(line) - n, golden_ports))
+		printf("#   got:  %s\n#   want: ...%s\n", line, golden_ports);
+	c.instance_ports = 29;
+	ret = build(&c);
+	tap_contains(line, "chardev=inst28,name=org.cvmbench.i28 -drive",
+		     "29 instance ports fit the argv (the most a virtio-serial device holds)");
+	c.instance_ports = 30;
+	tap_ok(build(&c) == -EINVAL && strstr(err, "instance ports"), "30 instance ports refused");
+	c.instance_ports = 1;
+	c.port_dir = NULL;
+	tap_ok(build(&c) == -EINVAL, "instance ports without a socket directory refused");
+}
+
 int main(void)
 {
-	tap_plan(10);
+	tap_plan(14);
 	test_golden();
 	test_model();
 	test_commas();
 	test_bad();
+	test_ports();
 	return tap_done();
 }

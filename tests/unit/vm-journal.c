@@ -49,7 +49,7 @@ static void test_journalled(void)
 	int status = 0, ret;
 	pid_t pid;
 
-	ret = vm_prepare(&vm);
+	ret = vm_prepare(&vm, 0);
 	if (!ret)
 		ret = vm_spawn(&vm, &sleeper);
 	tap_ok(ret == 0 && vm.pid > 0 && vm.journal_id > 0, "spawned and journalled (entry %ld)",
@@ -67,7 +67,7 @@ static void test_journalled(void)
 	vm.dir_id = 0;
 	vm.dir[0] = '\0';
 	vm_stop(&vm);
-	ret = vm_prepare(&vm);
+	ret = vm_prepare(&vm, 0);
 	if (!ret)
 		ret = vm_spawn(&vm, &sleeper);
 	pid = vm.pid;
@@ -84,7 +84,7 @@ static void test_no_journal(void)
 	int ret;
 	pid_t pid;
 
-	ret = vm_prepare(&vm);
+	ret = vm_prepare(&vm, 0);
 	if (!ret)
 		ret = vm_spawn(&vm, &sleeper);
 	tap_ok(ret == 0 && vm.journal_id == 0 && vm.dir_id == 0 && runs(vm.pid, "sleep"),

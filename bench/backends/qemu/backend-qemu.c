@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * backend-qemu.c - `backend = qemu`: a cell's instances run in one QEMU VM
- * (TCG or KVM) booted in prepare() from the guest image (guest.h) with the
- * workload's data disk on /data. spawn() sends "spawn serve ..." on the
- * virtio-serial port; the guest's /init (guest-init.c) runs /bin/cvmfn
- * with its stdin and stdout on that port, so the instance's two
- * descriptors are the host end of the port's socket. instance.pid is the
- * VM's QEMU (pid_shared: closing an instance neither waits for nor kills
- * it); probes therefore watch the QEMU process. cell_end() kills QEMU by
+ * backend-qemu.c - `backend = qemu`: a cell's instances run in `vms` QEMU
+ * VMs (TCG or KVM) booted in prepare() from the guest image (guest.h) with
+ * the workload's data disk on /data, `instances-per-vm` instance ports
+ * each (qemu-vms.c). spawn() asks the VM's agent (cvmbench-agent) to run
+ * /bin/cvmfn on an instance port, so the instance's two descriptors are
+ * the host end of that port's socket. instance.pid is the VM's QEMU
+ * (pid_shared: closing an instance neither waits for nor kills it); probes
+ * with pid targets therefore watch the QEMU process. The instance-side
+ * probes run in VM 0's agent (agent_link). cell_end() kills every QEMU by
  * its own pid and closes its journal entries.
- * Not yet: mode = cold, instances > 1, SEV-SNP and TDX guests.
+ * Not yet: mode = cold, SEV-SNP and TDX launches.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,14 +22,14 @@
 #include "backend.h"
 #include "clock.h"
 #include "guest.h"
+#include "qemu-vms.h"
 #include "vm.h"
 
 struct qemu_state {
-	struct vm vm;
+	struct qemu_vms vms;
 	struct guest_image img;
 	struct guest_disk disk;
 	char accel[8];
-	int booted;
 };
 
 /* accel = auto: kvm when /dev/kvm opens, else tcg. */
@@ -43,21 +44,6 @@ static const char *resolve_accel(const struct cell *c)
 		return "tcg";
 	close(fd);
 	return "kvm";
-}
-
-static long mem_available_mib(void)
-{
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb < 0 ? -1 : kb / 1024;
 }
 
 /* Why a confidential guest cannot run here (the backend does not launch one yet). */
@@ -75,7 +61,6 @@ static void cvm_reason(const struct cell *c, char *why, size_t len)
 static int qemu_supported(const struct cell *c, char *why, size_t len)
 {
 	char path[4096];
-	long avail;
 	int fd;
 
 	if (vm_find_qemu(NULL, path, sizeof(path))) {
@@ -94,18 +79,11 @@ static int qemu_supported(const struct cell *c, char *why, size_t len)
 		}
 		close(fd);
 	}
-	if (!strcmp(c->mode, "cold") || c->instances > 1) {
-		snprintf(why, len, "qemu: %s not yet (one VM, one warm instance)",
-			 c->instances > 1 ? "instances > 1" : "mode = cold");
+	if (!strcmp(c->mode, "cold")) {
+		snprintf(why, len, "qemu: mode = cold not yet (warm instances only)");
 		return 0;
 	}
-	avail = mem_available_mib();
-	if (avail >= 0 && avail < c->memory + 64) {
-		snprintf(why, len, "qemu: memory = %d MiB but only %ld MiB available",
-			 c->memory, avail);
-		return 0;
-	}
-	return 1;
+	return qemu_vms_layout(c, why, len);
 }
 
 static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
@@ -119,8 +97,6 @@ static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
 		return -ENOMEM;
 	}
 	snprintf(st->accel, sizeof(st->accel), "%s", resolve_accel(c));
-	st->vm.pid = 0;
-	st->vm.fd = st->vm.listen_fd = -1;
 	*state = st;
 	return 0;
 }
@@ -147,88 +123,30 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 	vc.initrd = st->img.initrd;
 	vc.data_disk = st->disk.path;
 	vc.model = !strcmp(c->confidential, "model");
-	ret = vm_start(&st->vm, &vc, c->boot_timeout, err, errlen);
-	st->booted = !ret;
-	return ret;
-}
-
-/* "spawn serve WORKLOAD ..." for the guest: /bin/cvmfn, data on /data. */
-static int spawn_line(const struct cell *c, const struct backend_env *env,
-		      char *line, size_t len, char *err, size_t errlen)
-{
-	struct backend_env genv = { "/bin/cvmfn", "/data", env->digest };
-	char store[1024], *argv[24];
-	size_t o = 0;
-	int i, n;
-
-	cvmfn_argv(&genv, "serve", c, store, sizeof(store), argv, 24);
-	n = snprintf(line, len, "spawn");
-	o = (size_t)n;
-	for (i = 1; argv[i]; i++) {
-		if (!*argv[i] || strpbrk(argv[i], " \t\n")) {
-			snprintf(err, errlen, "argument '%s' cannot be sent to the guest", argv[i]);
-			return -EINVAL;
-		}
-		n = snprintf(line + o, len - o, " %s", argv[i]);
-		if (n < 0 || (size_t)n >= len - o)
-			return -E2BIG;
-		o += (size_t)n;
-	}
-	return 0;
+	return qemu_vms_boot(&st->vms, c, &vc, err, errlen);
 }
 
 static int qemu_spawn(const struct cell *c, const struct backend_env *env, void *state,
 		      struct instance *in, char *err, size_t errlen)
 {
-	struct qemu_state *st = state;
-	char line[1024];
-	int ret, fl;
+	return qemu_vms_spawn(&((struct qemu_state *)state)->vms, c, env, in, err, errlen);
+}
 
-	if (!st->booted || st->vm.fd < 0) {
-		snprintf(err, errlen, "the cell's VM is not running");
-		return -ENOTCONN;
-	}
-	ret = spawn_line(c, env, line, sizeof(line), err, errlen);
-	if (ret)
-		return ret;
-	/* instance.c reads and writes blocking (one read per reply) */
-	fl = fcntl(st->vm.fd, F_GETFL);
-	if (fl < 0 || fcntl(st->vm.fd, F_SETFL, fl & ~O_NONBLOCK)) {
-		snprintf(err, errlen, "VM socket: %s", strerror(errno));
-		return -errno;
-	}
-	in->to_fd = fcntl(st->vm.fd, F_DUPFD_CLOEXEC, 3);
-	in->from_fd = fcntl(st->vm.fd, F_DUPFD_CLOEXEC, 3);
-	if (in->to_fd < 0 || in->from_fd < 0) {
-		ret = -errno;
-		goto fail;
-	}
-	memcpy(in->buf, st->vm.rbuf, st->vm.rlen < sizeof(in->buf) ? st->vm.rlen : 0);
-	in->len = st->vm.rlen < sizeof(in->buf) ? st->vm.rlen : 0;
-	st->vm.rlen = 0;
-	in->spawn_ns = clock_now_ns();
-	ret = vm_send(&st->vm, line);
-	if (ret)
-		goto fail;
-	in->pid = st->vm.pid;
-	in->pid_shared = 1;
-	return 0;
-fail:
-	snprintf(err, errlen, "VM socket: %s", strerror(-ret));
-	if (in->to_fd >= 0)
-		close(in->to_fd);
-	if (in->from_fd >= 0)
-		close(in->from_fd);
-	in->to_fd = in->from_fd = -1;
-	return ret;
+static int qemu_agent_link(void *state, int *to_fd, int *from_fd, char *who, size_t len)
+{
+	return qemu_vms_agent_link(&((struct qemu_state *)state)->vms, to_fd, from_fd, who, len);
+}
+
+static void qemu_describe(void *state, backend_note_fn note, void *ctx)
+{
+	qemu_vms_describe(&((struct qemu_state *)state)->vms, note, ctx);
 }
 
 static void qemu_cell_end(void *state)
 {
 	struct qemu_state *st = state;
 
-	if (st->booted || st->vm.dir[0] || st->vm.pid > 0)
-		vm_stop(&st->vm);
+	qemu_vms_stop(&st->vms);
 	free(st);
 }
 
@@ -240,4 +158,6 @@ const struct backend_ops backend_qemu = {
 	.prepare = qemu_prepare,
 	.spawn = qemu_spawn,
 	.cell_end = qemu_cell_end,
+	.describe = qemu_describe,
+	.agent_link = qemu_agent_link,
 };

@@ -3,13 +3,14 @@
  * guest-init.c - the text of the guest's /init (run by busybox sh as
  * PID 1): load the virtio modules in order, mount proc, sys, devtmpfs and
  * the read-only data disk, find the virtio-serial port by its name, then
- * hand over to the agent - or, until the agent exists, write the ready
- * line and (with cvmbench.test=echo on the kernel command line) answer
+ * hand over to the agent (/bin/cvmbench-agent, which writes the ready line
+ * and serves the host). With cvmbench.test=echo on the kernel command line
+ * (the image's own tests) /init writes the ready line itself and answers
  * test requests, one line each:
  *   "sha256 PATH"  ->  "sha256 HEX" (or "error sha256 PATH")
  *   "poweroff"     ->  "bye", then the guest powers off
  *   anything else  ->  "echo " and the line
- * Without it the guest serves the qemu backend, one request at a time:
+ * An image without the agent serves, one request at a time:
  *   "spawn ARGS"   ->  /bin/cvmfn ARGS with stdin and stdout on the port,
  *                      until it quits (its protocol, workloads/protocol.h)
  * ARGS are split at spaces only (no globbing, no shell language run).
@@ -56,13 +57,14 @@ static const char init_port[] =
 	"log \"port $port, data disk: $data\"\n";
 
 static const char init_tail[] =
-	"# the agent (issue 12) takes over when it is in the image\n"
-	"[ -x /bin/cvmbench-agent ] && exec /bin/cvmbench-agent --port \"$port\" --data \"$data\"\n"
-	"exec 3<>\"$port\"\n"
-	"read up rest </proc/uptime\n"
-	"printf 'cvmbench-ready uptime=%s data=%s kernel=%s\\n' \"$up\" \"$data\" \"$(uname -r)\" >&3\n"
+	"ready() {\n"
+	"\texec 3<>\"$port\"\n"
+	"\tread up rest </proc/uptime\n"
+	"\tprintf 'cvmbench-ready uptime=%s data=%s kernel=%s\\n' \"$up\" \"$data\" \"$(uname -r)\" >&3\n"
+	"}\n"
 	"case \" $(cat /proc/cmdline) \" in\n"
 	"*\" cvmbench.test=echo \"*)\n"
+	"\tready\n"
 	"\twhile read -r line <&3; do\n"
 	"\t\tcase \"$line\" in\n"
 	"\t\t\"sha256 \"*)\n"
@@ -75,6 +77,9 @@ static const char init_tail[] =
 	"\tdone\n"
 	"\tpoweroff -f ;;\n"
 	"esac\n"
+	"# the agent (cvmbench-agent) takes over when it is in the image\n"
+	"[ -x /bin/cvmbench-agent ] && exec /bin/cvmbench-agent --port \"$port\" --data \"$data\"\n"
+	"ready\n"
 	"# serve: \"spawn ARGS\" runs /bin/cvmfn ARGS on the port until it quits\n"
 	"set -f\n"
 	"while read -r line <&3; do\n"

@@ -14,6 +14,8 @@
 
 /* The virtio-serial port the host and the guest talk over. */
 #define GUEST_PORT_NAME "org.cvmbench.0"
+/* The ports of the instances, org.cvmbench.i0, i1, ... (agent-guest.h) */
+#define GUEST_INSTANCE_PORT_PREFIX "org.cvmbench.i"
 #define GUEST_DEFAULT_KERNEL_PACKAGE "linux-image-cloud-amd64"
 
 /**

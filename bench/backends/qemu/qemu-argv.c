@@ -65,6 +65,9 @@ static int check(const struct vm_config *c, char *err, size_t errlen)
 		bad = "kernel and initrd";
 	else if (!c->console || !c->agent_socket)
 		bad = "console and agent socket";
+	else if (c->instance_ports > QEMU_MAX_INSTANCE_PORTS ||
+		 (c->instance_ports && !c->port_dir))
+		bad = "instance ports (at most 29, with a socket directory)";
 	if (bad)
 		snprintf(err, errlen, "VM description: bad or missing %s", bad);
 	return bad ? -EINVAL : 0;
@@ -99,6 +102,26 @@ static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 	return ret ? -E2BIG : 0;
 }
 
+/* One socket chardev and one virtserialport per instance port. */
+static int instance_port_args(const struct vm_config *c, struct qemu_argv *a)
+{
+	char esc[8192];
+	unsigned int i;
+	int ret = 0;
+
+	if (!c->instance_ports)
+		return 0;
+	if (!c->port_dir || !commas(c->port_dir, esc, sizeof(esc)))
+		return -E2BIG;
+	for (i = 0; i < c->instance_ports; i++) {
+		ret |= arg(a, "-chardev") | arg(a, "socket,id=inst%u,path=%s/i%u.sock", i, esc, i);
+		ret |= arg(a, "-device") |
+		       arg(a, "virtserialport,bus=vser0.0,chardev=inst%u,name=%s%u", i,
+			   GUEST_INSTANCE_PORT_PREFIX, i);
+	}
+	return ret ? -E2BIG : 0;
+}
+
 static int device_args(const struct vm_config *c, struct qemu_argv *a)
 {
 	char esc[8192];
@@ -114,6 +137,8 @@ static int device_args(const struct vm_config *c, struct qemu_argv *a)
 	ret |= arg(a, "-chardev") | arg(a, "socket,id=agent0,path=%s", esc);
 	ret |= arg(a, "-device") |
 	       arg(a, "virtserialport,bus=vser0.0,chardev=agent0,name=%s", GUEST_PORT_NAME);
+	if (instance_port_args(c, a))
+		return -E2BIG;
 	if (c->data_disk) {
 		if (!commas(c->data_disk, esc, sizeof(esc)))
 			return -E2BIG;

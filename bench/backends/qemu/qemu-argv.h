@@ -22,6 +22,9 @@
  * @console: the file the serial console (ttyS0) is written to
  * @agent_socket: a Unix socket the host listens on; QEMU connects to it and
  *                joins it to the virtio-serial port GUEST_PORT_NAME
+ * @instance_ports: virtio-serial ports for instances, org.cvmbench.i0 ...
+ *                  (at most QEMU_MAX_INSTANCE_PORTS), each joined to the Unix
+ *                  socket @port_dir/iN.sock the host listens on
  * @model: 1 = confidential = model: guest RAM preallocated and not
  *         mergeable (memory-backend-ram prealloc=on,merge=off); not a CVM
  */
@@ -38,9 +41,14 @@ struct vm_config {
 	const char *console;
 	const char *agent_socket;
 	int model;
+	unsigned int instance_ports;
+	const char *port_dir;
 };
 
-#define QEMU_ARGV_MAX 48
+/* 31 ports per virtio-serial device: number 0 is kept for a console, one is the agent's */
+#define QEMU_MAX_INSTANCE_PORTS 29
+
+#define QEMU_ARGV_MAX (48 + 4 * QEMU_MAX_INSTANCE_PORTS)
 
 /** struct qemu_argv - @argv (NULL-terminated, @argc entries) points into @buf. */
 struct qemu_argv {

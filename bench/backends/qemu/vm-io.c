@@ -158,17 +158,17 @@ int vm_start(struct vm *vm, const struct vm_config *c, double timeout_s,
 	int ret = vm_check(c, err, errlen);
 
 	if (ret) {
-		memset(vm, 0, sizeof(*vm));
-		vm->listen_fd = vm->fd = -1;
+		vm_init(vm);
 		return ret;
 	}
-	ret = vm_prepare(vm);
+	ret = vm_prepare(vm, c->instance_ports);
 	if (ret) {
 		snprintf(err, errlen, "VM directory and socket: %s", strerror(-ret));
 		goto fail;
 	}
 	cc.console = vm->console;
 	cc.agent_socket = vm->sock;
+	cc.port_dir = vm->dir;
 	ret = qemu_argv_build(&cc, &a, err, errlen);
 	if (ret)
 		goto fail;
@@ -178,6 +178,10 @@ int vm_start(struct vm *vm, const struct vm_config *c, double timeout_s,
 		goto fail;
 	}
 	ret = wait_ready(vm, timeout_s, err, errlen);
+	if (!ret && vm_accept_ports(vm, 5000)) {
+		ret = -EPROTO;
+		boot_error(vm, "QEMU did not connect to every instance port's socket", err, errlen);
+	}
 	if (!ret)
 		return 0;
 fail:

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 
 /* The files a VM's private directory can hold: nothing else is removed. */
 static const char *const dir_files[] = { "console", "agent.sock", "qemu.log" };
+/* ... and the instance ports' sockets i0.sock ... i28.sock */
 
 /* Journal kind "qemu-vm-dir": the directory and only its three known files. */
 static int vm_dir_undo(const char *dir)
@@ -43,6 +45,9 @@ static int vm_dir_undo(const char *dir)
 		return -EINVAL;
 	for (i = 0; i < sizeof(dir_files) / sizeof(dir_files[0]); i++)
 		if (!guest_path(path, sizeof(path), "%s/%s", dir, dir_files[i]))
+			unlink(path);
+	for (i = 0; i < QEMU_MAX_INSTANCE_PORTS; i++)
+		if (!guest_path(path, sizeof(path), "%s/i%zu.sock", dir, i))
 			unlink(path);
 	return rmdir(dir) ? -errno : 0;
 }
@@ -74,19 +79,53 @@ static int private_dir(struct vm *vm)
 	return 0;
 }
 
-static int listen_socket(struct vm *vm)
+static int listen_socket(const char *path, int *fd)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
-	if (strlen(vm->sock) >= sizeof(sa.sun_path))
+	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, vm->sock);
-	vm->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (vm->listen_fd < 0)
+	strcpy(sa.sun_path, path);
+	*fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (*fd < 0)
 		return -errno;
-	if (bind(vm->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    listen(vm->listen_fd, 1))
+	if (bind(*fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(*fd, 1))
 		return -errno;
+	return 0;
+}
+
+/* The agent's socket and one per instance port, all before QEMU starts. */
+static int listen_sockets(struct vm *vm)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+	int ret = listen_socket(vm->sock, &vm->listen_fd);
+
+	for (i = 0; i < vm->nports && !ret; i++) {
+		if (guest_path(path, sizeof(path), "%s/i%u.sock", vm->dir, i))
+			return -ENAMETOOLONG;
+		ret = listen_socket(path, &vm->port_listen[i]);
+	}
+	return ret;
+}
+
+int vm_accept_ports(struct vm *vm, int timeout_ms)
+{
+	unsigned int i;
+	int fl;
+
+	for (i = 0; i < vm->nports; i++) {
+		struct pollfd p = { vm->port_listen[i], POLLIN, 0 };
+
+		if (poll(&p, 1, timeout_ms) != 1)
+			return -ETIMEDOUT;
+		vm->port_fd[i] = accept4(vm->port_listen[i], NULL, NULL, SOCK_CLOEXEC);
+		if (vm->port_fd[i] < 0)
+			return -errno;
+		fl = fcntl(vm->port_fd[i], F_GETFL);
+		if (fl < 0 || fcntl(vm->port_fd[i], F_SETFL, fl & ~O_NONBLOCK))
+			return -errno;
+	}
 	return 0;
 }
 
@@ -152,12 +191,22 @@ int vm_spawn(struct vm *vm, const struct qemu_argv *a)
 	return ret;
 }
 
-int vm_prepare(struct vm *vm)
+void vm_init(struct vm *vm)
 {
-	int ret;
+	unsigned int i;
 
 	memset(vm, 0, sizeof(*vm));
 	vm->listen_fd = vm->fd = -1;
+	for (i = 0; i < QEMU_MAX_INSTANCE_PORTS; i++)
+		vm->port_listen[i] = vm->port_fd[i] = -1;
+}
+
+int vm_prepare(struct vm *vm, unsigned int nports)
+{
+	int ret;
+
+	vm_init(vm);
+	vm->nports = nports > QEMU_MAX_INSTANCE_PORTS ? QEMU_MAX_INSTANCE_PORTS : nports;
 	vm->ph.first_console = vm->ph.ready = -1;
 	vm->ph.guest_uptime_s = -1;
 	ret = private_dir(vm);
@@ -165,11 +214,12 @@ int vm_prepare(struct vm *vm)
 		vm->dir[0] = '\0';
 		return ret;
 	}
-	return listen_socket(vm);
+	return listen_sockets(vm);
 }
 
 void vm_stop(struct vm *vm)
 {
+	unsigned int i;
 	int ret;
 
 	if (vm->pid > 0) {
@@ -190,6 +240,13 @@ void vm_stop(struct vm *vm)
 	if (vm->listen_fd >= 0)
 		close(vm->listen_fd);
 	vm->fd = vm->listen_fd = -1;
+	for (i = 0; i < vm->nports; i++) {
+		if (vm->port_fd[i] >= 0)
+			close(vm->port_fd[i]);
+		if (vm->port_listen[i] >= 0)
+			close(vm->port_listen[i]);
+		vm->port_fd[i] = vm->port_listen[i] = -1;
+	}
 	if (vm->dir[0])
 		vm_dir_undo(vm->dir);
 	vm->dir[0] = '\0';

@@ -38,6 +38,9 @@ struct vm {
 	size_t rlen;
 	char ready_line[512];
 	struct vm_phases ph;
+	unsigned int nports;             /* instance ports (vm_config.instance_ports) */
+	int port_listen[QEMU_MAX_INSTANCE_PORTS];
+	int port_fd[QEMU_MAX_INSTANCE_PORTS];   /* host end of org.cvmbench.iN, blocking */
 };
 
 /**
@@ -45,9 +48,13 @@ struct vm {
  * files in a private directory) and wait up to @timeout_s for the ready
  * line. On failure the VM is ended and @err says why, with the console's
  * last lines. Returns 0, -ETIMEDOUT, -ECHILD (QEMU ended early) or -errno.
+ * With @c->instance_ports, QEMU's connection to each port's socket
+ * (@c->port_dir is set to the VM's directory) is accepted into port_fd[].
  */
 int vm_start(struct vm *vm, const struct vm_config *c, double timeout_s,
 	     char *err, size_t errlen);
+/** vm_init() - zero @vm with every descriptor -1: vm_stop() has nothing to do. */
+void vm_init(struct vm *vm);
 /** vm_find_qemu() - the path of @qemu (NULL: qemu-system-x86_64), as guest_which(). 0 or -ENOENT. */
 int vm_find_qemu(const char *qemu, char *path, size_t len);
 /**

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * agent-guest.h - the lines the guest agent (cvmbench-agent, inside a VM)
+ * speaks on its control port besides the probe protocol (agent-proto.h),
+ * shared by the agent and the host (the qemu backend), so both parse them
+ * with one piece of code:
+ *
+ *   guest -> host, once, when the agent is up:
+ *     cvmbench-ready uptime=S data=ro|none|error kernel=R agent=VERSION ports=N
+ *   host -> guest                        guest -> host
+ *     env                                fact KEY VALUE ... then env-end COUNT
+ *     spawn I serve ARG ...              spawned I PID | error spawn I MESSAGE
+ *     probe ... (agent-proto.h)          rows, then one ack
+ *
+ * `spawn I` starts /bin/cvmfn with the words after I as its arguments and
+ * its stdin and stdout on the instance port org.cvmbench.iI. The words are
+ * split at single spaces and checked (printable, no quotes or shell
+ * characters, at most AGENT_SPAWN_MAXARGS): the agent execs them, never a
+ * shell.
+ */
+#ifndef CVMBENCH_AGENT_GUEST_H
+#define CVMBENCH_AGENT_GUEST_H
+
+#include <stddef.h>
+
+#include "agent-proto.h"
+
+#define AGENT_READY_PREFIX "cvmbench-ready "
+/* instance ports: org.cvmbench.i0 ... (31 ports per virtio-serial device,
+ * number 0 reserved for a console, one for the control port) */
+#define AGENT_PORT_PREFIX "org.cvmbench.i"
+#define AGENT_MAX_PORTS 29
+#define AGENT_SPAWN_MAXARGS 30
+#define AGENT_GUEST_CVMFN "/bin/cvmfn"
+
+/** struct agent_spawn - a parsed spawn request; @argv points into @buf. */
+struct agent_spawn {
+	int port;
+	int argc;
+	char *argv[AGENT_SPAWN_MAXARGS + 2];
+	char buf[AGENT_LINE_MAX];
+};
+
+/**
+ * agent_spawn_parse() - "spawn I serve ARG ..." into @s: argv[0] is
+ * AGENT_GUEST_CVMFN, then the words after I. 0, or -EINVAL with @err saying
+ * what is wrong (no port, a port out of range, not `serve`, an empty word,
+ * a character outside [A-Za-z0-9_.,:=/+-], too many words).
+ */
+int agent_spawn_parse(const char *line, struct agent_spawn *s, char *err, size_t errlen);
+/**
+ * agent_spawn_encode() - the spawn line for port @port and cvmfn's
+ * arguments @args (NULL-terminated, without the program) into @line
+ * (no newline). 0, -EINVAL (a word agent_spawn_parse() would refuse, with
+ * @err) or -E2BIG.
+ */
+int agent_spawn_encode(int port, char *const args[], char *line, size_t len,
+		       char *err, size_t errlen);
+/**
+ * agent_fact_decode() - "fact KEY VALUE": @key and @value point into
+ * @line, which is cut after KEY. 0, or -EPROTO when @line is not a fact.
+ */
+int agent_fact_decode(char *line, char **key, char **value);
+/**
+ * agent_ready_field() - the value of "NAME=" in ready line @line into @buf
+ * (up to the next space). 0 or -ENOENT.
+ */
+int agent_ready_field(const char *line, const char *name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * agent-guest-local.h - between the parts of the static cvmbench-agent
+ * (the guest side; docs/agent.md): its main loop, its instance ports and
+ * spawns, the guest's environment facts.
+ */
+#ifndef CVMBENCH_AGENT_GUEST_LOCAL_H
+#define CVMBENCH_AGENT_GUEST_LOCAL_H
+
+#include <stddef.h>
+
+#include "agent-guest.h"
+
+/** agent_ports_find() - the instance ports' device paths, by number; how many were found. */
+int agent_ports_find(void);
+/**
+ * agent_spawn() - handle one "spawn" line: open instance port I, fork,
+ * exec cvmfn on it; the reply line ("spawned I PID" or "error spawn I ...")
+ * into @reply.
+ */
+void agent_spawn(const char *line, char *reply, size_t len);
+/** agent_facts_collect() - gather the guest's facts (kernel, cpuidle, CVM evidence, ...). */
+void agent_facts_collect(void);
+/** agent_facts_send() - "fact KEY VALUE" lines then "env-end N" on @fd. 0 or -errno. */
+int agent_facts_send(int fd);
+/** agent_cmdline_value() - the value of NAME= on the kernel command line. 0 or -ENOENT. */
+int agent_cmdline_value(const char *name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/*
+ * qemu-vms.c - the VMs of a qemu cell (qemu-vms.h). Each VM's agent
+ * (cvmbench-agent, bench/agent/guest/) answers on the control port
+ * org.cvmbench.0: its ready line, its guest's facts (`env`), spawns of
+ * cvmfn on the instance ports org.cvmbench.iN, and the probe protocol.
+ * Instances are spread round-robin: instance k runs in VM k % vms on port
+ * k / vms; its descriptors are the host end of that port's socket, so no
+ * relay sits inside an invocation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "agent-guest.h"
+#include "clock.h"
+#include "qemu-vms.h"
+
+/* a reply of the agent (env, spawn) must come within this */
+#define AGENT_REPLY_MS 20000
+/* a probe request's rows and ack: the socket's receive timeout */
+#define AGENT_PROBE_TIMEOUT_S 60
+
+static long mem_available_mib(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb / 1024;
+}
+
+int qemu_vms_layout(const struct cell *c, char *why, size_t len)
+{
+	long avail = mem_available_mib(), need = (long)c->vms * (c->memory + 64);
+
+	if (c->instances > c->vms * c->instances_per_vm) {
+		snprintf(why, len, "qemu: instances = %d do not fit vms = %d x "
+			 "instances-per-vm = %d", c->instances, c->vms, c->instances_per_vm);
+		return 0;
+	}
+	if (avail >= 0 && avail < need) {
+		snprintf(why, len, "qemu: vms = %d x (memory = %d MiB + 64 MiB) = %ld MiB but "
+			 "only %ld MiB available", c->vms, c->memory, need, avail);
+		return 0;
+	}
+	return 1;
+}
+
+int qemu_cvm_verdict(const char *asked, const char *guest_type, char *why, size_t len)
+{
+	if (strcmp(asked, "sev-snp") && strcmp(asked, "tdx"))
+		return 0;
+	if (guest_type && !strcmp(guest_type, asked))
+		return 0;
+	snprintf(why, len, "confidential = %s but the guest %s: it is not a %s guest "
+		 "(cvm.evidence in the guest.* rows)", asked,
+		 guest_type ? "reports cvm.type = " : "reported no cvm.type",
+		 !strcmp(asked, "tdx") ? "TD" : "SEV-SNP");
+	if (guest_type) {
+		size_t n = strlen(why);
+
+		snprintf(why + n, len - n, " [%s]", guest_type);
+	}
+	return -EPERM;
+}
+
+static const char *fact(const struct qemu_vm *q, const char *key)
+{
+	int i;
+
+	for (i = 0; i < q->nfacts; i++)
+		if (!strcmp(q->facts[i].key, key))
+			return q->facts[i].value;
+	return NULL;
+}
+
+/* Send "env", keep the "fact" lines until "env-end N". */
+static int get_facts(struct qemu_vm *q, int idx, char *err, size_t errlen)
+{
+	char line[AGENT_LINE_MAX + 8], *k, *val;
+	int ret = vm_send(&q->vm, "env");
+
+	q->facts = calloc(QEMU_MAX_FACTS, sizeof(*q->facts));
+	if (!q->facts)
+		return -ENOMEM;
+	while (!ret && !(ret = vm_recv(&q->vm, line, sizeof(line), AGENT_REPLY_MS))) {
+		if (!strncmp(line, "env-end ", 8))
+			return 0;
+		if (agent_fact_decode(line, &k, &val)) {
+			snprintf(err, errlen, "vm %d: the agent sent a malformed line '%.160s' "
+				 "(expected fact or env-end)", idx, line);
+			return -EPROTO;
+		}
+		if (q->nfacts < QEMU_MAX_FACTS) {
+			snprintf(q->facts[q->nfacts].key, sizeof(q->facts[0].key), "%s", k);
+			snprintf(q->facts[q->nfacts].value, sizeof(q->facts[0].value), "%s", val);
+			q->nfacts++;
+		}
+	}
+	snprintf(err, errlen, "vm %d: the agent did not send its environment: %s", idx,
+		 strerror(-ret));
+	return ret;
+}
+
+/* After the facts: blocking reads with a timeout, for the probe protocol. */
+static int control_blocking(struct qemu_vm *q)
+{
+	struct timeval tv = { AGENT_PROBE_TIMEOUT_S, 0 };
+	int fl = fcntl(q->vm.fd, F_GETFL);
+
+	if (fl < 0 || fcntl(q->vm.fd, F_SETFL, fl & ~O_NONBLOCK) ||
+	    setsockopt(q->vm.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		return -errno;
+	return 0;
+}
+
+/*
+ * For the tests: CVMBENCH_TEST_AGENT_FAULT=malformed@N or exit@N makes the
+ * agent of the first VM this process boots (only that one, so the next
+ * cell is a clean one) misbehave at its Nth probe request (agent-main.c).
+ */
+static const char *test_fault(void)
+{
+	static int used;
+	const char *f = getenv("CVMBENCH_TEST_AGENT_FAULT");
+
+	if (used || !f || !*f || strspn(f, "malformedxit@0123456789") != strlen(f))
+		return "";
+	used = 1;
+	return f;
+}
+
+static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
+		    const struct vm_config *vc, char *err, size_t errlen)
+{
+	struct qemu_vm *q = &v->vm[i];
+	struct vm_config cc = *vc;
+	const char *fault = test_fault();
+	char append[512], e[2048];
+	int ret;
+
+	snprintf(append, sizeof(append), "%s%scvmbench.vm=%d%s%s", vc->append ? vc->append : "",
+		 vc->append && *vc->append ? " " : "", i, *fault ? " cvmbench.fault=" : "",
+		 fault);
+	cc.append = append;
+	cc.instance_ports = (unsigned int)v->per_vm;
+	ret = vm_start(&q->vm, &cc, c->boot_timeout, e, sizeof(e));
+	q->booted = !ret;
+	if (!ret && agent_ready_field(q->vm.ready_line, "agent", q->agent, sizeof(q->agent))) {
+		snprintf(e, sizeof(e), "the guest has no cvmbench-agent (ready line '%.200s'): "
+			 "build it (make) so the guest image includes it", q->vm.ready_line);
+		ret = -ENOENT;
+	}
+	if (!ret)
+		ret = get_facts(q, i, e, sizeof(e)) ?: control_blocking(q);
+	if (ret)
+		snprintf(err, errlen, "vm %d of %d: %s", i, v->n, e);
+	return ret;
+}
+
+int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_config *vc,
+		  char *err, size_t errlen)
+{
+	char why[512];
+	int i, ret;
+
+	v->n = c->vms;
+	v->per_vm = c->instances_per_vm;
+	v->nspawned = 0;
+	v->vm = calloc((size_t)v->n, sizeof(*v->vm));
+	if (!v->vm)
+		return -ENOMEM;
+	for (i = 0; i < v->n; i++)
+		vm_init(&v->vm[i].vm);
+	for (i = 0; i < v->n; i++) {
+		ret = boot_one(v, i, c, vc, err, errlen);
+		if (ret)
+			return ret;
+		ret = qemu_cvm_verdict(c->confidential, fact(&v->vm[i], "cvm.type"), why,
+				       sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "vm %d: %s", i, why);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* The agent's answer to a spawn: "spawned PORT PID" or "error spawn ...". */
+static int spawn_reply(struct qemu_vm *q, int port, char *err, size_t errlen)
+{
+	char line[AGENT_LINE_MAX], want[32];
+	int ret = vm_recv(&q->vm, line, sizeof(line), AGENT_REPLY_MS);
+
+	if (ret) {
+		snprintf(err, errlen, "no answer from the guest's agent to spawn: %s",
+			 ret == -EPIPE ? "its port closed" : strerror(-ret));
+		return ret;
+	}
+	snprintf(want, sizeof(want), "spawned %d ", port);
+	if (!strncmp(line, want, strlen(want)))
+		return 0;
+	snprintf(err, errlen, "the guest's agent: %.400s", !strncmp(line, "error spawn ", 12) ?
+		 line + 12 : line);
+	return strncmp(line, "error spawn ", 12) ? -EPROTO : -EIO;
+}
+
+int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backend_env *env,
+		   struct instance *in, char *err, size_t errlen)
+{
+	struct backend_env genv = { AGENT_GUEST_CVMFN, "/data", env->digest };
+	int k = v->nspawned, vi = k % v->n, port = k / v->n, ret;
+	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2], line[AGENT_LINE_MAX];
+	struct qemu_vm *q = &v->vm[vi];
+
+	if (!q->booted || port >= v->per_vm || q->vm.port_fd[port] < 0) {
+		snprintf(err, errlen, "instance %d has no port (vms = %d, instances-per-vm = %d)",
+			 k, v->n, v->per_vm);
+		return -ENOSPC;
+	}
+	cvmfn_argv(&genv, "serve", c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS + 2);
+	ret = agent_spawn_encode(port, argv + 1, line, sizeof(line), err, errlen);
+	if (ret)
+		return ret;
+	in->to_fd = fcntl(q->vm.port_fd[port], F_DUPFD_CLOEXEC, 3);
+	in->from_fd = fcntl(q->vm.port_fd[port], F_DUPFD_CLOEXEC, 3);
+	in->spawn_ns = clock_now_ns();
+	ret = in->to_fd < 0 || in->from_fd < 0 ? -errno : vm_send(&q->vm, line);
+	if (!ret)
+		ret = spawn_reply(q, port, err, errlen);
+	else
+		snprintf(err, errlen, "vm %d: %s", vi, strerror(-ret));
+	if (ret) {
+		if (in->to_fd >= 0)
+			close(in->to_fd);
+		if (in->from_fd >= 0)
+			close(in->from_fd);
+		in->to_fd = in->from_fd = -1;
+		return ret;
+	}
+	in->pid = q->vm.pid;      /* the QEMU hosting it: probes watch that process */
+	in->pid_shared = 1;
+	v->nspawned++;
+	return 0;
+}
+
+int qemu_vms_agent_link(struct qemu_vms *v, int *to_fd, int *from_fd, char *who, size_t len)
+{
+	struct qemu_vm *q = v->n ? &v->vm[0] : NULL;
+
+	if (!q || !q->booted || q->vm.fd < 0) {
+		snprintf(who, len, "the guest's agent is not running");
+		return -ENOTCONN;
+	}
+	*to_fd = *from_fd = q->vm.fd;
+	snprintf(who, len, "guest: cvmbench-agent %s in vm 0 of %d (QEMU pid %d, kernel %s)",
+		 q->agent, v->n, (int)q->vm.pid, fact(q, "kernel.release") ?: "?");
+	return 0;
+}
+
+void qemu_vms_describe(const struct qemu_vms *v, backend_note_fn note, void *ctx)
+{
+	char key[160], n[16];
+	const char *other;
+	int i, j;
+
+	if (!v->n || !v->vm[0].facts)
+		return;
+	snprintf(n, sizeof(n), "%d", v->n);
+	note(ctx, "guest.vms", n);
+	note(ctx, "guest.agent", v->vm[0].agent);
+	for (j = 0; j < v->vm[0].nfacts; j++) {
+		snprintf(key, sizeof(key), "guest.%s", v->vm[0].facts[j].key);
+		note(ctx, key, v->vm[0].facts[j].value);
+	}
+	for (i = 1; i < v->n; i++)
+		for (j = 0; j < v->vm[i].nfacts; j++) {
+			other = fact(&v->vm[0], v->vm[i].facts[j].key);
+			if (other && !strcmp(other, v->vm[i].facts[j].value))
+				continue;
+			snprintf(key, sizeof(key), "guest.vm%d.%s", i, v->vm[i].facts[j].key);
+			note(ctx, key, v->vm[i].facts[j].value);
+		}
+}
+
+void qemu_vms_stop(struct qemu_vms *v)
+{
+	int i;
+
+	for (i = 0; v->vm && i < v->n; i++) {
+		struct qemu_vm *q = &v->vm[i];
+
+		if (q->booted || q->vm.dir[0] || q->vm.pid > 0)
+			vm_stop(&q->vm);
+		free(q->facts);
+	}
+	free(v->vm);
+	v->vm = NULL;
+	v->n = 0;
+}

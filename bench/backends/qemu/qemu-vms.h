@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * qemu-vms.h - the VMs of one qemu cell and the agent in each (backend-qemu.c
+ * is the ops table): boot them all, ask each guest for its environment,
+ * check a CVM cell landed in a CVM, start instances on their ports through
+ * the agent, hand VM 0's agent to the instance probes, say what the guests
+ * said as cell_param rows, stop them all.
+ */
+#ifndef CVMBENCH_QEMU_VMS_H
+#define CVMBENCH_QEMU_VMS_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "vm.h"
+
+#define QEMU_MAX_FACTS 96
+
+struct qemu_fact {
+	char key[96];
+	char value[1024];
+};
+
+/** struct qemu_vm - one VM of the cell and what its agent said. */
+struct qemu_vm {
+	struct vm vm;
+	int booted;
+	char agent[64];                /* the agent's version from the ready line */
+	struct qemu_fact *facts;       /* the guest's environment (env request) */
+	int nfacts;
+};
+
+/** struct qemu_vms - the cell's VMs; instance k runs in VM k % n, port k / n. */
+struct qemu_vms {
+	struct qemu_vm *vm;
+	int n;
+	int per_vm;
+	int nspawned;
+};
+
+/**
+ * qemu_vms_layout() - whether @c's instances fit its VMs (instances <=
+ * vms x instances-per-vm) and the host's MemAvailable holds every VM
+ * (vms x (memory + 64 MiB)), checked before any VM starts. 1, or 0 with @why.
+ */
+int qemu_vms_layout(const struct cell *c, char *why, size_t len);
+/**
+ * qemu_vms_boot() - boot @c's VMs one after the other from @vc (each with
+ * its instance ports and cvmbench.vm=V on its kernel command line), get
+ * each guest's facts, and check the confidential type against them. 0, or
+ * -errno with @err naming the VM; the VMs already up stay for
+ * qemu_vms_stop().
+ */
+int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_config *vc,
+		  char *err, size_t errlen);
+/** qemu_vms_spawn() - the next instance: `spawn PORT serve ...` to its VM's agent. */
+int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backend_env *env,
+		   struct instance *in, char *err, size_t errlen);
+/** qemu_vms_agent_link() - VM 0's agent control channel for the instance probes. */
+int qemu_vms_agent_link(struct qemu_vms *v, int *to_fd, int *from_fd, char *who,
+			size_t len);
+/** qemu_vms_describe() - guest.* cell_param rows: VM 0's facts, the others' differences. */
+void qemu_vms_describe(const struct qemu_vms *v, backend_note_fn note, void *ctx);
+/** qemu_vms_stop() - kill every VM by its pid, free @v's arrays. */
+void qemu_vms_stop(struct qemu_vms *v);
+/**
+ * qemu_cvm_verdict() - whether a guest whose env says cvm.type =
+ * @guest_type (NULL: it said nothing) is what a cell with confidential =
+ * @asked needs: sev-snp and tdx need that very type; none and model
+ * anything. 0, or -EPERM with @why (a CVM cell in a regular guest fails).
+ */
+int qemu_cvm_verdict(const char *asked, const char *guest_type, char *why, size_t len);
+
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/*
+ * agent-guest.c - the guest agent's control lines (bench/agent/agent-guest.c):
+ * spawn requests split into the exact argv the agent execs, every word a
+ * shell or a bad config could abuse refused; the host's encoder and the
+ * agent's parser agree on cvmfn_argv()'s real output; facts and the ready
+ * line's fields. And the qemu backend's decisions: a CVM cell whose guest
+ * reports no CVM fails (qemu_cvm_verdict), instances that do not fit the
+ * cell's VMs are refused before any VM starts (qemu_vms_layout).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agent-guest.h"
+#include "backend.h"
+#include "qemu-vms.h"
+#include "tap.h"
+
+static struct agent_spawn s;
+static char err[256];
+
+static void test_parse(void)
+{
+	int ret = agent_spawn_parse("spawn 3 serve hello-world --size test --data-dir /data",
+				    &s, err, sizeof(err));
+
+	tap_ok(ret == 0 && s.port == 3 && s.argc == 7 && !strcmp(s.argv[0], "/bin/cvmfn") &&
+	       !strcmp(s.argv[1], "serve") && !strcmp(s.argv[2], "hello-world") &&
+	       !strcmp(s.argv[6], "/data") && s.argv[7] == NULL,
+	       "spawn 3 serve ...: port 3, argv /bin/cvmfn serve hello-world ... NULL");
+	tap_ok(agent_spawn_parse("spawn 28 serve x", &s, err, sizeof(err)) == 0 && s.port == 28,
+	       "port 28 is the last one");
+}
+
+static void test_refused(void)
+{
+	static const char *const bad[] = {
+		"spawn 29 serve x", "spawn -1 serve x", "spawn x serve x", "spawn 1",
+		"spawn 1 ", "spawn 1 sh -c reboot", "spawn 1 serve x;reboot",
+		"spawn 1 serve $(reboot)", "spawn 1 serve `id`", "spawn 1 serve a  b",
+		"spawn 1 serve a\tb", "spawn 1 serve 'a'", "spawn 1 serve a|b",
+		"spawn 1 serve a>b", "spawn 1 serve *", "spawn  1 serve x", "spawnx 1 serve",
+		"spawn 0001 serve x",
+	};
+	size_t i, refused = 0;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (agent_spawn_parse(bad[i], &s, err, sizeof(err)) == -EINVAL && err[0])
+			refused++;
+		else
+			printf("#   accepted: '%s'\n", bad[i]);
+	}
+	tap_ok(refused == i, "%zu bad spawn lines refused with a reason (ports, not serve, "
+	       "shell characters, empty words)", i);
+	memset(err, 0, sizeof(err));
+	agent_spawn_parse("spawn 1 serve x;reboot", &s, err, sizeof(err));
+	tap_contains(err, "x;reboot", "the refusal names the word");
+}
+
+static void test_too_many(void)
+{
+	char line[AGENT_LINE_MAX] = "spawn 0 serve";
+	int i;
+
+	for (i = 0; i < AGENT_SPAWN_MAXARGS - 1; i++)
+		strcat(line, " a");
+	tap_ok(agent_spawn_parse(line, &s, err, sizeof(err)) == 0 &&
+	       s.argc == AGENT_SPAWN_MAXARGS + 1, "%d words are taken", AGENT_SPAWN_MAXARGS);
+	strcat(line, " a");
+	tap_ok(agent_spawn_parse(line, &s, err, sizeof(err)) == -EINVAL,
+	       "one more word is refused");
+}
+
+/* The host's line for a real cell goes through the agent's parser unchanged. */
+static void test_round_trip(void)
+{
+	struct backend_env env = { AGENT_GUEST_CVMFN, "/data", NULL };
+	struct cell c;
+	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2], line[AGENT_LINE_MAX];
+	int i, same = 1, ret;
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.workload, sizeof(c.workload), "matmul");
+	snprintf(c.size, sizeof(c.size), "small");
+	snprintf(c.wait, sizeof(c.wait), "hybrid:200");
+	c.seed = 7;
+	c.threads = 2;
+	cvmfn_argv(&env, "serve", &c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS + 2);
+	ret = agent_spawn_encode(5, argv + 1, line, sizeof(line), err, sizeof(err)) ?:
+	      agent_spawn_parse(line, &s, err, sizeof(err));
+	for (i = 0; !ret && argv[i]; i++)
+		same &= s.argv[i] && !strcmp(s.argv[i], argv[i]);
+	tap_ok(!ret && same && s.port == 5 && s.argv[i] == NULL,
+	       "cvmfn_argv() -> spawn line -> the same argv in the guest (%s)", line);
+	argv[2] = "bad word";
+	tap_ok(agent_spawn_encode(5, argv + 1, line, sizeof(line), err, sizeof(err)) == -EINVAL,
+	       "the host refuses to send a word with a space");
+}
+
+static void test_lines(void)
+{
+	char fact[] = "fact kernel.release 6.1.0-57-cloud-amd64 x", bad[] = "facts a b", v[64];
+	char *k, *val;
+	const char *ready = "cvmbench-ready uptime=1.93 data=ro kernel=6.1.0 agent=abc ports=2";
+
+	tap_ok(agent_fact_decode(fact, &k, &val) == 0 && !strcmp(k, "kernel.release") &&
+	       !strcmp(val, "6.1.0-57-cloud-amd64 x"), "fact KEY VALUE: the value to the line's end");
+	tap_ok(agent_fact_decode(bad, &k, &val) == -EPROTO, "a line that is not a fact");
+	tap_ok(agent_ready_field(ready, "agent", v, sizeof(v)) == 0 && !strcmp(v, "abc") &&
+	       agent_ready_field(ready, "ports", v, sizeof(v)) == 0 && !strcmp(v, "2") &&
+	       agent_ready_field(ready, "kernel", v, sizeof(v)) == 0 && !strcmp(v, "6.1.0"),
+	       "the ready line's agent=, ports=, kernel=");
+	tap_ok(agent_ready_field("cvmbench-ready uptime=1 data=ro kernel=6.1", "agent", v,
+				 sizeof(v)) == -ENOENT, "a ready line without agent= (no agent)");
+}
+
+static void test_cvm_verdict(void)
+{
+	char why[512] = "";
+
+	tap_ok(qemu_cvm_verdict("sev-snp", "none", why, sizeof(why)) == -EPERM,
+	       "confidential = sev-snp in a guest with cvm.type none: fails");
+	tap_contains(why, "not a SEV-SNP guest", "... saying so");
+	tap_ok(qemu_cvm_verdict("tdx", "sev-snp", why, sizeof(why)) == -EPERM &&
+	       qemu_cvm_verdict("tdx", NULL, why, sizeof(why)) == -EPERM,
+	       "tdx in an SEV-SNP guest, or with no evidence at all: fails");
+	tap_ok(qemu_cvm_verdict("sev-snp", "sev-snp", why, sizeof(why)) == 0 &&
+	       qemu_cvm_verdict("tdx", "tdx", why, sizeof(why)) == 0,
+	       "sev-snp and tdx in the guest they asked for: go on");
+	tap_ok(qemu_cvm_verdict("none", "none", why, sizeof(why)) == 0 &&
+	       qemu_cvm_verdict("model", NULL, why, sizeof(why)) == 0,
+	       "none and model need no evidence (a model is never a CVM)");
+}
+
+static void test_layout(void)
+{
+	struct cell c;
+	char why[256] = "";
+
+	memset(&c, 0, sizeof(c));
+	c.memory = 64;
+	c.vms = 2;
+	c.instances_per_vm = 2;
+	c.instances = 4;
+	tap_ok(qemu_vms_layout(&c, why, sizeof(why)) == 1, "4 instances fit 2 VMs x 2 ports");
+	c.instances = 5;
+	tap_ok(qemu_vms_layout(&c, why, sizeof(why)) == 0 && strstr(why, "instances = 5"),
+	       "5 do not, and the reason says so");
+	c.instances = 1;
+	c.vms = 64;
+	c.memory = 1048576;
+	tap_ok(qemu_vms_layout(&c, why, sizeof(why)) == 0 && strstr(why, "MiB available"),
+	       "64 VMs of 1 TiB: not enough MemAvailable, checked for all VMs");
+}
+
+int main(void)
+{
+	tap_plan(20);
+	test_parse();
+	test_refused();
+	test_too_many();
+	test_round_trip();
+	test_lines();
+	test_cvm_verdict();
+	test_layout();
+	return tap_done();
+}
