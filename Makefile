@@ -140,16 +140,20 @@ $(BIN)/cvmfn: $(FN_LINK)
 # the journal's file code (a probe journals what it changes) - not the store
 # (no SQLite, no db-*.c: tests/layering.t checks its sources' includes) and
 # no optional library: its objects are built apart, in $(B)/agent-obj/,
-# without FEATURES, so it links statically with the C library only. Static
-# like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
+# without FEATURES, so it links statically with the C library and libcrypto
+# only (env-machine.c hashes the machine id), with cvmfn's stand-ins for
+# dlopen and NSS (workloads/nodl.c, nonss.c) that keep the static link clean.
+# Static like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
 AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-guest.c \
 	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c bench/lib/*.c)) \
 	bench/journal.c bench/journal-index.c bench/journal-lock.c bench/state-dir.c
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/agent-obj/%.o) $(B)/agent-obj/version.o
 AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread
 
-$(BIN)/cvmbench-agent: $(AGENT_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(FN_STATIC) -pthread -lm
+AGENT_STUBS := $(if $(FN_STATIC),$(B)/workloads/nodl.o $(B)/workloads/nonss.o)
+
+$(BIN)/cvmbench-agent: $(AGENT_OBJS) $(AGENT_STUBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(FN_STATIC) -pthread -lcrypto -lm
 
 $(B)/agent-obj/%.o: %.c
 	@mkdir -p $(@D)
