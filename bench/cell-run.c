@@ -413,6 +413,14 @@ static void note_applied(void *ctx, const char *key, const char *value)
 	db_cell_note(c->db, c->cell_id, key, value);
 }
 
+/* A backend's fact about the run's environment (a booted guest's hash). */
+static void note_env(void *ctx, const char *key, const char *value, const char *source)
+{
+	struct cell_ctx *c = ctx;
+
+	db_env_add(c->db, c->run_id, key, value, source);
+}
+
 /* Record @why as the cell's skip. */
 static enum cell_status skip_cell(struct cell_state *cs, const char *why)
 {
@@ -427,7 +435,12 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 	const struct cell *c = cs->ctx->cell;
 	char err[512] = "";
 	enum cell_status st;
-	int ret = cs->be->cell_begin ?
+	int ret;
+
+	cs->ctx->env.note = note_applied;
+	cs->ctx->env.env_note = note_env;
+	cs->ctx->env.note_ctx = cs->ctx;
+	ret = cs->be->cell_begin ?
 		cs->be->cell_begin(c, &cs->ctx->env, &cs->be_state, err, sizeof(err)) : 0;
 
 	if (ret == BACKEND_SKIP)
