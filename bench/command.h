@@ -18,5 +18,7 @@ int cmd_restore(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 /* bench/backends/qemu/cmd-guest.c */
 int cmd_guest(int argc, char **argv);
+/* bench/backends/qemu/cmd-qemu-argv.c */
+int cmd_qemu_argv(int argc, char **argv);
 
 #endif

@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "restore", cmd_restore, "undo what a crashed run left (settings, processes)" },
 	{ "agent", cmd_agent, "serve the instance-side probes on stdin/stdout (docs/agent.md)" },
 	{ "guest", cmd_guest, "build the qemu guest image and data disks; boot a guest" },
+	{ "qemu-argv", cmd_qemu_argv, "the QEMU command line of a qemu cell, without running it" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -116,25 +116,35 @@ static int data_disk(const struct cell *c, struct qemu_guest *g, char *err, size
 	return ret;
 }
 
-int qemu_cell_guest(const struct cell *c, struct qemu_guest *g, char *err, size_t errlen)
+int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
+			  size_t errlen)
 {
-	int ret = qemu_cell_user_check(c, err, errlen);
+	int ret = 0;
 
 	memset(g, 0, sizeof(*g));
-	if (ret)
-		return ret;
 	if (c->guest_kernel[0]) {
 		snprintf(g->kernel, sizeof(g->kernel), "%s", c->guest_kernel);
 		snprintf(g->initrd, sizeof(g->initrd), "%s", c->guest_initrd);
 		g->source = "user";
-		ret = hash_pair(g->kernel, g->initrd, g->hash);
-		if (ret)
-			snprintf(err, errlen, "hashing guest-kernel %s and guest-initrd %s: %s",
-				 g->kernel, g->initrd, strerror(-ret));
 	} else {
 		ret = built_guest(g, err, errlen);
 	}
 	return ret ? ret : data_disk(c, g, err, errlen);
+}
+
+int qemu_cell_guest(const struct cell *c, struct qemu_guest *g, char *err, size_t errlen)
+{
+	int ret = qemu_cell_user_check(c, err, errlen);
+
+	if (!ret)
+		ret = qemu_cell_guest_files(c, g, err, errlen);
+	if (ret || strcmp(g->source, "user"))
+		return ret;
+	ret = hash_pair(g->kernel, g->initrd, g->hash);
+	if (ret)
+		snprintf(err, errlen, "hashing guest-kernel %s and guest-initrd %s: %s",
+			 g->kernel, g->initrd, strerror(-ret));
+	return ret;
 }
 
 void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct qemu_guest *g,

@@ -45,6 +45,14 @@ int qemu_cell_user_check(const struct cell *c, char *err, size_t errlen);
 int qemu_cell_guest(const struct cell *c, struct qemu_guest *g, char *err, size_t errlen);
 
 /**
+ * qemu_cell_guest_files() - as qemu_cell_guest() but the user's files are
+ * taken as named, neither checked nor hashed (`cvmbench qemu-argv` prints
+ * the argv of a cell meant for another host). 0 or -errno with @err.
+ */
+int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
+			  size_t errlen);
+
+/**
  * qemu_cell_vm_config() - @vc for @c booting @g under @accel ("kvm" or
  * "tcg"). Strings point into @c, @g and @accel. Console and agent socket
  * are vm_start()'s.
