@@ -33,7 +33,8 @@ struct env_sink {
 	X(kvm)			\
 	X(tracefs)		\
 	X(pmu)			\
-	X(tools)
+	X(tools)		\
+	X(cvmhost)
 
 #define ENV_DECLARE_COLLECTOR(name) \
 	void env_collect_##name(const struct env_sink *s);
