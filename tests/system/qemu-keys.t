@@ -21,7 +21,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=22
+N=23
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -111,6 +111,23 @@ $CVMBENCH qemu-argv "$tmp/argv.ini" --only "$nofw" >"$tmp/o" 2>&1
 is "$? $(grep -c 'needs a firmware' "$tmp/o")" "2 1" "a tdx cell without a firmware: exit 2, naming it"
 $CVMBENCH qemu-argv "$tmp/nope.ini" --only x >"$tmp/o" 2>&1
 is "$?" 2 "a missing config: exit 2"
+
+# --- env and list say what the host offers, the same way ----------------------------
+$CVMBENCH env --json >"$tmp/env.json" 2>/dev/null
+$CVMBENCH list --json >"$tmp/list.json" 2>/dev/null
+agree=$(python3 - "$tmp/env.json" "$tmp/list.json" <<'PY'
+import json, sys
+env, lst = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+out = []
+for t, k in (("sev-snp", "cvm.host.sev_snp"), ("tdx", "cvm.host.tdx")):
+    e = env[k]["value"]
+    l = [x for x in lst["confidential"] if x["name"] == t][0]
+    same = e.startswith("yes") if l["supported"] else e == "no: " + l["reason"]
+    out.append("%s:%s" % (t, "same" if same else "differs: %r / %r" % (e, l)))
+print(" ".join(out))
+PY
+)
+is "$agree" "sev-snp:same tdx:same" "cvmbench env (cvm.host.*) and list (confidential) say the same"
 
 # --- bad input in run: skips and errors naming the value ----------------------------
 cat >"$tmp/bad.ini" <<INI

@@ -7,7 +7,8 @@
  * sev-guest): a host with every piece says yes, and each piece taken away
  * is named in the reason; the two captured machines say why not; the qemu
  * backend's supported() gives the same answer for a cell, through its
- * qemu and firmware keys.
+ * qemu and firmware keys; `cvmbench env`'s cvm.host.* facts say the same
+ * (with a fake qemu-system-x86_64 first in PATH).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "backend.h"
 #include "config-test.h"
 #include "cvm-host.h"
+#include "env.h"
 #include "tap.h"
 
 static char root[256], why[4096];
@@ -177,6 +179,37 @@ static void test_backend(void)
 	       "supported(): a regular cell's missing firmware is named (%s)", out);
 }
 
+static char fact_snp[2048], fact_tdx[2048];
+
+static void collect(void *ctx, const char *key, const char *value, const char *source)
+{
+	(void)ctx;
+	(void)source;
+	if (!strcmp(key, "cvm.host.sev_snp"))
+		snprintf(fact_snp, sizeof(fact_snp), "%s", value);
+	else if (!strcmp(key, "cvm.host.tdx"))
+		snprintf(fact_tdx, sizeof(fact_tdx), "%s", value);
+}
+
+static void test_env(void)
+{
+	char path[4096], *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	snp_host();
+	put("sys/module/kvm_intel/parameters/tdx", "N\n", 0644);
+	fake_qemu("bin/qemu-system-x86_64", "  sev-guest\n  sev-snp-guest\n");
+	snprintf(path, sizeof(path), "%s/bin:%s", root, old ? old : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	env_collect(collect, NULL);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	tap_ok(!strncmp(fact_snp, "yes", 3), "env: cvm.host.sev_snp = %s", fact_snp);
+	tap_ok(!strncmp(fact_tdx, "no: ", 4) && strstr(fact_tdx, "KVM_X86_TDX_VM") &&
+	       strstr(fact_tdx, "tdx = N") && strstr(fact_tdx, "tdx-guest"),
+	       "env: cvm.host.tdx = %s", fact_tdx);
+}
+
 int main(void)
 {
 	char cmd[600];
@@ -188,11 +221,12 @@ int main(void)
 		return 0;
 	}
 	setenv("CVMBENCH_SYSROOT", root, 1);
-	tap_plan(8 + 2 + 2 + 5);
+	tap_plan(8 + 2 + 2 + 5 + 2);
 	test_snp_pieces();
 	test_tdx_host();
 	test_captured();
 	test_backend();
+	test_env();
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", root);
 	if (system(cmd))
 		printf("# could not remove %s\n", root);
