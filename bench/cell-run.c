@@ -435,12 +435,7 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 	const struct cell *c = cs->ctx->cell;
 	char err[512] = "";
 	enum cell_status st;
-	int ret;
-
-	cs->ctx->env.note = note_applied;
-	cs->ctx->env.env_note = note_env;
-	cs->ctx->env.note_ctx = cs->ctx;
-	ret = cs->be->cell_begin ?
+	int ret = cs->be->cell_begin ?
 		cs->be->cell_begin(c, &cs->ctx->env, &cs->be_state, err, sizeof(err)) : 0;
 
 	if (ret == BACKEND_SKIP)
@@ -502,6 +497,9 @@ enum cell_status cell_run(struct cell_ctx *ctx)
 	cs->be = backend_find(ctx->cell->backend);
 	cs->target.cell = ctx->cell;
 	cs->target.backend = cs->be;
+	ctx->env.note = note_applied;      /* what the backend learns (qemu.accel) */
+	ctx->env.env_note = note_env;
+	ctx->env.note_ctx = ctx;
 	st = measure_with_knobs(cs);
 	free(cs->latency);
 	free(cs->fn);

@@ -104,7 +104,7 @@ static int param_on(const char *path, char *why, size_t len)
 
 	if (r) {
 		snprintf(why, len, "%s: %s", path, r == -ENOENT ?
-			 "absent (module not loaded, or a kernel without it)" : strerror(-r));
+			 "absent (not loaded, or no such parameter)" : strerror(-r));
 		return 0;
 	}
 	if (!strcmp(line, "Y") || !strcmp(line, "1"))

@@ -41,16 +41,16 @@ static int kvm_failed_early(const struct vm *vm, int ret, const char *err)
 	return strcasestr(said, "kvm") != NULL || strstr(said, "MSR") != NULL;
 }
 
-static int start_as(const char *accel, const struct cell *c, struct vm *vm,
+static int start_as(const char *accel, double timeout_s, struct vm *vm,
 		    struct vm_config *vc, struct qemu_accel *acc, char *err, size_t errlen)
 {
 	snprintf(acc->used, sizeof(acc->used), "%s", accel);
 	vc->accel = acc->used;
-	return vm_start(vm, vc, c->boot_timeout, err, errlen);
+	return vm_start(vm, vc, timeout_s, err, errlen);
 }
 
 /* auto, a regular or model VM: KVM if it works, else TCG. */
-static int start_auto(const struct cell *c, struct vm *vm, struct vm_config *vc,
+static int start_auto(double timeout_s, struct vm *vm, struct vm_config *vc,
 		      struct qemu_accel *acc, char *err, size_t errlen)
 {
 	char why[256], said[512];
@@ -58,9 +58,9 @@ static int start_auto(const struct cell *c, struct vm *vm, struct vm_config *vc,
 
 	if (!cvm_host_kvm_opens(why, sizeof(why))) {
 		snprintf(acc->reason, sizeof(acc->reason), "auto: tcg, %s", why);
-		return start_as("tcg", c, vm, vc, acc, err, errlen);
+		return start_as("tcg", timeout_s, vm, vc, acc, err, errlen);
 	}
-	ret = start_as("kvm", c, vm, vc, acc, err, errlen);
+	ret = start_as("kvm", timeout_s, vm, vc, acc, err, errlen);
 	if (!ret) {
 		snprintf(acc->reason, sizeof(acc->reason),
 			 "auto: kvm, /dev/kvm opens and the guest booted under KVM");
@@ -74,23 +74,20 @@ static int start_auto(const struct cell *c, struct vm *vm, struct vm_config *vc,
 	qemu_said(err, said, sizeof(said));
 	snprintf(acc->reason, sizeof(acc->reason), "auto: tcg, QEMU under KVM ended before "
 		 "the guest's first console byte: %s", said);
-	return start_as("tcg", c, vm, vc, acc, err, errlen);
+	return start_as("tcg", timeout_s, vm, vc, acc, err, errlen);
 }
 
 int qemu_accel_start(const struct cell *c, struct vm *vm, struct vm_config *vc,
 		     double timeout_s, struct qemu_accel *acc, char *err, size_t errlen)
 {
-	struct cell cc = *c;
-
-	cc.boot_timeout = timeout_s;
 	if (strcmp(c->accel, "auto")) {
 		snprintf(acc->reason, sizeof(acc->reason), "asked (accel = %s)", c->accel);
-		return start_as(c->accel, &cc, vm, vc, acc, err, errlen);
+		return start_as(c->accel, timeout_s, vm, vc, acc, err, errlen);
 	}
 	if (vc->cvm) {
 		snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, a %s guest needs KVM",
 			 vc->cvm);
-		return start_as("kvm", &cc, vm, vc, acc, err, errlen);
+		return start_as("kvm", timeout_s, vm, vc, acc, err, errlen);
 	}
-	return start_auto(&cc, vm, vc, acc, err, errlen);
+	return start_auto(timeout_s, vm, vc, acc, err, errlen);
 }
