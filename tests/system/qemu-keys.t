@@ -110,7 +110,7 @@ is "$? $(grep -c 'no cell a-00000000' "$tmp/o")" "2 1" "an unknown cell: exit 2,
 $CVMBENCH qemu-argv "$tmp/argv.ini" --only "$nofw" >"$tmp/o" 2>&1
 is "$? $(grep -c 'needs a firmware' "$tmp/o")" "2 1" "a tdx cell without a firmware: exit 2, naming it"
 $CVMBENCH qemu-argv "$tmp/nope.ini" --only x >"$tmp/o" 2>&1
-is "$?" 2 "a missing config: exit 2"
+is "$? $(grep -c "qemu-argv: .*nope.ini" "$tmp/o")" "2 1" "a missing config: exit 2, naming it"
 
 # --- env and list say what the host offers, the same way ----------------------------
 $CVMBENCH env --json >"$tmp/env.json" 2>/dev/null
