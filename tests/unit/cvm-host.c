@@ -8,7 +8,8 @@
  * is named in the reason; the two captured machines say why not; the qemu
  * backend's supported() gives the same answer for a cell, through its
  * qemu and firmware keys; `cvmbench env`'s cvm.host.* facts say the same
- * (with a fake qemu-system-x86_64 first in PATH).
+ * (with a fake qemu-system-x86_64 first in PATH); on a machine whose
+ * /dev/kvm opens, the real KVM_CAP_VM_TYPES mask agrees with env-kvm.c's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -179,13 +180,15 @@ static void test_backend(void)
 	       "supported(): a regular cell's missing firmware is named (%s)", out);
 }
 
-static char fact_snp[2048], fact_tdx[2048];
+static char fact_snp[2048], fact_tdx[2048], fact_types[256];
 
 static void collect(void *ctx, const char *key, const char *value, const char *source)
 {
 	(void)ctx;
 	(void)source;
-	if (!strcmp(key, "cvm.host.sev_snp"))
+	if (!strcmp(key, "kvm.vm_types"))
+		snprintf(fact_types, sizeof(fact_types), "%s", value);
+	else if (!strcmp(key, "cvm.host.sev_snp"))
 		snprintf(fact_snp, sizeof(fact_snp), "%s", value);
 	else if (!strcmp(key, "cvm.host.tdx"))
 		snprintf(fact_tdx, sizeof(fact_tdx), "%s", value);
@@ -210,6 +213,32 @@ static void test_env(void)
 	       "env: cvm.host.tdx = %s", fact_tdx);
 }
 
+/* This machine's KVM_CAP_VM_TYPES as cvm-host.c reads it and as env-kvm.c does. */
+static void test_real_vm_types(void)
+{
+	char w[256], want[64];
+	unsigned int mask = 0;
+	int ret;
+
+	unsetenv("CVMBENCH_SYSROOT");
+	if (!cvm_host_kvm_opens(w, sizeof(w))) {
+		printf("ok %d # SKIP %s\n", ++tap_count, w);
+		setenv("CVMBENCH_SYSROOT", root, 1);
+		return;
+	}
+	fact_types[0] = '\0';
+	env_collect(collect, NULL);
+	ret = cvm_host_vm_types(&mask, w, sizeof(w));
+	setenv("CVMBENCH_SYSROOT", root, 1);
+	if (ret) {
+		tap_ok(0, "KVM_CAP_VM_TYPES readable here: %s", w);
+		return;
+	}
+	snprintf(want, sizeof(want), "(mask 0x%x)", mask);
+	tap_ok(mask ? strstr(fact_types, want) != NULL : strstr(fact_types, "not supported") != NULL,
+	       "this machine's VM types 0x%x agree with env's kvm.vm_types (%s)", mask, fact_types);
+}
+
 int main(void)
 {
 	char cmd[600];
@@ -221,12 +250,13 @@ int main(void)
 		return 0;
 	}
 	setenv("CVMBENCH_SYSROOT", root, 1);
-	tap_plan(8 + 2 + 2 + 5 + 2);
+	tap_plan(8 + 2 + 2 + 5 + 2 + 1);
 	test_snp_pieces();
 	test_tdx_host();
 	test_captured();
 	test_backend();
 	test_env();
+	test_real_vm_types();
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", root);
 	if (system(cmd))
 		printf("# could not remove %s\n", root);
