@@ -89,6 +89,18 @@
 	X("vms", vms, int, , KEY_INT, 1, 1, 64, NULL, "1", NULL, \
 	  "qemu: VMs per cell; the cell's instances are spread over them") \
 	X("instances-per-vm", instances_per_vm, int, , KEY_INT, 1, 1, 29, NULL, "1", NULL, \
-	  "qemu: instance ports per VM (instances <= vms x instances-per-vm)")
+	  "qemu: instance ports per VM (instances <= vms x instances-per-vm)") \
+	X("qemu", qemu, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
+	  "qemu: the QEMU binary; empty = qemu-system-x86_64 from PATH") \
+	X("firmware", firmware, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
+	  "qemu: -bios file (OVMF.fd, TDVF); sev-snp and tdx need one; empty = none") \
+	X("guest-kernel", guest_kernel, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
+	  "qemu: your own guest bzImage instead of the built one (with guest-initrd)") \
+	X("guest-initrd", guest_initrd, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
+	  "qemu: your own initrd (with guest-kernel); empty = the built one") \
+	X("guest-image", guest_image, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
+	  "qemu: your own raw disk image on /dev/vda instead of the data disk") \
+	X("cpu", cpu, char, [32], KEY_STRING, 1, 0, 0, NULL, "auto", NULL, \
+	  "qemu: -cpu model; auto = host under KVM (EPYC-v4 for sev-snp), QEMU's under TCG")
 
 #endif

@@ -416,6 +416,14 @@ static void note_applied(void *ctx, const char *key, const char *value)
 	db_cell_note(c->db, c->cell_id, key, value);
 }
 
+/* A backend's fact about the run's environment (a booted guest's hash). */
+static void note_env(void *ctx, const char *key, const char *value, const char *source)
+{
+	struct cell_ctx *c = ctx;
+
+	db_env_add(c->db, c->run_id, key, value, source);
+}
+
 /* Record @why as the cell's skip. */
 static enum cell_status skip_cell(struct cell_state *cs, const char *why)
 {
@@ -495,6 +503,9 @@ enum cell_status cell_run(struct cell_ctx *ctx)
 	cs->be = backend_find(ctx->cell->backend);
 	cs->target.cell = ctx->cell;
 	cs->target.backend = cs->be;
+	ctx->env.note = note_applied;      /* what the backend learns (qemu.accel) */
+	ctx->env.env_note = note_env;
+	ctx->env.note_ctx = ctx;
 	st = measure_with_knobs(cs);
 	free(cs->latency);
 	free(cs->fn);

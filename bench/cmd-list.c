@@ -15,6 +15,7 @@
 #include "cell-check.h"
 #include "command.h"
 #include "config.h"
+#include "cvm-host.h"
 #include "exitcode.h"
 #include "opts.h"
 #include "paths.h"
@@ -148,6 +149,23 @@ static void list_probes(cJSON *arr)
 
 		why[0] = '\0';
 		item(arr, p->name, p->measures, probe_supported(p, why, sizeof(why)) ? NULL : why);
+	}
+}
+
+/* What this host offers each confidential guest type (backend = qemu). */
+static void list_confidential(cJSON *arr)
+{
+	static const char *const types[][2] = {
+		{ "sev-snp", "AMD SEV-SNP guest (confidential = sev-snp)" },
+		{ "tdx", "Intel TDX guest (confidential = tdx)" },
+	};
+	char why[2048];
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if (cvm_host_check(types[i][0], NULL, NULL, why, sizeof(why)))
+			why[0] = '\0';
+		item(arr, types[i][0], types[i][1], why);
 	}
 }
 
@@ -367,12 +385,15 @@ int cmd_list(int argc, char **argv)
 	list_workloads(w);
 	list_probes(p);
 	list_configs(e, a.configs, a.max_cells);
+	list_confidential(cJSON_AddArrayToObject(root, "confidential"));
 	if (a.json) {
 		print_json(root);
 	} else {
 		print_section("workloads", w);
 		print_section("probes", p);
 		print_section("experiments", e);
+		print_section("confidential guests (backend = qemu; a cell also needs its firmware)",
+			      cJSON_GetObjectItem(root, "confidential"));
 	}
 	cJSON_Delete(root);
 	return EXIT_OK;

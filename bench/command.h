@@ -21,5 +21,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 /* bench/backends/qemu/cmd-guest.c */
 int cmd_guest(int argc, char **argv);
+/* bench/backends/qemu/cmd-qemu-argv.c */
+int cmd_qemu_argv(int argc, char **argv);
 
 #endif

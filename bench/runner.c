@@ -82,7 +82,8 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 				const struct runner_opts *o)
 {
 	struct cell_ctx ctx = { .db = db, .run_id = run_id, .cell = c,
-				.env = { o->cvmfn, o->data_dir, o->digest } };
+				.env = { .cvmfn = o->cvmfn, .data_dir = o->data_dir,
+					 .digest = o->digest } };
 	enum cell_status st;
 	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
 

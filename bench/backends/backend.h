@@ -50,6 +50,15 @@ struct backend_env {
 	const char *cvmfn;        /* path of the cvmfn binary */
 	const char *data_dir;     /* model and data files */
 	const char *digest;       /* which calls are hashed (--digest); NULL = every */
+	/*
+	 * Facts a backend learns while it runs a cell (NULL: not kept):
+	 * note() a cell_param of the cell (qemu.accel), env_note() a fact of
+	 * the run's environment (the hash of a booted guest). @note_ctx is theirs.
+	 */
+	void (*note)(void *note_ctx, const char *key, const char *value);
+	void (*env_note)(void *note_ctx, const char *key, const char *value,
+			 const char *source);
+	void *note_ctx;
 };
 
 /* Receives one cell_param row from a backend's describe(). */

@@ -34,7 +34,8 @@ struct env_sink {
 	X(tracefs)		\
 	X(pmu)			\
 	X(tools)		\
-	X(machine)
+	X(machine)		\
+	X(cvmhost)
 
 #define ENV_DECLARE_COLLECTOR(name) \
 	void env_collect_##name(const struct env_sink *s);

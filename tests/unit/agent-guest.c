@@ -75,7 +75,7 @@ static void test_too_many(void)
 /* The host's line for a real cell goes through the agent's parser unchanged. */
 static void test_round_trip(void)
 {
-	struct backend_env env = { AGENT_GUEST_CVMFN, "/data", NULL };
+	struct backend_env env = { .cvmfn = AGENT_GUEST_CVMFN, .data_dir = "/data" };
 	struct cell c;
 	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2], line[AGENT_LINE_MAX];
 	int i, same = 1, ret;

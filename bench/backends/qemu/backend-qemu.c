@@ -10,7 +10,10 @@
  * with pid targets therefore watch the QEMU process. The instance-side
  * probes run in VM 0's agent (agent_link). cell_end() kills every QEMU by
  * its own pid and closes its journal entries.
- * Not yet: mode = cold, SEV-SNP and TDX launches.
+ * The guest (built or the user's: qemu-cell.c) and the accelerator
+ * (qemu-accel.c) are recorded per cell; a SEV-SNP or TDX cell runs only
+ * where the host offers every piece it needs (cvm-host.c), else it is a
+ * skip naming what is missing. Not yet: mode = cold.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,54 +24,68 @@
 
 #include "backend.h"
 #include "clock.h"
+#include "cvm-host.h"
 #include "guest.h"
+#include "qemu-accel.h"
+#include "qemu-cell.h"
 #include "qemu-vms.h"
 #include "vm.h"
 
 struct qemu_state {
 	struct qemu_vms vms;
-	struct guest_image img;
-	struct guest_disk disk;
-	char accel[8];
+	struct qemu_guest guest;
+	struct qemu_accel acc;
 };
 
-/* accel = auto: kvm when /dev/kvm opens, else tcg. */
-static const char *resolve_accel(const struct cell *c)
+/* The QEMU binary of @c (its qemu key, else qemu-system-x86_64 in PATH). */
+static int qemu_found(const struct cell *c, char *why, size_t len)
 {
-	int fd;
+	char path[4096];
 
-	if (strcmp(c->accel, "auto"))
-		return c->accel;
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return "tcg";
-	close(fd);
-	return "kvm";
+	if (!vm_find_qemu(c->qemu[0] ? c->qemu : NULL, path, sizeof(path)))
+		return 1;
+	if (c->qemu[0])
+		snprintf(why, len, "qemu = %s: not found or not executable", c->qemu);
+	else
+		snprintf(why, len, "qemu: %s not found", QEMU_DEFAULT_BINARY);
+	return 0;
 }
 
-/* Why a confidential guest cannot run here (the backend does not launch one yet). */
-static void cvm_reason(const struct cell *c, char *why, size_t len)
+/* A SEV-SNP or TDX cell: every piece of the host it needs (cvm-host.c). */
+static int cvm_supported(const struct cell *c, char *why, size_t len)
 {
-	const char *dev = !strcmp(c->confidential, "tdx") ? "/dev/tdx_guest" : "/dev/sev";
-	int kvm = access("/dev/kvm", F_OK) ? errno : 0;
+	char miss[2048];
 
-	snprintf(why, len, "confidential = %s: not yet launched by the qemu backend "
-		 "(needs /dev/kvm%s, %s on the host and a QEMU with the %s-guest object)",
-		 c->confidential, kvm ? ": missing here" : "", !strcmp(c->confidential, "tdx") ?
-		 "TDX enabled in KVM" : dev, c->confidential);
+	if (!strcmp(c->accel, "tcg")) {
+		snprintf(why, len, "confidential = %s needs accel = kvm (or auto), not tcg",
+			 c->confidential);
+		return 0;
+	}
+	if (cvm_host_check(c->confidential, c->qemu, c->firmware, miss, sizeof(miss)))
+		return 1;
+	snprintf(why, len, "confidential = %s: this host lacks: %s", c->confidential, miss);
+	return 0;
+}
+
+/* A firmware the cell names must be there (a CVM's is checked with the host). */
+static int firmware_found(const struct cell *c, char *why, size_t len)
+{
+	if (!c->firmware[0] || !access(c->firmware, R_OK))
+		return 1;
+	snprintf(why, len, "firmware = %s: %s", c->firmware, strerror(errno));
+	return 0;
 }
 
 static int qemu_supported(const struct cell *c, char *why, size_t len)
 {
-	char path[4096];
 	int fd;
 
-	if (vm_find_qemu(NULL, path, sizeof(path))) {
-		snprintf(why, len, "qemu: %s not found", QEMU_DEFAULT_BINARY);
+	if (!qemu_found(c, why, len))
 		return 0;
-	}
 	if (!strcmp(c->confidential, "sev-snp") || !strcmp(c->confidential, "tdx")) {
-		cvm_reason(c, why, len);
+		if (!cvm_supported(c, why, len))
+			return 0;
+	} else if (!firmware_found(c, why, len)) {
 		return 0;
 	}
 	if (!strcmp(c->accel, "kvm")) {
@@ -91,39 +108,52 @@ static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
 {
 	struct qemu_state *st = calloc(1, sizeof(*st));
 
+	(void)c;
 	(void)env;
 	if (!st) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	snprintf(st->accel, sizeof(st->accel), "%s", resolve_accel(c));
 	*state = st;
 	return 0;
+}
+
+/* What the cell booted and under which accelerator, for its rows. */
+static void note_boot(const struct backend_env *env, const struct qemu_state *st)
+{
+	char key[96], val[PATH_MAX * 2 + 64];
+
+	if (!env->note)
+		return;
+	env->note(env->note_ctx, "qemu.accel", st->acc.used);
+	env->note(env->note_ctx, "qemu.accel_reason", st->acc.reason);
+	if (!st->guest.hash[0])
+		return;
+	env->note(env->note_ctx, "qemu.guest_hash", st->guest.hash);
+	env->note(env->note_ctx, "qemu.guest_source", st->guest.source);
+	if (!env->env_note)
+		return;
+	snprintf(key, sizeof(key), "guest.image.%s", st->guest.hash);
+	snprintf(val, sizeof(val), "%s kernel=%s initrd=%s", st->guest.source,
+		 st->guest.kernel, st->guest.initrd);
+	env->env_note(env->note_ctx, key, val,
+		      "SHA-256 of the booted kernel's bytes followed by the initrd's");
 }
 
 static int qemu_prepare(const struct cell *c, const struct backend_env *env, void *state,
 			char *err, size_t errlen)
 {
-	struct guest_build_opts b = { NULL, NULL, NULL, NULL };
 	struct qemu_state *st = state;
-	struct vm_config vc = { 0 };
+	struct vm_config vc;
 	int ret;
 
-	(void)env;
-	ret = guest_image_build(&b, &st->img, err, errlen);
-	if (!ret)
-		ret = guest_disk_build(c->workload, c->size, (unsigned long long)c->seed, NULL,
-				       &st->disk, err, errlen);
+	ret = qemu_cell_guest(c, &st->guest, err, errlen);
 	if (ret)
 		return ret;
-	vc.accel = st->accel;
-	vc.vcpus = (unsigned int)c->vcpus;
-	vc.memory_mib = (unsigned int)c->memory;
-	vc.kernel = st->img.kernel;
-	vc.initrd = st->img.initrd;
-	vc.data_disk = st->disk.path;
-	vc.model = !strcmp(c->confidential, "model");
-	return qemu_vms_boot(&st->vms, c, &vc, err, errlen);
+	qemu_cell_vm_config(c, c->accel, &st->guest, &vc);
+	ret = qemu_vms_boot(&st->vms, c, &vc, &st->acc, err, errlen);
+	note_boot(env, st);
+	return ret;
 }
 
 static int qemu_spawn(const struct cell *c, const struct backend_env *env, void *state,

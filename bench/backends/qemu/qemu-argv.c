@@ -4,7 +4,8 @@
  * the serial console into a file, a virtio-serial port to the host's Unix
  * socket, an optional read-only virtio-blk data disk. No defaults devices,
  * no display, no reboot (a guest that panics or powers off ends QEMU).
- * The "model" guest's RAM is a preallocated, unmergeable memory backend.
+ * The "model" guest's RAM is a preallocated, unmergeable memory backend;
+ * SEV-SNP and TDX guests add their confidential parts (qemu-argv-cvm.c).
  * Paths go into QEMU's comma-separated option values with commas doubled.
  */
 #include <errno.h>
@@ -35,6 +36,20 @@ static int arg(struct qemu_argv *a, const char *fmt, ...)
 	a->argv[a->argc] = NULL;
 	a->used += (size_t)n + 1;
 	return 0;
+}
+
+int qemu_argv_add(struct qemu_argv *a, const char *fmt, ...)
+{
+	char one[4096];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(one, sizeof(one), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(one))
+		return -E2BIG;
+	return arg(a, "%s", one);
 }
 
 /* @s with every ',' doubled (QEMU's escape inside an option value). */
@@ -70,12 +85,13 @@ static int check(const struct vm_config *c, char *err, size_t errlen)
 		bad = "instance ports (at most 29, with a socket directory)";
 	if (bad)
 		snprintf(err, errlen, "VM description: bad or missing %s", bad);
-	return bad ? -EINVAL : 0;
+	return bad ? -EINVAL : qemu_argv_cvm_check(c, err, errlen);
 }
 
 static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 {
-	const char *cpu = c->cpu ? c->cpu : !strcmp(c->accel, "kvm") ? "host" : NULL;
+	const char *cpu = c->cpu ? c->cpu : c->cvm && !strcmp(c->cvm, "sev-snp") ?
+		QEMU_SNP_CPU : !strcmp(c->accel, "kvm") ? "host" : NULL;
 	int ret = 0;
 
 	ret |= arg(a, "%s", c->qemu ? c->qemu : QEMU_DEFAULT_BINARY);
@@ -87,13 +103,16 @@ static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 			   c->memory_mib);
 		ret |= arg(a, "-machine") | arg(a, "q35,memory-backend=mem0");
 	} else {
-		ret |= arg(a, "-machine") | arg(a, "q35");
+		ret |= qemu_argv_cvm_objects(c, a);
+		ret |= arg(a, "-machine") | arg(a, "q35%s", qemu_argv_cvm_machine(c));
 	}
 	ret |= arg(a, "-accel") | arg(a, "%s", c->accel);
 	if (cpu)
 		ret |= arg(a, "-cpu") | arg(a, "%s", cpu);
 	ret |= arg(a, "-smp") | arg(a, "%u", c->vcpus);
 	ret |= arg(a, "-m") | arg(a, "%u", c->memory_mib);
+	if (c->firmware)
+		ret |= arg(a, "-bios") | arg(a, "%s", c->firmware);
 	ret |= arg(a, "-kernel") | arg(a, "%s", c->kernel);
 	ret |= arg(a, "-initrd") | arg(a, "%s", c->initrd);
 	ret |= arg(a, "-append") | arg(a, "%s%s%s", QEMU_BASE_APPEND,

@@ -27,6 +27,10 @@
  *                  socket @port_dir/iN.sock the host listens on
  * @model: 1 = confidential = model: guest RAM preallocated and not
  *         mergeable (memory-backend-ram prealloc=on,merge=off); not a CVM
+ * @cvm: "sev-snp" or "tdx" (NULL: a regular VM): the confidential parts of
+ *       the argv (qemu-argv-cvm.c, ../shared/CVM.md); needs accel kvm and
+ *       @firmware; under sev-snp a NULL @cpu is EPYC-v4
+ * @firmware: -bios FILE (NULL: none, QEMU's own SeaBIOS)
  */
 struct vm_config {
 	const char *qemu;
@@ -43,6 +47,8 @@ struct vm_config {
 	int model;
 	unsigned int instance_ports;
 	const char *port_dir;
+	const char *cvm;
+	const char *firmware;
 };
 
 /* 31 ports per virtio-serial device: number 0 is kept for a console, one is the agent's */
@@ -66,5 +72,27 @@ int qemu_argv_build(const struct vm_config *c, struct qemu_argv *a, char *err, s
 
 /** qemu_argv_join() - @a as one line (for messages and tests), words separated by ' '. */
 int qemu_argv_join(const struct qemu_argv *a, char *buf, size_t len);
+
+/* qemu-argv-cvm.c: the confidential parts (CVM.md) */
+#define QEMU_SNP_CPU "EPYC-v4"
+/**
+ * qemu_argv_cvm_check() - 0 when @c's confidential fields make sense
+ * (known @cvm, kvm, a firmware, not also @model), else -EINVAL with @err.
+ */
+int qemu_argv_cvm_check(const struct vm_config *c, char *err, size_t errlen);
+/**
+ * qemu_argv_cvm_objects() - the -object arguments of @c's confidential
+ * guest (its memory backend and sev-snp-guest / tdx-guest) into @a.
+ * Nothing for a regular VM. 0 or -E2BIG.
+ */
+int qemu_argv_cvm_objects(const struct vm_config *c, struct qemu_argv *a);
+/**
+ * qemu_argv_cvm_machine() - the options @c's confidential guest adds to
+ * -machine q35 (",confidential-guest-support=..."), "" for a regular VM.
+ */
+const char *qemu_argv_cvm_machine(const struct vm_config *c);
+/** qemu_argv_add() - append one printf-formatted argument to @a. 0 or -E2BIG. */
+int qemu_argv_add(struct qemu_argv *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -143,7 +143,7 @@ static const char *test_fault(void)
 }
 
 static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
-		    const struct vm_config *vc, char *err, size_t errlen)
+		    const struct vm_config *vc, struct qemu_accel *acc, char *err, size_t errlen)
 {
 	struct qemu_vm *q = &v->vm[i];
 	struct vm_config cc = *vc;
@@ -156,7 +156,12 @@ static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 		 fault);
 	cc.append = append;
 	cc.instance_ports = (unsigned int)v->per_vm;
-	ret = vm_start(&q->vm, &cc, c->boot_timeout, e, sizeof(e));
+	if (i == 0) {
+		ret = qemu_accel_start(c, &q->vm, &cc, c->boot_timeout, acc, e, sizeof(e));
+	} else {
+		cc.accel = acc->used;
+		ret = vm_start(&q->vm, &cc, c->boot_timeout, e, sizeof(e));
+	}
 	q->booted = !ret;
 	if (!ret && agent_ready_field(q->vm.ready_line, "agent", q->agent, sizeof(q->agent))) {
 		snprintf(e, sizeof(e), "the guest has no cvmbench-agent (ready line '%.200s'): "
@@ -171,7 +176,7 @@ static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 }
 
 int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_config *vc,
-		  char *err, size_t errlen)
+		  struct qemu_accel *acc, char *err, size_t errlen)
 {
 	char why[512];
 	int i, ret;
@@ -185,7 +190,7 @@ int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_conf
 	for (i = 0; i < v->n; i++)
 		vm_init(&v->vm[i].vm);
 	for (i = 0; i < v->n; i++) {
-		ret = boot_one(v, i, c, vc, err, errlen);
+		ret = boot_one(v, i, c, vc, acc, err, errlen);
 		if (ret)
 			return ret;
 		ret = qemu_cvm_verdict(c->confidential, fact(&v->vm[i], "cvm.type"), why,
@@ -220,7 +225,8 @@ static int spawn_reply(struct qemu_vm *q, int port, char *err, size_t errlen)
 int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backend_env *env,
 		   struct instance *in, char *err, size_t errlen)
 {
-	struct backend_env genv = { AGENT_GUEST_CVMFN, "/data", env->digest };
+	struct backend_env genv = { .cvmfn = AGENT_GUEST_CVMFN, .data_dir = "/data",
+				    .digest = env->digest };
 	int k = v->nspawned, vi = k % v->n, port = k / v->n, ret;
 	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2], line[AGENT_LINE_MAX];
 	struct qemu_vm *q = &v->vm[vi];

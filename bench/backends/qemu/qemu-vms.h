@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "backend.h"
+#include "qemu-accel.h"
 #include "vm.h"
 
 #define QEMU_MAX_FACTS 96
@@ -47,12 +48,14 @@ int qemu_vms_layout(const struct cell *c, char *why, size_t len);
 /**
  * qemu_vms_boot() - boot @c's VMs one after the other from @vc (each with
  * its instance ports and cvmbench.vm=V on its kernel command line), get
- * each guest's facts, and check the confidential type against them. 0, or
- * -errno with @err naming the VM; the VMs already up stay for
+ * each guest's facts, and check the confidential type against them. VM 0
+ * settles the accelerator (qemu-accel.c: accel = auto falls back to TCG
+ * where QEMU cannot run under KVM), into @acc; the others use the same.
+ * 0, or -errno with @err naming the VM; the VMs already up stay for
  * qemu_vms_stop().
  */
 int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_config *vc,
-		  char *err, size_t errlen);
+		  struct qemu_accel *acc, char *err, size_t errlen);
 /** qemu_vms_spawn() - the next instance: `spawn PORT serve ...` to its VM's agent. */
 int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backend_env *env,
 		   struct instance *in, char *err, size_t errlen);

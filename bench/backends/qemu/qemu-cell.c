@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * qemu-cell.c - a qemu cell's guest and VM description from its keys:
+ * guest-kernel and guest-initrd (together) replace the built image,
+ * guest-image replaces the workload's data disk, each checked (readable,
+ * the kernel a bzImage: "HdrS" at 0x202) with the key and the file named;
+ * the booted kernel and initrd are hashed like the built image
+ * (SHA-256 of the kernel's bytes, then the initrd's).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest-local.h"
+#include "guest.h"
+#include "qemu-cell.h"
+
+static int user_file(const char *key, const char *path, char *err, size_t errlen)
+{
+	if (!access(path, R_OK))
+		return 0;
+	snprintf(err, errlen, "%s = %s: %s", key, path, strerror(errno));
+	return -ENOENT;
+}
+
+static int user_bzimage(const char *path, char *err, size_t errlen)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "guest-kernel = %s: %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	ok = pread(fd, magic, 4, 0x202) == 4 && !memcmp(magic, "HdrS", 4);
+	close(fd);
+	if (ok)
+		return 0;
+	snprintf(err, errlen, "guest-kernel = %s: not a bzImage (no \"HdrS\" at 0x202 of "
+		 "the x86 boot protocol)", path);
+	return -ENOEXEC;
+}
+
+int qemu_cell_user_check(const struct cell *c, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (!c->guest_kernel[0] != !c->guest_initrd[0]) {
+		snprintf(err, errlen, "%s is given without %s: give both, or neither for the "
+			 "built image", c->guest_kernel[0] ? "guest-kernel" : "guest-initrd",
+			 c->guest_kernel[0] ? "guest-initrd" : "guest-kernel");
+		return -EINVAL;
+	}
+	if (c->guest_kernel[0])
+		ret = user_bzimage(c->guest_kernel, err, errlen);
+	if (!ret && c->guest_initrd[0])
+		ret = user_file("guest-initrd", c->guest_initrd, err, errlen);
+	if (!ret && c->guest_image[0])
+		ret = user_file("guest-image", c->guest_image, err, errlen);
+	if (!ret && c->firmware[0])
+		ret = user_file("firmware", c->firmware, err, errlen);
+	return ret;
+}
+
+/* SHA-256 of @kernel's bytes followed by @initrd's, as the built image's. */
+static int hash_pair(const char *kernel, const char *initrd, char hex[SHA256_HEX])
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	int ret;
+
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(ctx);
+		return -ENOMEM;
+	}
+	ret = guest_sha256_update_file(ctx, kernel);
+	if (!ret)
+		ret = guest_sha256_update_file(ctx, initrd);
+	if (ret) {
+		EVP_MD_CTX_free(ctx);
+		return ret;
+	}
+	guest_sha256_final(ctx, hex);
+	return 0;
+}
+
+static int built_guest(struct qemu_guest *g, char *err, size_t errlen)
+{
+	struct guest_build_opts b = { NULL, NULL, NULL, NULL };
+	static struct guest_image img;
+	int ret = guest_image_build(&b, &img, err, errlen);
+
+	if (ret)
+		return ret;
+	snprintf(g->kernel, sizeof(g->kernel), "%s", img.kernel);
+	snprintf(g->initrd, sizeof(g->initrd), "%s", img.initrd);
+	snprintf(g->hash, sizeof(g->hash), "%s", img.hash);
+	g->source = "built";
+	return 0;
+}
+
+static int data_disk(const struct cell *c, struct qemu_guest *g, char *err, size_t errlen)
+{
+	struct guest_disk d;
+	int ret;
+
+	if (c->guest_image[0]) {
+		snprintf(g->disk, sizeof(g->disk), "%s", c->guest_image);
+		return 0;
+	}
+	ret = guest_disk_build(c->workload, c->size, (unsigned long long)c->seed, NULL, &d,
+			       err, errlen);
+	if (!ret)
+		snprintf(g->disk, sizeof(g->disk), "%s", d.path);
+	return ret;
+}
+
+int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
+			  size_t errlen)
+{
+	int ret = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (c->guest_kernel[0]) {
+		snprintf(g->kernel, sizeof(g->kernel), "%s", c->guest_kernel);
+		snprintf(g->initrd, sizeof(g->initrd), "%s", c->guest_initrd);
+		g->source = "user";
+	} else {
+		ret = built_guest(g, err, errlen);
+	}
+	return ret ? ret : data_disk(c, g, err, errlen);
+}
+
+int qemu_cell_guest(const struct cell *c, struct qemu_guest *g, char *err, size_t errlen)
+{
+	int ret = qemu_cell_user_check(c, err, errlen);
+
+	if (!ret)
+		ret = qemu_cell_guest_files(c, g, err, errlen);
+	if (ret || strcmp(g->source, "user"))
+		return ret;
+	ret = hash_pair(g->kernel, g->initrd, g->hash);
+	if (ret)
+		snprintf(err, errlen, "hashing guest-kernel %s and guest-initrd %s: %s",
+			 g->kernel, g->initrd, strerror(-ret));
+	return ret;
+}
+
+void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct qemu_guest *g,
+			 struct vm_config *vc)
+{
+	int cvm = !strcmp(c->confidential, "sev-snp") || !strcmp(c->confidential, "tdx");
+
+	memset(vc, 0, sizeof(*vc));
+	vc->qemu = c->qemu[0] ? c->qemu : NULL;
+	vc->accel = accel;
+	vc->cpu = strcmp(c->cpu, "auto") ? c->cpu : NULL;
+	vc->vcpus = (unsigned int)c->vcpus;
+	vc->memory_mib = (unsigned int)c->memory;
+	vc->kernel = g->kernel;
+	vc->initrd = g->initrd;
+	vc->data_disk = g->disk[0] ? g->disk : NULL;
+	vc->model = !strcmp(c->confidential, "model");
+	vc->cvm = cvm ? c->confidential : NULL;
+	vc->firmware = c->firmware[0] ? c->firmware : NULL;
+}

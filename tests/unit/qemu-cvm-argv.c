@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/*
+ * qemu-cvm-argv.c - golden QEMU argv of qemu cells made from config keys
+ * (qemu-cell.c, qemu-argv.c, qemu-argv-cvm.c): regular TCG, regular KVM,
+ * model, SEV-SNP and TDX, written out by hand from ../shared/CVM.md; and
+ * the diff between a CVM cell and its regular twin (the same config with
+ * confidential = none), computed option by option with -machine split at
+ * its commas, which must be exactly the confidential parts. A twin that
+ * differs by more (the default -cpu of sev-snp) is seen as different.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config-test.h"
+#include "qemu-argv.h"
+#include "qemu-cell.h"
+#include "tap.h"
+
+static const char cfg_text[] =
+	"[experiment g]\n"
+	"workload = hello-world\n"
+	"backend = qemu\n"
+	"accel = tcg, kvm\n"
+	"confidential = none, model, sev-snp, tdx\n"
+	"cpu = auto, EPYC-v4\n"
+	"vcpus = 2\n"
+	"memory = 512\n"
+	"firmware = /fw/OVMF.fd\n"
+	"guest-kernel = /g/vmlinuz\n"
+	"guest-initrd = /g/initrd\n"
+	"guest-image = /g/disk.img\n";
+
+#define TAIL \
+	"-kernel /g/vmlinuz -initrd /g/initrd -append console=ttyS0 panic=-1 " \
+	"-chardev file,id=con0,path=/t/console -serial chardev:con0 " \
+	"-device virtio-serial-pci,id=vser0 -chardev socket,id=agent0,path=/t/agent.sock " \
+	"-device virtserialport,bus=vser0.0,chardev=agent0,name=org.cvmbench.0 " \
+	"-drive file=/g/disk.img,format=raw,if=virtio,readonly=on"
+#define HEAD "qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot "
+
+static const struct golden {
+	const char *accel, *conf, *cpu, *argv;
+} goldens[] = {
+	{ "tcg", "none", "auto", HEAD "-machine q35 -accel tcg -smp 2 -m 512 "
+	  "-bios /fw/OVMF.fd " TAIL },
+	{ "kvm", "none", "auto", HEAD "-machine q35 -accel kvm -cpu host -smp 2 -m 512 "
+	  "-bios /fw/OVMF.fd " TAIL },
+	{ "tcg", "model", "auto", HEAD "-object memory-backend-ram,id=mem0,size=512M,"
+	  "prealloc=on,merge=off -machine q35,memory-backend=mem0 -accel tcg -smp 2 -m 512 "
+	  "-bios /fw/OVMF.fd " TAIL },
+	{ "kvm", "sev-snp", "auto", HEAD "-object memory-backend-memfd,id=ram1,size=512M,"
+	  "share=true,prealloc=off -object sev-snp-guest,id=sev0,cbitpos=51,"
+	  "reduced-phys-bits=1,kernel-hashes=on -machine q35,confidential-guest-support=sev0,"
+	  "memory-backend=ram1 -accel kvm -cpu EPYC-v4 -smp 2 -m 512 -bios /fw/OVMF.fd " TAIL },
+	{ "kvm", "tdx", "auto", HEAD "-object tdx-guest,id=tdx0 -machine q35,"
+	  "kernel-irqchip=split,confidential-guest-support=tdx0,hpet=off -accel kvm -cpu host "
+	  "-smp 2 -m 512 -bios /fw/OVMF.fd " TAIL },
+};
+
+static struct cell *cells;
+static size_t ncells;
+static const struct qemu_guest guest = { "/g/vmlinuz", "/g/initrd", "/g/disk.img", "", "user" };
+
+static const struct cell *find(const char *accel, const char *conf, const char *cpu)
+{
+	size_t i;
+
+	for (i = 0; i < ncells; i++)
+		if (!strcmp(cells[i].accel, accel) && !strcmp(cells[i].confidential, conf) &&
+		    !strcmp(cells[i].cpu, cpu))
+			return &cells[i];
+	return NULL;
+}
+
+/* The argv of a cell, into @a (and joined into @line). */
+static int cell_argv(const struct cell *c, struct qemu_argv *a, char *line, size_t len)
+{
+	struct vm_config vc;
+	char err[256];
+	int ret;
+
+	qemu_cell_vm_config(c, c->accel, &guest, &vc);
+	vc.console = "/t/console";
+	vc.agent_socket = "/t/agent.sock";
+	ret = qemu_argv_build(&vc, a, err, sizeof(err));
+	if (ret)
+		printf("# %s\n", err);
+	else
+		qemu_argv_join(a, line, len);
+	return ret;
+}
+
+static void test_goldens(void)
+{
+	static struct qemu_argv a;
+	char line[8192];
+	size_t i;
+
+	for (i = 0; i < sizeof(goldens) / sizeof(goldens[0]); i++) {
+		const struct golden *g = &goldens[i];
+		const struct cell *c = find(g->accel, g->conf, g->cpu);
+		int ok = c && !cell_argv(c, &a, line, sizeof(line)) && !strcmp(line, g->argv);
+
+		tap_ok(ok, "golden argv: accel %s, confidential %s", g->accel, g->conf);
+		if (!ok)
+			printf("#   got:  %s\n#   want: %s\n", c ? line : "(no cell)", g->argv);
+	}
+}
+
+/* Options as units: "-opt value", a lone "-flag", -machine split at commas. */
+static size_t units(const struct qemu_argv *a, char out[][512], size_t max)
+{
+	char val[512], *tok, *save;
+	size_t n = 0;
+	int i;
+
+	for (i = 1; i < a->argc && n < max; i++) {
+		const char *o = a->argv[i], *v = i + 1 < a->argc && a->argv[i + 1][0] != '-' ?
+			a->argv[++i] : NULL;
+
+		if (v && !strcmp(o, "-machine")) {
+			snprintf(val, sizeof(val), "%s", v);
+			for (tok = strtok_r(val, ",", &save); tok && n < max;
+			     tok = strtok_r(NULL, ",", &save))
+				snprintf(out[n++], 512, "-machine %s", tok);
+		} else {
+			snprintf(out[n++], 512, "%s%s%s", o, v ? " " : "", v ? v : "");
+		}
+	}
+	return n;
+}
+
+/* Units of @a missing from @b, one per line, into @out. */
+static void minus(char a[][512], size_t na, char b[][512], size_t nb, char *out, size_t len)
+{
+	size_t i, j, o = 0;
+	int used[64] = { 0 };
+
+	out[0] = '\0';
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb && (used[j] || strcmp(a[i], b[j])); j++)
+			;
+		if (j < nb)
+			used[j] = 1;
+		else
+			o += (size_t)snprintf(out + o, len - o, "%s\n", a[i]);
+	}
+}
+
+/* The diff of CVM cell @cvm against its twin @twin: "+added" and "-removed". */
+static void twin_diff(const struct cell *cvm, const struct cell *twin, char *add, char *del,
+		      size_t len)
+{
+	static struct qemu_argv a, b;
+	static char ua[64][512], ub[64][512];
+	char line[8192];
+	size_t na, nb;
+
+	add[0] = del[0] = '\0';
+	if (!cvm || !twin || cell_argv(cvm, &a, line, sizeof(line)) ||
+	    cell_argv(twin, &b, line, sizeof(line))) {
+		snprintf(add, len, "(no argv)");
+		return;
+	}
+	na = units(&a, ua, 64);
+	nb = units(&b, ub, 64);
+	minus(ua, na, ub, nb, add, len);
+	minus(ub, nb, ua, na, del, len);
+}
+
+static void check_twin(const char *conf, const char *cpu, const char *want_add,
+		       const char *want_del, const char *what)
+{
+	char add[4096], del[4096];
+	const struct cell *cvm = find("kvm", conf, cpu), *twin = find("kvm", "none", cpu);
+	int ok;
+
+	twin_diff(cvm, twin, add, del, sizeof(add));
+	ok = !strcmp(add, want_add) && !strcmp(del, want_del);
+	tap_ok(ok, "%s", what);
+	if (!ok)
+		printf("#   added:\n%s#   removed:\n%s", add, del);
+}
+
+static void test_twins(void)
+{
+	check_twin("sev-snp", "EPYC-v4",
+		   "-object memory-backend-memfd,id=ram1,size=512M,share=true,prealloc=off\n"
+		   "-object sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,kernel-hashes=on\n"
+		   "-machine confidential-guest-support=sev0\n"
+		   "-machine memory-backend=ram1\n", "",
+		   "sev-snp vs its twin (both cpu = EPYC-v4): only the SNP object, its memfd "
+		   "RAM and their -machine options");
+	check_twin("tdx", "auto",
+		   "-object tdx-guest,id=tdx0\n-machine kernel-irqchip=split\n"
+		   "-machine confidential-guest-support=tdx0\n-machine hpet=off\n", "",
+		   "tdx vs its twin: only the TDX object and its -machine options");
+	check_twin("model", "auto",
+		   "-object memory-backend-ram,id=mem0,size=512M,prealloc=on,merge=off\n"
+		   "-machine memory-backend=mem0\n", "",
+		   "model vs its twin: only the preallocated unmergeable RAM");
+	check_twin("sev-snp", "auto",
+		   "-object memory-backend-memfd,id=ram1,size=512M,share=true,prealloc=off\n"
+		   "-object sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,kernel-hashes=on\n"
+		   "-machine confidential-guest-support=sev0\n"
+		   "-machine memory-backend=ram1\n-cpu EPYC-v4\n", "-cpu host\n",
+		   "cpu = auto: the sev-snp cell's EPYC-v4 against its twin's host is seen");
+}
+
+static void test_bad(void)
+{
+	static struct qemu_argv a;
+	struct vm_config vc;
+	char err[256];
+	struct cell c = *find("kvm", "sev-snp", "auto");
+
+	c.firmware[0] = '\0';
+	qemu_cell_vm_config(&c, "kvm", &guest, &vc);
+	vc.console = vc.agent_socket = "/t/x";
+	tap_ok(qemu_argv_build(&vc, &a, err, sizeof(err)) == -EINVAL && strstr(err, "firmware"),
+	       "sev-snp without a firmware refused, naming it");
+	c = *find("tcg", "tdx", "auto");
+	qemu_cell_vm_config(&c, "tcg", &guest, &vc);
+	vc.console = vc.agent_socket = "/t/x";
+	tap_ok(qemu_argv_build(&vc, &a, err, sizeof(err)) == -EINVAL && strstr(err, "kvm"),
+	       "tdx under tcg refused, naming kvm");
+}
+
+int main(void)
+{
+	char err[2048];
+
+	tap_plan(1 + 5 + 4 + 2);
+	tap_ok(!load_expand(cfg_text, &cells, &ncells, err, sizeof(err)) && ncells == 16,
+	       "the config gives 16 cells (%s)", err);
+	test_goldens();
+	test_twins();
+	test_bad();
+	config_cells_free(cells, ncells);
+	return tap_done();
+}
