@@ -83,6 +83,8 @@
 	X("memory", memory, int, , KEY_INT, 1, 64, 1048576, NULL, "256", NULL, \
 	  "qemu: guest memory per VM, MiB") \
 	X("boot-timeout", boot_timeout, double, , KEY_DOUBLE, 0, 0.001, 3600, NULL, "60", \
-	  NULL, "qemu: seconds a VM may take to boot to its ready line")
+	  NULL, "qemu: seconds a VM may take to boot to its ready line") \
+	X("guest-append", guest_append, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
+	  "qemu: more guest kernel arguments, after console=ttyS0 panic=-1")
 
 #endif

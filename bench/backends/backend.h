@@ -38,6 +38,8 @@
 #include "cell.h"
 #include "instance.h"
 
+struct sink;
+
 enum { BACKEND_SKIP = 1 };
 
 /* What kind of place an instance runs in; knobs and probes ask this. */
@@ -50,6 +52,7 @@ struct backend_env {
 	const char *cvmfn;        /* path of the cvmfn binary */
 	const char *data_dir;     /* model and data files */
 	const char *digest;       /* which calls are hashed (--digest); NULL = every */
+	struct sink *sink;        /* the cell's, for a backend's own rows (vm_boot); NULL outside a run */
 };
 
 struct backend_ops {

@@ -194,7 +194,7 @@ static cJSON *process(const struct cell *c, const char *digest)
 	static const char *const env[] = { "PATH=/", "HOME=/",
 					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
 	char store[1024], *argv[24];
-	struct backend_env in = { CVMFN_IN_CONTAINER, DATA_IN_CONTAINER, digest };
+	struct backend_env in = { CVMFN_IN_CONTAINER, DATA_IN_CONTAINER, digest, NULL };
 	cJSON *p = cJSON_CreateObject(), *args, *user, *rl, *nofile;
 	int i;
 

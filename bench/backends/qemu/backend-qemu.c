@@ -21,6 +21,7 @@
 #include "backend.h"
 #include "clock.h"
 #include "guest.h"
+#include "vm-boot.h"
 #include "vm.h"
 
 struct qemu_state {
@@ -133,7 +134,6 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 	struct vm_config vc = { 0 };
 	int ret;
 
-	(void)env;
 	ret = guest_image_build(&b, &st->img, err, errlen);
 	if (!ret)
 		ret = guest_disk_build(c->workload, c->size, (unsigned long long)c->seed, NULL,
@@ -147,8 +147,10 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 	vc.initrd = st->img.initrd;
 	vc.data_disk = st->disk.path;
 	vc.model = !strcmp(c->confidential, "model");
+	vc.append = c->guest_append[0] ? c->guest_append : NULL;
 	ret = vm_start(&st->vm, &vc, c->boot_timeout, err, errlen);
 	st->booted = !ret;
+	vm_boot_store(env->sink, 0, &st->vm);
 	return ret;
 }
 
@@ -156,7 +158,7 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 static int spawn_line(const struct cell *c, const struct backend_env *env,
 		      char *line, size_t len, char *err, size_t errlen)
 {
-	struct backend_env genv = { "/bin/cvmfn", "/data", env->digest };
+	struct backend_env genv = { "/bin/cvmfn", "/data", env->digest, NULL };
 	char store[1024], *argv[24];
 	size_t o = 0;
 	int i, n;
