@@ -6,21 +6,21 @@
  * (`show`, the vm-boot figure). A phase's seq is 10 times its place here,
  * so finer phases (kvm_pio markers under KVM) fit between.
  *
- *   X(ident, name, clock)
+ *   X(ident, name, guest)   guest: 1 = on the guest kernel's clock, 0 = the host's
  */
 #ifndef CVMBENCH_VM_BOOT_PHASES_H
 #define CVMBENCH_VM_BOOT_PHASES_H
 
 #define VM_BOOT_PHASES(X) \
-	X(QEMU_SPAWN, "qemu-spawn", "host-monotonic") \
-	X(FIRST_CONSOLE, "first-console", "host-monotonic") \
-	X(CONSOLE_ENABLED, "console-enabled", "guest-kernel") \
-	X(RUN_INIT, "run-init", "guest-kernel") \
-	X(INIT_START, "init-start", "guest-kernel") \
-	X(GUEST_READY, "guest-ready", "guest-kernel") \
-	X(READY, "ready", "host-monotonic")
+	X(QEMU_SPAWN, "qemu-spawn", 0) \
+	X(FIRST_CONSOLE, "first-console", 0) \
+	X(CONSOLE_ENABLED, "console-enabled", 1) \
+	X(RUN_INIT, "run-init", 1) \
+	X(INIT_START, "init-start", 1) \
+	X(GUEST_READY, "guest-ready", 1) \
+	X(READY, "ready", 0)
 
-#define VM_BOOT_ENUM_(id, name, clock) VM_BOOT_##id,
+#define VM_BOOT_ENUM_(id, name, guest) VM_BOOT_##id,
 enum vm_boot_phase_id { VM_BOOT_PHASES(VM_BOOT_ENUM_) VM_BOOT_NPHASES };
 #undef VM_BOOT_ENUM_
 

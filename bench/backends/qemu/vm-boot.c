@@ -31,7 +31,7 @@
 #define MS 1000000LL
 #define CONSOLE_MAX (4 << 20)     /* a boot's console is about 40 kB */
 
-#define PHASE_NAME_(id, name, clock) [VM_BOOT_##id] = name,
+#define PHASE_NAME_(id, name, guest) [VM_BOOT_##id] = name,
 static const char *const phase_names[] = { VM_BOOT_PHASES(PHASE_NAME_) };
 #undef PHASE_NAME_
 static const char *const clock_names[] = { VM_CLOCK_HOST_NAME, VM_CLOCK_GUEST_NAME };
