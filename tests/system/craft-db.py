@@ -9,6 +9,9 @@
 #   names NAME   rename the run's workloads, sizes and idle values to NAME
 #   noidle       make the cells idle-policy cells (idle = hlt, probes
 #                latency, idle, cpu) whose idle probe was skipped
+#   vmboot NAME  add three qemu cells with VM boots (table vm_boot): 1 and 2
+#                vCPUs with accel NAME and tcg, confidential NAME, all seven
+#                phases; one more boot without its guest phases (not drawn)
 #   halt POLICY  make the cells idle-policy cells under POLICY with halt
 #                entries (3 and 5 per call) whose source (cell_param
 #                idle.entries_source) alternates between cpuidle and tracefs,
@@ -82,6 +85,20 @@ elif mode == "halt":
                    "(?, 'idle.entries_source', ?)", (c, src))
         db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
                    "(?, 'idle', 'halt_entries_per_invocation', ?, 'count')", (c, 3 + 2 * k))
+elif mode == "vmboot":
+    phases = [("qemu-spawn", 0, "host-monotonic"), ("first-console", 500, "host-monotonic"),
+              ("console-enabled", 160, "guest-kernel"), ("run-init", 1500, "guest-kernel"),
+              ("init-start", 1560, "guest-kernel"), ("guest-ready", 1800, "guest-kernel"),
+              ("ready", 2300, "host-monotonic")]
+    for i, (vcpus, accel, keep) in enumerate([("1", name, 7), ("2", "tcg", 7),
+                                              ("2", "tcg", 2)]):
+        c = add_cell("vm%d" % i, {"vcpus": vcpus, "memory": "256", "accel": accel,
+                                  "confidential": name}, "qemu")
+        for seq, (ph, ms, clock) in enumerate(phases[:keep] if keep == 7 else
+                                              [phases[0], phases[6]]):
+            t = ms * 1000000 + (10 ** 12 if clock == "host-monotonic" else 0)
+            db.execute("INSERT INTO vm_boot VALUES (?, 0, ?, ?, ?, ?, ?, NULL)",
+                       (c, seq * 10, ph, t, clock, name))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()
