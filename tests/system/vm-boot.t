@@ -13,35 +13,12 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
+. tests/system/guest-lib.sh
 
 N=13
-plan $N
-why=
-[ "$(id -u)" = 0 ] || why="needs root"
-[ -z "$why" ] && ! command -v sqlite3 >/dev/null && why="no sqlite3"
-[ -z "$why" ] && ! command -v qemu-system-x86_64 >/dev/null && why="qemu-system-x86_64 is not installed"
-[ -z "$why" ] && ! command -v gnuplot >/dev/null && why="gnuplot is not installed"
-if [ -n "$why" ]; then
-	if [ -n "${CI:-}" ] && [ "$why" != "needs root" ]; then
-		for ((i = 0; i < N; i++)); do _tap 1 "required under CI: $why"; done
-		exit 1
-	fi
-	skip_rest $N "$why"
-	exit 0
-fi
-command -v mkfs.ext4 >/dev/null || PATH=$PATH:/usr/sbin:/sbin
-tmp=$(mktemp -d)
-trap '$CVMBENCH restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
+guest_test_begin $N gnuplot || exit 0
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
-
-if ! $CVMBENCH guest build >"$tmp/b" 2>&1; then
-	if [ -z "${CI:-}" ] && grep -qiE "apt-get|apt-cache" "$tmp/b"; then
-		skip_rest $N "cannot fetch the kernel package: $(head -c 200 "$tmp/b")"
-		exit 0
-	fi
-fi
 
 cat >"$tmp/boot.ini" <<'EOF'
 [experiment boot]

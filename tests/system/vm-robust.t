@@ -14,35 +14,13 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
+. tests/system/guest-lib.sh
 
 N=14
-plan $N
-why=
-[ "$(id -u)" = 0 ] || why="needs root"
-[ -z "$why" ] && ! command -v sqlite3 >/dev/null && why="no sqlite3"
-[ -z "$why" ] && ! command -v qemu-system-x86_64 >/dev/null && why="qemu-system-x86_64 is not installed"
-if [ -n "$why" ]; then
-	if [ -n "${CI:-}" ] && [ "$why" != "needs root" ]; then
-		for ((i = 0; i < N; i++)); do _tap 1 "required under CI: $why"; done
-		exit 1
-	fi
-	skip_rest $N "$why"
-	exit 0
-fi
-command -v mkfs.ext4 >/dev/null || PATH=$PATH:/usr/sbin:/sbin
-tmp=$(mktemp -d)
-trap '$CVMBENCH restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
+guest_test_begin $N || exit 0
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
 journal=$tmp/state/journal
-
-if ! $CVMBENCH guest build >"$tmp/b" 2>&1; then
-	if [ -z "${CI:-}" ] && grep -qiE "apt-get|apt-cache" "$tmp/b"; then
-		skip_rest $N "cannot fetch the kernel package: $(head -c 200 "$tmp/b")"
-		exit 0
-	fi
-fi
 
 # the journal's open entries of a kind: "proc" -> "PID STARTTIME", "obj" -> "KIND NAME"
 open_entries() {
@@ -51,6 +29,12 @@ open_entries() {
 		END { for (i = 1; i <= n; i++) if (!done[id[i]]) print line[i] }' "$journal" 2>/dev/null
 }
 unhex() { printf "$(sed 's/../\\x&/g' <<<"$1")"; }
+# whether process PID with start time START (field 22 of its stat) still runs (a zombie does not)
+alive() {
+	local s
+	s=$(awk '{ print $3 " " $22 }' /proc/$1/stat 2>/dev/null)
+	[ -n "$s" ] && [ "${s% *}" != Z ] && [ "${s#* }" = "$2" ]
+}
 
 avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
 big=$((avail * 2 + 1024))
@@ -120,8 +104,7 @@ left=
 nq=0
 while read -r _ _ p st; do
 	nq=$((nq + 1))
-	s=$(awk '{ print $3 " " $22 }' /proc/$p/stat 2>/dev/null)
-	[ -n "$s" ] && [ "${s% *}" != Z ] && [ "${s#* }" = "$st" ] && left="$left $p"
+	alive "$p" "$st" && left="$left $p"
 done < <(sort -u "$tmp/seen" 2>/dev/null)
 is "$((nq >= 3)):$left:$(ls -d "$tmp"/cvmbench-vm-* 2>/dev/null | wc -l)" "1::0" \
 	"the QEMU processes journalled during the run ($nq entries) have all ended; no VM directory left"
@@ -156,11 +139,10 @@ wait $pid
 exec 2>&3 3>&-
 $CVMBENCH restore >"$tmp/restore.out" 2>&1
 rc=$?
-gone() {   # the process with that start time ended (a zombie counts), within 5 s
-	local i st
+gone() {   # the process with that start time ended, within 5 s
+	local i
 	for ((i = 0; i < 100; i++)); do
-		st=$(awk '{ print $3 " " $22 }' /proc/$1/stat 2>/dev/null)
-		if [ -z "$st" ] || [ "${st% *}" = Z ] || [ "${st#* }" != "$2" ]; then return 0; fi
+		alive "$1" "$2" || return 0
 		sleep 0.05
 	done
 	return 1
