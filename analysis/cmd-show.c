@@ -3,7 +3,8 @@
  * cmd-show.c - `cvmbench show`: the runs of a results database, then the
  * cells of one run (latest by default) with their latency summary, its
  * skips with their reasons and its errors. --json prints the same tree
- * (analysis/summary.c) as JSON.
+ * (analysis/summary.c) as JSON. Runs with VMs (backend = qemu) add their
+ * boot phases (vm-boots.c): a table, or the run's "boots" array.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include "log.h"
 #include "opts.h"
 #include "summary.h"
+#include "vm-boots.h"
 
 enum { OPT_DB, OPT_RUN, OPT_JSON, OPT_TABLE };
 
@@ -160,6 +162,18 @@ static void print_text(const cJSON *top, const char *db)
 	print_skips_errors(run);
 }
 
+/* The run's VM boots as "boots" of its object (an empty array: none). */
+static void add_boots_json(cJSON *top, struct sqlite3 *h, int64_t run_id)
+{
+	cJSON *run = cJSON_GetObjectItem(top, "run");
+	cJSON *boots = run_id >= 0 ? vm_boots_json(h, run_id) : NULL;
+
+	if (run && boots)
+		cJSON_AddItemToObject(run, "boots", boots);
+	else
+		cJSON_Delete(boots);
+}
+
 /**
  * cmd_show() - `cvmbench show [--db F] [--run ID] [--json]`. Returns
  * EXIT_OK, EXIT_USAGE (bad options, database or run id) or EXIT_FAILED.
@@ -201,17 +215,22 @@ int cmd_show(int argc, char **argv)
 		return ret == -ENOENT ? EXIT_USAGE : ret ? EXIT_SKIPPED : EXIT_OK;
 	}
 	top = summary_build(an.db, run_id);
-	analysis_close(&an);
-	if (!top)
+	if (!top) {
+		analysis_close(&an);
 		return EXIT_FAILED;
+	}
 	if (args.json) {
+		add_boots_json(top, an.h, run_id);
 		text = cJSON_Print(top);
 		if (text)
 			puts(text);
 		free(text);
 	} else {
 		print_text(top, args.db);
+		if (run_id >= 0)
+			vm_boots_print(an.h, run_id);
 	}
+	analysis_close(&an);
 	cJSON_Delete(top);
 	return fflush(stdout) ? EXIT_FAILED : EXIT_OK;
 }

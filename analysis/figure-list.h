@@ -16,4 +16,5 @@
 	X(runc_parallel)   \
 	X(runc_contention) \
 	X(overhead) \
-	X(vmexit_rate)
+	X(vmexit_rate) \
+	X(vm_boot)

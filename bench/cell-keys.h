@@ -101,6 +101,8 @@
 	X("guest-image", guest_image, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
 	  "qemu: your own raw disk image on /dev/vda instead of the data disk") \
 	X("cpu", cpu, char, [32], KEY_STRING, 1, 0, 0, NULL, "auto", NULL, \
-	  "qemu: -cpu model; auto = host under KVM (EPYC-v4 for sev-snp), QEMU's under TCG")
+	  "qemu: -cpu model; auto = host under KVM (EPYC-v4 for sev-snp), QEMU's under TCG") \
+	X("guest-append", guest_append, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
+	  "qemu: more guest kernel arguments, after console=ttyS0 panic=-1")
 
 #endif

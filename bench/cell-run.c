@@ -48,7 +48,7 @@ struct cell_state {
 void cell_fail_at(struct cell_ctx *ctx, const char *file, int line, const char *func,
 		  const char *fmt, ...)
 {
-	char msg[1024], where[256];
+	char msg[8192], where[256];      /* a VM boot error holds 25 console lines */
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -436,7 +436,7 @@ static enum cell_status skip_cell(struct cell_state *cs, const char *why)
 static enum cell_status measure_on_backend(struct cell_state *cs)
 {
 	const struct cell *c = cs->ctx->cell;
-	char err[512] = "";
+	char err[8192] = "";     /* a VM boot error holds 25 console lines */
 	enum cell_status st;
 	int ret = cs->be->cell_begin ?
 		cs->be->cell_begin(c, &cs->ctx->env, &cs->be_state, err, sizeof(err)) : 0;

@@ -21,6 +21,7 @@
 #include "journal.h"
 #include "log.h"
 #include "progress.h"
+#include "sink.h"
 #include "run-status.h"
 #include "run-journal.h"
 #include "runner.h"
@@ -86,10 +87,14 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 					 .digest = o->digest } };
 	enum cell_status st;
 	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
+	struct sink backend_sink = { .db = db, .run_id = run_id, .probe = c->backend,
+				     .ops = &sink_db_ops };
 
 	ctx.cell_id = db_cell_begin(db, run_id, c);
 	if (ctx.cell_id < 0)
 		return CELL_FAILED;
+	backend_sink.cell_id = ctx.cell_id;
+	ctx.env.sink = &backend_sink;
 	st = cell_run(&ctx);     /* skips before any cost (cell_runnable) */
 	db_cell_end(db, ctx.cell_id, names[st]);
 	progress_cell_done(c->key, names[st]);

@@ -38,6 +38,8 @@
 #include "cell.h"
 #include "instance.h"
 
+struct sink;
+
 enum { BACKEND_SKIP = 1 };
 
 /* What kind of place an instance runs in; knobs and probes ask this. */
@@ -59,6 +61,7 @@ struct backend_env {
 	void (*env_note)(void *note_ctx, const char *key, const char *value,
 			 const char *source);
 	void *note_ctx;
+	struct sink *sink;        /* the cell's, for a backend's own rows (vm_boot); NULL outside a run */
 };
 
 /* Receives one cell_param row from a backend's describe(). */

@@ -13,6 +13,9 @@
 #                environment's cvm.type), with a copy of the run's measured
 #                cells and their calls 1.2 times slower: the overhead figure
 #                draws, NAME in its legend
+#   vmboot NAME  add three qemu cells with VM boots (table vm_boot): 1 and 2
+#                vCPUs with accel NAME and tcg, confidential NAME, all seven
+#                phases; one more boot without its guest phases (not drawn)
 #   halt POLICY  make the cells idle-policy cells under POLICY with halt
 #                entries (3 and 5 per call) whose source (cell_param
 #                idle.entries_source) alternates between cpuidle and tracefs,
@@ -126,6 +129,20 @@ elif mode == "vmexit":
     for c in cells[1:]:
         db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES "
                    "(?, ?, 'vmexit', 'accel = tcg: QEMU emulates the guest')", (run, c))
+elif mode == "vmboot":
+    phases = [("qemu-spawn", 0, "host-monotonic"), ("first-console", 500, "host-monotonic"),
+              ("console-enabled", 160, "guest-kernel"), ("run-init", 1500, "guest-kernel"),
+              ("init-start", 1560, "guest-kernel"), ("guest-ready", 1800, "guest-kernel"),
+              ("ready", 2300, "host-monotonic")]
+    for i, (vcpus, accel, keep) in enumerate([("1", name, 7), ("2", "tcg", 7),
+                                              ("2", "tcg", 2)]):
+        c = add_cell("vm%d" % i, {"vcpus": vcpus, "memory": "256", "accel": accel,
+                                  "confidential": name}, "qemu")
+        for seq, (ph, ms, clock) in enumerate(phases[:keep] if keep == 7 else
+                                              [phases[0], phases[6]]):
+            t = ms * 1000000 + (10 ** 12 if clock == "host-monotonic" else 0)
+            db.execute("INSERT INTO vm_boot VALUES (?, 0, ?, ?, ?, ?, ?, NULL)",
+                       (c, seq * 10, ph, t, clock, name))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()

@@ -15,7 +15,8 @@
 #    error of the report, with relative paths, and exit 1;
 #  - hostile names in the database (backend, workload, cell_param values,
 #    idle values, lock names, skip reasons) are never gnuplot language:
-#    every figure draws or says there is nothing to draw, no marker file;
+#    every figure draws or says there is nothing to draw, no marker file
+#    (the vm-boot figure with VM boots of accel and confidential NAME);
 #  - a run with measured and skipped cells is 'partial' with its counts in
 #    its last line, show and the report; exit 3.
 set -u
@@ -130,7 +131,7 @@ for name in "${names[@]}"; do
 	cp "$tmp/base.db" "$tmp/h$i.db"
 	craft "$tmp/h$i.db" noidle && craft "$tmp/h$i.db" names "$name" &&
 		craft "$tmp/h$i.db" runc "$name" && craft "$tmp/h$i.db" pair "$name" &&
-		craft "$tmp/h$i.db" vmexit kvm_exit
+		craft "$tmp/h$i.db" vmexit kvm_exit && craft "$tmp/h$i.db" vmboot "$name"
 	$py -c 'import sqlite3, sys
 d = sqlite3.connect(sys.argv[1]); d.execute("UPDATE skip SET reason = ?", (sys.argv[2],))
 d.commit()' "$tmp/h$i.db" "$name"

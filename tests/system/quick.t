@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=27
+N=29
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -53,6 +53,21 @@ is "$(q "SELECT count(*) FROM cell c WHERE status = 'ok' AND probes LIKE '%laten
 is "$(q "SELECT count(*) FROM environment WHERE key IN ('cpu.vendor', 'kernel.release',
 	'hypervisor.present', 'cvm.type', 'cpuidle.driver', 'ksm.run', 'thp.enabled')")" 7 \
 	"the environment of the run is recorded"
+
+if command -v qemu-system-x86_64 > /dev/null; then
+	is "$(q "SELECT group_concat(status) FROM cell WHERE experiment = 'quick-vm'")" ok \
+		"the TCG cell quick-vm booted a guest and its calls ran: ok" ||
+		q "SELECT message FROM error e JOIN cell c ON c.id = e.cell_id
+			WHERE c.experiment = 'quick-vm'" | head -3 | sed 's/^/# /'
+	is "$(q "SELECT count(*) FROM vm_boot b JOIN cell c ON c.id = b.cell_id
+		WHERE c.experiment = 'quick-vm' AND b.phase IN ('qemu-spawn', 'ready')")" 2 \
+		"... and stored its boot phases, from QEMU's spawn to ready"
+elif [ -n "${CI:-}" ]; then
+	_tap 1 "required under CI: qemu-system-x86_64 for the quick-vm cell"
+	_tap 1 "required under CI: qemu-system-x86_64 for the quick-vm cell"
+else
+	skip_rest 2 "qemu-system-x86_64 is not installed: quick-vm is skipped"
+fi
 
 st=$(q "SELECT status || ': ' || cells_ok || ' ok' FROM run")
 grep -q "info: run 1 $st[ ,]" "$tmp/run.out"

@@ -29,6 +29,7 @@
 #include "qemu-accel.h"
 #include "qemu-cell.h"
 #include "qemu-vms.h"
+#include "vm-boot.h"
 #include "vm.h"
 
 struct qemu_state {
@@ -140,6 +141,15 @@ static void note_boot(const struct backend_env *env, const struct qemu_state *st
 		      "SHA-256 of the booted kernel's bytes followed by the initrd's");
 }
 
+/* The boot phases of every VM, booted or not (one never started has none). */
+static void store_boots(const struct backend_env *env, const struct qemu_vms *v)
+{
+	int i;
+
+	for (i = 0; i < v->n; i++)
+		vm_boot_store(env->sink, i, &v->vm[i].vm);
+}
+
 static int qemu_prepare(const struct cell *c, const struct backend_env *env, void *state,
 			char *err, size_t errlen)
 {
@@ -153,6 +163,7 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 	qemu_cell_vm_config(c, c->accel, &st->guest, &vc);
 	ret = qemu_vms_boot(&st->vms, c, &vc, &st->acc, err, errlen);
 	note_boot(env, st);
+	store_boots(env, &st->vms);
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmd-guest.h"
 #include "exitcode.h"
 #include "guest.h"
@@ -23,7 +24,7 @@
 #define MAX_SEND 32
 
 enum { B_KPKG, B_KERNEL, B_INITRD, B_DISK, B_APPEND, B_VCPUS, B_MEMORY, B_ACCEL,
-       B_TIMEOUT, B_SEND, B_QEMU };
+       B_TIMEOUT, B_SEND, B_QEMU, B_HOLD };
 
 static const struct opt boot_opts[] = {
 	{ "kernel-package", 1, "PKG", "build or reuse the image with this kernel", B_KPKG },
@@ -38,14 +39,16 @@ static const struct opt boot_opts[] = {
 	{ "timeout", 1, "S", "boot timeout in seconds (default 60)", B_TIMEOUT },
 	{ "send", 1, "LINE", "send LINE once ready and print the answer (repeatable)", B_SEND },
 	{ "qemu", 1, "BIN", "the QEMU binary (default " QEMU_DEFAULT_BINARY ")", B_QEMU },
+	{ "hold", 1, "S", "then keep the guest up S seconds (idle; prints QEMU's pid)", B_HOLD },
 	OPT_END
 };
 
 struct boot_args {
 	struct vm_config c;
-	const char *kpkg, *vcpus, *memory, *timeout;
+	const char *kpkg, *vcpus, *memory, *timeout, *hold;
 	const char *send[MAX_SEND];
 	int nsend, bad;
+	double hold_s;
 };
 
 static int boot_opt(void *ctx, int id, const char *arg)
@@ -62,6 +65,7 @@ static int boot_opt(void *ctx, int id, const char *arg)
 	case B_MEMORY: a->memory = arg; break;
 	case B_ACCEL: a->c.accel = arg; break;
 	case B_TIMEOUT: a->timeout = arg; break;
+	case B_HOLD: a->hold = arg; break;
 	case B_QEMU: a->c.qemu = arg; break;
 	default:
 		if (a->nsend == MAX_SEND) {
@@ -87,6 +91,12 @@ static int numbers(struct boot_args *a, double *timeout)
 	if (a->timeout && (*end || !(*timeout > 0 && *timeout <= 3600))) {
 		fprintf(stderr, "cvmbench guest boot: --timeout '%s': expected seconds "
 			"(0 < S <= 3600)\n", a->timeout);
+		return -EINVAL;
+	}
+	a->hold_s = a->hold ? strtod(a->hold, &end) : 0;
+	if (a->hold && (*end || !(a->hold_s > 0 && a->hold_s <= 86400))) {
+		fprintf(stderr, "cvmbench guest boot: --hold '%s': expected seconds "
+			"(0 < S <= 86400)\n", a->hold);
 		return -EINVAL;
 	}
 	return 0;
@@ -144,6 +154,17 @@ static int talk(struct vm *vm, const struct boot_args *a)
 			printf("powered off: %s\n", vm_wait_exit(vm, 20000) ? "yes" : "no");
 	}
 	return ret;
+}
+
+/* --hold: an idle guest for S seconds (Ctrl-C ends it early), e.g. to read QEMU's memory. */
+static void hold(const struct vm *vm, double s)
+{
+	long long end = clock_now_ns() + (long long)(s * 1e9);
+
+	printf("qemu-pid %d\n", (int)vm->pid);
+	fflush(stdout);
+	while (clock_now_ns() < end && vm_wait_exit((struct vm *)vm, 200) == 0)
+		;
 }
 
 static struct vm *booting;
@@ -204,6 +225,8 @@ int guest_boot(int argc, char **argv)
 	print_phases(&vm);
 	fflush(stdout);
 	ret = talk(&vm, &a);
+	if (!ret && a.hold)
+		hold(&vm, a.hold_s);
 	vm_stop(&vm);
 	return ret ? EXIT_FAILED : EXIT_OK;
 }

@@ -32,6 +32,7 @@ static const char init_head[] =
 	"mount -t devtmpfs dev /dev\n"
 	"exec </dev/console >/dev/console 2>&1\n"
 	"log() { echo \"cvmbench-init: $*\"; }\n"
+	"read -r up rest </proc/uptime && log \"start uptime=$up\"\n"
 	"for m in %s; do\n"
 	"\tinsmod /lib/modules/$m.ko || log \"insmod $m failed\"\n"
 	"done\n";

@@ -164,4 +164,5 @@ void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct q
 	vc->model = !strcmp(c->confidential, "model");
 	vc->cvm = cvm ? c->confidential : NULL;
 	vc->firmware = c->firmware[0] ? c->firmware : NULL;
+	vc->append = c->guest_append[0] ? c->guest_append : NULL;
 }
