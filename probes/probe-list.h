@@ -9,4 +9,6 @@
 	X(runc)         \
 	X(idle)         \
 	X(cpu)          \
-	X(exitcost)
+	X(exitcost)     \
+	X(hostmem)      \
+	X(ksm)
