@@ -197,7 +197,7 @@ static void test_convergence(void)
 	pthread_join(t, NULL);
 	tap_contains(metrics, "converged=1 flag", "full scans advancing, pages steady: converged");
 	tap_contains(metrics, "flag_convergence_timeout=0 flag", "not flagged");
-	tap_contains(notes, "convergence=converged: 2 full scans", "after two full scans");
+	tap_contains(notes, "convergence=converged: 3 full scans", "after three full scans (two whole)");
 	tree("1\n", 1);
 	run_probe("model", 0.3);
 	tap_contains(metrics, "converged=0 flag", "full_scans still: not converged");

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/vm-ksm.c - two idle TCG guests side by side (bench/backends/
+ * qemu/vm.h; the qemu backend boots one VM per cell so far), with the ksm
+ * knob and the memory probes' readers: the same two guests with KSM off,
+ * then on (pages_to_scan 5000, sleep 10 ms) until converged: pages_sharing
+ * > 0 and their summed PSS clearly lower (by 10 % or more); the summed
+ * Pss_Anon of the KSM-off pair within 25 % of the host's MemAvailable
+ * drop; then two `model` guests with KSM on: their ksm_stat shows (next
+ * to) no merged page and their summed PSS is at least the KSM-off pair's.
+ *
+ * It changes KSM and starts QEMU, so it runs only as `vm-ksm.t run`, from
+ * tests/system/ksm-vms.t (root, under the host lock), which also checks that
+ * KSM's settings are as before and no QEMU is left. Alone, it is a skip.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cell.h"
+#include "guest.h"
+#include "hostmem-check.h"
+#include "journal.h"
+#include "knob.h"
+#include "ksm-state.h"
+#include "procmem.h"
+#include "tap.h"
+#include "vm.h"
+
+extern const struct knob_ops knob_ksm;
+
+struct pair {
+	struct vm vm[2];
+	long long pss, pss_anon, merging;
+};
+
+static struct guest_image img;
+static struct guest_disk disk;
+
+static int boot_pair(struct pair *p, int model)
+{
+	struct vm_config vc = { 0 };
+	char err[1024];
+	int i;
+
+	vc.accel = "tcg";
+	vc.vcpus = 1;
+	vc.memory_mib = 256;
+	vc.kernel = img.kernel;
+	vc.initrd = img.initrd;
+	vc.data_disk = disk.path;
+	vc.model = model;
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < 2; i++) {
+		p->vm[i].fd = p->vm[i].listen_fd = -1;
+		if (vm_start(&p->vm[i], &vc, 120, err, sizeof(err))) {
+			printf("# VM %d did not boot: %s\n", i, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Summed PSS, Pss_Anon and ksm_merging_pages of the pair. */
+static int measure(struct pair *p)
+{
+	struct smaps_rollup r;
+	struct ksm_stat k;
+	char path[64], buf[4096];
+	int i;
+
+	p->pss = p->pss_anon = p->merging = 0;
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)p->vm[i].pid);
+		if (procmem_read(path, buf, sizeof(buf)) <= 0 || smaps_rollup_parse(buf, &r))
+			return -1;
+		p->pss += r.pss;
+		p->pss_anon += r.pss_anon;
+		snprintf(path, sizeof(path), "/proc/%d/ksm_stat", (int)p->vm[i].pid);
+		if (procmem_read(path, buf, sizeof(buf)) > 0 && !ksm_stat_parse(buf, &k) &&
+		    k.merging_pages > 0)
+			p->merging += k.merging_pages;
+	}
+	return 0;
+}
+
+static void stop_pair(struct pair *p)
+{
+	vm_stop(&p->vm[0]);
+	vm_stop(&p->vm[1]);
+}
+
+static int ksm_cell(const char *mode)
+{
+	struct cell c;
+	char why[512] = "";
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.ksm, sizeof(c.ksm), "%s", mode);
+	c.ksm_pages_to_scan = 5000;
+	c.ksm_sleep_ms = 10;
+	ret = knob_ksm.apply(&c, why, sizeof(why));
+	if (ret)
+		printf("# ksm = %s: %s\n", mode, why);
+	return ret;
+}
+
+static const struct ksm_convergence *converge(void)
+{
+	ksm_converge_reset();
+	return ksm_converge_wait(60);
+}
+
+/*
+ * The KSM-off pair's summed Pss_Anon against the host's MemAvailable drop
+ * (within 25 %). MemAvailable is the whole host's: when it does not come
+ * back to within 25 % of the drop of its baseline once the guests are
+ * gone, something else on the host moved it meanwhile, and a failed
+ * comparison is a skip with the numbers rather than a verdict.
+ */
+static void check_drop(long long pss_anon, long long drop, long long base)
+{
+	double d = hostmem_diff_pct(pss_anon, drop);
+	long long noise;
+	struct meminfo m;
+
+	if (fabs(d) <= 25 || meminfo_read(&m)) {
+		tap_ok(fabs(d) <= 25, "KSM off: summed Pss_Anon %lld kB within 25 %% of the "
+		       "MemAvailable drop %lld kB (%.1f %%)", pss_anon, drop, d);
+		return;
+	}
+	noise = m.mem_available - base;
+	if (llabs(noise) * 4 > drop) {
+		printf("ok %d # SKIP Pss_Anon %lld kB against the MemAvailable drop %lld kB "
+		       "(%.1f %%): other load moved the host's MemAvailable (it ended %lld kB "
+		       "from its baseline once the guests were gone)\n", ++tap_count,
+		       pss_anon, drop, d, noise);
+		return;
+	}
+	tap_ok(0, "KSM off: summed Pss_Anon %lld kB within 25 %% of the MemAvailable drop "
+	       "%lld kB (%.1f %%; host drift %lld kB)", pss_anon, drop, d, noise);
+}
+
+/* The regular pair: off, then on. Fills @off with the KSM-off numbers. */
+static void regular(struct pair *p, struct pair *off)
+{
+	const struct ksm_convergence *cv;
+	struct meminfo m0, m1;
+	long long sharing, drop;
+	int ret;
+
+	meminfo_read(&m0);
+	tap_ok(!boot_pair(p, 0), "two regular TCG guests of 256 MiB boot");
+	sleep(2);
+	meminfo_read(&m1);
+	ret = measure(p);
+	tap_ok(!ret, "KSM off: summed PSS %lld kB, Pss_Anon %lld kB", p->pss,
+	       p->pss_anon);
+	*off = *p;
+	drop = m0.mem_available - m1.mem_available;
+	knob_ksm.restore(NULL);
+	tap_ok(!ksm_cell("on"), "KSM on, pages_to_scan 5000, sleep 10 ms");
+	cv = converge();
+	tap_ok(cv->converged, "KSM converges: %s", cv->how);
+	sharing = ksm_counter("pages_sharing");
+	measure(p);
+	tap_ok(sharing > 0 && p->merging > 0, "pages_sharing %lld > 0; the two QEMUs' "
+	       "ksm_merging_pages %lld", sharing, p->merging);
+	tap_ok(p->pss * 10 <= off->pss * 9, "KSM on: summed PSS %lld kB, at least 10 %% "
+	       "below KSM off (%lld kB): %.1f %%", p->pss, off->pss,
+	       100.0 * (double)(p->pss - off->pss) / (double)off->pss);
+	knob_ksm.restore(NULL);
+	stop_pair(p);
+	check_drop(off->pss_anon, drop, m0.mem_available);
+}
+
+static void model(struct pair *p, const struct pair *off)
+{
+	const struct ksm_convergence *cv;
+
+	tap_ok(!ksm_cell("on"), "KSM on for the model pair");
+	tap_ok(!boot_pair(p, 1), "two model guests (RAM preallocated, unmergeable) boot");
+	cv = converge();
+	measure(p);
+	tap_ok(!ksm_model_merged(p->merging, 512), "model: the QEMUs' ksm_merging_pages %lld "
+	       "(%s)", p->merging, cv->how);
+	tap_ok(p->pss >= off->pss, "model: summed PSS %lld kB >= KSM off %lld kB", p->pss,
+	       off->pss);
+	knob_ksm.restore(NULL);
+	stop_pair(p);
+}
+
+int main(int argc, char **argv)
+{
+	struct guest_build_opts b = { NULL, NULL, NULL, NULL };
+	struct pair p, off;
+	char err[1024];
+
+	if (argc < 2 || strcmp(argv[1], "run")) {
+		printf("1..0 # SKIP two guests with KSM: run from tests/system/ksm-vms.t "
+		       "(root, under the host lock)\n");
+		return 0;
+	}
+	tap_plan(11);
+	if (journal_open(err, sizeof(err)) ||
+	    guest_image_build(&b, &img, err, sizeof(err)) ||
+	    guest_disk_build("hello-world", "test", 1, NULL, &disk, err, sizeof(err))) {
+		printf("Bail out! %s\n", err);
+		return 1;
+	}
+	regular(&p, &off);
+	model(&p, &off);
+	journal_restore_all(NULL, NULL);
+	journal_close();
+	return tap_done();
+}
