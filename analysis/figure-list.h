@@ -14,4 +14,5 @@
 	X(runc_quota)      \
 	X(runc_corunner)   \
 	X(runc_parallel)   \
-	X(runc_contention)
+	X(runc_contention) \
+	X(memory)

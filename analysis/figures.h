@@ -53,5 +53,6 @@ int fig_runc_quota_data(struct figure_ctx *ctx);
 int fig_runc_corunner_data(struct figure_ctx *ctx);
 int fig_runc_parallel_data(struct figure_ctx *ctx);
 int fig_runc_contention_data(struct figure_ctx *ctx);
+int fig_memory_data(struct figure_ctx *ctx);
 
 #endif

@@ -176,8 +176,13 @@ static int hostmem_stop(struct probe *p, enum probe_window w)
 {
 	struct hostmem *h = p->priv;
 
+	pid_t pids[HM_MAX];
+	int i;
+
 	(void)w;
-	h->conv = ksm_converge_wait(p->target->cell->ksm_timeout);
+	for (i = 0; i < h->n; i++)
+		pids[i] = h->proc[i].pid;
+	h->conv = ksm_converge_wait(p->target->cell->ksm_timeout, pids, h->n);
 	sampler_stop(&h->smp);
 	sample(h);                    /* the steady state */
 	if (h->have_thp0 && read_thp(h, &h->thp1))

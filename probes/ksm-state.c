@@ -81,7 +81,23 @@ static void wait_scans(struct ksm_convergence *r)
 	r->wait_s = (double)(clock_now_ns() - t0) / 1e9;
 }
 
-static void converge(double timeout_s, struct ksm_convergence *r)
+/* 1 when every process's ksm_stat says it has no mergeable memory. */
+static int none_mergeable(const pid_t *pids, int n)
+{
+	char path[64], buf[1024];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/ksm_stat", (int)pids[i]);
+		if (sysfs_read(path, buf, sizeof(buf)) < 0 ||
+		    !strstr(buf, "ksm_mergeable: no"))
+			return 0;
+	}
+	return n > 0;
+}
+
+static void converge(double timeout_s, const pid_t *pids, int n,
+		     struct ksm_convergence *r)
 {
 	long long run = ksm_counter("run");
 
@@ -90,6 +106,11 @@ static void converge(double timeout_s, struct ksm_convergence *r)
 	if (run != 1) {
 		snprintf(r->how, sizeof(r->how), "not waited for: KSM is not running "
 			 "(run = %lld)", run);
+		return;
+	}
+	if (none_mergeable(pids, n)) {
+		snprintf(r->how, sizeof(r->how), "not waited for: no instance process has "
+			 "mergeable memory (ksm_stat: ksm_mergeable: no)");
 		return;
 	}
 	r->waited = 1;
@@ -104,11 +125,12 @@ static void converge(double timeout_s, struct ksm_convergence *r)
 			 r->pages_sharing);
 }
 
-const struct ksm_convergence *ksm_converge_wait(double timeout_s)
+const struct ksm_convergence *ksm_converge_wait(double timeout_s, const pid_t *pids,
+					       int npids)
 {
 	pthread_mutex_lock(&conv.mu);
 	if (!conv.done) {
-		converge(timeout_s, &conv.r);
+		converge(timeout_s, pids, npids, &conv.r);
 		conv.done = 1;
 	}
 	pthread_mutex_unlock(&conv.mu);

@@ -9,6 +9,7 @@
 #define CVMBENCH_KSM_STATE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #define KSM_SYSFS "/sys/kernel/mm/ksm"
 
@@ -36,7 +37,10 @@ void ksm_converge_reset(void);
 /**
  * ksm_converge_wait() - wait (at most @timeout_s) for KSM to converge, once
  * per window since the last reset; later calls return the first result.
+ * Not waited for when none of @pids has mergeable memory (ksm_stat says
+ * "ksm_mergeable: no" for each): full_scans does not advance then.
  */
-const struct ksm_convergence *ksm_converge_wait(double timeout_s);
+const struct ksm_convergence *ksm_converge_wait(double timeout_s, const pid_t *pids,
+					       int npids);
 
 #endif

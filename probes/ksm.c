@@ -157,7 +157,7 @@ static int ksm_stop(struct probe *p, enum probe_window w)
 	struct ksm_probe *k = p->priv;
 
 	(void)w;
-	k->conv = ksm_converge_wait(p->target->cell->ksm_timeout);
+	k->conv = ksm_converge_wait(p->target->cell->ksm_timeout, k->pid, k->n);
 	sampler_stop(&k->smp);
 	sample(k);
 	read_counters(k->end);

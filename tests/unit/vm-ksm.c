@@ -109,10 +109,12 @@ static int ksm_cell(const char *mode)
 	return ret;
 }
 
-static const struct ksm_convergence *converge(void)
+static const struct ksm_convergence *converge(const struct pair *p)
 {
+	pid_t pids[2] = { p->vm[0].pid, p->vm[1].pid };
+
 	ksm_converge_reset();
-	return ksm_converge_wait(60);
+	return ksm_converge_wait(60, pids, 2);
 }
 
 /*
@@ -164,7 +166,7 @@ static void regular(struct pair *p, struct pair *off)
 	drop = m0.mem_available - m1.mem_available;
 	knob_ksm.restore(NULL);
 	tap_ok(!ksm_cell("on"), "KSM on, pages_to_scan 5000, sleep 10 ms");
-	cv = converge();
+	cv = converge(p);
 	tap_ok(cv->converged, "KSM converges: %s", cv->how);
 	sharing = ksm_counter("pages_sharing");
 	measure(p);
@@ -184,7 +186,7 @@ static void model(struct pair *p, const struct pair *off)
 
 	tap_ok(!ksm_cell("on"), "KSM on for the model pair");
 	tap_ok(!boot_pair(p, 1), "two model guests (RAM preallocated, unmergeable) boot");
-	cv = converge();
+	cv = converge(p);
 	measure(p);
 	tap_ok(!ksm_model_merged(p->merging, 512), "model: the QEMUs' ksm_merging_pages %lld "
 	       "(%s)", p->merging, cv->how);
