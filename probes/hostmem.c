@@ -48,6 +48,7 @@ struct hostmem {
 	struct meminfo mi;
 	struct thp_split thp0, thp1;
 	int have_thp0;
+	long samples;                 /* sample instants taken */
 	const struct ksm_convergence *conv;
 	char buf[16384];              /* the sampler's and stop's read buffer */
 };
@@ -80,6 +81,7 @@ static void sample(void *arg)
 	struct smaps_rollup r;
 	int i;
 
+	h->samples++;
 	for (i = 0; i < h->n; i++) {
 		if (h->proc[i].gone)
 			continue;
@@ -165,6 +167,7 @@ static int hostmem_start(struct probe *p, enum probe_window w)
 		return ret;
 	ksm_converge_reset();
 	h->conv = NULL;
+	h->samples = 0;
 	h->t0 = clock_now_ns();
 	h->have_thp0 = !read_thp(h, &h->thp0);
 	sample(h);
@@ -295,7 +298,7 @@ static int hostmem_emit(struct probe *p, enum probe_window w, struct sink *s)
 	snprintf(how, sizeof(how), "at the end of the cell window; KSM %s",
 		 h->conv ? h->conv->how : "not asked");
 	sink_note(s, "steady_state", how);
-	sink_metric(s, HOSTMEM_SAMPLES, (double)h->ser.n, "count");
+	sink_metric(s, HOSTMEM_SAMPLES, (double)h->samples, "count");
 	return memory_series_emit(&h->ser, s);
 }
 
