@@ -12,8 +12,11 @@
  * It changes KSM and starts QEMU, so it runs only as `vm-ksm.t run`, from
  * tests/system/ksm-vms.t (root, under the host lock), which also checks that
  * KSM's settings are as before and no QEMU is left. Alone, it is a skip.
+ * `vm-ksm.t cost N` times the memory probes' reads over N guests instead.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <time.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,24 +199,96 @@ static void model(struct pair *p, const struct pair *off)
 	stop_pair(p);
 }
 
+static long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * `vm-ksm.t cost N`: boot N regular guests, then time 200 samples of what
+ * the hostmem probe reads per sample (smaps_rollup of each QEMU, meminfo)
+ * and of what the ksm probe reads (six KSM counters, each QEMU's
+ * ksm_stat), in CPU time of the reading thread (docs/performance.md).
+ */
+static int cost(int n)
+{
+	struct vm_config vc = { .accel = "tcg", .vcpus = 1, .memory_mib = 256 };
+	static const char *const ctr[] = { "pages_shared", "pages_sharing", "pages_unshared",
+					   "full_scans", "general_profit", "ksm_zero_pages" };
+	struct vm vm[8];
+	char err[1024], path[64], buf[16384];
+	struct smaps_rollup r;
+	struct ksm_stat k;
+	struct meminfo m;
+	long long t0, hm = 0, ks = 0;
+	int i, j, s, fd[8];
+
+	vc.kernel = img.kernel;
+	vc.initrd = img.initrd;
+	vc.data_disk = disk.path;
+	for (i = 0; i < n; i++) {
+		memset(&vm[i], 0, sizeof(vm[i]));
+		vm[i].fd = vm[i].listen_fd = -1;
+		if (vm_start(&vm[i], &vc, 180, err, sizeof(err))) {
+			printf("# VM %d: %s\n", i, err);
+			n = i;
+			break;
+		}
+		snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)vm[i].pid);
+		fd[i] = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	sleep(3);
+	for (s = 0; s < 200; s++) {
+		t0 = cpu_ns();
+		for (i = 0; i < n; i++)
+			if (procmem_pread(fd[i], buf, sizeof(buf)) > 0)
+				smaps_rollup_parse(buf, &r);
+		meminfo_read(&m);
+		hm += cpu_ns() - t0;
+		t0 = cpu_ns();
+		for (j = 0; j < 6; j++)
+			ksm_counter(ctr[j]);
+		for (i = 0; i < n; i++) {
+			snprintf(path, sizeof(path), "/proc/%d/ksm_stat", (int)vm[i].pid);
+			if (procmem_read(path, buf, sizeof(buf)) > 0)
+				ksm_stat_parse(buf, &k);
+		}
+		ks += cpu_ns() - t0;
+	}
+	printf("%d VMs of 256 MiB (PSS %lld kB last): hostmem %.1f us CPU per sample, "
+	       "ksm %.1f us CPU per sample; at 1 s: %.3f %% and %.3f %% of one core\n",
+	       n, r.pss, hm / 200 / 1e3, ks / 200 / 1e3, hm / 200 / 1e7, ks / 200 / 1e7);
+	for (i = 0; i < n; i++) {
+		close(fd[i]);
+		vm_stop(&vm[i]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct guest_build_opts b = { NULL, NULL, NULL, NULL };
 	struct pair p, off;
 	char err[1024];
 
-	if (argc < 2 || strcmp(argv[1], "run")) {
+	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "cost"))) {
 		printf("1..0 # SKIP two guests with KSM: run from tests/system/ksm-vms.t "
 		       "(root, under the host lock)\n");
 		return 0;
 	}
-	tap_plan(11);
+	if (strcmp(argv[1], "cost"))
+		tap_plan(11);
 	if (journal_open(err, sizeof(err)) ||
 	    guest_image_build(&b, &img, err, sizeof(err)) ||
 	    guest_disk_build("hello-world", "test", 1, NULL, &disk, err, sizeof(err))) {
 		printf("Bail out! %s\n", err);
 		return 1;
 	}
+	if (!strcmp(argv[1], "cost"))
+		return cost(argc > 2 ? atoi(argv[2]) : 4);
 	regular(&p, &off);
 	model(&p, &off);
 	journal_restore_all(NULL, NULL);
