@@ -30,7 +30,9 @@
 #include "knob.h"
 #include "ksm-state.h"
 #include "procmem.h"
+#include "sysfs.h"
 #include "tap.h"
+#include "thp-mode.h"
 #include "vm.h"
 
 extern const struct knob_ops knob_ksm;
@@ -150,6 +152,16 @@ static void check_drop(long long pss_anon, long long drop, long long base)
 	       "%lld kB (%.1f %%; host drift %lld kB)", pss_anon, drop, d, noise);
 }
 
+static const char *thp_now(void)
+{
+	static char line[128], mode[32];
+
+	if (sysfs_read_line(THP_ENABLED, line, sizeof(line)) < 0 ||
+	    thp_mode_parse(line, mode, sizeof(mode)))
+		return "unknown";
+	return mode;
+}
+
 /* The regular pair: off, then on. Fills @off with the KSM-off numbers. */
 static void regular(struct pair *p, struct pair *off)
 {
@@ -175,6 +187,8 @@ static void regular(struct pair *p, struct pair *off)
 	measure(p);
 	tap_ok(sharing > 0 && p->merging > 0, "pages_sharing %lld > 0; the two QEMUs' "
 	       "ksm_merging_pages %lld", sharing, p->merging);
+	printf("# PSS saving %lld kB, KSM general_profit %lld kB, THP %s\n",
+	       off->pss - p->pss, ksm_counter("general_profit") / 1024, thp_now());
 	tap_ok(p->pss * 10 <= off->pss * 9, "KSM on: summed PSS %lld kB, at least 10 %% "
 	       "below KSM off (%lld kB): %.1f %%", p->pss, off->pss,
 	       100.0 * (double)(p->pss - off->pss) / (double)off->pss);
