@@ -42,6 +42,8 @@ int sampler_start(struct sampler *s, double interval_s, void (*fn)(void *), void
 	int ret;
 
 	memset(s, 0, sizeof(*s));
+	if (!(interval_s >= 0.001))
+		return -EINVAL;           /* never a busy loop */
 	s->interval_ns = (long long)(interval_s * 1e9);
 	s->fn = fn;
 	s->arg = arg;

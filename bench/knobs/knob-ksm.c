@@ -33,9 +33,10 @@ static struct {
 	char applied[256];
 } ksm;
 
+/* Anything to change? (An empty ksm, as in a zeroed test cell, is unchanged.) */
 static int wanted(const struct cell *c)
 {
-	return strcmp(c->ksm, "unchanged") || c->ksm_pages_to_scan > 0 ||
+	return (c->ksm[0] && strcmp(c->ksm, "unchanged")) || c->ksm_pages_to_scan > 0 ||
 	       c->ksm_sleep_ms > 0;
 }
 

@@ -25,9 +25,10 @@ static struct {
 	char applied[128];
 } thp;
 
+/* Anything to change? (An empty thp, as in a zeroed test cell, is unchanged.) */
 static int wanted(const struct cell *c)
 {
-	return strcmp(c->thp, "unchanged") != 0;
+	return c->thp[0] && strcmp(c->thp, "unchanged");
 }
 
 /* The current mode into @mode; the whole line into @line. 0 or -errno. */

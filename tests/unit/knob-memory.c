@@ -234,7 +234,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/lock", tmp);
 	setenv("CVMBENCH_TEST_HOST_LOCK", path, 1);
 	setenv("CVMBENCH_SYSROOT", root, 1);
-	tap_plan(29);
+	tap_plan(28);
 	test_ksm_on();
 	test_ksm_off();
 	test_absent();
