@@ -91,7 +91,7 @@ static void sample(void *arg)
 			continue;
 		}
 		h->proc[i].last = r;
-		add(h, "smaps_rollup", i, "pss_kb", r.pss, "kB");
+		add(h, "smaps_rollup", i, HOSTMEM_PSS, r.pss, "kB");
 		add(h, "smaps_rollup", i, "rss_kb", r.rss, "kB");
 		add(h, "smaps_rollup", i, "anon_kb", r.anonymous, "kB");
 		add(h, "smaps_rollup", i, "pss_anon_kb", r.pss_anon, "kB");
@@ -229,17 +229,17 @@ static int emit_procs(struct hostmem *h, struct sink *s, struct smaps_rollup *su
 		snprintf(name, sizeof(name), "proc%d." key, i); \
 		sink_metric(s, name, (double)r->field, "kB"); \
 		sum->field += r->field; } while (0)
-		PUT(pss, "pss_kb");
+		PUT(pss, HOSTMEM_PSS);
 		PUT(rss, "rss_kb");
 		PUT(anonymous, "anon_kb");
 		PUT(pss_anon, "pss_anon_kb");
 #undef PUT
 	}
 	sink_metric(s, HOSTMEM_PSS, (double)sum->pss, "kB");
-	sink_metric(s, HOSTMEM_RSS, (double)sum->rss, "kB");
-	sink_metric(s, HOSTMEM_ANON, (double)sum->anonymous, "kB");
-	sink_metric(s, HOSTMEM_PSS_ANON, (double)sum->pss_anon, "kB");
-	sink_metric(s, HOSTMEM_PROCESSES, h->n, "count");
+	sink_metric(s, "rss_kb", (double)sum->rss, "kB");
+	sink_metric(s, "anon_kb", (double)sum->anonymous, "kB");
+	sink_metric(s, "pss_anon_kb", (double)sum->pss_anon, "kB");
+	sink_metric(s, "processes", h->n, "count");
 	return 0;
 }
 
@@ -255,16 +255,16 @@ static void emit_avail(struct probe *p, struct sink *s, const struct smaps_rollu
 		return;
 	}
 	drop = before - h->mi.mem_available;
-	sink_metric(s, HOSTMEM_AVAIL_BEFORE, (double)before, "kB");
-	sink_metric(s, HOSTMEM_AVAIL, (double)h->mi.mem_available, "kB");
-	sink_metric(s, HOSTMEM_AVAIL_DROP, (double)drop, "kB");
+	sink_metric(s, "mem_available_before_kb", (double)before, "kB");
+	sink_metric(s, "mem_available_kb", (double)h->mi.mem_available, "kB");
+	sink_metric(s, "mem_available_drop_kb", (double)drop, "kB");
 	if (drop > 0) {
-		sink_metric(s, HOSTMEM_PSS_VS_DROP, hostmem_diff_pct(sum->pss, drop), "%");
+		sink_metric(s, "pss_vs_drop_pct", hostmem_diff_pct(sum->pss, drop), "%");
 		if (sum->pss_anon >= 0)
-			sink_metric(s, HOSTMEM_PSS_ANON_VS_DROP,
+			sink_metric(s, "pss_anon_vs_drop_pct",
 				    hostmem_diff_pct(sum->pss_anon, drop), "%");
 	}
-	sink_metric(s, HOSTMEM_FLAG_DISAGREE,
+	sink_metric(s, "flag_pss_drop_disagree",
 		    hostmem_disagree(sum->pss, drop, HOSTMEM_DISAGREE_PCT), "flag");
 }
 
@@ -298,7 +298,7 @@ static int hostmem_emit(struct probe *p, enum probe_window w, struct sink *s)
 	snprintf(how, sizeof(how), "at the end of the cell window; KSM %s",
 		 h->conv ? h->conv->how : "not asked");
 	sink_note(s, "steady_state", how);
-	sink_metric(s, HOSTMEM_SAMPLES, (double)h->samples, "count");
+	sink_metric(s, "samples", (double)h->samples, "count");
 	return memory_series_emit(&h->ser, s);
 }
 

@@ -23,7 +23,6 @@
 
 #include "clock.h"
 #include "hostmem-check.h"
-#include "hostmem-metrics.h"
 #include "ksm-state.h"
 #include "memory-sink.h"
 #include "probe.h"
@@ -224,9 +223,9 @@ static void emit_stats(struct probe *p, struct sink *s)
 		sink_metric(s, name, (double)k->stat[i].process_profit, "B");
 		merging += k->stat[i].merging_pages > 0 ? k->stat[i].merging_pages : 0;
 	}
-	sink_metric(s, KSM_MERGING_PAGES, (double)merging, "pages");
+	sink_metric(s, "ksm_merging_pages", (double)merging, "pages");
 	if (!strcmp(c->confidential, "model"))
-		sink_metric(s, KSM_FLAG_MODEL_MERGED,
+		sink_metric(s, "flag_model_merged",
 			    ksm_model_merged(merging, (long long)c->memory * k->n), "flag");
 }
 
@@ -241,8 +240,8 @@ static int ksm_emit(struct probe *p, enum probe_window w, struct sink *s)
 	sink_note(s, "convergence", k->conv->how);
 	sink_metric(s, "ksm_timeout_s", k->conv->timeout_s, "s");
 	if (k->conv->waited) {
-		sink_metric(s, KSM_CONVERGED, k->conv->converged, "flag");
-		sink_metric(s, KSM_TIMED_OUT, k->conv->timed_out, "flag");
+		sink_metric(s, "converged", k->conv->converged, "flag");
+		sink_metric(s, "flag_convergence_timeout", k->conv->timed_out, "flag");
 		sink_metric(s, "convergence_wait_s", k->conv->wait_s, "s");
 		sink_metric(s, "convergence_scans", (double)k->conv->scans, "count");
 	}
