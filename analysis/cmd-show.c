@@ -27,7 +27,7 @@ static const struct opt show_opts[] = {
 	{ "db", 1, "FILE", "results database (default " ANALYSIS_DEFAULT_DB ")", OPT_DB },
 	{ "run", 1, "ID", "run to detail (default: the latest)", OPT_RUN },
 	{ "json", 0, NULL, "print JSON instead of tables", OPT_JSON },
-	{ "table", 1, "NAME", "print one study table instead: idle-policy, exitcost",
+	{ "table", 1, "NAME", "print one study table instead: idle-policy, exitcost, memory",
 	  OPT_TABLE },
 	OPT_END
 };
