@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=6
+N=8
 plan $N
 if ! command -v gnuplot >/dev/null; then
 	[ -n "${CI:-}" ] && { echo "Bail out! gnuplot is missing under CI"; exit 1; }
@@ -41,6 +41,19 @@ grep -q '>N=2<' "$tmp/m.svg" && grep -q '>N=1<' "$tmp/m.svg"
 is "$?" 0 "N beside each point: N=2 at one VM, N=1 at two (cell 4 has no data)"
 grep -q '1 cells without hostmem data left out' "$tmp/m.svg"
 is "$?" 0 "the cell without data is counted in the title"
+# the memory table: cell 1 as the ksm = off twin of cell 2
+sqlite3 "$tmp/r.db" "UPDATE cell_param SET value = 'off' WHERE cell_id = 1 AND key = 'ksm';
+	UPDATE cell_param SET value = 'on' WHERE cell_id = 2 AND key = 'ksm'"
+want=$(sqlite3 "$tmp/r.db" "SELECT printf('%.1f', ((SELECT value FROM metric WHERE cell_id = 1
+	AND name = 'pss_kb' AND probe = 'hostmem') - (SELECT value FROM metric WHERE cell_id = 2
+	AND name = 'pss_kb' AND probe = 'hostmem')) / 1024.0)")
+$CVMBENCH show --db "$tmp/r.db" --table memory --json > "$tmp/t.json"
+got=$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))
+print(t["rows"][1][11], len(t["rows"]))' "$tmp/t.json")
+is "$got" "$want 3" "show --table memory: cell 2's PSS saving against its ksm = off twin, 3 rows (not cell 4)"
+$CVMBENCH report "$tmp/rep" --db "$tmp/r.db" >/dev/null 2>&1
+grep -q "Host memory and KSM" "$tmp/rep/index.md"
+is "$?" 0 "the report holds the memory table"
 printf '[experiment none]\nworkload = null\ninvocations = 1\n' > "$tmp/n.ini"
 $CVMBENCH run "$tmp/n.ini" --db "$tmp/n.db" --wait-lock 600 >/dev/null 2>&1
 $CVMBENCH plot memory --db "$tmp/n.db" --out "$tmp/n.svg" 2>"$tmp/err"
