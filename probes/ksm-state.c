@@ -103,6 +103,10 @@ static void converge(double timeout_s, const pid_t *pids, int n,
 
 	memset(r, 0, sizeof(*r));
 	r->timeout_s = timeout_s;
+	if (run < 0) {
+		snprintf(r->how, sizeof(r->how), "not waited for: no KSM in this kernel");
+		return;
+	}
 	if (run != 1) {
 		snprintf(r->how, sizeof(r->how), "not waited for: KSM is not running "
 			 "(run = %lld)", run);
