@@ -7,7 +7,9 @@
  * name: never a zero); KSM absent (not supported, with the reason); KSM
  * running: convergence reached (a thread advances full_scans with
  * pages_sharing steady) and not reached (full_scans still: the timeout is
- * stored and flagged); a `model` cell whose VM merged pages is flagged.
+ * stored and flagged); a `model` cell whose VM merged pages is flagged;
+ * no process mergeable (ksm_mergeable: no): not waited for (it waited the
+ * whole timeout before: full_scans does not advance then).
  * No root.
  */
 #include <limits.h>
@@ -208,6 +210,21 @@ static void test_convergence(void)
 		     "a model VM with 15305 merged pages is flagged");
 }
 
+/* KSM running, but no process of the cell mergeable (a model guest). */
+static void test_unmergeable(void)
+{
+	char rel[64];
+
+	tree("1\n", 1);
+	snprintf(rel, sizeof(rel), "/proc/%d/ksm_stat", (int)getpid());
+	put(rel, "ksm_rmap_items 0\nksm_merging_pages 0\nksm_mergeable: no\n");
+	run_probe("model", 30);
+	tap_contains(notes, "convergence=not waited for: no instance process has mergeable",
+		     "nothing mergeable: no wait (full_scans would never advance), said so");
+	tap_ok(!strstr(metrics, "flag_convergence_timeout") && !strstr(metrics, "converged="),
+	       "and no convergence flag or verdict");
+}
+
 int main(void)
 {
 	char cmd[sizeof(root) + 16];
@@ -216,10 +233,11 @@ int main(void)
 	if (!mkdtemp(root))
 		return 1;
 	setenv("CVMBENCH_SYSROOT", root, 1);
-	tap_plan(23);
+	tap_plan(25);
 	test_present();
 	test_absent();
 	test_convergence();
+	test_unmergeable();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	return system(cmd) ? 1 : tap_done();
 }
