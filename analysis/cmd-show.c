@@ -31,7 +31,7 @@ static const struct opt show_opts[] = {
 	{ "run", 1, "ID", "run to detail (default: the latest)", OPT_RUN },
 	{ "json", 0, NULL, "print JSON instead of tables", OPT_JSON },
 	{ "table", 1, "NAME", "print one study table instead: idle-policy, exitcost, "
-	  "overhead (compare, every run)",
+	  "memory, overhead (compare, every run)",
 	  OPT_TABLE },
 	OPT_END
 };
@@ -130,6 +130,17 @@ static const char *cell_of(const cJSON *o)
 	return cJSON_IsString(v) ? v->valuestring : "run";
 }
 
+/* Fidelity flags (v_flag): a measured number that disagrees with a check. */
+static void print_flags(const cJSON *run)
+{
+	const cJSON *s, *flags = cJSON_GetObjectItem(run, "flags");
+
+	printf("flags: %d\n", cJSON_GetArraySize(flags));
+	cJSON_ArrayForEach(s, flags)
+		printf("  %s probe %s %s: %s\n", cell_of(s), jstr(s, "probe"), jstr(s, "name"),
+		       jstr(s, "meaning"));
+}
+
 static void print_skips_errors(const cJSON *run)
 {
 	const cJSON *s, *skips = cJSON_GetObjectItem(run, "skips");
@@ -141,6 +152,7 @@ static void print_skips_errors(const cJSON *run)
 		       cJSON_IsString(cJSON_GetObjectItem(s, "probe")) ? " probe " : "",
 		       cJSON_IsString(cJSON_GetObjectItem(s, "probe")) ?
 		       jstr(s, "probe") : "", jstr(s, "reason"));
+	print_flags(run);
 	printf("errors: %d\n", cJSON_GetArraySize(errors));
 	cJSON_ArrayForEach(s, errors)
 		printf("  %s at %s (%s): %s\n", cell_of(s), jstr(s, "at"),

@@ -17,4 +17,5 @@
 	X(runc_contention) \
 	X(overhead) \
 	X(vmexit_rate) \
-	X(vm_boot)
+	X(vm_boot) \
+	X(memory)

@@ -25,6 +25,7 @@
 #include "idle-cells.h"
 #include "idle-tables.h"
 #include "log.h"
+#include "memory-table.h"
 
 static void num(char *buf, size_t len, double v, const char *fmt)
 {
@@ -175,6 +176,9 @@ struct cJSON *idle_tables_json(struct sqlite3 *h, int64_t run_id)
 	t = exitcost_table(h, run_id);
 	if (t)
 		cJSON_AddItemToArray(arr, t);
+	t = memory_table_json(h, run_id);
+	if (t)
+		cJSON_AddItemToArray(arr, t);
 	return arr;
 }
 
@@ -210,8 +214,9 @@ int idle_table_show(struct sqlite3 *h, int64_t run_id, const char *name, int jso
 	cJSON *all, *t, *found = NULL;
 	char *text;
 
-	if (strcmp(name, "idle-policy") && strcmp(name, "exitcost")) {
-		pr_err("show: unknown table '%s': tables are idle-policy, exitcost", name);
+	if (strcmp(name, "idle-policy") && strcmp(name, "exitcost") && strcmp(name, "memory")) {
+		pr_err("show: unknown table '%s': tables are idle-policy, exitcost, memory",
+		       name);
 		return -ENOENT;
 	}
 	all = idle_tables_json(h, run_id);

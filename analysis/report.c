@@ -236,9 +236,17 @@ static void rep_skips_errors(FILE *f, const struct report_ops *ops,
 	static const char *const skip_head[] = { "cell", "probe", "reason" };
 	static const char *const err_cols[] = { "cell_key", "at", "source", "message" };
 	static const char *const err_head[] = { "cell", "at", "source", "message" };
+	static const char *const flag_cols[] = { "cell_key", "probe", "name", "meaning" };
+	static const char *const flag_head[] = { "cell", "probe", "flag", "meaning" };
 	const cJSON *skips = cJSON_GetObjectItem(run, "skips");
 	const cJSON *errors = cJSON_GetObjectItem(run, "errors");
+	const cJSON *flags = cJSON_GetObjectItem(run, "flags");
 
+	ops->heading(f, 2, "Fidelity flags");
+	if (!cJSON_GetArraySize(flags))
+		ops->para(f, "No check flagged a measurement.");
+	else
+		rep_rows(f, ops, flags, flag_cols, flag_head, 4, 1);
 	ops->heading(f, 2, "Skips");
 	if (!cJSON_GetArraySize(skips))
 		ops->para(f, "Nothing was skipped.");

@@ -8,6 +8,7 @@
  *                          "latency_ms": {n, min, p5, ..., ci_hi},
  *                          "fn_ms": {...} or null} ],
  *              "skips": [ {cell_key, probe, reason} ],
+ *              "flags": [ {cell_key, probe, name, meaning} ],
  *              "errors": [ {cell_key, at, source, message} ] } }
  *
  * "run" is null when the database holds no run. status_text is the status
@@ -41,6 +42,8 @@ static const char sql_cells[] =
 	"SELECT * FROM v_cell_latency WHERE run_id = ?1 ORDER BY cell_id";
 static const char sql_skips[] =
 	"SELECT cell_key, probe, reason FROM v_skip WHERE run_id = ?1 ORDER BY id";
+static const char sql_flags[] =
+	"SELECT cell_key, probe, name, meaning FROM v_flag WHERE run_id = ?1 ORDER BY id";
 static const char sql_errors[] =
 	"SELECT cell_key, at, source, message FROM v_error WHERE run_id = ?1 "
 	"ORDER BY id";
@@ -158,6 +161,7 @@ static cJSON *run_json(struct db *db, int64_t run_id)
 	if (add_query(run, "environment", analysis_query_json(h, sql_env, run_id)) ||
 	    add_query(run, "cells", cells_json(h, run_id)) ||
 	    add_query(run, "skips", analysis_query_json(h, sql_skips, run_id)) ||
+	    add_query(run, "flags", analysis_query_json(h, sql_flags, run_id)) ||
 	    add_query(run, "errors", analysis_query_json(h, sql_errors, run_id))) {
 		cJSON_Delete(run);
 		return NULL;

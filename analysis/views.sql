@@ -41,6 +41,21 @@ CREATE TEMP VIEW v_error AS
 SELECT e.id, e.run_id, e.cell_id, c.cell_key, e.at, e.source, e.message
 FROM error AS e LEFT JOIN cell AS c ON c.id = e.cell_id;
 
+-- Fidelity flags a probe raised on a cell (metrics named flag_*, value not 0),
+-- with what each means (docs/probes/hostmem.md, docs/probes/ksm.md).
+CREATE TEMP VIEW v_flag AS
+SELECT m.id, c.run_id, c.cell_key, m.probe, m.name,
+	CASE m.name
+	WHEN 'flag_pss_drop_disagree' THEN
+		'summed PSS and the host''s MemAvailable drop differ by more than 10 %'
+	WHEN 'flag_convergence_timeout' THEN
+		'KSM did not converge within ksm-timeout: steady state taken anyway'
+	WHEN 'flag_model_merged' THEN
+		'a model VM had merged pages (over 1 % of its RAM)'
+	ELSE m.name END AS meaning
+FROM metric AS m JOIN cell AS c ON c.id = m.cell_id
+WHERE m.invocation_id IS NULL AND m.name LIKE 'flag\_%' ESCAPE '\' AND m.value != 0;
+
 -- Invocations with every column of their cell, for `cvmbench export`.
 -- Cell columns whose names clash with the invocation's are prefixed cell_.
 CREATE TEMP VIEW v_export_invocation AS

@@ -103,6 +103,18 @@
 	X("cpu", cpu, char, [32], KEY_STRING, 1, 0, 0, NULL, "auto", NULL, \
 	  "qemu: -cpu model; auto = host under KVM (EPYC-v4 for sev-snp), QEMU's under TCG") \
 	X("guest-append", guest_append, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
-	  "qemu: more guest kernel arguments, after console=ttyS0 panic=-1")
+	  "qemu: more guest kernel arguments, after console=ttyS0 panic=-1") \
+	X("ksm", ksm, char, [12], KEY_ENUM, 1, 0, 0, "unchanged|on|off", "unchanged", \
+	  NULL, "host KSM for the cell: on (run = 1), off (unmerge, run = 0)") \
+	X("ksm-pages-to-scan", ksm_pages_to_scan, int, , KEY_INT, 1, 0, 100000000, NULL, \
+	  "0", NULL, "KSM pages_to_scan for the cell; 0 = unchanged") \
+	X("ksm-sleep-ms", ksm_sleep_ms, int, , KEY_INT, 1, 0, 3600000, NULL, "0", NULL, \
+	  "KSM sleep_millisecs for the cell; 0 = unchanged") \
+	X("ksm-timeout", ksm_timeout, double, , KEY_DOUBLE, 0, 0.001, 86400, NULL, "120", \
+	  NULL, "ksm probe: seconds to wait for KSM to converge (flagged when hit)") \
+	X("thp", thp, char, [12], KEY_ENUM, 1, 0, 0, "unchanged|always|madvise|never", \
+	  "unchanged", NULL, "host transparent hugepages (enabled) for the cell") \
+	X("hostmem-interval", hostmem_interval, double, , KEY_DOUBLE, 0, 0.01, 3600, NULL, \
+	  "1", NULL, "hostmem/ksm probes: seconds between memory samples")
 
 #endif

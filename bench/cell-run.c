@@ -20,6 +20,7 @@
 #include "log.h"
 #include "probe-set.h"
 #include "probe.h"
+#include "procmem.h"
 #include "progress.h"
 #include "runner.h"
 #include "sink.h"
@@ -432,13 +433,27 @@ static enum cell_status skip_cell(struct cell_state *cs, const char *why)
 	return CELL_SKIPPED;
 }
 
+/*
+ * The host's MemAvailable before the backend starts anything of the cell:
+ * the hostmem probe's baseline (probe_target.mem_available_before_kb).
+ */
+static long long mem_baseline_kb(void)
+{
+	struct meminfo m;
+
+	return meminfo_read(&m) ? -1 : m.mem_available;
+}
+
 /* The backend sets up, prepares, the cell is measured; cell_end() always. */
 static enum cell_status measure_on_backend(struct cell_state *cs)
 {
 	const struct cell *c = cs->ctx->cell;
 	char err[8192] = "";     /* a VM boot error holds 25 console lines */
 	enum cell_status st;
-	int ret = cs->be->cell_begin ?
+	int ret;
+
+	cs->target.mem_available_before_kb = mem_baseline_kb();
+	ret = cs->be->cell_begin ?
 		cs->be->cell_begin(c, &cs->ctx->env, &cs->be_state, err, sizeof(err)) : 0;
 
 	if (ret == BACKEND_SKIP)

@@ -155,17 +155,11 @@ void journal_close(void)
 	journal_unlock_host();
 }
 
-long journal_set(const char *path, const char *value)
+long journal_set_old(const char *path, const char *old, const char *value)
 {
-	char old[4096];
-	long id;
-	int ret = sysfs_read_line(path, old, sizeof(old));
+	long id = journal_add('s', path, old, 0, 0);
+	int ret;
 
-	if (ret < 0)
-		return ret;
-	if ((size_t)ret >= sizeof(old) - 1)
-		return -E2BIG;    /* would be restored cut */
-	id = journal_add('s', path, old, 0, 0);
 	if (id < 0)
 		return id;
 	ret = sysfs_write(path, value);
@@ -175,6 +169,18 @@ long journal_set(const char *path, const char *value)
 		return ret;
 	}
 	return id;
+}
+
+long journal_set(const char *path, const char *value)
+{
+	char old[4096];
+	int ret = sysfs_read_line(path, old, sizeof(old));
+
+	if (ret < 0)
+		return ret;
+	if ((size_t)ret >= sizeof(old) - 1)
+		return -E2BIG;    /* would be restored cut */
+	return journal_set_old(path, old, value);
 }
 
 long long journal_process_starttime(long long pid)

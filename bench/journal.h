@@ -82,6 +82,12 @@ int journal_kind_register(const struct journal_kind *k);
  * (> 0) or -errno; nothing is written when the journal cannot be.
  */
 long journal_set(const char *path, const char *value) JOURNAL_CHECK;
+/**
+ * journal_set_old() - journal_set() for a file whose read-back is not what
+ * restores it (THP's "always [madvise] never" is restored by writing
+ * "madvise"): @old is journalled as the value to write back. Same returns.
+ */
+long journal_set_old(const char *path, const char *old, const char *value) JOURNAL_CHECK;
 /** journal_process() - record a process cvmbench started. Returns an id or -errno. */
 long journal_process(pid_t pid) JOURNAL_CHECK;
 /**

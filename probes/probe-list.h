@@ -10,4 +10,6 @@
 	X(idle)         \
 	X(cpu)          \
 	X(exitcost)     \
-	X(vmexit)
+	X(vmexit)       \
+	X(hostmem)      \
+	X(ksm)

@@ -55,6 +55,12 @@ struct probe_target {
 	const double *latency_ns;     /* measured round trips so far */
 	const double *fn_ns;          /* function times so far */
 	size_t nresults;
+	/*
+	 * The host's MemAvailable (kB) read after the cell's knobs were
+	 * applied and before its backend's cell_begin() (a VM backend boots
+	 * the cell's VMs in prepare(), before probes open); -1: not read.
+	 */
+	long long mem_available_before_kb;
 };
 
 struct sink;

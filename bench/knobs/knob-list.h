@@ -7,4 +7,6 @@
 #define KNOBS(X)        \
 	X(idle)         \
 	X(favordynmods) \
-	X(corunner)
+	X(corunner)     \
+	X(thp)          \
+	X(ksm)

@@ -76,10 +76,13 @@ int sysfs_read_line(const char *path, char *buf, size_t len)
 
 /**
  * sysfs_write() - write @value to @path in one write(2). Returns 0 or -errno.
+ * A kernel file takes the value whole; a file of a test's fake tree
+ * (sysroot.h) is truncated first, so that it reads back the same way.
  */
 int sysfs_write(const char *path, const char *value)
 {
-	int fd = sysroot_open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	int fd = sysroot_open(path, O_WRONLY | O_CLOEXEC | (sysroot() ? O_TRUNC : 0));
+	int ret = 0;
 	size_t len = strlen(value);
 
 	if (fd < 0)

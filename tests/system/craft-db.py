@@ -6,6 +6,9 @@
 #                NAME, workload NAME and cell_param values NAME, with
 #                traced starts and lock contention: every runc figure
 #                draws, with NAME in its titles and labels
+#   memory NAME  add memory cells (hostmem pss_kb, ksm pages_sharing) with
+#                workload, ksm and confidential NAME at 1 and 2 VMs: the
+#                memory figure and table draw, with NAME in their labels
 #   names NAME   rename the run's workloads, sizes and idle values to NAME
 #   noidle       make the cells idle-policy cells (idle = hlt, probes
 #                latency, idle, cpu) whose idle probe was skipped
@@ -68,6 +71,15 @@ if mode == "runc":
                                 ("corunner", "0"), ("corunner", "1")]):
         p = {k: v, "seccomp": name, "netns": name}
         add_starts(add_cell("c%d" % i, p, name), 5000000 * (i + 1))
+elif mode == "memory":
+    for i in range(4):
+        p = {"workload": name, "ksm": name if i < 2 else "off",
+             "confidential": name, "vms": str(i % 2 + 1)}
+        c = add_cell("m%d" % i, p, name)
+        db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+                   "(?, 'hostmem', 'pss_kb', ?, 'kB')", (c, 200000 * (i % 2 + 1)))
+        db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+                   "(?, 'ksm', 'pages_sharing', 1000, 'pages')", (c,))
 elif mode == "names":
     db.execute("UPDATE cell SET workload = ?, size = ? WHERE run_id = ?",
                (name, name, run))

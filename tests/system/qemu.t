@@ -143,7 +143,7 @@ done
 is "$(cat /proc/${qpid:-0}/comm 2>/dev/null)" qemu-system-x86 \
 	"the instance's recorded pid is the VM's QEMU (${qpid:-none})"
 tr '\0' ' ' </proc/${qpid:-0}/cmdline 2>/dev/null |
-	grep -q -- "-object memory-backend-ram,id=mem0,size=256M,prealloc=on,merge=off -machine q35,memory-backend=mem0 "
+	grep -q -- "-object memory-backend-ram,id=mem0,size=256M,prealloc=on,merge=off -machine q35,memory-backend=mem0,mem-merge=off "
 is "$?" 0 "confidential = model: QEMU runs with preallocated, unmergeable guest RAM"
 exec 3>&2 2>/dev/null
 kill -9 $pid

@@ -40,7 +40,7 @@ static const char golden_kvm[] =
 static const char golden_model[] =
 	"qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot "
 	"-object memory-backend-ram,id=mem0,size=512M,prealloc=on,merge=off "
-	"-machine q35,memory-backend=mem0 -accel tcg -smp 2 -m 512 -kernel /c/vmlinuz "
+	"-machine q35,memory-backend=mem0,mem-merge=off -accel tcg -smp 2 -m 512 -kernel /c/vmlinuz "
 	"-initrd /c/initramfs.cpio -append console=ttyS0 panic=-1 cvmbench.test=echo "
 	"-chardev file,id=con0,path=/t/console -serial chardev:con0 "
 	"-device virtio-serial-pci,id=vser0 -chardev socket,id=agent0,path=/t/agent.sock "

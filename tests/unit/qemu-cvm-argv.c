@@ -48,7 +48,7 @@ static const struct golden {
 	{ "kvm", "none", "auto", HEAD "-machine q35 -accel kvm -cpu host -smp 2 -m 512 "
 	  "-bios /fw/OVMF.fd " TAIL },
 	{ "tcg", "model", "auto", HEAD "-object memory-backend-ram,id=mem0,size=512M,"
-	  "prealloc=on,merge=off -machine q35,memory-backend=mem0 -accel tcg -smp 2 -m 512 "
+	  "prealloc=on,merge=off -machine q35,memory-backend=mem0,mem-merge=off -accel tcg -smp 2 -m 512 "
 	  "-bios /fw/OVMF.fd " TAIL },
 	{ "kvm", "sev-snp", "auto", HEAD "-object memory-backend-memfd,id=ram1,size=512M,"
 	  "share=true,prealloc=off -object sev-snp-guest,id=sev0,cbitpos=51,"
@@ -199,7 +199,7 @@ static void test_twins(void)
 		   "tdx vs its twin: only the TDX object and its -machine options");
 	check_twin("model", "auto",
 		   "-object memory-backend-ram,id=mem0,size=512M,prealloc=on,merge=off\n"
-		   "-machine memory-backend=mem0\n", "",
+		   "-machine memory-backend=mem0\n-machine mem-merge=off\n", "",
 		   "model vs its twin: only the preallocated unmergeable RAM");
 	check_twin("sev-snp", "auto",
 		   "-object memory-backend-memfd,id=ram1,size=512M,share=true,prealloc=off\n"

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * memory-table.c - the memory table (memory-table.h): what the host lost
+ * (summed PSS, Pss_Anon, MemAvailable drop; hostmem probe) beside what KSM
+ * says it saved (pages_sharing, general_profit; ksm probe), and the PSS
+ * saving against the ksm = off twin with the THP mode beside it: the two
+ * differ (KSM splits huge pages before merging), so neither stands for
+ * the other. Numbers in MiB; "-" where a probe did not measure.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+
+#include "hostmem-metrics.h"
+#include "memory-table.h"
+
+/* Per cell: its parameters and numbers; the twin's PSS by a self-join. */
+static const char *const SQL =
+	"WITH p AS (SELECT c.id, c.cell_key,"
+	" (SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'workload') AS wl,"
+	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'ksm'),"
+	"  'unchanged') AS ksm,"
+	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND"
+	"  key = 'confidential'), 'none') AS conf,"
+	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'vms'),"
+	"  '1') AS vms,"
+	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'memory'),"
+	"  '') AS mem,"
+	" COALESCE(NULLIF((SELECT value FROM cell_param WHERE cell_id = c.id AND"
+	"  key = 'thp'), 'unchanged'), (SELECT value FROM environment WHERE"
+	"  run_id = c.run_id AND key = 'thp.enabled'), '-') AS thp,"
+	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'"
+	"  AND name = '" HOSTMEM_PSS "' AND invocation_id IS NULL) AS pss,"
+	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'"
+	"  AND name = 'pss_anon_kb' AND invocation_id IS NULL) AS anon,"
+	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'"
+	"  AND name = 'mem_available_drop_kb' AND invocation_id IS NULL) AS drop_kb,"
+	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = 'ksm'"
+	"  AND name = 'pages_sharing' AND invocation_id IS NULL) AS sharing,"
+	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = 'ksm'"
+	"  AND name = 'general_profit' AND invocation_id IS NULL) AS profit,"
+	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = 'ksm'"
+	"  AND name = 'converged' AND invocation_id IS NULL) AS conv"
+	" FROM cell c WHERE c.run_id = ?1) "
+	"SELECT a.cell_key, a.wl, a.ksm, a.conf, a.vms, a.thp, a.pss / 1024.0,"
+	" a.anon / 1024.0, a.drop_kb / 1024.0, a.sharing, a.profit / 1048576.0,"
+	" (SELECT avg(b.pss) FROM p b WHERE b.ksm = 'off' AND a.ksm != 'off' AND"
+	"  b.wl = a.wl AND b.conf = a.conf AND b.vms = a.vms AND b.mem = a.mem"
+	"  AND b.pss IS NOT NULL) / 1024.0 - a.pss / 1024.0, a.conv "
+	"FROM p a WHERE a.pss IS NOT NULL ORDER BY a.id";
+
+static const char *const head[] = {
+	"cell", "workload", "ksm", "confidential", "VMs", "THP", "PSS MiB",
+	"Pss_Anon MiB", "MemAvailable drop MiB", "pages_sharing", "general_profit MiB",
+	"PSS saving vs ksm off MiB", "converged",
+};
+#define NCOLS ((int)(sizeof(head) / sizeof(head[0])))
+
+static void add_row(cJSON *rows, sqlite3_stmt *st)
+{
+	const char *row[NCOLS];
+	char num[NCOLS][32];
+	int i;
+
+	for (i = 0; i < NCOLS; i++) {
+		row[i] = num[i];
+		if (sqlite3_column_type(st, i) == SQLITE_NULL)
+			snprintf(num[i], 32, "-");
+		else if (i == 12)
+			snprintf(num[i], 32, "%s", sqlite3_column_int(st, i) ? "yes" : "NO");
+		else if (sqlite3_column_type(st, i) == SQLITE_TEXT)
+			row[i] = (const char *)sqlite3_column_text(st, i);
+		else
+			snprintf(num[i], 32, i == 9 ? "%.0f" : "%.1f",
+				 sqlite3_column_double(st, i));
+	}
+	cJSON_AddItemToArray(rows, cJSON_CreateStringArray(row, NCOLS));
+}
+
+struct cJSON *memory_table_json(struct sqlite3 *h, int64_t run_id)
+{
+	cJSON *t, *rows;
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(h, SQL, -1, &st, NULL))
+		return NULL;
+	sqlite3_bind_int64(st, 1, run_id);
+	t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "name", "memory");
+	cJSON_AddStringToObject(t, "title", "Host memory and KSM (hostmem, ksm probes)");
+	cJSON_AddStringToObject(t, "note", "Host-observed memory (PSS, MemAvailable) beside "
+				"KSM's own counters; the PSS saving and general_profit differ, "
+				"most with THP (docs/probes/ksm.md).");
+	cJSON_AddItemToObject(t, "head", cJSON_CreateStringArray(head, NCOLS));
+	rows = cJSON_AddArrayToObject(t, "rows");
+	while (sqlite3_step(st) == SQLITE_ROW)
+		add_row(rows, st);
+	sqlite3_finalize(st);
+	if (!cJSON_GetArraySize(rows)) {
+		cJSON_Delete(t);
+		return NULL;
+	}
+	return t;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * memory-table.h - the memory table of a run (`cvmbench show --table memory`
+ * and the report): host-observed memory beside KSM's own counters.
+ */
+#ifndef CVMBENCH_MEMORY_TABLE_H
+#define CVMBENCH_MEMORY_TABLE_H
+
+#include <stdint.h>
+
+struct sqlite3;
+struct cJSON;
+
+/**
+ * memory_table_json() - one row per cell with the hostmem probe: workload,
+ * ksm, confidential, VMs, the THP mode, summed PSS and Pss_Anon, the
+ * MemAvailable drop, KSM's pages_sharing and general_profit, the PSS saving
+ * against the cell's ksm = off twin (same workload, confidential, VMs,
+ * memory) and whether KSM converged; as a table object of idle-tables.h's
+ * form, or NULL when no cell has hostmem data (or on error).
+ */
+struct cJSON *memory_table_json(struct sqlite3 *h, int64_t run_id);
+
+#endif

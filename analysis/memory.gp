@@ -1,0 +1,37 @@
+# memory.gp - host memory (summed PSS of the cell's QEMU processes) against
+# the VMs per cell, one line per workload and variant (ksm on, ksm off,
+# model), as the study's Fig. 3 a-c; N (cells) beside each point.
+#
+# Run by `cvmbench plot memory` (analysis/plot.c), which sets:
+#   datafile, outfile, term, nblocks, maxvms, nodata (cells left out: no
+#   hostmem data), run
+# Data (analysis/fig-memory.c): one block per line, its first row the title
+# (columnheader(1)), then columns
+#   1 VMs  2 mean MiB  3 min MiB  4 max MiB  5 N
+
+if (term eq 'svg') {
+	set terminal svg size 800,520 dynamic enhanced font 'Sans,11' background rgb 'white'
+} else {
+	set terminal pngcairo size 800,520 enhanced font 'Sans,10' background rgb 'white'
+}
+set output outfile
+
+set xrange [0.5:maxvms + 0.5]
+set xtics 1 nomirror
+set mxtics 1
+set format x '%.0f'
+set xlabel 'VMs'
+set ylabel 'host memory, summed PSS (MiB)'
+set ytics nomirror
+set yrange [0:*]
+set grid xtics ytics lc rgb '#dddddd'
+set border 3
+set key top left noenhanced
+set title sprintf("Host memory against VMs, run %d%s", run, \
+	nodata > 0 ? sprintf(" (%d cells without hostmem data left out)", nodata) : '') \
+	noenhanced
+
+plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
+	with yerrorlines lw 2 pt 7 title columnheader(1), \
+     for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('N=%d', $5)) \
+	with labels offset char 2.5, char 0.6 font ',8' notitle

@@ -1,0 +1,84 @@
+#!/bin/bash
+# tests/system/hostmem.t - the hostmem and ksm probes through a real run:
+# two qemu (TCG) cells of hello-world, ksm = on then off, thp = never;
+# their metrics, notes and memory_sample rows are in the database, the
+# KSM-on cell converged and its VM merged pages; afterwards KSM and THP
+# read exactly as before and no QEMU of the run is left. Then a run killed
+# with -9 while it waits for a convergence that cannot come (1 page per
+# second), and `cvmbench restore`: the same. Root, KSM, QEMU needed.
+#   flock /tmp/cvmbench-host.lock prove -v tests/system/hostmem.t
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+
+N=12
+plan $N
+why=
+[ "$(id -u)" = 0 ] || why="needs root"
+[ -z "$why" ] && [ ! -e /sys/kernel/mm/ksm/run ] && why="KSM is not built into this kernel (no /sys/kernel/mm/ksm)"
+[ -z "$why" ] && ! command -v qemu-system-x86_64 >/dev/null && why="no qemu-system-x86_64"
+[ -z "$why" ] && ! command -v sqlite3 >/dev/null && why="no sqlite3"
+if [ -n "$why" ]; then skip_rest $N "$why"; exit 0; fi
+
+tmp=$(mktemp -d)
+trap '$CVMBENCH restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+export CVMBENCH_STATE_DIR=$tmp/state TMPDIR=$tmp
+db=$tmp/r.db
+q() { sqlite3 "$db" "$@"; }
+settings() {
+	local f
+	for f in run pages_to_scan sleep_millisecs smart_scan use_zero_pages; do
+		echo "$f $(cat /sys/kernel/mm/ksm/$f)"
+	done
+	cat /sys/kernel/mm/transparent_hugepage/enabled
+}
+qemus() { pgrep -f "qemu-system.*$tmp" | tr '\n' ' '; }
+before=$(settings)
+cat > "$tmp/m.ini" <<'INI'
+[experiment hm]
+workload = hello-world
+backend = qemu
+accel = tcg
+memory = 256
+boot-timeout = 180
+probes = latency, hostmem, ksm
+invocations = 3
+warmup = 1
+ksm-pages-to-scan = 5000
+ksm-sleep-ms = 10
+ksm-timeout = 60
+hostmem-interval = 0.2
+thp = never
+ksm = on, off
+INI
+$CVMBENCH run "$tmp/m.ini" --db "$db" >"$tmp/out" 2>&1
+is "$?" 0 "two qemu cells (ksm on, off) run" || sed 's/^/# /' "$tmp/out" | tail -5
+m() { q "SELECT m.value FROM metric m JOIN cell_param p ON p.cell_id = m.cell_id AND p.key = 'ksm'
+	WHERE p.value = '$1' AND m.probe = '$2' AND m.name = '$3' AND m.invocation_id IS NULL"; }
+ok "$(m on hostmem pss_kb | cut -d. -f1)" -gt 50000 "ksm = on: summed PSS stored ($(m on hostmem pss_kb) kB)"
+ok "$(m on hostmem mem_available_drop_kb | cut -d. -f1)" -gt 0 \
+	"MemAvailable drop from the baseline before the VM booted ($(m on hostmem mem_available_drop_kb) kB)"
+is "$(m on ksm converged)" "1.0" "ksm = on: converged ($(q "SELECT value FROM cell_param WHERE key = 'ksm.convergence' LIMIT 1"))"
+ok "$(m on ksm ksm_merging_pages | cut -d. -f1)" -gt 0 "ksm = on: the VM's QEMU has merged pages ($(m on ksm ksm_merging_pages))"
+is "$(m off ksm pages_sharing)" "0.0" "ksm = off: unmerged, pages_sharing 0"
+ok "$(q "SELECT count(DISTINCT t_ns) FROM memory_sample WHERE source = 'smaps_rollup'")" -ge 4 \
+	"memory_sample holds a time series ($(q "SELECT count(*) FROM memory_sample") rows)"
+is "$(q "SELECT count(*) FROM metric WHERE name = 'thp_split_pmd'")" 2 "thp_split_pmd recorded per cell"
+is "$(settings)" "$before" "KSM and THP exactly as before the run"
+is "$(qemus)" "" "no QEMU of the run left"
+
+# kill -9 while waiting for a convergence that cannot come (1 page per second)
+sed -i 's/^ksm-pages-to-scan = 5000/ksm-pages-to-scan = 1/; s/^ksm-sleep-ms = 10/ksm-sleep-ms = 1000/; s/^ksm = on, off/ksm = on/' "$tmp/m.ini"
+$CVMBENCH run "$tmp/m.ini" --db "$tmp/k.db" >"$tmp/out2" 2>&1 & run=$!
+for ((i = 0; i < 1200; i++)); do
+	[ "$(sqlite3 "$tmp/k.db" "SELECT count(*) FROM invocation WHERE phase = 'measured'" 2>/dev/null)" = 3 ] && break
+	sleep 0.1
+done
+sleep 1
+seen="$(cat /sys/kernel/mm/ksm/run) $(cat /sys/kernel/mm/ksm/pages_to_scan)"
+kill -9 $run; wait $run 2>/dev/null
+$CVMBENCH restore >"$tmp/restore" 2>&1
+is "$seen/$(settings)" "1 1/$before" "killed while converging (run 1, pages_to_scan 1), then restore: as before" ||
+	sed 's/^/# /' "$tmp/restore"
+sleep 0.5
+is "$(qemus)" "" "no QEMU left after restore"
