@@ -147,7 +147,11 @@ static void test_layout(void)
 	c.instances = 5;
 	tap_ok(qemu_vms_layout(&c, why, sizeof(why)) == 0 && strstr(why, "instances = 5"),
 	       "5 do not, and the reason says so");
-	c.instances = 1;
+	c.instances = 2;
+	c.vms = 3;
+	tap_ok(qemu_vms_layout(&c, why, sizeof(why)) == 0 && strstr(why, "every VM needs"),
+	       "3 VMs for 2 instances: one VM would run unmeasured, refused");
+	c.instances = 64;
 	c.vms = 64;
 	c.memory = 1048576;
 	tap_ok(qemu_vms_layout(&c, why, sizeof(why)) == 0 && strstr(why, "MiB available"),
@@ -156,7 +160,7 @@ static void test_layout(void)
 
 int main(void)
 {
-	tap_plan(20);
+	tap_plan(21);
 	test_parse();
 	test_refused();
 	test_too_many();

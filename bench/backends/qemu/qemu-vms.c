@@ -50,6 +50,13 @@ int qemu_vms_layout(const struct cell *c, char *why, size_t len)
 			 "instances-per-vm = %d", c->instances, c->vms, c->instances_per_vm);
 		return 0;
 	}
+	/* a VM without an instance: host probes (hostmem, ksm, vmexit) watch the
+	 * instances' processes, so it would run unmeasured */
+	if (c->instances < c->vms) {
+		snprintf(why, len, "qemu: vms = %d but instances = %d: every VM needs an "
+			 "instance (instances >= vms)", c->vms, c->instances);
+		return 0;
+	}
 	if (avail >= 0 && avail < need) {
 		snprintf(why, len, "qemu: vms = %d x (memory = %d MiB + 64 MiB) = %ld MiB but "
 			 "only %ld MiB available", c->vms, c->memory, need, avail);

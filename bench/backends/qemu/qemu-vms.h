@@ -40,8 +40,9 @@ struct qemu_vms {
 };
 
 /**
- * qemu_vms_layout() - whether @c's instances fit its VMs (instances <=
- * vms x instances-per-vm) and the host's MemAvailable holds every VM
+ * qemu_vms_layout() - whether @c's instances fit its VMs (vms <= instances
+ * <= vms x instances-per-vm: every VM runs one at least, so the host probes,
+ * which watch the instances' QEMUs, see every VM) and the host's MemAvailable holds every VM
  * (vms x (memory + 64 MiB)), checked before any VM starts. 1, or 0 with @why.
  */
 int qemu_vms_layout(const struct cell *c, char *why, size_t len);
