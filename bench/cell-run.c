@@ -465,8 +465,6 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 	cs->target.backend_state = cs->be_state;
 	ret = cs->be->prepare ?
 		cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err)) : 0;
-	if (cs->be->describe)     /* also after a failed prepare: what the guest said */
-		cs->be->describe(cs->be_state, note_applied, cs->ctx);
 	if (ret) {
 		cell_fail(cs->ctx, "%s", err);
 		st = CELL_FAILED;
@@ -518,7 +516,7 @@ enum cell_status cell_run(struct cell_ctx *ctx)
 	cs->be = backend_find(ctx->cell->backend);
 	cs->target.cell = ctx->cell;
 	cs->target.backend = cs->be;
-	ctx->env.note = note_applied;      /* what the backend learns (qemu.accel) */
+	ctx->env.note = note_applied;      /* what the backend learns (qemu.accel, guest.*) */
 	ctx->env.env_note = note_env;
 	ctx->env.note_ctx = ctx;
 	st = measure_with_knobs(cs);

@@ -23,10 +23,10 @@
  * quota cgroup and crun's v1 mounts; prepare the model files and the
  * cell's rootfs; spawn writes a bundle and runs the runtime. A VM backend -
  * supported checks accel, confidential type, vCPUs and memory for the
- * cell; cell_begin reserves what its VMs share (their directory, journal
- * entries); prepare gets the guest image and the workload's data disk and
- * boots the VMs (they need both at boot); spawn starts a cvmfn in one of
- * them through the agent; cell_end stops the VMs.
+ * cell; prepare gets the guest image and the workload's data disk and
+ * boots the VMs (each in a private directory; QEMU pid and directory
+ * journalled); spawn starts a cvmfn in one of them through its agent;
+ * cell_end stops the VMs.
  *
  * Backends: one file (or folder) each and one line in backend-list.h.
  */
@@ -45,7 +45,7 @@ enum { BACKEND_SKIP = 1 };
 /* What kind of place an instance runs in; knobs and probes ask this. */
 enum backend_flags {
 	BACKEND_CGROUPS = 1 << 0,  /* an OCI runtime puts instances in cgroups */
-	BACKEND_GUEST = 1 << 1,    /* instances run in a guest of their own (qemu, later) */
+	BACKEND_GUEST = 1 << 1,    /* instances run in a guest of their own (qemu) */
 };
 
 struct backend_env {
@@ -53,18 +53,21 @@ struct backend_env {
 	const char *data_dir;     /* model and data files */
 	const char *digest;       /* which calls are hashed (--digest); NULL = every */
 	/*
-	 * Facts a backend learns while it runs a cell (NULL: not kept):
-	 * note() a cell_param of the cell (qemu.accel), env_note() a fact of
-	 * the run's environment (the hash of a booted guest). @note_ctx is theirs.
+	 * Where a backend writes what it learns while it runs a cell (each
+	 * NULL outside a run, e.g. for `cvmbench qemu-argv`): note() a
+	 * cell_param of the cell (qemu.accel, a guest's own kernel and CVM
+	 * evidence as guest.*), env_note() a fact of the run's environment
+	 * (the hash of a booted guest), both with @note_ctx; @sink the cell's
+	 * sink for rows of a table of its own (vm_boot).
 	 */
 	void (*note)(void *note_ctx, const char *key, const char *value);
 	void (*env_note)(void *note_ctx, const char *key, const char *value,
 			 const char *source);
 	void *note_ctx;
-	struct sink *sink;        /* the cell's, for a backend's own rows (vm_boot); NULL outside a run */
+	struct sink *sink;
 };
 
-/* Receives one cell_param row from a backend's describe(). */
+/* A backend_env.note() callback. */
 typedef void (*backend_note_fn)(void *ctx, const char *key, const char *value);
 
 struct backend_ops {
@@ -103,13 +106,6 @@ struct backend_ops {
 	/* Undo what cell_begin() and prepare() made; free @state (NULL = nothing). */
 	void (*cell_end)(void *state);
 	/*
-	 * What the backend learned about where @state's instances run (a
-	 * guest's own kernel, cpuidle, CVM evidence), as cell_param rows
-	 * through @note; called after prepare(), also after a failed one.
-	 * NULL = nothing to say.
-	 */
-	void (*describe)(void *state, backend_note_fn note, void *ctx);
-	/*
 	 * Where the instance-side probes run when it is not this process: the
 	 * descriptors of the agent's control channel (the backend keeps them)
 	 * and, in @who, where that agent runs ("guest vm 0 ..."). 0 or -errno
@@ -137,7 +133,7 @@ int backend_fork(struct instance *in, backend_child_fn child, void *arg,
 /** backend_find() - the backend called @name, or NULL. */
 const struct backend_ops *backend_find(const char *name);
 
-/** backend_names() - "native|runc|crun": the built-in backends, for messages. */
+/** backend_names() - "native|runc|crun|qemu": the built-in backends, for messages. */
 void backend_names(char *buf, size_t len);
 
 /**

@@ -2,9 +2,9 @@
 # tests/system/plot-memory.t - `cvmbench plot memory` on a run of native
 # cells with the hostmem probe (no root, no VM: the instance process is
 # cvmfn): it draws without a gnuplot warning; the points sit at integer VM
-# counts taken from cell_param `vms` (crafted here: the key comes with the
-# agent branch) with N beside each; a cell without hostmem data is left out
-# and counted in the title; a run without any is "nothing to draw" (exit 3).
+# counts taken from cell_param `vms` (set by hand here: these are native
+# cells) with N beside each; a cell without hostmem data is left out and
+# counted in the title; a run without any is "nothing to draw" (exit 3).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -31,7 +31,7 @@ INI
 $CVMBENCH run "$tmp/m.ini" --db "$tmp/r.db" --wait-lock 600 >"$tmp/out" 2>&1
 is "$?" 0 "four native cells with the hostmem probe run" || sed 's/^/# /' "$tmp/out" | tail -3
 # cells 1-2 at one VM, 3 at two VMs; cell 4 loses its hostmem data
-sqlite3 "$tmp/r.db" "INSERT INTO cell_param (cell_id, key, value) VALUES (1, 'vms', '1'),
+sqlite3 "$tmp/r.db" "INSERT OR REPLACE INTO cell_param (cell_id, key, value) VALUES (1, 'vms', '1'),
 	(2, 'vms', '1'), (3, 'vms', '2'), (4, 'vms', '2');
 	DELETE FROM metric WHERE cell_id = 4 AND probe = 'hostmem'"
 $CVMBENCH plot memory --db "$tmp/r.db" --out "$tmp/m.svg" >"$tmp/plot.out" 2>&1

@@ -21,7 +21,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=23
+N=24
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -95,6 +95,11 @@ is "$(grep -cx -e "sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,kernel-h
 	-e "memory-backend-memfd,id=ram1,size=512M,share=true,prealloc=off" \
 	-e "q35,confidential-guest-support=sev0,memory-backend=ram1" -e "$tmp/OVMF.fd" \
 	-e "EPYC-v4" "$tmp/snp.lines")" 5 "sev-snp: the SNP object, memfd RAM, machine options, -bios, EPYC-v4"
+# what a run starts: VM 0's instance port and its index on the kernel command line
+is "$(grep -cx -e "socket,id=inst0,path=VMDIR/i0.sock" \
+	-e "virtserialport,bus=vser0.0,chardev=inst0,name=org.cvmbench.i0" \
+	-e "console=ttyS0 panic=-1 cvmbench.vm=0" "$tmp/snp.lines")" 3 \
+	"the instance port and cvmbench.vm=0, as qemu_vms_boot() starts VM 0"
 $CVMBENCH qemu-argv "$tmp/argv.ini" --only "$none" --lines >"$tmp/none.lines" 2>/dev/null
 diff "$tmp/none.lines" "$tmp/snp.lines" | grep '^[<>]' >"$tmp/twin.diff"
 is "$(tr '\n' ' ' <"$tmp/twin.diff")" \

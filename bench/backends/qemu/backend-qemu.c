@@ -119,15 +119,22 @@ static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
 	return 0;
 }
 
-/* What the cell booted and under which accelerator, for its rows. */
+/*
+ * What the cell booted and under which accelerator, and what its guests
+ * said of themselves (guest.*: kernel, cpuidle, CVM evidence), for its
+ * rows; also after a failed boot (what was learned until then).
+ */
 static void note_boot(const struct backend_env *env, const struct qemu_state *st)
 {
 	char key[96], val[PATH_MAX * 2 + 64];
 
 	if (!env->note)
 		return;
-	env->note(env->note_ctx, "qemu.accel", st->acc.used);
-	env->note(env->note_ctx, "qemu.accel_reason", st->acc.reason);
+	qemu_vms_describe(&st->vms, env->note, env->note_ctx);
+	if (st->acc.used[0]) {    /* empty: no VM got as far as starting */
+		env->note(env->note_ctx, "qemu.accel", st->acc.used);
+		env->note(env->note_ctx, "qemu.accel_reason", st->acc.reason);
+	}
 	if (!st->guest.hash[0])
 		return;
 	env->note(env->note_ctx, "qemu.guest_hash", st->guest.hash);
@@ -178,11 +185,6 @@ static int qemu_agent_link(void *state, int *to_fd, int *from_fd, char *who, siz
 	return qemu_vms_agent_link(&((struct qemu_state *)state)->vms, to_fd, from_fd, who, len);
 }
 
-static void qemu_describe(void *state, backend_note_fn note, void *ctx)
-{
-	qemu_vms_describe(&((struct qemu_state *)state)->vms, note, ctx);
-}
-
 static void qemu_cell_end(void *state)
 {
 	struct qemu_state *st = state;
@@ -199,6 +201,5 @@ const struct backend_ops backend_qemu = {
 	.prepare = qemu_prepare,
 	.spawn = qemu_spawn,
 	.cell_end = qemu_cell_end,
-	.describe = qemu_describe,
 	.agent_link = qemu_agent_link,
 };

@@ -24,6 +24,7 @@
 #include "opts.h"
 #include "qemu-argv.h"
 #include "qemu-cell.h"
+#include "qemu-vms.h"
 
 enum { QA_ONLY, QA_LINES };
 
@@ -117,23 +118,28 @@ static void comments(FILE *out, const struct cell *c, const char *note)
 		fprintf(out, "# %s\n", note);
 	fprintf(out, "# VMDIR: the VM's private directory, made when it starts "
 		"($TMPDIR/cvmbench-vm-PID-N)\n");
+	if (c->vms > 1)
+		fprintf(out, "# VM 0 of %d: the others differ only in cvmbench.vm=N and VMDIR\n",
+			c->vms);
 }
 
 static int print_cell(const struct cell *c, int lines)
 {
 	static struct qemu_argv a;
 	struct qemu_guest g;
-	struct vm_config vc;
-	char err[2048], note[512] = "";
+	struct vm_config cell_vc, vc;
+	char err[2048], note[512] = "", append[512];
 	const char *accel = first_accel(c, note, sizeof(note));
 
 	if (qemu_cell_guest_files(c, &g, err, sizeof(err))) {
 		fprintf(stderr, "cvmbench qemu-argv: %s: %s\n", c->key, err);
 		return EXIT_USAGE;
 	}
-	qemu_cell_vm_config(c, accel, &g, &vc);
+	qemu_cell_vm_config(c, accel, &g, &cell_vc);
+	qemu_vms_vm_config(c, 0, NULL, &cell_vc, &vc, append, sizeof(append));
 	vc.console = "VMDIR/console";
 	vc.agent_socket = "VMDIR/agent.sock";
+	vc.port_dir = "VMDIR";
 	if (qemu_argv_build(&vc, &a, err, sizeof(err))) {
 		fprintf(stderr, "cvmbench qemu-argv: %s: %s\n", c->key, err);
 		return EXIT_USAGE;

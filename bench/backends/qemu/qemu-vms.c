@@ -100,8 +100,10 @@ static int get_facts(struct qemu_vm *q, int idx, char *err, size_t errlen)
 	int ret = vm_send(&q->vm, "env");
 
 	q->facts = calloc(QEMU_MAX_FACTS, sizeof(*q->facts));
-	if (!q->facts)
+	if (!q->facts) {
+		snprintf(err, errlen, "vm %d: out of memory for the guest's facts", idx);
 		return -ENOMEM;
+	}
 	while (!ret && !(ret = vm_recv(&q->vm, line, sizeof(line), AGENT_REPLY_MS))) {
 		if (!strncmp(line, "env-end ", 8))
 			return 0;
@@ -149,20 +151,27 @@ static const char *test_fault(void)
 	return f;
 }
 
+void qemu_vms_vm_config(const struct cell *c, int i, const char *fault,
+			const struct vm_config *vc, struct vm_config *out, char *append,
+			size_t len)
+{
+	*out = *vc;
+	snprintf(append, len, "%s%scvmbench.vm=%d%s%s", vc->append ? vc->append : "",
+		 vc->append && *vc->append ? " " : "", i, fault && *fault ?
+		 " cvmbench.fault=" : "", fault ? fault : "");
+	out->append = append;
+	out->instance_ports = (unsigned int)c->instances_per_vm;
+}
+
 static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 		    const struct vm_config *vc, struct qemu_accel *acc, char *err, size_t errlen)
 {
 	struct qemu_vm *q = &v->vm[i];
-	struct vm_config cc = *vc;
-	const char *fault = test_fault();
-	char append[512], e[2048];
+	struct vm_config cc;
+	char append[512], e[2048] = "";
 	int ret;
 
-	snprintf(append, sizeof(append), "%s%scvmbench.vm=%d%s%s", vc->append ? vc->append : "",
-		 vc->append && *vc->append ? " " : "", i, *fault ? " cvmbench.fault=" : "",
-		 fault);
-	cc.append = append;
-	cc.instance_ports = (unsigned int)v->per_vm;
+	qemu_vms_vm_config(c, i, test_fault(), vc, &cc, append, sizeof(append));
 	if (i == 0) {
 		ret = qemu_accel_start(c, &q->vm, &cc, c->boot_timeout, acc, e, sizeof(e));
 	} else {
@@ -176,7 +185,9 @@ static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 		ret = -ENOENT;
 	}
 	if (!ret)
-		ret = get_facts(q, i, e, sizeof(e)) ?: control_blocking(q);
+		ret = get_facts(q, i, e, sizeof(e));
+	if (!ret && (ret = control_blocking(q)))
+		snprintf(e, sizeof(e), "the agent's control socket: %s", strerror(-ret));
 	if (ret)
 		snprintf(err, errlen, "vm %d of %d: %s", i, v->n, e);
 	return ret;

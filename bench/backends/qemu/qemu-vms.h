@@ -57,6 +57,15 @@ int qemu_vms_layout(const struct cell *c, char *why, size_t len);
  */
 int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_config *vc,
 		  struct qemu_accel *acc, char *err, size_t errlen);
+/**
+ * qemu_vms_vm_config() - VM @i's config from the cell's @vc into @out: its
+ * instance ports (instances-per-vm) and `cvmbench.vm=I` (and
+ * `cvmbench.fault=F` for the tests) after @vc's kernel arguments, kept in
+ * @append. What qemu_vms_boot() starts and `cvmbench qemu-argv` prints.
+ */
+void qemu_vms_vm_config(const struct cell *c, int i, const char *fault,
+			const struct vm_config *vc, struct vm_config *out, char *append,
+			size_t len);
 /** qemu_vms_spawn() - the next instance: `spawn PORT serve ...` to its VM's agent. */
 int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backend_env *env,
 		   struct instance *in, char *err, size_t errlen);

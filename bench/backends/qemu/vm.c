@@ -34,7 +34,7 @@
 static const char *const dir_files[] = { "console", "agent.sock", "qemu.log" };
 /* ... and the instance ports' sockets i0.sock ... i28.sock */
 
-/* Journal kind "qemu-vm-dir": the directory and only its three known files. */
+/* Journal kind "qemu-vm-dir": the directory and only its known files (above). */
 static int vm_dir_undo(const char *dir)
 {
 	const char *base = strrchr(dir, '/');
