@@ -41,6 +41,8 @@ static const char usage_text[] =
 	"                            hashing is never inside the timed window\n"
 	"  --data-dir DIR            model and data files (default $" DATA_DIR_ENV " or "
 	DATA_DIR_DEFAULT ")\n"
+	"  --scratch-dir DIR         where compression, crud-api and random-disk-io\n"
+	"                            write their scratch files (default: the data dir)\n"
 	"  --prepare                 create missing model/data files (run, serve)\n"
 	"  --variant NAME            workload variant (e.g. resnet152)\n"
 	"  --input PATH --output PATH  user input / output (pyaes, compression)\n"
@@ -111,7 +113,7 @@ static int parse_long(const char *s, long min, long max, long *out)
 }
 
 enum { OPT_SIZE = 256, OPT_SEED, OPT_THREADS, OPT_WAIT, OPT_REPEAT,
-       OPT_DATA_DIR, OPT_PREPARE, OPT_VARIANT, OPT_INPUT, OPT_OUTPUT,
+       OPT_DATA_DIR, OPT_SCRATCH_DIR, OPT_PREPARE, OPT_VARIANT, OPT_INPUT, OPT_OUTPUT,
        OPT_KEY, OPT_IV, OPT_JSON, OPT_DIGEST, OPT_HELP };
 
 static const struct option long_opts[] = {
@@ -121,6 +123,7 @@ static const struct option long_opts[] = {
 	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "data-dir", required_argument, NULL, OPT_DATA_DIR },
+	{ "scratch-dir", required_argument, NULL, OPT_SCRATCH_DIR },
 	{ "prepare", no_argument, NULL, OPT_PREPARE },
 	{ "variant", required_argument, NULL, OPT_VARIANT },
 	{ "input", required_argument, NULL, OPT_INPUT },
@@ -170,6 +173,7 @@ static int apply_opt(int opt, const char *arg, struct cvmfn_opts *o)
 			return usage_error("bad --wait '%s': spin, block or hybrid[:MICROSECONDS]", arg);
 		return 0;
 	case OPT_DATA_DIR: o->params.data_dir = arg; return 0;
+	case OPT_SCRATCH_DIR: o->params.scratch_dir = arg; return 0;
 	case OPT_PREPARE: o->params.prepare = 1; return 0;
 	case OPT_VARIANT: o->params.variant = arg; return 0;
 	case OPT_INPUT: o->params.input = arg; return 0;

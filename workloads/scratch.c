@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * scratch.c - per-instance scratch directories under the data directory
- * (see scratch.h). mkdtemp() names make concurrent instances safe.
+ * scratch.c - per-instance scratch directories under the scratch directory
+ * (--scratch-dir; by default the data directory, see scratch.h). mkdtemp()
+ * names make concurrent instances safe.
  */
 #include <errno.h>
 #include <ftw.h>
@@ -17,11 +18,19 @@
 int wl_scratch_dir(struct wl_instance *inst, const char *tag, char *buf,
 		   size_t len)
 {
-	const char *dir = inst->params.data_dir;
-	int err = wl_make_data_dir(inst);
+	const char *dir = inst->params.scratch_dir;
+	int err;
 
-	if (err)
-		return err;
+	if (dir) {
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return wl_error(inst, -errno, "cannot create the scratch directory %s: %s",
+					dir, strerror(errno));
+	} else {
+		dir = inst->params.data_dir;
+		err = wl_make_data_dir(inst);
+		if (err)
+			return err;
+	}
 	if ((size_t)snprintf(buf, len, "%s/%s.XXXXXX", dir, tag) >= len)
 		return wl_error(inst, -ENAMETOOLONG, "path too long: %s/%s", dir, tag);
 	if (!mkdtemp(buf))

@@ -12,8 +12,9 @@
 #include "workload.h"
 
 /**
- * wl_scratch_dir() - create "<data_dir>/<tag>.XXXXXX" (and data_dir itself
- * if it is missing) and put its path in @buf. Returns 0 or -errno with
+ * wl_scratch_dir() - create "<dir>/<tag>.XXXXXX" and put its path in @buf:
+ * dir is params.scratch_dir (created if missing), else params.data_dir
+ * (created with its parents if missing). Returns 0 or -errno with
  * inst->error naming the directory that could not be created.
  */
 int wl_scratch_dir(struct wl_instance *inst, const char *tag, char *buf,

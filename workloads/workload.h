@@ -33,6 +33,7 @@ struct wl_params {
 	int threads;              /* worker threads; 0 = online CPUs */
 	struct pool_wait wait;    /* how idle workers wait */
 	const char *data_dir;     /* model and generated input files */
+	const char *scratch_dir;  /* where scratch directories go; NULL = data_dir */
 	const char *input;        /* optional user-supplied input path */
 	const char *output;       /* optional path to write the result to */
 	const char *variant;      /* workload-specific (e.g. resnet152) */

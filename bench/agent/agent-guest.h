@@ -32,6 +32,15 @@
 #define AGENT_MAX_PORTS 29
 #define AGENT_SPAWN_MAXARGS 30
 #define AGENT_GUEST_CVMFN "/bin/cvmfn"
+/*
+ * Where an instance in the guest writes its scratch files (compression,
+ * crud-api, random-disk-io): the data disk is read-only, so a directory on
+ * the initramfs's root file system, in guest RAM - random-disk-io's writes
+ * and fsync reach no disk there (a cell notes it as qemu.scratch).
+ */
+#define AGENT_GUEST_SCRATCH "/scratch"
+#define AGENT_GUEST_SCRATCH_NOTE "/scratch on the guest's initramfs root (guest RAM): " \
+	"writes and fsync reach no disk"
 
 /** struct agent_spawn - a parsed spawn request; @argv points into @buf. */
 struct agent_spawn {

@@ -126,6 +126,10 @@ void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cel
 	argv[n++] = keep(store, storelen, &used, c->wait);
 	argv[n++] = "--data-dir";
 	argv[n++] = keep(store, storelen, &used, env->data_dir);
+	if (env->scratch_dir) {
+		argv[n++] = "--scratch-dir";
+		argv[n++] = keep(store, storelen, &used, env->scratch_dir);
+	}
 	if (env->digest && !strcmp(cmd, "serve")) {
 		argv[n++] = "--digest";
 		argv[n++] = keep(store, storelen, &used, env->digest);

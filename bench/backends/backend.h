@@ -52,6 +52,7 @@ struct backend_env {
 	const char *cvmfn;        /* path of the cvmfn binary */
 	const char *data_dir;     /* model and data files */
 	const char *digest;       /* which calls are hashed (--digest); NULL = every */
+	const char *scratch_dir;  /* cvmfn --scratch-dir; NULL = its data directory */
 	/*
 	 * Where a backend writes what it learns while it runs a cell (each
 	 * NULL outside a run, e.g. for `cvmbench qemu-argv`): note() a

@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/system/qemu.t - `backend = qemu` for real under TCG: one config runs
-# hello-world, pyaes and matmul (size test) natively and in a VM; every cell
+# hello-world, pyaes, matmul and crud-api (size test; crud-api writes scratch
+# files, in the guest on /scratch) natively and in a VM; every cell
 # is ok and each workload's output digest in the VM equals the native one
 # (another machine, same cvmfn, same inputs from the data disk); the
 # instance's recorded pid was the VM's QEMU; no QEMU is left after the run.
@@ -16,7 +17,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=30
+N=33
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -64,7 +65,7 @@ is "$?" 0 "mode = cold is a skip: not yet ($r)"
 # --- native and qemu give the same outputs ----------------------------------------
 cat >"$tmp/vm.ini" <<'EOF'
 [experiment vm]
-workload = hello-world, pyaes, matmul
+workload = hello-world, pyaes, matmul, crud-api
 size = test
 backend = native, qemu
 accel = tcg
@@ -78,15 +79,18 @@ $CVMBENCH run "$tmp/vm.ini" --db "$db" >"$tmp/run.out" 2>&1
 is "$?" 3 "native and qemu (TCG) cells run, some probes skip ($(($(date +%s) - t0)) s)" ||
 	tail -20 "$tmp/run.out"
 is "$(q "select backend, status from cell order by workload, backend" | tr '\n' ' ')" \
-	"native|ok qemu|ok native|ok qemu|ok native|ok qemu|ok " "every cell is ok"
-for w in hello-world pyaes matmul; do
+	"native|ok qemu|ok native|ok qemu|ok native|ok qemu|ok native|ok qemu|ok " "every cell is ok"
+for w in hello-world pyaes matmul crud-api; do
 	d() { q "select group_concat(distinct i.digest) from invocation i join cell c on c.id = i.cell_id where c.workload = '$w' and c.backend = '$1' and i.ok = 1 and i.phase = 'measured'"; }
 	n=$(d native)
 	ok "${#n}" = 64 "$w: one digest over the native calls"
 	is "$(d qemu)" "$n" "$w: the VM's calls give the native digest"
 done
 is "$(q "select count(*) from invocation i join cell c on c.id = i.cell_id where c.backend = 'qemu' and i.phase = 'measured' and i.ok = 1 and i.fn_ns > 0 and i.latency_ns > i.fn_ns")" \
-	15 "15 measured calls in the VM, each with latency > time inside cvmfn > 0"
+	20 "20 measured calls in the VM, each with latency > time inside cvmfn > 0"
+is "$(q "select group_concat(distinct p.value) from cell_param p join cell c on c.id = p.cell_id where c.backend = 'qemu' and p.key = 'qemu.scratch'")" \
+	"/scratch on the guest's initramfs root (guest RAM): writes and fsync reach no disk" \
+	"crud-api writes its scratch files in the guest (the data disk is read-only), and the cell says where"
 pgrep -f "$tmp/cvmbench-vm-" >/dev/null
 is "$? $(ls -d "$tmp"/cvmbench-vm-* 2>/dev/null | wc -l)" "1 0" "no QEMU process or VM directory left"
 
@@ -106,7 +110,7 @@ is "$?" 0 "qemu: the agent the guest itself names measured cpu ($a)"
 grep -q '^host: in-process agent' <<<"$(pv native exitcost.vantage)"
 is "$?" 0 "native: exitcost's vantage is the host"
 is "$(q "select count(*) from metric m join cell c on c.id = m.cell_id where c.backend = 'qemu' and m.probe = 'exitcost' and m.name = 'cpuid_median' and m.value > 0")" \
-	3 "qemu: every VM cell has the guest's exitcost cpuid_median"
+	4 "qemu: every VM cell has the guest's exitcost cpuid_median"
 # the guest's own facts against independent sources: the image's manifest, TCG's CPUID signature
 man=$($CVMBENCH guest build 2>/dev/null | awk '/^manifest/ { print $2 }')
 kr=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["kernel_release"])' "$man")

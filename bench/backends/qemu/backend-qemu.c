@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent-guest.h"
 #include "backend.h"
 #include "clock.h"
 #include "cvm-host.h"
@@ -134,6 +135,7 @@ static void note_boot(const struct backend_env *env, const struct qemu_state *st
 	if (st->acc.used[0]) {    /* empty: no VM got as far as starting */
 		env->note(env->note_ctx, "qemu.accel", st->acc.used);
 		env->note(env->note_ctx, "qemu.accel_reason", st->acc.reason);
+		env->note(env->note_ctx, "qemu.scratch", AGENT_GUEST_SCRATCH_NOTE);
 	}
 	if (!st->guest.hash[0])
 		return;

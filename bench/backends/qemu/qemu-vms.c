@@ -244,6 +244,7 @@ int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backen
 		   struct instance *in, char *err, size_t errlen)
 {
 	struct backend_env genv = { .cvmfn = AGENT_GUEST_CVMFN, .data_dir = "/data",
+				    .scratch_dir = AGENT_GUEST_SCRATCH,
 				    .digest = env->digest };
 	int k = v->nspawned, vi = k % v->n, port = k / v->n, ret;
 	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2], line[AGENT_LINE_MAX];
