@@ -17,6 +17,7 @@
  * (prepare/step, never sqlite3_exec), so no name can add a statement.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "db-check.h"
 #include "db-local.h"
 #include "db-merge.h"
 #include "db-merge-schema.h"
@@ -392,12 +394,14 @@ static int add_origin(struct merge *m)
 
 static int attach(struct merge *m, const char *out)
 {
+	char name[PATH_MAX + 8];
 	sqlite3_stmt *st;
 	int rc;
 
 	if (sqlite3_prepare_v2(m->h, "ATTACH DATABASE ?1 AS dst", -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(m, "attaching the output");
-	sqlite3_bind_text(st, 1, out, -1, SQLITE_STATIC);
+	/* "file:..." is a URI to SQLite's ATTACH too: the name db_open used */
+	sqlite3_bind_text(st, 1, db_path_plain(out, name, sizeof(name)), -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(m, "attaching the output");
@@ -421,8 +425,10 @@ static int merge_rows(struct merge *m, struct db_merge_count *c)
 
 	ret = exec(m, "PRAGMA foreign_keys = ON") ?: exec(m, "BEGIN IMMEDIATE") ?:
 	      offsets(m) ?: exec(m, sql_new_runs_table) ?: exec(m, sql_new_runs);
-	if (ret)
+	if (ret) {
+		rollback(m);
 		return ret;
+	}
 	c->runs_added = scalar(m, "SELECT count(*) FROM temp.new_runs");
 	c->runs_present = scalar(m, "SELECT count(*) FROM main.run") - c->runs_added;
 	ret = (table(m, "run") ? 0 : -EINVAL) ?: copy_all(m, &c->rows_added) ?: add_origin(m) ?:

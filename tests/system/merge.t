@@ -11,13 +11,14 @@
 # as an input are refused with exit 2, naming the file; inputs are never
 # changed; an input with a table or column this cvmbench does not know (names
 # made to inject SQL: tests/system/hostile-db.py) is refused, named, runs
-# nothing and leaves the output as it was; compare on the merged database
+# nothing and leaves the output as it was (and a new output is not left
+# behind); an output named file:... is that file; compare on the merged database
 # gives what it gives on the inputs.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=21
+N=22
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -126,6 +127,9 @@ is "$(hostile extra metric)$(grep -c 'column "note"' $tmp/err-extra)" "2 1  ok $
    "a column cvmbench does not know (metric.note): refused, table and column named"
 "$CVMBENCH" merge --out $tmp/m5.db $tmp/h-quote.db $tmp/a.db > /dev/null 2>&1
 is "$? $(ls $tmp | grep -c '^m5\.db')" "2 0" "a refused first input into a new output: exit 2, no output left behind"
+(cd $tmp && "$cvm" merge --out file:u.db a.db > /dev/null 2>&1)
+is "$? $(sq $tmp/./file:u.db 'SELECT count(*) FROM run') $(ls $tmp | grep -c '^u\.db')" "0 1 0" \
+   "an output named file:u.db is that file, not SQLite's URI for u.db"
 
 "$CVMBENCH" compare --db $tmp/a.db --db $tmp/b.db --json | grep -v '"db"\|databases' > $tmp/c1
 "$CVMBENCH" compare --db $tmp/m2.db --json | grep -v '"db"\|databases\|"run"' > $tmp/c2
