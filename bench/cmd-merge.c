@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "db.h"
@@ -68,12 +69,26 @@ static int check_inputs(char **in, int n, const char *out)
 	return EXIT_OK;
 }
 
+/* Remove the output this merge made when nothing was added to it. */
+static void unmake(const char *out)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+	char name[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		snprintf(name, sizeof(name), "%s%s", out, suffix[i]);
+		if (unlink(name) && errno != ENOENT)
+			pr_warn("merge: cannot remove %s: %s", name, strerror(errno));
+	}
+}
+
 static int merge_all(char **in, int n, const char *out)
 {
+	int i, ret, made = access(out, F_OK) != 0;
 	struct db_merge_count c;
 	char err[1024] = "";
 	struct db *db;
-	int i, ret;
 
 	if (db_open(&db, out, DB_CREATE, err, sizeof(err))) {
 		pr_err("merge: %s", err[0] ? err : out);
@@ -90,6 +105,8 @@ static int merge_all(char **in, int n, const char *out)
 			       c.runs_present, out);
 	}
 	db_close(db);
+	if (ret && made && i == 1)
+		unmake(out);   /* made here, and its first input refused: none is made */
 	if (ret)
 		return ret == -EIO ? EXIT_FAILED : EXIT_USAGE;
 	return fflush(stdout) ? EXIT_FAILED : EXIT_OK;

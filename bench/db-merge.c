@@ -8,11 +8,16 @@
  * order of its foreign keys: a table's integer primary key and every
  * column referring to one are shifted by the output's largest id of that
  * table, so links are kept and no id collides. The tables and their links
- * are read from the schema itself (PRAGMA table_info, foreign_key_list):
- * a table a later migration adds is merged without a change here, provided
- * its foreign keys lead to a run.
+ * are read from the OUTPUT's schema (this build's: PRAGMA table_info,
+ * foreign_key_list), never from the input's, which comes from another
+ * machine: an input whose tables or columns differ is refused
+ * (db-merge-schema.c). A table a later migration adds is merged without a
+ * change here, provided its foreign keys lead to a run. Identifiers are
+ * quoted with %w, values bound, and every statement runs alone
+ * (prepare/step, never sqlite3_exec), so no name can add a statement.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +25,10 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "db-check.h"
 #include "db-local.h"
 #include "db-merge.h"
+#include "db-merge-schema.h"
 
 #define MAX_TABLES 64
 
@@ -29,7 +36,7 @@ struct mtable {
 	char name[64];
 	char pk[64];              /* its INTEGER PRIMARY KEY column, or "" */
 	long long offset;         /* added to its pk and to references to it */
-	char *filter;             /* SQL: its rows that belong to a new run */
+	char *filter;             /* SQL: its rows that belong to a new run (sqlite3_free) */
 	int done;
 };
 
@@ -48,9 +55,28 @@ static int sql_fail(struct merge *m, const char *what)
 	return -EIO;
 }
 
+/* Run the one statement @sql (NULL: out of memory); a second one is refused. */
 static int exec(struct merge *m, const char *sql)
 {
-	return sqlite3_exec(m->h, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : sql_fail(m, sql);
+	const char *tail = NULL;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!sql)
+		return -ENOMEM;
+	if (sqlite3_prepare_v2(m->h, sql, -1, &st, &tail) != SQLITE_OK)
+		return sql_fail(m, sql);
+	if (!st || (tail && tail[strspn(tail, " \t\n")])) {
+		sqlite3_finalize(st);
+		snprintf(m->err, m->errlen, "%s: not one SQL statement: %s", m->path, sql);
+		return -EINVAL;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	if (rc != SQLITE_DONE)
+		rc = sql_fail(m, sql);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : rc;
 }
 
 /* The first column of the first row of @sql as an integer (0 when NULL). */
@@ -91,6 +117,9 @@ static int copy_in(struct merge *m)
 		db_close(in);
 		return -ENOMEM;
 	}
+	/* the input's schema may not run functions with side effects */
+	sqlite3_db_config(m->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(m->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 	b = sqlite3_backup_init(m->h, "main", db_sqlite(in), "main");
 	ret = b && sqlite3_backup_step(b, -1) == SQLITE_DONE ? 0 : -EIO;
 	if (b)
@@ -102,29 +131,38 @@ static int copy_in(struct merge *m)
 	return ret ?: db_migrate(m->h, m->path, m->err, m->errlen);
 }
 
-/* The tables of the copy, each with its integer primary key. */
+/* The tables of the output (this build's schema), each with its integer primary key. */
 static int list_tables(struct merge *m)
 {
 	sqlite3_stmt *st;
-	int rc;
+	int rc, ret = 0;
 
 	rc = sqlite3_prepare_v2(m->h, "SELECT m.name, (SELECT p.name FROM "
-				"pragma_table_info(m.name) AS p WHERE p.pk = 1 AND "
+				"pragma_table_info(m.name, 'dst') AS p WHERE p.pk = 1 AND "
 				"upper(p.type) = 'INTEGER' AND (SELECT count(*) FROM "
-				"pragma_table_info(m.name) WHERE pk > 0) = 1) FROM sqlite_master "
-				"AS m WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' "
-				"ORDER BY m.name", -1, &st, NULL);
+				"pragma_table_info(m.name, 'dst') WHERE pk > 0) = 1) FROM "
+				"dst.sqlite_master AS m WHERE m.type = 'table' AND "
+				"substr(m.name, 1, 7) <> 'sqlite_' ORDER BY m.name", -1, &st, NULL);
 	if (rc != SQLITE_OK)
-		return sql_fail(m, "reading the schema");
-	while (sqlite3_step(st) == SQLITE_ROW && m->n < MAX_TABLES) {
-		struct mtable *t = &m->t[m->n++];
+		return sql_fail(m, "reading the output's schema");
+	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *pk = (const char *)sqlite3_column_text(st, 1);
+		struct mtable *t = &m->t[m->n];
 
-		snprintf(t->name, sizeof(t->name), "%s", sqlite3_column_text(st, 0));
-		snprintf(t->pk, sizeof(t->pk), "%s",
-			 sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "");
+		if (m->n == MAX_TABLES || strlen(name) >= sizeof(t->name) ||
+		    (pk && strlen(pk) >= sizeof(t->pk))) {
+			snprintf(m->err, m->errlen, "%s: the output's schema has more or longer "
+				 "tables than merge can hold (%d)", m->path, MAX_TABLES);
+			ret = -EINVAL;
+			break;
+		}
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		snprintf(t->pk, sizeof(t->pk), "%s", pk ? pk : "");
+		m->n++;
 	}
 	sqlite3_finalize(st);
-	return 0;
+	return ret;
 }
 
 /* The foreign keys of @t: "from" column, parent table, parent column. */
@@ -134,15 +172,20 @@ struct fk {
 
 static int foreign_keys(struct merge *m, const struct mtable *t, struct fk *fk, int max)
 {
-	char sql[160];
 	sqlite3_stmt *st;
 	int n = 0;
 
-	snprintf(sql, sizeof(sql), "SELECT \"from\", \"table\", coalesce(\"to\", '') FROM "
-		 "pragma_foreign_key_list('%s')", t->name);
-	if (sqlite3_prepare_v2(m->h, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(m->h, "SELECT \"from\", \"table\", coalesce(\"to\", '') FROM "
+			       "pragma_foreign_key_list(?1, 'dst')", -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(m, "reading the foreign keys");
-	while (sqlite3_step(st) == SQLITE_ROW && n < max) {
+	sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n == max) {
+			sqlite3_finalize(st);
+			snprintf(m->err, m->errlen, "%s: table %s has more than %d foreign keys",
+				 m->path, t->name, max);
+			return -EINVAL;
+		}
 		snprintf(fk[n].from, sizeof(fk[n].from), "%s", sqlite3_column_text(st, 0));
 		snprintf(fk[n].parent, sizeof(fk[n].parent), "%s", sqlite3_column_text(st, 1));
 		snprintf(fk[n].to, sizeof(fk[n].to), "%s", sqlite3_column_text(st, 2));
@@ -162,35 +205,53 @@ static char *make_filter(struct merge *m, const struct fk *fk, int nfk)
 	for (i = 0; i < nfk; i++) {
 		p = table(m, fk[i].parent);
 		if (!p || !p->done || !p->filter) {
-			free(f);
+			sqlite3_free(f);
 			return NULL;
 		}
-		if (asprintf(&nf, "%s%s(\"%s\" IS NULL OR \"%s\" IN (SELECT \"%s\" FROM "
-			     "main.\"%s\" WHERE %s))", f ? f : "", f ? " AND " : "", fk[i].from,
-			     fk[i].from, fk[i].to[0] ? fk[i].to : p->pk, p->name, p->filter) < 0)
-			nf = NULL;
-		free(f);
+		nf = sqlite3_mprintf("%s%s(\"%w\" IS NULL OR \"%w\" IN (SELECT \"%w\" FROM "
+				     "main.\"%w\" WHERE %s))", f ? f : "", f ? " AND " : "",
+				     fk[i].from, fk[i].from, fk[i].to[0] ? fk[i].to : p->pk,
+				     p->name, p->filter);
+		sqlite3_free(f);
 		if (!(f = nf))
 			return NULL;
 	}
 	return f;
 }
 
-/* The SELECT list of @t: its pk and references to a parent's pk shifted. */
+/* Append ", " (but first) and column @c, quoted, shifted by @off when @shift. */
+static int add_column(char **sel, char **cols, const char *c, int shift, long long off)
+{
+	const char *sep = *cols ? ", " : "";
+	char *ns, *nc;
+
+	/* only ids are shifted: "+ 0" would turn text into a number */
+	ns = shift ? sqlite3_mprintf("%s%s\"%w\" + %lld", *sel ? *sel : "", sep, c, off) :
+		     sqlite3_mprintf("%s%s\"%w\"", *sel ? *sel : "", sep, c);
+	nc = sqlite3_mprintf("%s%s\"%w\"", *cols ? *cols : "", sep, c);
+	sqlite3_free(*sel);
+	sqlite3_free(*cols);
+	*sel = ns;
+	*cols = nc;
+	return ns && nc ? 0 : -ENOMEM;
+}
+
+/* The SELECT list of @t (the output's columns): its pk and references to a parent's pk shifted. */
 static char *select_list(struct merge *m, const struct mtable *t, const struct fk *fk,
 			 int nfk, char **cols)
 {
-	char sql[160], *sel = NULL, *col = NULL, *ns, *nc;
+	char *sel = NULL;
 	const struct mtable *p;
 	sqlite3_stmt *st;
 	long long off;
-	int i, shift;
+	int i, shift, ret = 0;
 
-	snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s') ORDER BY cid",
-		 t->name);
-	if (sqlite3_prepare_v2(m->h, sql, -1, &st, NULL) != SQLITE_OK)
+	*cols = NULL;
+	if (sqlite3_prepare_v2(m->h, "SELECT name FROM pragma_table_info(?1, 'dst') ORDER BY cid",
+			       -1, &st, NULL) != SQLITE_OK)
 		return NULL;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC);
+	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
 		const char *c = (const char *)sqlite3_column_text(st, 0);
 
 		shift = !strcmp(c, t->pk);
@@ -201,23 +262,15 @@ static char *select_list(struct merge *m, const struct mtable *t, const struct f
 				shift = 1;
 				off = p->offset;
 			}
-		ns = nc = NULL;
-		/* only ids are shifted: "+ 0" would turn text into a number */
-		if ((shift ? asprintf(&ns, "%s%s\"%s\" + %lld", sel ? sel : "", sel ? ", " : "",
-				      c, off) :
-			     asprintf(&ns, "%s%s\"%s\"", sel ? sel : "", sel ? ", " : "", c)) < 0 ||
-		    asprintf(&nc, "%s%s\"%s\"", col ? col : "", col ? ", " : "", c) < 0)
-			ns = nc = NULL;
-		free(sel);
-		free(col);
-		sel = ns;
-		col = nc;
-		if (!sel || !col)
-			break;
+		ret = add_column(&sel, cols, c, shift, off);
 	}
 	sqlite3_finalize(st);
-	*cols = col;
-	return sel;
+	if (!ret && sel)
+		return sel;
+	sqlite3_free(sel);
+	sqlite3_free(*cols);
+	*cols = NULL;
+	return NULL;
 }
 
 /* Copy the rows of @t that belong to a new run into dst. 1: copied, 0: not yet. */
@@ -230,21 +283,23 @@ static int copy_table(struct merge *m, struct mtable *t, long *rows)
 	nfk = foreign_keys(m, t, fk, 16);
 	if (nfk < 0)
 		return nfk;
-	if (!strcmp(t->name, "run"))
-		t->filter = strdup("\"id\" IN (SELECT old FROM temp.new_runs)");
-	else if (nfk)
+	if (!strcmp(t->name, "run")) {
+		t->filter = sqlite3_mprintf("\"id\" IN (SELECT old FROM temp.new_runs)");
+		if (!t->filter)
+			return -ENOMEM;
+	} else if (nfk)
 		t->filter = make_filter(m, fk, nfk);
 	if (!t->filter)
 		return nfk ? 0 : 1;   /* a parent first; or not linked to a run: not copied */
 	sel = select_list(m, t, fk, nfk, &cols);
-	if (!sel || asprintf(&sql, "INSERT INTO dst.\"%s\" (%s) SELECT %s FROM main.\"%s\" "
-			     "WHERE %s", t->name, cols, sel, t->name, t->filter) < 0)
-		sql = NULL;
-	ret = sql ? exec(m, sql) : -ENOMEM;
+	if (sel)
+		sql = sqlite3_mprintf("INSERT INTO dst.\"%w\" (%s) SELECT %s FROM main.\"%w\" "
+				      "WHERE %s", t->name, cols, sel, t->name, t->filter);
+	ret = exec(m, sql);
 	*rows += sqlite3_changes(m->h);
-	free(sel);
-	free(cols);
-	free(sql);
+	sqlite3_free(sel);
+	sqlite3_free(cols);
+	sqlite3_free(sql);
 	return ret ? ret : 1;
 }
 
@@ -278,15 +333,18 @@ static int copy_all(struct merge *m, long *rows)
 /* Every table's offset: the largest id dst holds in it. */
 static int offsets(struct merge *m)
 {
-	char sql[256];
+	char *sql;
 	int i;
 
 	for (i = 0; i < m->n; i++) {
 		if (!m->t[i].pk[0])
 			continue;
-		snprintf(sql, sizeof(sql), "SELECT coalesce(max(\"%s\"), 0) FROM dst.\"%s\"",
-			 m->t[i].pk, m->t[i].name);
+		sql = sqlite3_mprintf("SELECT coalesce(max(\"%w\"), 0) FROM dst.\"%w\"",
+				      m->t[i].pk, m->t[i].name);
+		if (!sql)
+			return -ENOMEM;
 		m->t[i].offset = scalar(m, sql);
+		sqlite3_free(sql);
 		if (m->t[i].offset < 0)
 			return sql_fail(m, "reading the output's ids");
 	}
@@ -302,8 +360,9 @@ static int offsets(struct merge *m)
 	"FROM " S ".environment WHERE run_id = " R ".id AND key NOT LIKE 'merge.%' " \
 	"ORDER BY key))"
 
+static const char sql_new_runs_table[] =
+	"CREATE TEMP TABLE new_runs (old INTEGER PRIMARY KEY)";
 static const char sql_new_runs[] =
-	"CREATE TEMP TABLE new_runs (old INTEGER PRIMARY KEY);"
 	"INSERT INTO temp.new_runs SELECT r.id FROM main.run AS r WHERE NOT EXISTS ("
 	" SELECT 1 FROM dst.run AS d WHERE d.started_at = r.started_at AND"
 	" d.hostname IS r.hostname AND d.cvmbench_version = r.cvmbench_version AND"
@@ -335,15 +394,29 @@ static int add_origin(struct merge *m)
 
 static int attach(struct merge *m, const char *out)
 {
+	char name[PATH_MAX + 8];
 	sqlite3_stmt *st;
 	int rc;
 
 	if (sqlite3_prepare_v2(m->h, "ATTACH DATABASE ?1 AS dst", -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(m, "attaching the output");
-	sqlite3_bind_text(st, 1, out, -1, SQLITE_STATIC);
+	/* "file:..." is a URI to SQLite's ATTACH too: the name db_open used */
+	sqlite3_bind_text(st, 1, db_path_plain(out, name, sizeof(name)), -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(m, "attaching the output");
+}
+
+/* Undo the open transaction, if any (its error is the one reported). */
+static void rollback(struct merge *m)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_get_autocommit(m->h) ||
+	    sqlite3_prepare_v2(m->h, "ROLLBACK", -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_step(st);
+	sqlite3_finalize(st);
 }
 
 static int merge_rows(struct merge *m, struct db_merge_count *c)
@@ -351,15 +424,17 @@ static int merge_rows(struct merge *m, struct db_merge_count *c)
 	int ret;
 
 	ret = exec(m, "PRAGMA foreign_keys = ON") ?: exec(m, "BEGIN IMMEDIATE") ?:
-	      offsets(m) ?: exec(m, sql_new_runs);
-	if (ret)
+	      offsets(m) ?: exec(m, sql_new_runs_table) ?: exec(m, sql_new_runs);
+	if (ret) {
+		rollback(m);
 		return ret;
+	}
 	c->runs_added = scalar(m, "SELECT count(*) FROM temp.new_runs");
 	c->runs_present = scalar(m, "SELECT count(*) FROM main.run") - c->runs_added;
 	ret = (table(m, "run") ? 0 : -EINVAL) ?: copy_all(m, &c->rows_added) ?: add_origin(m) ?:
 	      exec(m, "COMMIT");
 	if (ret) {
-		sqlite3_exec(m->h, "ROLLBACK", NULL, NULL, NULL);
+		rollback(m);
 		c->runs_added = c->rows_added = 0;
 	}
 	return ret;
@@ -372,11 +447,13 @@ int db_merge_file(struct db *out, const char *path, struct db_merge_count *c,
 	int ret, i;
 
 	memset(c, 0, sizeof(*c));
-	ret = copy_in(&m) ?: list_tables(&m) ?: attach(&m, out->path) ?: merge_rows(&m, c);
+	ret = copy_in(&m) ?: attach(&m, out->path) ?:
+	      db_merge_schema_check(m.h, path, err, errlen) ?: list_tables(&m) ?:
+	      merge_rows(&m, c);
 	if (ret && !err[0])
 		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 	for (i = 0; i < m.n; i++)
-		free(m.t[i].filter);
+		sqlite3_free(m.t[i].filter);
 	sqlite3_close(m.h);
 	return ret;
 }

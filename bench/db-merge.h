@@ -24,7 +24,9 @@ struct db_merge_count {
  * origin as environment facts merge.source_file, merge.source_run and
  * merge.source_host. An older schema is migrated in a copy in memory; the
  * input is opened read-only and never changed. One transaction per input.
- * Returns 0 or -errno with @err naming the file.
+ * An input whose tables, views or columns are not exactly the output's
+ * (this build's schema) is refused (-EINVAL); the SQL is built from the
+ * output's schema only. Returns 0 or -errno with @err naming the file.
  */
 int db_merge_file(struct db *out, const char *path, struct db_merge_count *count,
 		  char *err, size_t errlen);

@@ -9,12 +9,16 @@
 # a merged database into another, adds nothing; an older schema is migrated,
 # a newer one, another program's file, a corrupt file and the output given
 # as an input are refused with exit 2, naming the file; inputs are never
-# changed; compare on the merged database gives what it gives on the inputs.
+# changed; an input with a table or column this cvmbench does not know (names
+# made to inject SQL: tests/system/hostile-db.py) is refused, named, runs
+# nothing and leaves the output as it was (and a new output is not left
+# behind); an output named file:... is that file; compare on the merged database
+# gives what it gives on the inputs.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=16
+N=22
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -101,6 +105,31 @@ is "$? $(grep -c corrupt.db $tmp/err) $([ -e $tmp/m3.db ] && echo made)" "2 1 " 
    "a corrupt file: exit 2, named, and no output made"
 "$CVMBENCH" merge --out $tmp/a.db $tmp/a.db $tmp/b.db > /dev/null 2> $tmp/err
 is "$? $(grep -c 'is the output too' $tmp/err)" "2 1" "the output given as an input is refused"
+
+# another machine's database with names made to run SQL if pasted into merge's
+# statements (tests/system/hostile-db.py): refused, named, nothing of it run
+cvm=$(readlink -f "$CVMBENCH")
+mk $tmp/hb.db --started 2026-06-01T00:00:00.000000Z --hostname elsewhere   # a new run
+before="$(counts $tmp/m.db) $(sha256sum < $tmp/m.db)"
+hostile() { # MODE TABLE [PATH]: exit status, errors naming file and TABLE, PATH made, output
+	cp $tmp/hb.db $tmp/h-$1.db && $py tests/system/hostile-db.py $tmp/h-$1.db $1 ${3:-} &&
+	(cd $tmp && "$cvm" merge --out m.db h-$1.db > /dev/null 2> err-$1)
+	echo "$? $(grep -c "h-$1.db: refused: its table \"$2" $tmp/err-$1)" \
+	     "$([ -n "${3:-}" ] && (cd $tmp && [ -e "$3" ]) && echo made) $(sq $tmp/m.db 'PRAGMA integrity_check')" \
+	     "$(counts $tmp/m.db) $(sha256sum < $tmp/m.db)"
+}
+is "$(hostile table run p)" "2 1  ok $before" \
+   "a table named run\"SELECT..;COMMIT;ATTACH p..: refused (exit 2, named), no file p made, output unchanged"
+is "$(hostile column skip $tmp/pwn)" "2 1  ok $before" \
+   "a column named reason\")..;ATTACH '$tmp/pwn'..;' in skip: refused (exit 2, named), no file made, output unchanged"
+is "$(hostile quote "it's")" "2 1  ok $before" "a table named it's: refused (exit 2, named), output unchanged"
+is "$(hostile extra metric)$(grep -c 'column "note"' $tmp/err-extra)" "2 1  ok ${before}1" \
+   "a column cvmbench does not know (metric.note): refused, table and column named"
+"$CVMBENCH" merge --out $tmp/m5.db $tmp/h-quote.db $tmp/a.db > /dev/null 2>&1
+is "$? $(ls $tmp | grep -c '^m5\.db')" "2 0" "a refused first input into a new output: exit 2, no output left behind"
+(cd $tmp && "$cvm" merge --out file:u.db a.db > /dev/null 2>&1)
+is "$? $(sq $tmp/./file:u.db 'SELECT count(*) FROM run') $(ls $tmp | grep -c '^u\.db')" "0 1 0" \
+   "an output named file:u.db is that file, not SQLite's URI for u.db"
 
 "$CVMBENCH" compare --db $tmp/a.db --db $tmp/b.db --json | grep -v '"db"\|databases' > $tmp/c1
 "$CVMBENCH" compare --db $tmp/m2.db --json | grep -v '"db"\|databases\|"run"' > $tmp/c2
