@@ -33,7 +33,6 @@
  * table), "window0" every window measures 0 ns.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -511,7 +510,7 @@ static void metric_name(char *buf, size_t len, const struct vx_src *s, const cha
 			*c = '_';
 }
 
-/* @count, and its rate when the window has a length (else no rate: vx_emit notes why). */
+/* @count, and its rate if the window has a length (else none: vx_emit notes why). */
 static int put(struct sink *sk, const char *name, double count, double secs)
 {
 	char rate[200];

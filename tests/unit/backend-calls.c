@@ -206,7 +206,8 @@ static void test_calls(void)
 	memset(&fake, 0, sizeof(fake));
 	run_cell("invocations = 1\n");
 	tap_ok(fake.accel_asked == 1 && !fake.bad_state,
-	       "accel() asked once, after prepare, with the cell's state (%d)", fake.accel_asked);
+	       "accel() asked once, after prepare, with the cell's state (%d)",
+	       fake.accel_asked);
 }
 
 int main(void)
