@@ -10,7 +10,9 @@
  * one filtered perf tracepoint counter per (reason, thread) of every
  * thread of the cell's QEMU processes (probe_target pids, /proc/PID/task,
  * with inherit for threads they start later); opened and enabled at the
- * cell window's start, read at every window boundary, never streamed.
+ * cell window's start, read at every window boundary (where perf refuses,
+ * the engine streams the events into a tracefs instance instead:
+ * tpcount-stream.c, method trace-stream).
  * Reason codes and names come from the running kernel's event formats
  * (bench/lib/kvm-reasons.c); the class from kvm_reason_class().
  *
