@@ -465,6 +465,7 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 	cs->target.backend_state = cs->be_state;
 	ret = cs->be->prepare ?
 		cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err)) : 0;
+	cs->target.accel = cs->be->accel ? cs->be->accel(cs->be_state) : NULL;
 	if (ret) {
 		cell_fail(cs->ctx, "%s", err);
 		st = CELL_FAILED;
@@ -475,6 +476,7 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 	if (cs->be->cell_end)
 		cs->be->cell_end(cs->be_state);
 	cs->be_state = cs->target.backend_state = NULL;
+	cs->target.accel = NULL;
 	return st;
 }
 

@@ -61,6 +61,13 @@ struct probe_target {
 	 * the cell's VMs in prepare(), before probes open); -1: not read.
 	 */
 	long long mem_available_before_kb;
+	/*
+	 * The accelerator the cell's VMs run under as the backend used it
+	 * ("kvm", "tcg": after a fallback, not the cell's accel = auto), set
+	 * after the backend's prepare(); NULL: the backend runs no VM (or
+	 * does not say).
+	 */
+	const char *accel;
 };
 
 struct sink;

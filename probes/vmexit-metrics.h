@@ -29,5 +29,6 @@
 #define VMEXIT_NOTE_METHOD  "method"
 #define VMEXIT_NOTE_THREADS "threads_counted"
 #define VMEXIT_NOTE_DETAIL  "detail"
+#define VMEXIT_NOTE_NO_RATE "no_rate"   /* a window without a length: why no rate */
 
 #endif

@@ -10,20 +10,31 @@
  * one filtered perf tracepoint counter per (reason, thread) of every
  * thread of the cell's QEMU processes (probe_target pids, /proc/PID/task,
  * with inherit for threads they start later); opened and enabled at the
- * cell window's start, read at every window boundary, never streamed.
+ * cell window's start, read at every window boundary (where perf refuses,
+ * the engine streams the events into a tracefs instance instead:
+ * tpcount-stream.c, method trace-stream).
  * Reason codes and names come from the running kernel's event formats
  * (bench/lib/kvm-reasons.c); the class from kvm_reason_class().
  *
- * Skips, never zeros: a backend that runs no VM, accel = tcg (QEMU
+ * Every source also has an unfiltered "total" counter (both detail modes),
+ * so exits whose code the kernel's print table lacks are in the total and
+ * in class other.
+ *
+ * Skips, never zeros: a backend that runs no VM, a cell whose VMs run
+ * under TCG (the accelerator the backend used, probe_target.accel: QEMU
  * emulates, no VM exits), no VM process when the cell window opens (cold
  * mode), a VM thread gone before a window closed, and kvm_exit counting
  * nothing while the VM made exits to user space (a kernel whose KVM does
  * not trace kvm_exit, e.g. a PVM host).
  *
  * Side: host: the VMs' threads are on cvmbench's machine.
+ *
+ * Test faults (CVMBENCH_TEST_VMEXIT_FAULT, for tests/unit/vmexit-probe.c):
+ * "open@K" source K's counters fail to open (EMFILE), "hide@NAME" reason
+ * NAME is missing from the tables (as from an older kernel's print
+ * table), "window0" every window measures 0 ns.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,9 +64,10 @@ struct vx_src {
 	char isa[8];              /* "vmx", "svm" or "" */
 	char filter[64];          /* the table's condition, or "" */
 	unsigned long long *codes;
-	char **names;             /* per counter: a reason, or a class and "total" */
-	char **filters;           /* class counting: the class's codes or'ed */
+	char **names;             /* per counter: a reason or a class; last "total" */
+	char **filters;           /* per counter: its codes or'ed; "" for "total" */
 	size_t n;
+	int by_class;             /* counters are classes, not reasons */
 	struct tpcount *tc;
 	struct tpcount_snap snap[2][2];   /* [cell, invocation][start, stop] */
 };
@@ -79,27 +91,32 @@ static int vx_supported(char *why, size_t len)
 	return tracefs_usable(why, len);
 }
 
-/* Why this cell has no VM exits to count, or NULL. */
-static const char *no_vm(const struct cell *c, char *buf, size_t len)
+/* The value of test fault @what ("" when it has none), or NULL if not set. */
+static const char *fault(const char *what)
 {
-	int fd;
+	const char *f = getenv("CVMBENCH_TEST_VMEXIT_FAULT");
+	size_t n = strlen(what);
 
-	if (strcmp(c->backend, "qemu")) {
-		snprintf(buf, len, "backend %s runs no VM: no VM exits to count", c->backend);
+	if (!f || strncmp(f, what, n))
+		return NULL;
+	return f[n] == '@' ? f + n + 1 : f[n] ? NULL : f + n;
+}
+
+/*
+ * Why this cell has no VM exits to count, or NULL: by the accelerator its
+ * VMs run under as the backend says (after a fallback from KVM to TCG, TCG).
+ */
+static const char *no_vm(const struct probe_target *t, char *buf, size_t len)
+{
+	if (!t->accel) {
+		snprintf(buf, len, "backend %s runs no VM (says no accelerator): no VM exits "
+			 "to count", t->cell->backend);
 		return buf;
 	}
-	if (!strcmp(c->accel, "auto")) {
-		fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-		if (fd >= 0)
-			close(fd);
-		if (fd < 0)
-			goto tcg;
-	} else if (!strcmp(c->accel, "tcg")) {
-		goto tcg;
-	}
-	return NULL;
-tcg:
-	snprintf(buf, len, "accel = tcg: QEMU emulates the guest, which makes no VM exits");
+	if (strcmp(t->accel, "tcg"))
+		return NULL;
+	snprintf(buf, len, "the VMs run under tcg (accel = %s): QEMU emulates the guest, "
+		 "which makes no VM exits", t->cell->accel);
 	return buf;
 }
 
@@ -161,6 +178,7 @@ static int src_classes(struct vx_src *s)
 	s->names = names;
 	s->filters = filters;
 	s->n = n;
+	s->by_class = 1;
 	return 0;
 nomem:
 	for (c = 0; names && filters && c <= n && c < NCLASS; c++) {
@@ -170,6 +188,38 @@ nomem:
 	free(names);
 	free(filters);
 	return -ENOMEM;
+}
+
+/* Reasons into counters: one per reason ("FIELD == code"), and "total". */
+static int src_reasons(struct vx_src *s)
+{
+	char **names = realloc(s->names, (s->n + 1) * sizeof(*names));
+	size_t i;
+	int bad = 0;
+
+	if (!names)
+		return -ENOMEM;
+	s->names = names;
+	names[s->n] = strdup("total");
+	s->filters = calloc(s->n + 1, sizeof(*s->filters));
+	s->n++;                   /* vx_close() frees names and filters up to n */
+	if (!s->filters || !names[s->n - 1])
+		return -ENOMEM;
+	for (i = 0; i < s->n - 1; i++)
+		if (asprintf(&s->filters[i], "%s == %llu", s->field, s->codes[i]) < 0) {
+			s->filters[i] = NULL;
+			bad = 1;
+		}
+	s->filters[i] = strdup("");
+	return bad || !s->filters[i] ? -ENOMEM : 0;
+}
+
+/* Whether reason @name is left out of the tables (test fault "hide"). */
+static int hidden(const char *name)
+{
+	const char *h = fault("hide");
+
+	return h && !strcmp(h, name);
 }
 
 /* Source @s counts the values of table @t of @rs. */
@@ -189,14 +239,14 @@ static int src_fill(struct vx_src *s, const char *event, const char *field,
 	if (!s->codes || !s->names)
 		return -ENOMEM;
 	for (i = 0; i < rs->n; i++) {
-		if (rs->r[i].table != t)
+		if (rs->r[i].table != t || hidden(rs->r[i].name))
 			continue;
 		s->codes[s->n] = rs->r[i].code;
 		s->names[s->n] = strdup(rs->r[i].name);
 		if (!s->names[s->n++])
 			return -ENOMEM;
 	}
-	return by_class ? src_classes(s) : 0;
+	return by_class ? src_classes(s) : src_reasons(s);
 }
 
 /* The host's isa from its KVM module: "vmx", "svm", or "" (both counted). */
@@ -243,6 +293,21 @@ static int sources_setup(struct probe *p, struct vx_priv *v, const char *dir)
 	return ret ? probe_error(p, ret, "out of memory") : 0;
 }
 
+/* Every source's counters and snapshots closed (tc NULL: none open). */
+static void counters_close(struct vx_priv *v)
+{
+	struct vx_src *s;
+	int k, i;
+
+	for (k = 0; k < v->nsrc; k++) {
+		s = &v->src[k];
+		tpcount_close(s->tc);
+		s->tc = NULL;
+		for (i = 0; i < 4; i++)
+			tpcount_snap_free(&s->snap[i / 2][i % 2]);
+	}
+}
+
 static void vx_close(struct probe *p)
 {
 	struct vx_priv *v = p->priv;
@@ -252,11 +317,9 @@ static void vx_close(struct probe *p)
 
 	if (!v)
 		return;
+	counters_close(v);
 	for (k = 0; k < v->nsrc; k++) {
 		s = &v->src[k];
-		tpcount_close(s->tc);
-		for (i = 0; i < 4; i++)
-			tpcount_snap_free(&s->snap[i / 2][i % 2]);
 		for (i = 0; i < s->n; i++) {
 			free(s->names[i]);
 			if (s->filters)
@@ -276,7 +339,7 @@ static int vx_open(struct probe *p)
 	char why[256], dir[PATH_MAX];
 	int ret;
 
-	if (no_vm(p->target->cell, why, sizeof(why)))
+	if (no_vm(p->target, why, sizeof(why)))
 		return probe_error(p, -ENOTSUP, "%s", why);
 	ret = tracefs_host_dir(dir, sizeof(dir), why, sizeof(why));
 	if (ret)
@@ -297,16 +360,39 @@ static double ns_between(const long long *a, const long long *b)
 	return (double)(*b - *a);
 }
 
-/* Counters on every thread of the cell's VM processes, enabled. */
+/* Source @s's counters on @n threads @tids, its snapshots, enabled. */
+static int src_open(struct vx_src *s, int k, const pid_t *tids, size_t n, char *err,
+		    size_t len)
+{
+	const char *f = fault("open");
+	struct tpcount_spec spec = { "kvm", s->event, s->field,
+				     s->filter[0] ? s->filter : NULL, s->codes, s->n,
+				     (const char *const *)s->filters };
+	int i, ret;
+
+	if (f && atoi(f) == k) {
+		snprintf(err, len, "%s: too many open files (test fault open@%d)", s->event, k);
+		return -EMFILE;
+	}
+	ret = tpcount_open(&s->tc, &spec, tids, n, TPCOUNT_INHERIT, err, len);
+	for (i = 0; !ret && i < 4; i++)
+		ret = tpcount_snap_init(s->tc, &s->snap[i / 2][i % 2]);
+	return ret ?: tpcount_enable(s->tc);
+}
+
+/*
+ * Counters on every thread of the cell's VM processes, enabled: every
+ * source, or (on any failure) none.
+ */
 static int counters_open(struct probe *p, struct vx_priv *v)
 {
 	const struct probe_target *t = p->target;
-	struct tpcount_spec spec;
-	char err[512];
+	char err[512] = "";
 	pid_t *tids = NULL;
 	size_t n = 0;
-	int k, i, ret;
+	int k, ret;
 
+	counters_close(v);
 	if (!t->npids)
 		return probe_error(p, -ESRCH, "no VM process when the cell window opened "
 				   "(cold mode starts VMs inside the windows)");
@@ -314,19 +400,25 @@ static int counters_open(struct probe *p, struct vx_priv *v)
 	if (ret)
 		return probe_error(p, ret, "threads of the VM processes: %s", strerror(-ret));
 	v->nthreads = n;
-	for (k = 0; !ret && k < v->nsrc; k++) {
-		struct vx_src *s = &v->src[k];
-
-		spec = (struct tpcount_spec){ "kvm", s->event, s->field,
-					      s->filter[0] ? s->filter : NULL, s->codes, s->n,
-					      (const char *const *)s->filters };
-		ret = tpcount_open(&s->tc, &spec, tids, n, TPCOUNT_INHERIT, err, sizeof(err));
-		for (i = 0; !ret && i < 4; i++)
-			ret = tpcount_snap_init(s->tc, &s->snap[i / 2][i % 2]);
-		ret = ret ?: tpcount_enable(s->tc);
-	}
+	for (k = 0; !ret && k < v->nsrc; k++)
+		ret = src_open(&v->src[k], k, tids, n, err, sizeof(err));
 	free(tids);
-	return ret ? probe_error(p, ret, "%s", ret == -ENOMEM ? "out of memory" : err) : 0;
+	if (!ret)
+		return 0;
+	counters_close(v);
+	return probe_error(p, ret, "%s", ret == -ENOMEM ? "out of memory" :
+			   err[0] ? err : strerror(-ret));
+}
+
+/* Whether every source has its counters open. */
+static int counters_ready(const struct vx_priv *v)
+{
+	int k;
+
+	for (k = 0; k < v->nsrc; k++)
+		if (!v->src[k].tc)
+			return 0;
+	return v->nsrc > 0;
 }
 
 /*
@@ -353,6 +445,8 @@ static int read_all(struct probe *p, struct vx_priv *v, int w, int end)
 	long long a, b;
 	int k, ret = 0;
 
+	if (!counters_ready(v))
+		return probe_error(p, -ENODEV, "no counters (the cell window's start failed)");
 	a = clock_now_ns();
 	for (k = 0; !ret && k < v->nsrc; k++) {
 		ret = tpcount_read(v->src[k].tc, &v->src[k].snap[w][end]);
@@ -378,8 +472,6 @@ static int vx_start(struct probe *p, enum probe_window w)
 
 	if (w == PROBE_WINDOW_CELL && (ret = counters_open(p, v)))
 		return ret;
-	if (!v->src[0].tc)
-		return probe_error(p, -ENODEV, "no counters (the cell window's start failed)");
 	return read_all(p, v, w == PROBE_WINDOW_INVOCATION, 0);
 }
 
@@ -420,19 +512,20 @@ static void metric_name(char *buf, size_t len, const struct vx_src *s, const cha
 			*c = '_';
 }
 
+/* @count, and its rate if the window has a length (else none: vx_emit notes why). */
 static int put(struct sink *sk, const char *name, double count, double secs)
 {
 	char rate[200];
 
 	snprintf(rate, sizeof(rate), "%s" VMEXIT_RATE, name);
 	return sink_metric(sk, name, count, "count") ?:
-	       sink_metric(sk, rate, secs > 0 ? count / secs : 0, "1/s");
+	       secs > 0 ? sink_metric(sk, rate, count / secs, "1/s") : 0;
 }
 
 /*
- * Source @s's window @w into @tot and @cls (by reason: each nonzero reason
- * also a metric through @sk when not NULL; by class: "other" is the total
- * counter less the classes counted).
+ * Source @s's window @w into @tot (its "total" counter) and @cls ("other"
+ * is the total less the other classes: also codes no table names); by
+ * reason each nonzero reason is also a metric through @sk when not NULL.
  */
 static int src_tally(struct sink *sk, const struct vx_src *s, int w, double secs,
 		     double *tot, double *cls)
@@ -444,17 +537,14 @@ static int src_tally(struct sink *sk, const struct vx_src *s, int w, double secs
 
 	for (i = 0; i < s->n && !ret; i++) {
 		c = (double)tpcount_diff(s->tc, &s->snap[w][0], &s->snap[w][1], i, -1);
-		if (s->filters && i == s->n - 1) {           /* "total" */
+		if (i == s->n - 1) {           /* "total" */
 			cls[CLASS_OTHER] += c - sum;
 			*tot += c;
 			break;
 		}
 		sum += c;
-		cls[s->filters ? class_of(s->names[i]) : class_idx(s->names[i])] += c;
-		if (s->filters || !c)
-			continue;
-		*tot += c;
-		if (!sk)
+		cls[s->by_class ? class_of(s->names[i]) : class_idx(s->names[i])] += c;
+		if (s->by_class || !c || !sk)
 			continue;
 		metric_name(name, sizeof(name), s, s->names[i]);
 		ret = put(sk, name, c, secs);
@@ -544,10 +634,18 @@ static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
 static int vx_emit(struct probe *p, enum probe_window win, struct sink *sk)
 {
 	struct vx_priv *v = p->priv;
-	int w = win == PROBE_WINDOW_INVOCATION, ret;
+	int w = win == PROBE_WINDOW_INVOCATION, ret = 0;
 	double secs = ns_between(&v->t[w][0], &v->t[w][1]) / 1e9, user = 0, g = 0;
+	char why[160];
 
-	ret = emit_event(v, sk, VMEXIT_USERSPACE, w, secs, &user) ?:
+	if (fault("window0"))
+		secs = 0;
+	if (secs <= 0) {
+		snprintf(why, sizeof(why), "the %s window measured %.0f ns long: counts "
+			 "without a rate per second", w ? "invocation" : "cell", secs * 1e9);
+		ret = sink_note(sk, VMEXIT_NOTE_NO_RATE, why);
+	}
+	ret = ret ?: emit_event(v, sk, VMEXIT_USERSPACE, w, secs, &user) ?:
 	      emit_event(v, sk, VMEXIT_VMGEXIT, w, secs, &g) ?:
 	      emit_kvm_exit(v, sk, w, secs, user) ?: emit_cost(v, sk, w);
 	if (!ret && !w)

@@ -113,6 +113,12 @@ struct backend_ops {
 	 * with @who saying why. NULL = the in-process agent (native, runc, crun).
 	 */
 	int (*agent_link)(void *state, int *to_fd, int *from_fd, char *who, size_t len);
+	/*
+	 * The accelerator @state's VMs run under ("kvm", "tcg"), as prepare()
+	 * chose it (accel = auto may fall back to TCG), or NULL if not known;
+	 * valid until cell_end(). NULL op = the backend runs no VM.
+	 */
+	const char *(*accel)(void *state);
 };
 
 /** backend_close() - instance_close() and the backend's cleanup. */

@@ -9,6 +9,8 @@
  * cell that cannot run calls nothing past supported(); a cell_begin that
  * skips or fails leaves nothing to end. Its instances are a scripted cvmfn
  * that answers the protocol; the journal must be empty after each cell.
+ * The runner asks the backend's accel() (the accelerator its VMs run
+ * under, for probe_target.accel) after prepare, with the cell's state.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +31,7 @@ static struct {
 	char log[512];
 	int state;              /* the cell state's address, checked in every call */
 	int bad_state;          /* a call got another state */
+	int accel_asked;        /* accel() calls after prepare (-100 before) */
 } fake;
 
 static void note(const char *what, void *state)
@@ -112,6 +115,14 @@ static void fake_end(void *state)
 	note("end", state);
 }
 
+static const char *fake_accel(void *state)
+{
+	fake.accel_asked += strstr(fake.log, "prepare") ? 1 : -100;
+	if (state != &fake.state)
+		fake.bad_state = 1;
+	return "tcg";
+}
+
 static const struct backend_ops backend_fake = {
 	.name = "fake",
 	.supported = fake_supported,
@@ -120,6 +131,7 @@ static const struct backend_ops backend_fake = {
 	.spawn = fake_spawn,
 	.cleanup = fake_cleanup,
 	.cell_end = fake_end,
+	.accel = fake_accel,
 };
 
 static struct db *db;
@@ -191,6 +203,11 @@ static void test_calls(void)
 	check("begin skips", "", CELL_SKIPPED, "supported begin");
 	check("begin fails", "", CELL_FAILED, "supported begin");
 	check("unsupported", "", CELL_SKIPPED, "supported");
+	memset(&fake, 0, sizeof(fake));
+	run_cell("invocations = 1\n");
+	tap_ok(fake.accel_asked == 1 && !fake.bad_state,
+	       "accel() asked once, after prepare, with the cell's state (%d)",
+	       fake.accel_asked);
 }
 
 int main(void)
@@ -198,7 +215,7 @@ int main(void)
 	char dir[] = "/tmp/cvmbench-backend-XXXXXX", path[128], err[1024] = "";
 	struct run_info info = { "guest", "test", "t.ini", "" };
 
-	tap_plan(22);
+	tap_plan(23);
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof(path), "%s/state", dir);

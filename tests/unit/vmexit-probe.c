@@ -10,9 +10,17 @@
  * space; the cell window their sum. kvm_exit is exact where it fires and
  * a skip row with the reason where it does not (a PVM host). Without a
  * VM to count (backend native, accel = tcg) the probe does not open and
- * says why. Not root, no /dev/kvm or tracefs not mounted: those checks
- * are SKIPs.
+ * says why; nor when the backend's VMs run under TCG although the cell
+ * asked accel = auto (the accelerator used, probe_target.accel).
+ * Regressions, through the probe's test faults (CVMBENCH_TEST_VMEXIT_FAULT):
+ * a source whose counters fail to open leaves no counter open and later
+ * windows fail with an error (they read a NULL counter set before);
+ * a window of no length has counts and no rate (it had a rate of 0); a
+ * reason missing from the kernel's table is still in vmexit-detail =
+ * reason's total and class other (it was lost). Not root, no /dev/kvm or
+ * tracefs not mounted: those checks are SKIPs.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -29,14 +37,16 @@
 #include "sink.h"
 #include "tap.h"
 #include "tracefs-find.h"
+#include "vmexit-metrics.h"
 
-#define NTESTS 9
+#define NTESTS 13
 
 struct got {
 	char names[64][96];
 	double vals[64];
 	int n;
 	char skip[512];
+	char note[512];           /* the last note, "key=value" */
 };
 
 static int m_metric(struct sink *s, const char *name, double v, const char *unit)
@@ -60,7 +70,9 @@ static int m_skip(struct sink *s, const char *reason)
 
 static int m_note(struct sink *s, const char *k, const char *v)
 {
-	(void)s, (void)k, (void)v;
+	struct got *g = s->ctx;
+
+	snprintf(g->note, sizeof(g->note), "%s=%s", k, v);
 	return 0;
 }
 
@@ -105,18 +117,27 @@ static int ask(int wr, int rd, uint32_t n)
 	return write(wr, &n, sizeof(n)) == sizeof(n) && read(rd, &ok, 1) == 1 && ok;
 }
 
-static int open_detail(const char *backend, const char *accel, const char *detail,
-		       struct probe *p, struct probe_target *t, struct cell *c)
+/* Open the probe for a cell of @backend, accel @accel, whose VMs run under @used. */
+static int open_used(const char *backend, const char *accel, const char *used,
+		     const char *detail, struct probe *p, struct probe_target *t, struct cell *c)
 {
 	memset(c, 0, sizeof(*c));
 	snprintf(c->vmexit_detail, sizeof(c->vmexit_detail), "%s", detail);
 	snprintf(c->backend, sizeof(c->backend), "%s", backend);
 	snprintf(c->accel, sizeof(c->accel), "%s", accel);
 	t->cell = c;
+	t->accel = used;
 	memset(p, 0, sizeof(*p));
 	p->ops = probe_find("vmexit");
 	p->target = t;
 	return p->ops && p->ops->open ? p->ops->open(p) : -ENOSYS;
+}
+
+static int open_detail(const char *backend, const char *accel, const char *detail,
+		       struct probe *p, struct probe_target *t, struct cell *c)
+{
+	return open_used(backend, accel, strcmp(backend, "qemu") ? NULL : accel, detail, p,
+			 t, c);
 }
 
 static int open_with(const char *backend, const char *accel, struct probe *p,
@@ -135,6 +156,50 @@ static void no_vm_checks(void)
 	       "backend native: not opened, says it runs no VM (%s)", p.error);
 	tap_ok(open_with("qemu", "tcg", &p, &t, &c) < 0 && strstr(p.error, "accel = tcg"),
 	       "accel = tcg: not opened, says QEMU emulates (%s)", p.error);
+	tap_ok(open_used("qemu", "auto", "tcg", "class", &p, &t, &c) < 0 &&
+	       strstr(p.error, "under tcg"),
+	       "accel = auto, the backend fell back to tcg: not opened, says so (%s)", p.error);
+	if (p.priv)
+		p.ops->close(&p);
+}
+
+/* Open file descriptors of this process. */
+static int nfds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * Source 1's counters fail to open (source 0's opened): nothing stays
+ * open, and the later windows fail with an error instead of reading.
+ */
+static void failed_open_checks(pid_t *kid)
+{
+	struct probe p;
+	struct probe_target t = { .pids = kid, .npids = 1 };
+	struct cell c;
+	int before = nfds(), ret, after, inv, stop;
+
+	setenv("CVMBENCH_TEST_VMEXIT_FAULT", "open@1", 1);
+	ret = open_with("qemu", "kvm", &p, &t, &c) ?: p.ops->start(&p, PROBE_WINDOW_CELL);
+	unsetenv("CVMBENCH_TEST_VMEXIT_FAULT");
+	after = nfds();
+	ret = ret == -EMFILE && strstr(p.error, "open@1");
+	p.error[0] = '\0';
+	inv = p.ops->start(&p, PROBE_WINDOW_INVOCATION);
+	stop = p.ops->stop(&p, PROBE_WINDOW_INVOCATION);
+	tap_ok(ret && after == before && inv == -ENODEV && stop == -ENODEV,
+	       "a source that fails to open: the cell window fails, no counter stays open "
+	       "(fds %d, then %d), later windows fail (%d %d: %s)", before, after, inv, stop,
+	       p.error);
+	p.ops->close(&p);
 }
 
 /* One invocation window around @n port writes; its metrics into @g. */
@@ -154,6 +219,41 @@ static int kvm_exit_ok(const struct got *g, uint32_t n)
 		return strstr(g->skip, "kvm_exit") != NULL;
 	return val(g, "kvm_exit.vmx.IO_INSTRUCTION") == n + 1 ||
 	       val(g, "kvm_exit.svm.io") == n + 1;
+}
+
+/*
+ * vmexit-detail = reason: a window of no length (counts, no rate, a note
+ * why); a reason the table lacks (KVM_EXIT_HLT hidden) in the total and
+ * in class other, as class mode counts it.
+ */
+static void regression_checks(int wr, int rd, struct probe_target *t)
+{
+	struct probe p;
+	struct cell c;
+	struct got g;
+	int ret, i, rates = 0;
+
+	setenv("CVMBENCH_TEST_VMEXIT_FAULT", "window0", 1);
+	ret = open_detail("qemu", "kvm", "reason", &p, t, &c) ?:
+	      p.ops->start(&p, PROBE_WINDOW_CELL) ?: window(&p, wr, rd, 10, &g);
+	for (i = 0; i < g.n; i++)
+		rates += strstr(g.names[i], VMEXIT_RATE) != NULL;
+	tap_ok(!ret && val(&g, "kvm_userspace_exit.KVM_EXIT_IO") == 11 && !rates &&
+	       strstr(g.note, "no_rate="), "a window of no length: counts, no rate (%d), "
+	       "a note why (%s)", rates, g.note);
+	p.ops->close(&p);
+	setenv("CVMBENCH_TEST_VMEXIT_FAULT", "hide@KVM_EXIT_HLT", 1);
+	ret = open_detail("qemu", "kvm", "reason", &p, t, &c) ?:
+	      p.ops->start(&p, PROBE_WINDOW_CELL) ?: window(&p, wr, rd, 20, &g);
+	unsetenv("CVMBENCH_TEST_VMEXIT_FAULT");
+	tap_ok(!ret && val(&g, "kvm_userspace_exit.KVM_EXIT_IO") == 21 &&
+	       val(&g, "kvm_userspace_exit.KVM_EXIT_HLT") == -1 &&
+	       val(&g, "kvm_userspace_exit.total") == 23 &&
+	       val(&g, "kvm_userspace_exit.class.other") == 2,
+	       "by reason, a reason the table lacks: in the total (%.0f of 23) and class "
+	       "other (%.0f of 2)", val(&g, "kvm_userspace_exit.total"),
+	       val(&g, "kvm_userspace_exit.class.other"));
+	p.ops->close(&p);
 }
 
 static void vm_checks(int wr, int rd, pid_t kid)
@@ -195,6 +295,7 @@ static void vm_checks(int wr, int rd, pid_t kid)
 	       "the cell window: the sum of its invocations (%.0f)",
 	       val(&cellg, "kvm_userspace_exit.class.io"));
 	p.ops->close(&p);
+	regression_checks(wr, rd, &t);
 	ret = open_detail("qemu", "kvm", "reason", &p, &t, &c) ?:
 	      p.ops->start(&p, PROBE_WINDOW_CELL) ?: window(&p, wr, rd, 321, &g);
 	tap_ok(!ret && val(&g, "kvm_userspace_exit.KVM_EXIT_IO") == 322 &&
@@ -242,10 +343,11 @@ int main(void)
 			why = "the micro-VM does not run here (KVM_CREATE_VM or KVM_RUN refused)";
 	}
 	if (why) {
-		for (i = 2; i < NTESTS; i++)
+		for (i = 3; i < NTESTS; i++)
 			printf("ok %d # SKIP %s\n", ++tap_count, why);
 		return tap_done();
 	}
+	failed_open_checks(&kid);
 	vm_checks(to_kid[1], from_kid[0], kid);
 	return tap_done();
 }

@@ -187,6 +187,13 @@ static int qemu_agent_link(void *state, int *to_fd, int *from_fd, char *who, siz
 	return qemu_vms_agent_link(&((struct qemu_state *)state)->vms, to_fd, from_fd, who, len);
 }
 
+static const char *qemu_accel_used(void *state)
+{
+	const struct qemu_state *st = state;
+
+	return st->acc.used[0] ? st->acc.used : NULL;
+}
+
 static void qemu_cell_end(void *state)
 {
 	struct qemu_state *st = state;
@@ -204,4 +211,5 @@ const struct backend_ops backend_qemu = {
 	.spawn = qemu_spawn,
 	.cell_end = qemu_cell_end,
 	.agent_link = qemu_agent_link,
+	.accel = qemu_accel_used,
 };
