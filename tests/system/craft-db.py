@@ -140,7 +140,7 @@ elif mode == "vmexit":
                "(?, 'vmexit', ?, 10000, 'count')", (cells[0], name + ".total"))
     for c in cells[1:]:
         db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES "
-                   "(?, ?, 'vmexit', 'accel = tcg: QEMU emulates the guest')", (run, c))
+                   "(?, ?, 'vmexit', 'the VMs run under tcg (accel = tcg): QEMU emulates the guest, which makes no VM exits')", (run, c))
 elif mode == "vmboot":
     phases = [("qemu-spawn", 0, "host-monotonic"), ("first-console", 500, "host-monotonic"),
               ("console-enabled", 160, "guest-kernel"), ("run-init", 1500, "guest-kernel"),
