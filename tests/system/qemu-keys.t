@@ -27,14 +27,7 @@ why=
 [ "$(id -u)" = 0 ] || why="needs root"
 [ -z "$why" ] && ! command -v sqlite3 >/dev/null && why="no sqlite3"
 [ -z "$why" ] && ! command -v qemu-system-x86_64 >/dev/null && why="qemu-system-x86_64 is not installed"
-if [ -n "$why" ]; then
-	if [ -n "${CI:-}" ] && [ "$why" != "needs root" ]; then
-		for ((i = 0; i < N; i++)); do _tap 1 "required under CI: $why"; done
-		exit 1
-	fi
-	skip_rest $N "$why"
-	exit 0
-fi
+[ -n "$why" ] && skip_all $N "$why"
 command -v mkfs.ext4 >/dev/null || PATH=$PATH:/usr/sbin:/sbin
 tmp=$(mktemp -d)
 [ -n "$tmp" ] && [ -d "$tmp" ] || { echo "Bail out! mktemp -d failed"; exit 1; }
