@@ -154,7 +154,7 @@ void probe_set_open(struct probe_set *ps, const char *list,
 	}
 }
 
-/* Start (in order) or stop (in reverse) the probes of window @w that are @outer or not. */
+/* Start (in order) or stop (in reverse) the probes of window @w with .outer == @outer. */
 static void bracket_some(struct probe_set *ps, enum agent_op op, enum probe_window w,
 			 long seq, int outer)
 {
