@@ -115,6 +115,8 @@ static void sample(void *arg)
 	}
 	if (!meminfo_read(&h->mi))
 		add(h, "meminfo", -1, "mem_available_kb", h->mi.mem_available, "kB");
+	else
+		h->mi.mem_available = -1;     /* never an older sample's as this one's */
 }
 
 static int read_thp(struct hostmem *h, struct thp_split *t)
