@@ -154,8 +154,9 @@ void probe_set_open(struct probe_set *ps, const char *list,
 	}
 }
 
-/* Start (in order) or stop (in reverse) every probe that wants window @w. */
-static void bracket(struct probe_set *ps, enum agent_op op, enum probe_window w, long seq)
+/* Start (in order) or stop (in reverse) the probes of window @w with .outer == @outer. */
+static void bracket_some(struct probe_set *ps, enum agent_op op, enum probe_window w,
+			 long seq, int outer)
 {
 	struct sink s;
 	int k;
@@ -163,7 +164,7 @@ static void bracket(struct probe_set *ps, enum agent_op op, enum probe_window w,
 	for (k = 0; k < ps->n; k++) {
 		struct probe *p = &ps->p[op == AGENT_START ? k : ps->n - 1 - k];
 
-		if (!(p->ops->windows & w))
+		if (!(p->ops->windows & w) || !p->ops->outer != !outer)
 			continue;
 		if (remote(p)) {
 			agent_req(ps, op, p->ops->name, w, seq);
@@ -176,6 +177,19 @@ static void bracket(struct probe_set *ps, enum agent_op op, enum probe_window w,
 		else
 			probe_window_stop(p, w, seq, &s);
 	}
+}
+
+/*
+ * Every probe that wants window @w: the .outer ones start first and stop
+ * last, so what their stop waits for (KSM convergence) is in no other
+ * probe's window.
+ */
+static void bracket(struct probe_set *ps, enum agent_op op, enum probe_window w, long seq)
+{
+	int outer_first = op == AGENT_START;
+
+	bracket_some(ps, op, w, seq, outer_first);
+	bracket_some(ps, op, w, seq, !outer_first);
 }
 
 void probe_set_start(struct probe_set *ps, enum probe_window w, long seq)

@@ -3,7 +3,8 @@
  * probe-set.h - the probes of one cell, each run on its side: host probes
  * in cvmbench, instance probes through the agent protocol (for the native
  * and container backends an in-process agent; a VM backend will hand its
- * guest agent's link here). Start in config order, stop in reverse, emit;
+ * guest agent's link here). Start in config order, stop in reverse (probes
+ * marked .outer, probe.h, start first and stop last), emit;
  * a window whose start or stop failed is a skip row, never numbers.
  */
 #ifndef CVMBENCH_PROBE_SET_H

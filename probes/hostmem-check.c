@@ -24,3 +24,15 @@ int ksm_model_merged(long long merging_pages, long long ram_mib)
 
 	return (double)merging_pages > pages * KSM_MODEL_MERGED_PCT / 100.0;
 }
+
+int pids_left_out(const pid_t *pids, int n, int kept)
+{
+	int i, j, distinct = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && pids[j] != pids[i]; j++)
+			;
+		distinct += j == i && pids[i] > 0;
+	}
+	return distinct > kept ? distinct - kept : 0;
+}

@@ -8,6 +8,8 @@
 #ifndef CVMBENCH_HOSTMEM_CHECK_H
 #define CVMBENCH_HOSTMEM_CHECK_H
 
+#include <sys/types.h>
+
 /* The two views disagree when they differ by more than this, % of the drop. */
 #define HOSTMEM_DISAGREE_PCT 10.0
 /* A model VM "merges" when more than this % of its RAM is merged pages. */
@@ -28,5 +30,12 @@ int hostmem_disagree(long long pss_kb, long long drop_kb, double limit_pct);
  * VMs' RAM: a model VM's RAM must not be mergeable.
  */
 int ksm_model_merged(long long merging_pages, long long ram_mib);
+/**
+ * pids_left_out() - how many distinct positive pids of @pids[0..@n) are
+ * not among the first @kept distinct ones (the memory probes measure at
+ * most a fixed number of processes; the rest are said, never dropped
+ * silently).
+ */
+int pids_left_out(const pid_t *pids, int n, int kept);
 
 #endif

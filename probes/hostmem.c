@@ -11,10 +11,13 @@
  * /proc/vmstat over the cell. A thread samples every hostmem-interval
  * seconds into the memory_sample table; the steady-state values (metrics)
  * are one more sample at the end of the cell window, after KSM has
- * converged when it runs (ksm-state.h). Side: host.
+ * converged when it runs (ksm-state.h). The probe is .outer (probe.h): its
+ * window stops after every other probe's, so that wait stretches no other
+ * probe's window. Side: host.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +32,21 @@
 #include "procmem.h"
 #include "sampler.h"
 #include "sink.h"
+#include "sysroot.h"
 
 #define HM_MAX 256
+
+/* The smaps_rollup fields stored: metric name, the kernel's line, where. */
+static const struct {
+	const char *key, *line;
+	size_t off;
+} fields[] = {
+	{ HOSTMEM_PSS, "Pss", offsetof(struct smaps_rollup, pss) },
+	{ "rss_kb", "Rss", offsetof(struct smaps_rollup, rss) },
+	{ "anon_kb", "Anonymous", offsetof(struct smaps_rollup, anonymous) },
+	{ "pss_anon_kb", "Pss_Anon", offsetof(struct smaps_rollup, pss_anon) },
+};
+#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
 struct hm_proc {
 	pid_t pid;
@@ -42,6 +58,7 @@ struct hm_proc {
 struct hostmem {
 	struct hm_proc proc[HM_MAX];
 	int n;
+	int left_out;                 /* distinct processes beyond HM_MAX, not measured */
 	struct memory_series ser;
 	struct sampler smp;
 	long long t0;
@@ -98,6 +115,8 @@ static void sample(void *arg)
 	}
 	if (!meminfo_read(&h->mi))
 		add(h, "meminfo", -1, "mem_available_kb", h->mi.mem_available, "kB");
+	else
+		h->mi.mem_available = -1;     /* never an older sample's as this one's */
 }
 
 static int read_thp(struct hostmem *h, struct thp_split *t)
@@ -121,12 +140,13 @@ static int open_procs(struct probe *p, struct hostmem *h)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)t->pids[i]);
 		h->proc[h->n].pid = t->pids[i];
-		h->proc[h->n].fd = open(path, O_RDONLY | O_CLOEXEC);
+		h->proc[h->n].fd = sysroot_open(path, O_RDONLY | O_CLOEXEC);
 		if (h->proc[h->n].fd < 0)
 			return probe_error(p, -errno, "cannot open %s: %s", path,
 					   strerror(errno));
 		h->n++;
 	}
+	h->left_out = pids_left_out(t->pids, t->npids, h->n);
 	if (!h->n)
 		return probe_error(p, -ESRCH, "the cell has no instance process to measure%s",
 				   !strcmp(t->cell->mode, "cold") ?
@@ -168,6 +188,7 @@ static int hostmem_start(struct probe *p, enum probe_window w)
 	ksm_converge_reset();
 	h->conv = NULL;
 	h->samples = 0;
+	memset(&h->mi, 0xff, sizeof(h->mi));     /* -1 each: not read yet */
 	h->t0 = clock_now_ns();
 	h->have_thp0 = !read_thp(h, &h->thp0);
 	sample(h);
@@ -206,39 +227,79 @@ static void hostmem_close(struct probe *p)
 	p->priv = NULL;
 }
 
-/* Per process, and the sums into @sum; -ESRCH (a skip row) when one ended. */
+static long long *field_of(struct smaps_rollup *r, size_t f)
+{
+	return (long long *)((char *)r + fields[f].off);
+}
+
+/*
+ * One field per process, and its sum into @total: -1 (a skip row naming
+ * why) when a process lacks the line or processes were left out.
+ */
+static void emit_field(struct hostmem *h, struct sink *s, size_t f, long long *total)
+{
+	char name[64], why[300];
+	int i, miss = -1;
+	long long v;
+
+	*total = 0;
+	for (i = 0; i < h->n; i++) {
+		v = *field_of(&h->proc[i].last, f);
+		snprintf(name, sizeof(name), "proc%d.%s", i, fields[f].key);
+		if (v < 0) {
+			snprintf(why, sizeof(why), "%s: no %s in /proc/%d/smaps_rollup (not "
+				 "printed by this kernel; 5.4 has no Pss_Anon)", name,
+				 fields[f].line, (int)h->proc[i].pid);
+			sink_skip(s, why);
+			miss = miss < 0 ? i : miss;
+			continue;
+		}
+		sink_metric(s, name, (double)v, "kB");
+		*total += v;
+	}
+	if (miss >= 0)
+		snprintf(why, sizeof(why), "%s (sum over the cell): instance process %d "
+			 "(pid %d) has no %s in its smaps_rollup", fields[f].key, miss,
+			 (int)h->proc[miss].pid, fields[f].line);
+	else if (h->left_out)
+		snprintf(why, sizeof(why), "%s (sum over the cell): %d more instance "
+			 "processes not measured (at most %d)", fields[f].key, h->left_out,
+			 HM_MAX);
+	else {
+		sink_metric(s, fields[f].key, (double)*total, "kB");
+		return;
+	}
+	sink_skip(s, why);
+	*total = -1;
+}
+
+/*
+ * Per process, and the sums into @sum (-1: not summed); -ESRCH (a skip
+ * row) when one ended.
+ */
 static int emit_procs(struct hostmem *h, struct sink *s, struct smaps_rollup *sum)
 {
-	char name[64];
+	char why[160];
+	size_t f;
 	int i;
 
-	memset(sum, 0, sizeof(*sum));
+	memset(sum, 0xff, sizeof(*sum));
 	for (i = 0; i < h->n; i++) {
-		const struct smaps_rollup *r = &h->proc[i].last;
-
-		if (h->proc[i].gone) {
-			char why[160];
-
-			snprintf(why, sizeof(why), "instance process %d (pid %d) ended during "
-				 "the cell: no steady-state memory for the cell", i,
-				 (int)h->proc[i].pid);
-			sink_skip(s, why);
-			return -ESRCH;
-		}
-#define PUT(field, key) do { \
-		snprintf(name, sizeof(name), "proc%d." key, i); \
-		sink_metric(s, name, (double)r->field, "kB"); \
-		sum->field += r->field; } while (0)
-		PUT(pss, HOSTMEM_PSS);
-		PUT(rss, "rss_kb");
-		PUT(anonymous, "anon_kb");
-		PUT(pss_anon, "pss_anon_kb");
-#undef PUT
+		if (!h->proc[i].gone)
+			continue;
+		snprintf(why, sizeof(why), "instance process %d (pid %d) ended during "
+			 "the cell: no steady-state memory for the cell", i,
+			 (int)h->proc[i].pid);
+		sink_skip(s, why);
+		return -ESRCH;
 	}
-	sink_metric(s, HOSTMEM_PSS, (double)sum->pss, "kB");
-	sink_metric(s, "rss_kb", (double)sum->rss, "kB");
-	sink_metric(s, "anon_kb", (double)sum->anonymous, "kB");
-	sink_metric(s, "pss_anon_kb", (double)sum->pss_anon, "kB");
+	for (f = 0; f < NFIELDS; f++)
+		emit_field(h, s, f, field_of(sum, f));
+	if (h->left_out) {
+		snprintf(why, sizeof(why), "%d instance processes not measured: the probe "
+			 "takes at most %d", h->left_out, HM_MAX);
+		sink_skip(s, why);
+	}
 	sink_metric(s, "processes", h->n, "count");
 	return 0;
 }
@@ -250,14 +311,17 @@ static void emit_avail(struct probe *p, struct sink *s, const struct smaps_rollu
 	long long before = p->target->mem_available_before_kb, drop;
 
 	if (before <= 0 || h->mi.mem_available < 0) {
-		sink_skip(s, "MemAvailable drop: no baseline read before the cell's "
-			  "instances started");
+		sink_skip(s, before <= 0 ? "MemAvailable drop: no baseline read before the "
+			  "cell's instances started" : "MemAvailable drop: no MemAvailable "
+			  "read from /proc/meminfo at the end of the cell window");
 		return;
 	}
 	drop = before - h->mi.mem_available;
 	sink_metric(s, "mem_available_before_kb", (double)before, "kB");
 	sink_metric(s, "mem_available_kb", (double)h->mi.mem_available, "kB");
 	sink_metric(s, "mem_available_drop_kb", (double)drop, "kB");
+	if (sum->pss < 0)
+		return;               /* no summed PSS to check: its skip row says why */
 	if (drop > 0) {
 		sink_metric(s, "pss_vs_drop_pct", hostmem_diff_pct(sum->pss, drop), "%");
 		if (sum->pss_anon >= 0)
@@ -309,6 +373,7 @@ const struct probe_ops probe_hostmem = {
 		    "(smaps_rollup), MemAvailable drop, THP splits; a time series",
 	.windows = PROBE_WINDOW_CELL,
 	.side = PROBE_HOST,
+	.outer = 1,                   /* its stop waits for KSM: outside the others' windows */
 	.supported = hostmem_supported,
 	.open = hostmem_open,
 	.start = hostmem_start,

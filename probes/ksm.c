@@ -8,7 +8,9 @@
  * (ksm_merging_pages, ksm_process_profit) where the kernel has it. A
  * counter the kernel lacks is a skip row naming it, never a 0. When KSM
  * runs, the cell's steady state waits for convergence (ksm-state.h,
- * bounded by ksm-timeout, which is stored, and flagged when hit). A thread
+ * bounded by ksm-timeout, which is stored, and flagged when hit; made in
+ * the stop of this .outer probe, after every other probe's window has
+ * stopped, probe.h). A thread
  * samples the counters every hostmem-interval seconds into memory_sample.
  * These are KSM's own counters: host-observed memory (PSS, MemAvailable)
  * is the hostmem probe's, stored beside, never derived from these.
@@ -46,6 +48,8 @@ static const struct {
 struct ksm_probe {
 	pid_t pid[KSM_MAXP];
 	int n;
+	int left_out;                 /* distinct processes beyond KSM_MAXP, not measured */
+	int stat_err[KSM_MAXP];       /* 0, or why its ksm_stat could not be read */
 	long long start[NCOUNTERS], end[NCOUNTERS];
 	struct ksm_stat stat[KSM_MAXP];
 	int have_stat;
@@ -80,9 +84,10 @@ static int read_stats(struct ksm_probe *k)
 	for (i = 0; i < k->n; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/ksm_stat", (int)k->pid[i]);
 		memset(&k->stat[i], 0xff, sizeof(k->stat[i]));
-		if (procmem_read(path, buf, sizeof(buf)) > 0 &&
-		    !ksm_stat_parse(buf, &k->stat[i]))
-			have = 1;
+		k->stat_err[i] = (int)procmem_read(path, buf, sizeof(buf));
+		if (k->stat_err[i] >= 0)
+			k->stat_err[i] = ksm_stat_parse(buf, &k->stat[i]);
+		have |= !k->stat_err[i];
 	}
 	return have;
 }
@@ -142,6 +147,7 @@ static int ksm_start(struct probe *p, enum probe_window w)
 		if (j == k->n && t->pids[i] > 0)
 			k->pid[k->n++] = t->pids[i];
 	}
+	k->left_out = pids_left_out(t->pids, t->npids, k->n);
 	ksm_converge_reset();
 	k->conv = NULL;
 	k->t0 = clock_now_ns();
@@ -203,13 +209,45 @@ static void emit_counters(struct ksm_probe *k, struct sink *s)
 	}
 }
 
+/* One value of process @i's ksm_stat, or a skip row saying why there is none. */
+static int put_stat(struct ksm_probe *k, struct sink *s, int i, const char *key,
+		    long long v, const char *unit)
+{
+	char name[64], why[300];
+
+	snprintf(name, sizeof(name), "proc%d.%s", i, key);
+	if (v >= 0)
+		return sink_metric(s, name, (double)v, unit);
+	if (k->stat_err[i] < 0 && k->stat_err[i] != -EINVAL)
+		snprintf(why, sizeof(why), "%s: cannot read /proc/%d/ksm_stat: %s", name,
+			 (int)k->pid[i], strerror(-k->stat_err[i]));
+	else
+		snprintf(why, sizeof(why), "%s: no %s in /proc/%d/ksm_stat (not printed "
+			 "by this kernel)", name, key, (int)k->pid[i]);
+	return sink_skip(s, why);
+}
+
+/* The model check on @merging, a sum over every process (@whole) or some. */
+static void emit_model(struct probe *p, struct sink *s, long long merging, int whole)
+{
+	struct ksm_probe *k = p->priv;
+	const struct cell *c = p->target->cell;
+	int merged = ksm_model_merged(merging, (long long)c->memory * k->n);
+
+	if (strcmp(c->confidential, "model"))
+		return;
+	if (whole || merged)      /* a part already over the limit is over it */
+		sink_metric(s, "flag_model_merged", merged, "flag");
+	else
+		sink_skip(s, "flag_model_merged: not every process's ksm_merging_pages is known");
+}
+
 /* Per process ksm_stat, their sum, and the model check. */
 static void emit_stats(struct probe *p, struct sink *s)
 {
 	struct ksm_probe *k = p->priv;
-	const struct cell *c = p->target->cell;
 	long long merging = 0;
-	char name[64];
+	char why[300] = "";
 	int i;
 
 	if (!k->have_stat) {
@@ -217,16 +255,23 @@ static void emit_stats(struct probe *p, struct sink *s)
 		return;
 	}
 	for (i = 0; i < k->n; i++) {
-		snprintf(name, sizeof(name), "proc%d.ksm_merging_pages", i);
-		sink_metric(s, name, (double)k->stat[i].merging_pages, "pages");
-		snprintf(name, sizeof(name), "proc%d.ksm_process_profit", i);
-		sink_metric(s, name, (double)k->stat[i].process_profit, "B");
-		merging += k->stat[i].merging_pages > 0 ? k->stat[i].merging_pages : 0;
+		put_stat(k, s, i, "ksm_merging_pages", k->stat[i].merging_pages, "pages");
+		put_stat(k, s, i, "ksm_process_profit", k->stat[i].process_profit, "B");
+		if (k->stat[i].merging_pages >= 0)
+			merging += k->stat[i].merging_pages;
+		else if (!why[0])
+			snprintf(why, sizeof(why), "ksm_merging_pages (sum over the cell): "
+				 "instance process %d (pid %d) has none (see proc%d)", i,
+				 (int)k->pid[i], i);
 	}
-	sink_metric(s, "ksm_merging_pages", (double)merging, "pages");
-	if (!strcmp(c->confidential, "model"))
-		sink_metric(s, "flag_model_merged",
-			    ksm_model_merged(merging, (long long)c->memory * k->n), "flag");
+	if (!why[0] && k->left_out)
+		snprintf(why, sizeof(why), "ksm_merging_pages (sum over the cell): %d more "
+			 "instance processes not measured (at most %d)", k->left_out, KSM_MAXP);
+	if (why[0])
+		sink_skip(s, why);
+	else
+		sink_metric(s, "ksm_merging_pages", (double)merging, "pages");
+	emit_model(p, s, merging, !why[0]);
 }
 
 static int ksm_emit(struct probe *p, enum probe_window w, struct sink *s)
@@ -237,6 +282,13 @@ static int ksm_emit(struct probe *p, enum probe_window w, struct sink *s)
 	emit_settings(s);
 	emit_counters(k, s);
 	emit_stats(p, s);
+	if (k->left_out) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "%d instance processes not measured: the probe "
+			 "takes at most %d", k->left_out, KSM_MAXP);
+		sink_skip(s, why);
+	}
 	sink_note(s, "convergence", k->conv->how);
 	sink_metric(s, "ksm_timeout_s", k->conv->timeout_s, "s");
 	if (k->conv->waited) {
@@ -267,6 +319,7 @@ const struct probe_ops probe_ksm = {
 		    "before the steady state; a time series",
 	.windows = PROBE_WINDOW_CELL,
 	.side = PROBE_HOST,
+	.outer = 1,                   /* its stop waits for KSM: outside the others' windows */
 	.supported = ksm_supported,
 	.open = ksm_open,
 	.start = ksm_start,

@@ -4,7 +4,8 @@
  *
  * The runner brackets each window (a whole cell, or one invocation) the
  * way stress-ng brackets a stressor: start every probe, run, stop them in
- * reverse order, then let each emit its rows. Probes never see SQLite:
+ * reverse order (probes marked .outer start first and stop last), then let
+ * each emit its rows. Probes never see SQLite:
  * they write through a sink. The list of probes is probes/probe-list.h.
  *
  * Each probe says which side it measures (.side): the host (the process
@@ -86,6 +87,15 @@ struct probe_ops {
 	const char *measures;         /* one line: what, and where it comes from */
 	unsigned int windows;         /* PROBE_WINDOW_* it wants */
 	enum probe_side side;         /* the machine it measures */
+	/*
+	 * 1: its windows enclose every other probe's. The probe set starts
+	 * such probes before the others and stops them after every other probe
+	 * has stopped (bench/probe-set.c), so a wait in its stop (hostmem's
+	 * and ksm's KSM convergence, up to ksm-timeout) lies outside the other
+	 * probes' windows and does not stretch them (exits per second, CPU
+	 * time of the window). Host probes only; 0 for the rest.
+	 */
+	int outer;
 	/* 1 if it can measure here; else 0 with the reason in @why. NULL = always. */
 	int (*supported)(char *why, size_t len);
 	int (*open)(struct probe *p);

@@ -8,8 +8,15 @@
  * the per-process values, the time series holds every sample; without a
  * baseline the MemAvailable drop is a skip; a process that ends during the
  * cell makes a skip row naming it and no sum; a window without processes
- * (cold mode) fails to start with the reason. No root.
+ * (cold mode) fails to start with the reason. On a fake /proc
+ * (CVMBENCH_SYSROOT): a process whose smaps_rollup has no Pss_Anon (the
+ * 5.4 fixture) gets a skip row naming it and no value (it stored -1, and
+ * a sum of -1, before), the sum of a field every process has is still
+ * stored; 300 processes: the 44 beyond the probe's 256 are said, and no
+ * sum over a part of the cell is stored; no /proc/meminfo at the end: a
+ * skip, never a drop computed from an unread MemAvailable. No root.
  */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +33,7 @@
 
 extern const struct probe_ops probe_hostmem;
 
-static char metrics[16384], skips[2048];
+static char metrics[65536], skips[4096];
 static int rows;
 
 static int rec_metric(struct sink *s, const char *name, double v, const char *unit)
@@ -165,11 +172,70 @@ static void test_two(pid_t a, pid_t b)
 	       !strstr(metrics, "mem_available_drop_kb"), "no baseline: a skip, no drop");
 }
 
+#define FIX "tests/fixtures/procmem/"
+
+static char root[PATH_MAX / 2];
+
+/* /proc/@pid/smaps_rollup under root: a copy of the fixture @name. */
+static int fake_proc(pid_t pid, const char *name)
+{
+	char cmd[2 * PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/proc/%d' && cp " FIX "%s '%s/proc/%d/"
+		 "smaps_rollup'", root, (int)pid, name, root, (int)pid);
+	return system(cmd);
+}
+
+/* Pss_Anon absent in one process of two (kernel 5.4's smaps_rollup). */
+static void test_missing_field(void)
+{
+	pid_t pids[2] = { 100001, 100002 };
+
+	if (fake_proc(pids[0], "smaps_rollup-5.4") || fake_proc(pids[1], "smaps_rollup-6.18"))
+		exit(1);
+	tap_ok(window(pids, 2, 0, 0) == 0, "a window over fake processes");
+	tap_ok(!strstr(metrics, "=-"), "no negative value stored (%s)",
+	       strstr(metrics, "=-") ? strstr(metrics, "=-") : "none");
+	tap_contains(skips, "proc0.pss_anon_kb: no Pss_Anon in /proc/100001/smaps_rollup",
+		     "the missing field is a skip row naming the process and the field");
+	tap_ok(metric("proc1.pss_anon_kb") == 203980, "the other process's Pss_Anon stored");
+	tap_ok(!strstr(metrics, "\npss_anon_kb=") &&
+	       strstr(skips, "pss_anon_kb (sum over the cell): instance process 0 "
+		      "(pid 100001) has no Pss_Anon"), "no sum: a skip naming the process");
+	tap_ok(metric("pss_kb") == 140213 + 214233 && metric("processes") == 2,
+	       "a field both have is summed (pss_kb %.0f)", metric("pss_kb"));
+	window(pids, 2, 1000000, 0);     /* a baseline, and no /proc/meminfo */
+	tap_ok(strstr(skips, "no MemAvailable read from /proc/meminfo") &&
+	       !strstr(metrics, "mem_available_drop_kb"), "no MemAvailable at the end: a "
+	       "skip, no drop (it stored the whole baseline as the drop before)");
+}
+
+/* More processes than the probe takes: how many were left out is said. */
+static void test_too_many(void)
+{
+	static pid_t pids[300];
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		pids[i] = 200000 + i;
+		if (fake_proc(pids[i], "smaps_rollup-6.18"))
+			exit(1);
+	}
+	tap_ok(window(pids, 300, 0, 0) == 0 && metric("processes") == 256,
+	       "300 processes: 256 measured");
+	tap_contains(skips, "44 instance processes not measured: the probe takes at most 256",
+		     "the 44 left out are said");
+	tap_ok(!strstr(metrics, "\npss_kb=") && strstr(skips, "pss_kb (sum over the cell): "
+	       "44 more"), "and no sum over a part of the cell");
+}
+
 int main(void)
 {
+	char cmd[PATH_MAX];
+
 	pid_t a = toucher(32), b = toucher(16), pids[2];
 
-	tap_plan(11);
+	tap_plan(21);
 	if (a < 0 || b < 0)
 		return 1;
 	test_two(a, b);
@@ -183,5 +249,13 @@ int main(void)
 	tap_contains(skips, "mode = cold", "the reason names cold mode");
 	kill(a, SIGKILL);
 	waitpid(a, NULL, 0);
-	return tap_done();
+	snprintf(root, sizeof(root), "/tmp/hostmem-probe-XXXXXX");
+	if (!mkdtemp(root))
+		return 1;
+	setenv("CVMBENCH_SYSROOT", root, 1);
+	test_missing_field();
+	test_too_many();
+	unsetenv("CVMBENCH_SYSROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd) ? 1 : tap_done();
 }

@@ -9,7 +9,11 @@
  * pages_sharing steady) and not reached (full_scans still: the timeout is
  * stored and flagged); a `model` cell whose VM merged pages is flagged;
  * no process mergeable (ksm_mergeable: no): not waited for (it waited the
- * whole timeout before: full_scans does not advance then).
+ * whole timeout before: full_scans does not advance then); a process
+ * whose ksm_stat cannot be read, or lacks a field: a skip row naming it
+ * and no value (it stored -1 before), no sum (the model flag still when
+ * the known part is over the limit); 300 processes: the 44 beyond the
+ * probe's 256 are said, and no sum over a part of the cell.
  * No root.
  */
 #include <limits.h>
@@ -28,7 +32,7 @@
 extern const struct probe_ops probe_ksm;
 
 static char root[PATH_MAX / 2];
-static char metrics[8192], skips[4096], notes[4096];
+static char metrics[65536], skips[4096], notes[4096];
 
 static void cat(char *dst, size_t len, const char *s)
 {
@@ -89,6 +93,15 @@ static void put(const char *rel, const char *s)
 
 #define K "/sys/kernel/mm/ksm/"
 
+static void mkdir_rel(const char *rel)
+{
+	char cmd[sizeof(root) + 128];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s%s'", root, rel);
+	if (system(cmd))
+		exit(1);
+}
+
 /* A tree with KSM at @run; @full: general_profit, ksm_zero_pages, ksm_stat. */
 static void tree(const char *run, int full)
 {
@@ -113,12 +126,11 @@ static void tree(const char *run, int full)
 	    "ksm_process_profit 57427744\n");
 }
 
-/* Run the probe's cell window over this process; the rows land in the buffers. */
-static void run_probe(const char *confidential, double timeout_s)
+/* The probe's cell window over @pids; the rows land in the buffers. */
+static void run_pids(const char *confidential, double timeout_s, pid_t *pids, int n)
 {
 	struct cell c;
-	pid_t pids[2] = { getpid(), getpid() };     /* two instances, one process */
-	struct probe_target t = { .cell = &c, .pids = pids, .npids = 2 };
+	struct probe_target t = { .cell = &c, .pids = pids, .npids = n };
 	struct probe p = { .ops = &probe_ksm, .target = &t };
 	struct sink s = { .ops = &rec_ops };
 
@@ -132,6 +144,14 @@ static void run_probe(const char *confidential, double timeout_s)
 	    probe_ksm.stop(&p, PROBE_WINDOW_CELL) || probe_ksm.emit(&p, PROBE_WINDOW_CELL, &s))
 		printf("# the probe failed: %s\n", p.error);
 	probe_ksm.close(&p);
+}
+
+/* Over this process, as two instances sharing it. */
+static void run_probe(const char *confidential, double timeout_s)
+{
+	pid_t pids[2] = { getpid(), getpid() };
+
+	run_pids(confidential, timeout_s, pids, 2);
 }
 
 static void test_present(void)
@@ -225,6 +245,56 @@ static void test_unmergeable(void)
 	       "and no convergence flag or verdict");
 }
 
+/* One process's ksm_stat unreadable, another's without ksm_process_profit. */
+static void test_unreadable(void)
+{
+	pid_t pids[3] = { getpid(), 999999, getppid() };
+	char rel[64], want[160];
+
+	tree("0\n", 1);
+	snprintf(rel, sizeof(rel), "/proc/%d", (int)getppid());
+	mkdir_rel(rel);
+	snprintf(rel, sizeof(rel), "/proc/%d/ksm_stat", (int)getppid());
+	put(rel, "ksm_rmap_items 10\nksm_merging_pages 4\n");
+	run_pids("model", 5, pids, 3);
+	tap_ok(!strstr(metrics, "=-"), "no negative value stored (%s)",
+	       strstr(metrics, "=-") ? strstr(metrics, "=-") : "none");
+	tap_contains(skips, "proc1.ksm_merging_pages: cannot read /proc/999999/ksm_stat",
+		     "an unreadable ksm_stat: a skip row naming the process");
+	snprintf(want, sizeof(want), "proc2.ksm_process_profit: no ksm_process_profit in "
+		 "/proc/%d/ksm_stat", (int)getppid());
+	tap_contains(skips, want, "a field the kernel did not print: a skip row naming it");
+	tap_contains(metrics, "proc2.ksm_merging_pages=4 pages", "what it did print is stored");
+	tap_ok(!strstr(metrics, "\nksm_merging_pages=") && !strstr(metrics, "ksm_merging_pages=15309") &&
+	       strstr(skips, "ksm_merging_pages (sum over the cell): instance process 1 "
+		      "(pid 999999) has none"), "no sum: a skip naming the process");
+	tap_contains(metrics, "flag_model_merged=1 flag",
+		     "the known 15305 merged pages of a model cell are flagged all the same");
+}
+
+/* More processes than the probe takes. */
+static void test_too_many(void)
+{
+	static pid_t pids[300];
+	char rel[64];
+	int i;
+
+	tree("0\n", 1);
+	for (i = 0; i < 300; i++) {
+		pids[i] = 300000 + i;
+		snprintf(rel, sizeof(rel), "/proc/%d", (int)pids[i]);
+		mkdir_rel(rel);
+		snprintf(rel, sizeof(rel), "/proc/%d/ksm_stat", (int)pids[i]);
+		put(rel, "ksm_merging_pages 1\nksm_process_profit 4096\n");
+	}
+	run_pids("none", 5, pids, 300);
+	tap_contains(skips, "44 instance processes not measured: the probe takes at most 256",
+		     "300 processes: the 44 left out are said");
+	tap_ok(!strstr(metrics, "\nksm_merging_pages=") && strstr(skips, "ksm_merging_pages "
+	       "(sum over the cell): 44 more"), "and no sum over a part of the cell");
+	tap_contains(metrics, "proc255.ksm_merging_pages=1 pages", "the 256 are stored");
+}
+
 int main(void)
 {
 	char cmd[sizeof(root) + 16];
@@ -233,11 +303,13 @@ int main(void)
 	if (!mkdtemp(root))
 		return 1;
 	setenv("CVMBENCH_SYSROOT", root, 1);
-	tap_plan(25);
+	tap_plan(34);
 	test_present();
 	test_absent();
 	test_convergence();
 	test_unmergeable();
+	test_unreadable();
+	test_too_many();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	return system(cmd) ? 1 : tap_done();
 }
