@@ -20,6 +20,7 @@
 #include "cell.h"
 #include "journal.h"
 #include "knob.h"
+#include "fake-file.h"
 #include "tap.h"
 
 extern const struct knob_ops knob_ksm, knob_thp;
@@ -28,15 +29,7 @@ static char tmp[PATH_MAX / 2], root[PATH_MAX / 2 + 8];
 
 static void put(const char *rel, const char *s)
 {
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(s, f);
-		fclose(f);
-	}
+	fake_file_put(root, rel, s);
 }
 
 static const char *get(const char *rel)

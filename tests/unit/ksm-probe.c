@@ -27,6 +27,7 @@
 #include "cell.h"
 #include "probe.h"
 #include "sink.h"
+#include "fake-file.h"
 #include "tap.h"
 
 extern const struct probe_ops probe_ksm;
@@ -80,15 +81,7 @@ static const struct sink_ops rec_ops = { rec_metric, rec_skip, rec_note, rec_row
 
 static void put(const char *rel, const char *s)
 {
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(s, f);
-		fclose(f);
-	}
+	fake_file_put(root, rel, s);
 }
 
 #define K "/sys/kernel/mm/ksm/"

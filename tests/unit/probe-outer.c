@@ -20,21 +20,14 @@
 
 #include "config-test.h"
 #include "db.h"
+#include "fake-file.h"
 #include "probe-set.h"
 
 static char root[PATH_MAX / 2];
 
 static void put(const char *rel, const char *s)
 {
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(s, f);
-		fclose(f);
-	}
+	fake_file_put(root, rel, s);
 }
 
 #define K "/sys/kernel/mm/ksm/"
