@@ -10,7 +10,7 @@
  * Columns: x, label, colour (0xRRGGBB), median, p25, p75, mean,
  * halt entries per call (NaN: no idle probe), CPU burnt % (NaN: no cpu probe),
  * the label of the halt panel (with "[source]" of the entries when cells
- * got them from different sources, idle.entries_source).
+ * got them from different sources, idle.entries_source), N (measured invocations).
  * Variables: logy, ncells, run, havehalt (0|1), haltsource (the one
  * source, else ''), haltnote (why no halt entries).
  */
@@ -72,7 +72,7 @@ static void write_rows(struct figure_ctx *ctx, const struct idle_cell *v, size_t
 		many_sizes |= strcmp(v[i].size, v[0].size) != 0;
 	}
 	fprintf(ctx->data, "# x label colour median p25 p75 mean halt_per_call burnt_pct "
-		"halt_label\n");
+		"halt_label n\n");
 	for (i = 0; i < n; i++) {
 		label(&v[i], many_threads, many_sizes, lab, sizeof(lab));
 		fprintf(ctx->data, "%zu ", i + 1);
@@ -82,7 +82,7 @@ static void write_rows(struct figure_ctx *ctx, const struct idle_cell *v, size_t
 			v[i].p75_ms, v[i].mean_ms, or_nan(v[i].halt_per_inv),
 			or_nan(v[i].burnt_pct));
 		halt_label(ctx->data, &v[i], lab, mixed);
-		fputc('\n', ctx->data);
+		fprintf(ctx->data, " %zu\n", v[i].n);
 		lo = v[i].median_ms < lo ? v[i].median_ms : lo;
 		hi = v[i].median_ms > hi ? v[i].median_ms : hi;
 	}

@@ -147,3 +147,9 @@ size_t runc_cells_measured(struct runc_cell *v, size_t n)
 			v[k++] = v[i];
 	return k;
 }
+
+const char *runc_cell_tick(const struct runc_cell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s (N=%zu)", c->label, c->nstarts);
+	return buf;
+}

@@ -4,7 +4,7 @@
  * traced starts, the mean time per start its tasks spent between
  * lock:contention_begin and contention_end, split by lock (kernel symbol
  * where /proc/kallsyms names it, else the lock's kind), next to the mean
- * start. Rows: label, then blocked ms per start for each of the most
+ * start. Rows: label with N (the starts of the cell), then blocked ms per start for each of the most
  * blocking locks of the run (header row names them), then total ms.
  */
 #include <errno.h>
@@ -63,7 +63,7 @@ static double lock_ms(struct figure_ctx *ctx, int64_t cell, const char *lock)
 int fig_runc_contention_data(struct figure_ctx *ctx)
 {
 	struct runc_cell *cells = NULL;
-	char locks[NLOCKS][64];
+	char locks[NLOCKS][64], tick[200];
 	size_t n = 0, i;
 	int nl = 0, j, ret = runc_cells_load(ctx->h, ctx->run_id, NULL, &cells, &n);
 
@@ -83,7 +83,7 @@ int fig_runc_contention_data(struct figure_ctx *ctx)
 		fprintf(ctx->data, " total\n");
 	}
 	for (i = 0; !ret && i < n; i++) {
-		gp_data_string(ctx->data, cells[i].label);
+		gp_data_string(ctx->data, runc_cell_tick(&cells[i], tick, sizeof(tick)));
 		for (j = 0; j < nl; j++)
 			fprintf(ctx->data, " %.4f", cells[i].nstarts ? lock_ms(ctx, cells[i].id,
 				locks[j]) / (double)cells[i].nstarts : 0);

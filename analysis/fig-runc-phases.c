@@ -5,7 +5,7 @@
  * the mean time per start of one phase of docs/probes/runc.md, in ms; the
  * segments of a bar add up to the mean start, fork to last exit.
  *
- * Columns: label, then one column per phase in the probe's order (the
+ * Columns: label with N (the starts of the cell), then one column per phase in the probe's order (the
  * first row names them).
  */
 #include <errno.h>
@@ -27,6 +27,7 @@ static const char *const phases[] = { RUNC_PHASES(PHASE_NAME) };
 static int write_row(struct figure_ctx *ctx, const struct runc_cell *c)
 {
 	double ms[NPHASES] = { 0 };
+	char tick[200];
 	sqlite3_stmt *st;
 	int i;
 
@@ -41,7 +42,7 @@ static int write_row(struct figure_ctx *ctx, const struct runc_cell *c)
 			ms[i] = sqlite3_column_double(st, 1) / 1e6;
 	}
 	sqlite3_finalize(st);
-	gp_data_string(ctx->data, c->label);
+	gp_data_string(ctx->data, runc_cell_tick(c, tick, sizeof(tick)));
 	for (i = 0; i < NPHASES; i++)
 		fprintf(ctx->data, " %.4f", c->nstarts ? ms[i] / (double)c->nstarts : 0);
 	fprintf(ctx->data, "\n");

@@ -7,7 +7,7 @@
  * blocks, each headed by a row holding its title, read as columnheader).
  *
  * Columns: x, median, p25, p75 (ms), mean lock-blocked ms per start,
- * mean total ms per start (with teardown).
+ * mean total ms per start (with teardown), N (the starts of the point).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,10 +36,11 @@ static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n
 		if (j - i < 2)
 			continue;
 		gp_data_string(ctx->data, v[i].series);
-		fprintf(ctx->data, " median p25 p75 blocked total\n");
+		fprintf(ctx->data, " median p25 p75 blocked total n\n");
 		for (k = i; k < j; k++)
-			fprintf(ctx->data, "%g %.4f %.4f %.4f %.4f %.4f\n", v[k].x, v[k].median_ms,
-				v[k].p25_ms, v[k].p75_ms, v[k].blocked_ms, v[k].total_ms);
+			fprintf(ctx->data, "%g %.4f %.4f %.4f %.4f %.4f %zu\n", v[k].x, v[k].median_ms,
+				v[k].p25_ms, v[k].p75_ms, v[k].blocked_ms, v[k].total_ms,
+				v[k].nstarts);
 		fprintf(ctx->data, "\n\n");
 		blocks++;
 	}

@@ -38,4 +38,11 @@ int runc_cells_load(struct sqlite3 *h, int64_t run_id, const char *sweep,
  */
 size_t runc_cells_measured(struct runc_cell *v, size_t n);
 
+/**
+ * runc_cell_tick() - the x label of a bar of cell @c: its label and the
+ * number of starts behind it, "runc seccomp=off (N=20)", into @buf.
+ * Returns @buf.
+ */
+const char *runc_cell_tick(const struct runc_cell *c, char *buf, size_t len);
+
 #endif

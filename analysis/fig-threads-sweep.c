@@ -8,7 +8,8 @@
  * title in the halt panel (the same, with the source of the idle entries
  * when cells got them from different sources), then rows
  * threads, median, p25, p75 (ms), halt entries per call (NaN without the
- * idle probe's count). Cells with threads = 0 (as many as the vCPUs) are
+ * idle probe's count), N (measured invocations). Cells with threads = 0
+ * (as many as the vCPUs) are
  * left out: their count is the guest's, not the config's. Block colours
  * (by policy, idle_policy_rgb()) go in the variable `colours`; `havehalt`
  * says whether any block has halt entries, `haltsource` where they came
@@ -62,10 +63,10 @@ static void write_block(struct figure_ctx *ctx, const struct idle_cell *v, size_
 	gp_data_string(ctx->data, title);
 	fputc(' ', ctx->data);
 	gp_data_string(ctx->data, halt);
-	fprintf(ctx->data, " p25 p75 halt_per_call\n");
+	fprintf(ctx->data, " p25 p75 halt_per_call n\n");
 	for (; i < j; i++)
-		fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g\n", v[i].threads, v[i].median_ms,
-			v[i].p25_ms, v[i].p75_ms, v[i].halt_per_inv);
+		fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g %zu\n", v[i].threads, v[i].median_ms,
+			v[i].p25_ms, v[i].p75_ms, v[i].halt_per_inv, v[i].n);
 	fprintf(ctx->data, "\n\n");
 }
 

@@ -9,7 +9,8 @@
 #   1 x  2 label  3 colour of the policy (0xRRGGBB)
 #   4 median  5 p25  6 p75  7 mean  8 halt entries per call  9 CPU burnt %
 #   10 label of the halt panel (with the entries' source when they differ)
-# Left: median latency, whiskers 25-75 %, CPU burnt % above each bar.
+#   11 N (measured invocations of the cell)
+# Left: median latency, whiskers 25-75 %, N and CPU burnt % above each bar.
 # Right: halt-state entries per call (HLT exits under the hlt policy).
 
 w = ncells * 110 + 500
@@ -33,7 +34,7 @@ set lmargin 14
 
 set multiplot layout 1,2 title sprintf("Idle policy: latency and halt entries, run %d", run)
 
-set title 'latency (median, 25-75 %), CPU burnt above'
+set title "latency (median, 25-75 %)\nN = measured invocations, CPU burnt above"
 if (logy) {
 	set logscale y
 	set ylabel 'latency (ms, log scale)'
@@ -43,7 +44,8 @@ if (logy) {
 }
 plot datafile using 1:4:3:xticlabels(2) with boxes lc rgb variable notitle, \
      '' using 1:4:5:6 with yerrorbars lt -1 pt -1 notitle, \
-     '' using 1:6:(valid(9) ? sprintf('%.0f%%', $9) : '') with labels offset 0,0.8 \
+     '' using 1:6:(sprintf('N=%d', int($11)).(valid(9) ? sprintf(', %.0f%%', $9) : '')) \
+	with labels offset 0,0.8 \
 	font ',9' notitle
 
 set title 'halt-state entries per call (HLT exits under hlt)'. \

@@ -6,7 +6,7 @@
 # Run by `cvmbench plot runc-contention` (analysis/plot.c), which sets:
 #   datafile, outfile, term, ncells, nlocks, run
 # Data (analysis/fig-runc-contention.c): header row, then per cell
-#   1 label  2..nlocks+1 blocked ms per start per lock  nlocks+2 total ms per start
+#   1 label (with N, the container starts of the bar)  2..nlocks+1 blocked ms per start per lock  nlocks+2 total ms per start
 
 w = 500 + 120 * ncells
 if (term eq 'svg') {
@@ -27,7 +27,7 @@ set grid ytics lc rgb '#dddddd'
 set border 3
 set key outside right top noenhanced
 
-set multiplot layout 1,2 title sprintf("Lock contention per container start, run %d", run)
+set multiplot layout 1,2 title sprintf("Lock contention per container start, run %d; N = container starts per bar", run)
 set title 'blocked on kernel locks (mean per start)'
 set ylabel 'blocked (ms)'
 set style histogram rowstacked

@@ -5,7 +5,7 @@
 # Run by `cvmbench plot runc-phases` (analysis/plot.c), which sets:
 #   datafile, outfile, term, ncells, run
 # Data (analysis/fig-runc-phases.c): a header row, then one row per cell:
-#   1 label  2..13 mean ms per start of each phase (docs/probes/runc.md)
+#   1 label (with N, the container starts of the bar)  2..13 mean ms per start of each phase (docs/probes/runc.md)
 
 w = 360 + 70 * ncells
 if (term eq 'svg') {
@@ -19,7 +19,7 @@ set output outfile
 array c[12] = ['#4477aa', '#66ccee', '#228833', '#ccbb44', '#ee6677', '#aa3377', \
 	'#bbbbbb', '#332288', '#88ccee', '#44aa99', '#999933', '#dddddd']
 do for [i = 1:12] { set linetype i lc rgb c[i] }
-set title sprintf("Container cold start by phase (mean per start), run %d", run)
+set title sprintf("Container cold start by phase (mean per start), run %d\nN = container starts per bar", run)
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border rgb '#555555'

@@ -7,6 +7,7 @@
 # Data (analysis/fig-runc-sweep.c): one block per line, its first row the
 # title (columnheader), then columns
 #   1 x  2 median ms  3 p25  4 p75  5 blocked ms per start  6 total ms per start
+#   7 N (container starts behind the point, written beside it)
 
 if (term eq 'svg') {
 	set terminal svg size 1100,500 dynamic enhanced font 'Sans,11' background rgb 'white'
@@ -25,10 +26,12 @@ set offsets graph 0.05, graph 0.05, 0, 0
 set key top left noenhanced
 
 set multiplot layout 1,2 title sprintf("Container cold start, run %d", run)
-set title 'fork of the runtime to the first reply (median, 25-75 %)'
+set title "fork of the runtime to the first reply (median, 25-75 %)\nN = container starts per point"
 set ylabel 'cold start (ms)'
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
-	with yerrorlines lw 2 pt 7 title columnheader(1)
+	with yerrorlines lw 2 pt 7 title columnheader(1), \
+     for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('N=%d', int($7))) \
+	with labels offset char 2.5, char 0.6 font ',8' notitle
 set title 'blocked on kernel locks (mean per start)'
 set ylabel 'blocked (ms)'
 plot for [i = 0:nblocks - 1] datafile index i using 1:5 \

@@ -10,6 +10,7 @@
 # title (columnheader(1)) and the title in the halt panel (columnheader(2),
 # with the entries' source when blocks differ), then columns
 #   1 threads  2 median ms  3 p25 ms  4 p75 ms  5 halt entries per call (NaN: none)
+#   6 N (measured invocations behind the point, written beside it)
 
 if (term eq 'svg') {
 	set terminal svg size 1100,520 dynamic enhanced font 'Sans,11' background rgb 'white'
@@ -29,10 +30,12 @@ set yrange [0:*]
 set key top left noenhanced
 
 set multiplot layout 1,2 title sprintf("Threads sweep per idle policy, run %d", run)
-set title 'latency (median, 25-75 %)'
+set title "latency (median, 25-75 %)\nN = measured invocations per point"
 set ylabel 'latency (ms)'
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
-	with yerrorlines lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(1)
+	with yerrorlines lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(1), \
+     for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('N=%d', int($6))) \
+	with labels offset char 2.5, char 0.6 font ',8' notitle
 set title 'halt-state entries per call'.(haltsource ne '' ? "\nfrom ".haltsource : '') \
 	noenhanced
 set ylabel 'entries per call'

@@ -4,7 +4,7 @@
 # Run by `cvmbench plot vmexit-rate` (analysis/plot.c), which sets:
 #   datafile, outfile, term, ncells, run, event
 # Data (analysis/fig-vmexit-rate.c): a header row, then one row per cell:
-#   1 label  2..9 exits per second of idle, io, mmio, msr, cpuid, interrupt,
+#   1 label (with N, the measured invocations of the cell)  2..9 exits per second of idle, io, mmio, msr, cpuid, interrupt,
 #   page-state, other
 
 w = 360 + 70 * ncells
@@ -18,7 +18,7 @@ set output outfile
 array c[8] = ['#4477aa', '#66ccee', '#228833', '#ccbb44', '#ee6677', '#aa3377', \
 	'#332288', '#bbbbbb']
 do for [i = 1:8] { set linetype i lc rgb c[i] }
-set title sprintf("%s per second by class (cell window), run %d", event, run) noenhanced
+set title sprintf("%s per second by class (cell window), run %d\nN = measured invocations of the cell", event, run) noenhanced
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border rgb '#555555'

@@ -6,7 +6,7 @@
 #   maxlabel (characters in the longest x label)
 # Data columns (analysis/fig-warm-latency.c):
 #   1 x  2 label  3 min  4 p5  5 p25  6 median  7 p75  8 p95  9 max
-#   10 n  11 workload number (colour)
+#   10 n (written above the whisker as N=n)  11 workload number (colour)
 # Box: 25-75 %; whiskers: 5-95 %; thick bar: median. min and max are in
 # the data but not drawn: one outlier would squash every box.
 
@@ -19,7 +19,7 @@ if (term eq 'svg') {
 }
 set output outfile
 
-set title sprintf("Warm-start latency per cell, run %d", run)
+set title sprintf("Warm-start latency per cell, run %d; N = measured invocations per cell", run)
 set ylabel sprintf('latency (%s)', unit)
 set xrange [0.4:ncells + 0.6]
 set xtics rotate by 30 right nomirror noenhanced
@@ -45,4 +45,5 @@ plot NaN with boxes lc rgb '#888888' title 'box: 25-75 %, whiskers: 5-95 %', \
      NaN with lines lt -1 lw 2.5 title 'median', \
      datafile using 1:5:4:8:7:11:xticlabels(2) with candlesticks \
 	     whiskerbars 0.6 lc variable notitle, \
-     '' using 1:6:6:6:6 with candlesticks lt -1 lw 2.5 notitle
+     '' using 1:6:6:6:6 with candlesticks lt -1 lw 2.5 notitle, \
+     '' using 1:8:(sprintf('N=%d', int($10))) with labels offset 0,0.8 font ',8' notitle

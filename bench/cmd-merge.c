@@ -26,6 +26,7 @@ enum { OPT_OUT };
 
 static const struct opt merge_opts[] = {
 	{ "out", 1, "FILE", "the merged database (made, or added to)", OPT_OUT },
+	{ "o", 1, "FILE", "short for --out", OPT_OUT },
 	OPT_END
 };
 
@@ -121,12 +122,12 @@ int cmd_merge(int argc, char **argv)
 	const char *out = NULL;
 	int first, ret;
 
-	ret = opts_parse(argc, argv, "merge --out FILE DB [DB ...]", merge_opts, merge_opt,
+	ret = opts_parse(argc, argv, "merge --out|-o FILE DB [DB ...]", merge_opts, merge_opt,
 			 &out, &first);
 	if (ret)
 		return ret == 1 ? EXIT_OK : EXIT_USAGE;
 	if (!out || first >= argc) {
-		pr_err("merge: give --out FILE and at least one database to merge into it");
+		pr_err("merge: give --out (-o) FILE and at least one database to merge into it");
 		return EXIT_USAGE;
 	}
 	ret = check_inputs(argv + first, argc - first, out);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 struct opt {
-	const char *name;         /* long name, without "--" */
+	const char *name;         /* long name, without "--"; one letter: also -X */
 	int has_arg;              /* 0 or 1 */
 	const char *metavar;      /* shown in --help, e.g. "FILE" */
 	const char *help;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/system/merge.t - `cvmbench merge --out M A B`: on databases written
+# tests/system/merge.t - `cvmbench merge --out M A B` (or -o M): on databases written
 # by tests/system/compare-db.py (Python's sqlite3), checked with the sqlite3
 # command-line tool, not with cvmbench: every table of M holds the sum of
 # the inputs' rows; joined rows (invocation -> cell -> run, per-invocation
@@ -18,7 +18,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=22
+N=24
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -130,6 +130,12 @@ is "$? $(ls $tmp | grep -c '^m5\.db')" "2 0" "a refused first input into a new o
 (cd $tmp && "$cvm" merge --out file:u.db a.db > /dev/null 2>&1)
 is "$? $(sq $tmp/./file:u.db 'SELECT count(*) FROM run') $(ls $tmp | grep -c '^u\.db')" "0 1 0" \
    "an output named file:u.db is that file, not SQLite's URI for u.db"
+
+# -o is --out's short form (the issue writes `merge a.db b.db -o all.db`)
+"$CVMBENCH" merge $tmp/a.db $tmp/b.db -o $tmp/short.db > /dev/null
+is "$? $(counts $tmp/short.db)" "0 $(sum_counts $tmp/a.db $tmp/b.db)" "merge A B -o M (options after the inputs) merges as --out does"
+"$CVMBENCH" merge --help > $tmp/help
+is "$(grep -c -- '^  -o FILE  *short for --out' $tmp/help)" 1 "merge --help names -o beside --out"
 
 "$CVMBENCH" compare --db $tmp/a.db --db $tmp/b.db --json | grep -v '"db"\|databases' > $tmp/c1
 "$CVMBENCH" compare --db $tmp/m2.db --json | grep -v '"db"\|databases\|"run"' > $tmp/c2
