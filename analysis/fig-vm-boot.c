@@ -7,18 +7,20 @@
  *
  *   before the guest clock  ready (host, from QEMU's spawn) - guest uptime
  *                           at ready: QEMU, firmware, kernel decompression
- *   kernel to console       printk time of "console [ttyS0] enabled"
- *   console to /init        printk time of "Run /init" - the one above
+ *   kernel to /init         printk time of "Run /init"
  *   /init to ready          guest uptime at ready - printk time of Run /init
+ *
+ * ("console [ttyS0] enabled" is not a segment: its printk time is often
+ * 0.000000, printed before the kernel's clock runs, and then has no row.)
  *
  * so a bar adds up to the mean time from QEMU's spawn to the ready line on
  * the host. The first segment subtracts a guest-clock time from a host
  * one: it assumes the guest clock runs at the host's rate from the
  * kernel's start (QEMU's virtual clock does, under TCG and KVM).
- * Only boots with all four phases are drawn; the others are counted in the
- * variable `nleft`.
+ * Only boots with these three phases are drawn; the others are counted in
+ * the variable `nleft`.
  *
- * Columns: label, the four segments, total, mean first console byte (host,
+ * Columns: label, the three segments, total, mean first console byte (host,
  * s from the spawn; NaN if none), boots.
  */
 #include <errno.h>
@@ -31,16 +33,18 @@
 #include "gp-string.h"
 #include "vm-boots.h"
 
+#define NSEG 3
+
 struct shape {
 	char accel[8], confidential[12];
 	int vcpus, memory_mib;
-	double seg[4], first_console;
+	double seg[NSEG], first_console;
 	int n, nconsole;
 };
 
-static const char *const seg_names[4] = {
-	"before the guest clock (QEMU, firmware, decompression)", "kernel to console",
-	"console to /init", "/init to ready line",
+static const char *const seg_names[NSEG] = {
+	"before the guest clock (QEMU, firmware, decompression)", "kernel to /init",
+	"/init to ready line",
 };
 
 static int same_shape(const struct shape *s, const struct vm_boot_rec *r)
@@ -52,7 +56,7 @@ static int same_shape(const struct shape *s, const struct vm_boot_rec *r)
 static int complete(const struct vm_boot_rec *r)
 {
 	return r->t_ns[VM_BOOT_READY] >= 0 && r->t_ns[VM_BOOT_GUEST_READY] >= 0 &&
-	       r->t_ns[VM_BOOT_CONSOLE_ENABLED] >= 0 && r->t_ns[VM_BOOT_RUN_INIT] >= 0;
+	       r->t_ns[VM_BOOT_RUN_INIT] >= 0;
 }
 
 /* Add boot @r to its shape in @v (a new one at the end if none yet). */
@@ -74,9 +78,8 @@ static void add_boot(struct shape *v, size_t *n, const struct vm_boot_rec *r)
 		s->memory_mib = r->memory_mib;
 	}
 	s->seg[0] += (double)(t[VM_BOOT_READY] - t[VM_BOOT_GUEST_READY]) / 1e9;
-	s->seg[1] += (double)t[VM_BOOT_CONSOLE_ENABLED] / 1e9;
-	s->seg[2] += (double)(t[VM_BOOT_RUN_INIT] - t[VM_BOOT_CONSOLE_ENABLED]) / 1e9;
-	s->seg[3] += (double)(t[VM_BOOT_GUEST_READY] - t[VM_BOOT_RUN_INIT]) / 1e9;
+	s->seg[1] += (double)t[VM_BOOT_RUN_INIT] / 1e9;
+	s->seg[2] += (double)(t[VM_BOOT_GUEST_READY] - t[VM_BOOT_RUN_INIT]) / 1e9;
 	if (t[VM_BOOT_FIRST_CONSOLE] >= 0) {
 		s->first_console += (double)t[VM_BOOT_FIRST_CONSOLE] / 1e9;
 		s->nconsole++;
@@ -105,7 +108,7 @@ static void write_row(struct figure_ctx *ctx, const struct shape *s, int kinds)
 		 s->vcpus == 1 ? "" : "s", s->memory_mib, kinds ? ", " : "",
 		 kinds ? s->accel : "", kinds ? " " : "", kinds ? s->confidential : "");
 	gp_data_string(ctx->data, label);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < NSEG; i++) {
 		fprintf(ctx->data, " %.4f", s->seg[i] / s->n);
 		tot += s->seg[i] / s->n;
 	}
@@ -127,7 +130,7 @@ static void write_shapes(struct figure_ctx *ctx, struct shape *v, size_t n)
 		kinds |= strcmp(v[i].accel, v[0].accel) ||
 			 strcmp(v[i].confidential, v[0].confidential);
 	fprintf(ctx->data, "label");
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < NSEG; i++)
 		gp_data_string((fputc(' ', ctx->data), ctx->data), seg_names[i]);
 	fprintf(ctx->data, " total first_console boots\n");
 	for (i = 0; i < n; i++)
@@ -136,7 +139,7 @@ static void write_shapes(struct figure_ctx *ctx, struct shape *v, size_t n)
 
 /**
  * fig_vm_boot_data() - write the vm-boot data (see the top of this file).
- * Returns 0, -ENODATA when the run has no boot with all phases, or -errno.
+ * Returns 0, -ENODATA when the run has no boot with the phases it draws, or -errno.
  */
 int fig_vm_boot_data(struct figure_ctx *ctx)
 {
@@ -159,8 +162,8 @@ int fig_vm_boot_data(struct figure_ctx *ctx)
 			left++;
 	}
 	if (!n) {
-		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no VM boot with all its "
-			 "phases (backend = qemu; %zu boot%s without)", (long long)ctx->run_id,
+		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no VM boot with the "
+			 "phases it draws (backend = qemu; %zu boot%s without)", (long long)ctx->run_id,
 			 left, left == 1 ? "" : "s");
 		ret = -ENODATA;
 	} else {

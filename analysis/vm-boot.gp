@@ -6,7 +6,7 @@
 # Run by `cvmbench plot vm-boot` (analysis/plot.c), which sets:
 #   datafile, outfile, term, nshapes, nleft, run
 # Data (analysis/fig-vm-boot.c): a header row, then one row per shape:
-#   1 label  2..5 mean s of each phase  6 total  7 first console (s, NaN: none)  8 boots
+#   1 label  2..4 mean s of each phase  5 total  6 first console (s, NaN: none)  7 boots
 
 w = 560 + 90 * nshapes
 if (term eq 'svg') {
@@ -16,10 +16,10 @@ if (term eq 'svg') {
 }
 set output outfile
 
-array c[4] = ['#bbbbbb', '#4477aa', '#66ccee', '#228833']
-do for [i = 1:4] { set linetype i lc rgb c[i] }
+array c[3] = ['#bbbbbb', '#4477aa', '#228833']
+do for [i = 1:3] { set linetype i lc rgb c[i] }
 set title sprintf("VM boot to ready by phase (mean per boot), run %d", run) . \
-	(nleft > 0 ? sprintf("; %d boot%s without all phases not drawn", nleft, nleft == 1 ? "" : "s") : "")
+	(nleft > 0 ? sprintf("; %d boot%s without its phases not drawn", nleft, nleft == 1 ? "" : "s") : "")
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border rgb '#555555'
@@ -34,7 +34,7 @@ set border 3
 set key outside below center vertical maxrows 5 noenhanced
 # the header row is every plot's header, so $0 counts the shapes from 0 in all
 set key autotitle columnheader
-plot for [i = 2:5] datafile using i:xtic(1) title columnheader(i), \
-	datafile using 0:7 with points pt 9 ps 1.4 lc rgb '#aa3377' \
+plot for [i = 2:4] datafile using i:xtic(1) title columnheader(i), \
+	datafile using 0:6 with points pt 9 ps 1.4 lc rgb '#aa3377' \
 		title 'first console byte (host)', \
-	datafile using 0:6:(sprintf("N = %d", int($8))) with labels offset 0,0.8 notitle
+	datafile using 0:5:(sprintf("N = %d", int($7))) with labels offset 0,0.8 notitle
