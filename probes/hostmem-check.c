@@ -25,14 +25,20 @@ int ksm_model_merged(long long merging_pages, long long ram_mib)
 	return (double)merging_pages > pages * KSM_MODEL_MERGED_PCT / 100.0;
 }
 
-int pids_left_out(const pid_t *pids, int n, int kept)
+int pids_distinct(const pid_t *pids, int n, pid_t *out, int max, int *left_out)
 {
-	int i, j, distinct = 0;
+	int i, j, kept = 0;
 
+	*left_out = 0;
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < i && pids[j] != pids[i]; j++)
 			;
-		distinct += j == i && pids[i] > 0;
+		if (j < i || pids[i] <= 0)
+			continue;
+		if (kept < max)
+			out[kept++] = pids[i];
+		else
+			(*left_out)++;
 	}
-	return distinct > kept ? distinct - kept : 0;
+	return kept;
 }

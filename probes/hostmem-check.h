@@ -31,11 +31,12 @@ int hostmem_disagree(long long pss_kb, long long drop_kb, double limit_pct);
  */
 int ksm_model_merged(long long merging_pages, long long ram_mib);
 /**
- * pids_left_out() - how many distinct positive pids of @pids[0..@n) are
- * not among the first @kept distinct ones (the memory probes measure at
- * most a fixed number of processes; the rest are said, never dropped
- * silently).
+ * pids_distinct() - the distinct positive pids of @pids[0..@n) (instances
+ * may share a VM's QEMU), in order, into @out: at most @max of them. The
+ * memory probes measure at most a fixed number of processes; how many
+ * distinct ones did not fit goes to *@left_out, to be said, never dropped
+ * silently. Returns how many are in @out.
  */
-int pids_left_out(const pid_t *pids, int n, int kept);
+int pids_distinct(const pid_t *pids, int n, pid_t *out, int max, int *left_out);
 
 #endif

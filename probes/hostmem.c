@@ -130,23 +130,19 @@ static int read_thp(struct hostmem *h, struct thp_split *t)
 static int open_procs(struct probe *p, struct hostmem *h)
 {
 	const struct probe_target *t = p->target;
+	pid_t pids[HM_MAX];
 	char path[64];
-	int i, k;
+	int i, n = pids_distinct(t->pids, t->npids, pids, HM_MAX, &h->left_out);
 
-	for (i = 0; i < t->npids && h->n < HM_MAX; i++) {
-		for (k = 0; k < h->n && h->proc[k].pid != t->pids[i]; k++)
-			;
-		if (k < h->n || t->pids[i] <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)t->pids[i]);
-		h->proc[h->n].pid = t->pids[i];
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pids[i]);
+		h->proc[h->n].pid = pids[i];
 		h->proc[h->n].fd = sysroot_open(path, O_RDONLY | O_CLOEXEC);
 		if (h->proc[h->n].fd < 0)
 			return probe_error(p, -errno, "cannot open %s: %s", path,
 					   strerror(errno));
 		h->n++;
 	}
-	h->left_out = pids_left_out(t->pids, t->npids, h->n);
 	if (!h->n)
 		return probe_error(p, -ESRCH, "the cell has no instance process to measure%s",
 				   !strcmp(t->cell->mode, "cold") ?

@@ -138,16 +138,10 @@ static int ksm_start(struct probe *p, enum probe_window w)
 {
 	const struct probe_target *t = p->target;
 	struct ksm_probe *k = p->priv;
-	int i, j, ret;
+	int ret;
 
 	(void)w;
-	for (k->n = 0, i = 0; i < t->npids && k->n < KSM_MAXP; i++) {
-		for (j = 0; j < k->n && k->pid[j] != t->pids[i]; j++)
-			;
-		if (j == k->n && t->pids[i] > 0)
-			k->pid[k->n++] = t->pids[i];
-	}
-	k->left_out = pids_left_out(t->pids, t->npids, k->n);
+	k->n = pids_distinct(t->pids, t->npids, k->pid, KSM_MAXP, &k->left_out);
 	ksm_converge_reset();
 	k->conv = NULL;
 	k->t0 = clock_now_ns();

@@ -19,6 +19,7 @@
 
 #include "agent-guest.h"
 #include "clock.h"
+#include "procmem.h"
 #include "qemu-vms.h"
 
 /* a reply of the agent (env, spawn) must come within this */
@@ -26,19 +27,12 @@
 /* a probe request's rows and ack: the socket's receive timeout */
 #define AGENT_PROBE_TIMEOUT_S 60
 
+/* MemAvailable in MiB, or -1 when the kernel does not say. */
 static long mem_available_mib(void)
 {
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "re");
+	struct meminfo m;
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb < 0 ? -1 : kb / 1024;
+	return meminfo_read(&m) || m.mem_available < 0 ? -1 : (long)(m.mem_available / 1024);
 }
 
 int qemu_vms_layout(const struct cell *c, char *why, size_t len)
