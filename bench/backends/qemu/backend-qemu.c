@@ -24,7 +24,6 @@
 
 #include "agent-guest.h"
 #include "backend.h"
-#include "clock.h"
 #include "cvm-host.h"
 #include "guest.h"
 #include "qemu-accel.h"
