@@ -16,7 +16,6 @@
  * skip naming what is missing. Not yet: mode = cold.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +78,7 @@ static int firmware_found(const struct cell *c, char *why, size_t len)
 
 static int qemu_supported(const struct cell *c, char *why, size_t len)
 {
-	int fd;
+	char kvm_why[256];
 
 	if (!qemu_found(c, why, len))
 		return 0;
@@ -89,13 +88,9 @@ static int qemu_supported(const struct cell *c, char *why, size_t len)
 	} else if (!firmware_found(c, why, len)) {
 		return 0;
 	}
-	if (!strcmp(c->accel, "kvm")) {
-		fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			snprintf(why, len, "accel = kvm: /dev/kvm: %s", strerror(errno));
-			return 0;
-		}
-		close(fd);
+	if (!strcmp(c->accel, "kvm") && !cvm_host_kvm_opens(kvm_why, sizeof(kvm_why))) {
+		snprintf(why, len, "accel = kvm: %s", kvm_why);
+		return 0;
 	}
 	if (!strcmp(c->mode, "cold")) {
 		snprintf(why, len, "qemu: mode = cold not yet (warm instances only)");
