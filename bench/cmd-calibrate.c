@@ -28,10 +28,11 @@
 #include "opts.h"
 #include "tracefs-find.h"
 
-enum { CAL_CALLS, CAL_WINDOWS };
+enum { CAL_CALLS, CAL_WINDOWS, CAL_WAIT_LOCK };
 
 struct cal_opts {
 	size_t calls, windows;
+	double wait_lock;         /* seconds to wait for the host-settings lock */
 };
 
 static const struct opt calibrate_opts[] = {
@@ -39,6 +40,8 @@ static const struct opt calibrate_opts[] = {
 	  "window (others scale from it; default 10000); vmexit: port-I/O exits "
 	  "(default 1000); cost: getpid calls per repetition (default 200000)", CAL_CALLS },
 	{ "windows", 1, "N", "windows to count (default 3)", CAL_WINDOWS },
+	{ "wait-lock", 1, "SECONDS", "wait this long for another run's host-settings lock "
+	  "(needed where tracefs must be mounted; default 0: do not wait)", CAL_WAIT_LOCK },
 	OPT_END
 };
 
@@ -46,6 +49,8 @@ static int on_opt(void *ctx, int id, const char *arg)
 {
 	struct cal_opts *o = ctx;
 
+	if (id == CAL_WAIT_LOCK)
+		return opts_seconds("calibrate", "--wait-lock", arg, &o->wait_lock);
 	return opts_count("calibrate", id == CAL_CALLS ? "calls" : "windows", arg,
 			  id == CAL_CALLS ? &o->calls : &o->windows);
 }
@@ -55,7 +60,7 @@ static int on_opt(void *ctx, int id, const char *arg)
  * needed (an error if it cannot be opened) only when tracefs must be
  * mounted, else its error is kept in @why (the stream check is skipped).
  */
-static int journal_for(int *opened, char *why, size_t len)
+static int journal_for(double wait_s, int *opened, char *why, size_t len)
 {
 	struct tracefs_place place;
 	int ret, must = tracefs_find(&place) && !place.mounted;
@@ -65,7 +70,7 @@ static int journal_for(int *opened, char *why, size_t len)
 		snprintf(why, len, "not root");
 		return 0;
 	}
-	ret = journal_lock_host(0, why, len);
+	ret = journal_lock_host(wait_s, why, len);
 	ret = ret ?: journal_open(why, len);
 	if (ret) {
 		journal_close();
@@ -98,8 +103,9 @@ static int run_target(const char *target, const struct cal_opts *o, const char *
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const char synopsis[] = "calibrate counters|vmexit|cost [--calls N] [--windows N]";
-	struct cal_opts o = { 0, 0 };
+	static const char synopsis[] = "calibrate counters|vmexit|cost [--calls N] [--windows N] "
+				       "[--wait-lock SECONDS]";
+	struct cal_opts o = { 0, 0, 0 };
 	char why[1024] = "", nj[512] = "";
 	int first, opened, ret = opts_parse(argc, argv, synopsis, calibrate_opts, on_opt, &o,
 					    &first);
@@ -115,7 +121,7 @@ int cmd_calibrate(int argc, char **argv)
 		pr_err("calibrate: --windows at most 1000, --calls at most 100000000");
 		return EXIT_USAGE;
 	}
-	if (journal_for(&opened, nj, sizeof(nj)))
+	if (journal_for(o.wait_lock, &opened, nj, sizeof(nj)))
 		return EXIT_FAILED;
 	ret = run_target(argv[first], &o, nj, why, sizeof(why));
 	if (opened && journal_restore_all(stderr, NULL) < 0)

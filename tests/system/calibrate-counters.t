@@ -24,7 +24,7 @@ if [ "$(id -u)" != 0 ]; then
 	skip_rest 7 "not root: perf tracepoint counters need root"
 	exit 0
 fi
-out=$("$CVMBENCH" calibrate counters --calls 5000 --windows 3 2>&1); rc=$?
+out=$("$CVMBENCH" calibrate counters --calls 5000 --windows 3 --wait-lock 300 2>&1); rc=$?
 if [ $rc = 3 ]; then
 	skip_rest 7 "$(echo "$out" | grep '^SKIP' | head -1)"
 	exit 0
@@ -44,6 +44,6 @@ else
 	is "$(echo "$out" | grep -c '^raw_syscalls:sys_enter trace-stream .* ok$')" 24 \
 	   "trace-stream (a tracefs instance of its own), by id and or'ed: exact"
 fi
-out=$(CVMBENCH_CALIB_FAULT=tid "$CVMBENCH" calibrate counters --calls 500 --windows 1 2>&1); rc=$?
+out=$(CVMBENCH_CALIB_FAULT=tid "$CVMBENCH" calibrate counters --calls 500 --windows 1 --wait-lock 300 2>&1); rc=$?
 is $rc 1 "counting the main thread instead of a worker is caught (exit 1)"
 ok "$(echo "$out" | grep -c MISMATCH)" -ge 2 "... and printed as MISMATCH"

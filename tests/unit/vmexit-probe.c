@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "cell.h"
+#include "cvm-host.h"
 #include "kvm-toy.h"
 #include "probe.h"
 #include "sink.h"
@@ -317,6 +318,7 @@ int main(void)
 	int to_kid[2], from_kid[2], i;
 	struct tracefs_place place;
 	const char *why = NULL;
+	char kvm_why[256];
 	char ok = 0;
 	pid_t kid;
 
@@ -324,8 +326,8 @@ int main(void)
 	no_vm_checks();
 	if (geteuid())
 		why = "not root (perf tracepoint counters)";
-	else if (access("/dev/kvm", R_OK | W_OK))
-		why = "no /dev/kvm on this machine";
+	else if (!cvm_host_kvm_opens(kvm_why, sizeof(kvm_why)))
+		why = kvm_why;
 	else if (!tracefs_find(&place) || !place.mounted)
 		why = "tracefs is not mounted (a unit test does not mount it)";
 	else if (pipe(to_kid) || pipe(from_kid))
