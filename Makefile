@@ -82,6 +82,9 @@ ifeq ($(HAVE_PFM),1)
 FEATURES += -DHAVE_LIBPFM
 PFM_LIBS := -lpfm
 endif
+# cJSON is required by the harness; the static guest agent is built without
+# FEATURES, so bench/lib/qmp.c builds there as a stub (no QMP client in a guest).
+FEATURES += -DHAVE_CJSON
 
 # Objects are rebuilt when the detected features change (a library was
 # installed or removed, or HAVE_X= given on the command line).

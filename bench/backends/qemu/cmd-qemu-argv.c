@@ -140,6 +140,7 @@ static int print_cell(const struct cell *c, int lines)
 	vc.console = "VMDIR/console";
 	vc.agent_socket = "VMDIR/agent.sock";
 	vc.port_dir = "VMDIR";
+	vc.qmp_socket = "VMDIR/qmp.sock";
 	if (qemu_argv_build(&vc, &a, err, sizeof(err))) {
 		fprintf(stderr, "cvmbench qemu-argv: %s: %s\n", c->key, err);
 		return EXIT_USAGE;

@@ -161,6 +161,11 @@ static int device_args(const struct vm_config *c, struct qemu_argv *a)
 	ret |= arg(a, "-chardev") | arg(a, "socket,id=agent0,path=%s", esc);
 	ret |= arg(a, "-device") |
 	       arg(a, "virtserialport,bus=vser0.0,chardev=agent0,name=%s", GUEST_PORT_NAME);
+	if (c->qmp_socket) {
+		if (!commas(c->qmp_socket, esc, sizeof(esc)))
+			return -E2BIG;
+		ret |= arg(a, "-qmp") | arg(a, "unix:%s,server=on,wait=off", esc);
+	}
 	if (instance_port_args(c, a))
 		return -E2BIG;
 	if (c->data_disk) {

@@ -31,6 +31,9 @@
  *       the argv (qemu-argv-cvm.c, ../shared/CVM.md); needs accel kvm and
  *       @firmware; under sev-snp a NULL @cpu is EPYC-v4
  * @firmware: -bios FILE (NULL: none, QEMU's own SeaBIOS)
+ * @qmp_socket: a QMP monitor socket QEMU listens on (-qmp unix:PATH,
+ *              server=on,wait=off), which the host probes ask for KVM's
+ *              statistics (query-stats, bench/lib/qmp.c); NULL: none
  */
 struct vm_config {
 	const char *qemu;
@@ -49,6 +52,7 @@ struct vm_config {
 	const char *port_dir;
 	const char *cvm;
 	const char *firmware;
+	const char *qmp_socket;
 };
 
 /* 31 ports per virtio-serial device: number 0 is kept for a console, one is the agent's */

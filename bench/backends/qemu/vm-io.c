@@ -169,6 +169,7 @@ int vm_start(struct vm *vm, const struct vm_config *c, double timeout_s,
 	cc.console = vm->console;
 	cc.agent_socket = vm->sock;
 	cc.port_dir = vm->dir;
+	cc.qmp_socket = vm->qmp;
 	ret = qemu_argv_build(&cc, &a, err, errlen);
 	if (ret)
 		goto fail;

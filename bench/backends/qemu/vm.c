@@ -31,7 +31,7 @@
 #include "vm.h"
 
 /* The files a VM's private directory can hold: nothing else is removed. */
-static const char *const dir_files[] = { "console", "agent.sock", "qemu.log" };
+static const char *const dir_files[] = { "console", "agent.sock", "qemu.log", "qmp.sock" };
 /* ... and the instance ports' sockets i0.sock ... i28.sock */
 
 /* Journal kind "qemu-vm-dir": the directory and only its known files (above). */
@@ -76,6 +76,7 @@ static int private_dir(struct vm *vm)
 	guest_path(vm->console, sizeof(vm->console), "%s/%s", vm->dir, dir_files[0]);
 	guest_path(vm->sock, sizeof(vm->sock), "%s/%s", vm->dir, dir_files[1]);
 	guest_path(vm->log, sizeof(vm->log), "%s/%s", vm->dir, dir_files[2]);
+	guest_path(vm->qmp, sizeof(vm->qmp), "%s/%s", vm->dir, dir_files[3]);
 	return 0;
 }
 

@@ -34,6 +34,7 @@ struct vm {
 	int listen_fd, fd;
 	char dir[PATH_MAX];              /* private: socket, console, qemu.log */
 	char console[PATH_MAX], sock[PATH_MAX], log[PATH_MAX];
+	char qmp[PATH_MAX];              /* QEMU's QMP socket (it listens) */
 	char rbuf[8192];
 	size_t rlen;
 	char ready_line[512];
