@@ -25,6 +25,17 @@
 /* the cross-vendor classes, in the order of enum kvm_class (kvm-reasons.h) */
 #define VMEXIT_CLASSES(X) X("idle") X("io") X("mmio") X("msr") X("cpuid") \
 	X("interrupt") X("page-state") X("other")
+/*
+ * KVM's per-vCPU statistics read beside the tracepoint counts (the vmexit
+ * table's source kvm-stats, event VMEXIT_KVM_STATS): counts, and (*_ns)
+ * times, stored in time_ns.
+ */
+#define VMEXIT_KVM_STATS    "kvm-stats"
+#define VMEXIT_STAT_NAMES(X) X("exits") X("halt_exits") X("io_exits") X("mmio_exits") \
+	X("irq_exits") X("halt_successful_poll") X("halt_attempted_poll") X("halt_wakeup") \
+	X("halt_poll_success_ns") X("halt_poll_fail_ns") X("halt_wait_ns")
+/* ns the window's reads of KVM's statistics over QMP took */
+#define VMEXIT_STATS_READ_NS "kvm_stats_read_ns"
 /* cell_param notes */
 #define VMEXIT_NOTE_METHOD  "method"
 #define VMEXIT_NOTE_THREADS "threads_counted"

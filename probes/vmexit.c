@@ -45,6 +45,8 @@
 #include "probe.h"
 #include "sink.h"
 #include "vmexit-metrics.h"
+#include "vmexit-kvmstats.h"
+#include "vmexit-sink.h"
 
 #ifdef HAVE_TRACEFS
 #include "clock.h"
@@ -80,6 +82,7 @@ struct vx_priv {
 	size_t nthreads;
 	long long t[2][2];        /* CLOCK_MONOTONIC ns of the reads */
 	double read_ns[2];
+	struct vx_kstats ks;      /* KVM's statistics of the same windows */
 };
 
 static int vx_supported(char *why, size_t len)
@@ -318,6 +321,7 @@ static void vx_close(struct probe *p)
 	if (!v)
 		return;
 	counters_close(v);
+	vx_kstats_close(&v->ks);
 	for (k = 0; k < v->nsrc; k++) {
 		s = &v->src[k];
 		for (i = 0; i < s->n; i++) {
@@ -403,6 +407,8 @@ static int counters_open(struct probe *p, struct vx_priv *v)
 	for (k = 0; !ret && k < v->nsrc; k++)
 		ret = src_open(&v->src[k], k, tids, n, err, sizeof(err));
 	free(tids);
+	if (!ret && vx_kstats_open(&v->ks, t->pids, t->npids))
+		ret = -ENOMEM;
 	if (!ret)
 		return 0;
 	counters_close(v);
@@ -447,6 +453,8 @@ static int read_all(struct probe *p, struct vx_priv *v, int w, int end)
 
 	if (!counters_ready(v))
 		return probe_error(p, -ENODEV, "no counters (the cell window's start failed)");
+	if (!end)                 /* QMP's own exits before the counted window */
+		vx_kstats_read(&v->ks, w, 0);
 	a = clock_now_ns();
 	for (k = 0; !ret && k < v->nsrc; k++) {
 		ret = tpcount_read(v->src[k].tc, &v->src[k].snap[w][end]);
@@ -460,6 +468,8 @@ static int read_all(struct probe *p, struct vx_priv *v, int w, int end)
 					   v->src[k].event);
 	}
 	b = clock_now_ns();
+	if (end && !ret)          /* ... and after it */
+		vx_kstats_read(&v->ks, w, 1);
 	v->t[w][end] = end ? a : b;   /* the window: between the reads */
 	v->read_ns[w] = (end ? v->read_ns[w] : 0) + ns_between(&a, &b);
 	return ret ? probe_error(p, ret, "reading the counters: %s", strerror(-ret)) : 0;
@@ -586,6 +596,15 @@ static int emit_event(struct vx_priv *v, struct sink *sk, const char *event, int
 	return put(sk, name, *tot, secs) ?: emit_classes(sk, event, cls, secs);
 }
 
+/* Why kvm_exit counted nothing while the VM made @user exits to user space. */
+static void kvm_exit_why(char *why, size_t len, double user)
+{
+	snprintf(why, len, "kvm:kvm_exit counted no exit while the VM made %.0f "
+		 "exits to user space: %s", user, user > 0 ?
+		 "this kernel's KVM does not trace kvm_exit (e.g. a PVM host)" :
+		 "the VM did not run, or the kernel does not trace its exits");
+}
+
 /* kvm_exit's rows, or a skip when it counted nothing (never a zero). */
 static int emit_kvm_exit(struct vx_priv *v, struct sink *sk, int w, double secs,
 			 double user)
@@ -596,11 +615,86 @@ static int emit_kvm_exit(struct vx_priv *v, struct sink *sk, int w, double secs,
 	emit_event(v, NULL, VMEXIT_KVM_EXIT, w, secs, &tot);
 	if (tot > 0)
 		return emit_event(v, sk, VMEXIT_KVM_EXIT, w, secs, &tot);
-	snprintf(why, sizeof(why), "kvm:kvm_exit counted no exit while the VM made %.0f "
-		 "exits to user space: %s", user, user > 0 ?
-		 "this kernel's KVM does not trace kvm_exit (e.g. a PVM host)" :
-		 "the VM did not run, or the kernel does not trace its exits");
+	kvm_exit_why(why, sizeof(why), user);
 	return sink_skip(sk, why);
+}
+
+/* A vmexit table row of source @s: counter @i (or, @i past it, the rest). */
+static int src_row(struct sink *sk, const struct vx_src *s, size_t i, long long c,
+		   const char *fid, const char *skip)
+{
+	struct vmexit_row r;
+	int total = i == s->n - 1, rest = i >= s->n;
+
+	vmexit_row_init(&r, "tracepoint", tpcount_method_name(tpcount_method(s->tc)),
+			s->event);
+	r.isa = s->isa[0] ? s->isa : NULL;
+	r.reason_name = rest ? (s->by_class ? "other" : "(not in the kernel's table)") :
+			s->names[i];
+	if (rest)
+		r.class = "other";
+	else if (!total)
+		r.class = s->by_class ? s->names[i] : class_names[kvm_reason_class(s->names[i])];
+	r.reason_code = rest || total || s->by_class ? -1 : (long long)s->codes[i];
+	r.count = skip ? -1 : c;
+	r.counters_per_event = (long long)s->n;
+	r.fidelity = total ? fid : NULL;
+	r.skip = skip;
+	return vmexit_put(sk, &r);
+}
+
+/*
+ * Source @s's rows of window @w: each counter that counted (a reason, or a
+ * class), its total (with @fid, the fidelity flag, if any) and the rest
+ * the counters do not name; or one total row with @skip.
+ */
+static int src_rows(struct sink *sk, const struct vx_src *s, int w, const char *fid,
+		    const char *skip)
+{
+	long long c, sum = 0;
+	size_t i;
+	int ret = 0;
+
+	if (skip)
+		return src_row(sk, s, s->n - 1, -1, NULL, skip);
+	for (i = 0; i < s->n && !ret; i++) {
+		c = (long long)tpcount_diff(s->tc, &s->snap[w][0], &s->snap[w][1], i, -1);
+		if (i < s->n - 1) {
+			sum += c;
+			ret = c ? src_row(sk, s, i, c, NULL, NULL) : 0;
+			continue;
+		}
+		ret = src_row(sk, s, i, c, fid, NULL);
+		if (!ret && c > sum)
+			ret = src_row(sk, s, s->n, c - sum, NULL, NULL);
+	}
+	return ret;
+}
+
+/*
+ * The vmexit table's rows of window @w: KVM's statistics per VM, then every
+ * source's counts; kvm_exit's total flagged where it and KVM's exits differ
+ * by more than VMEXIT_FIDELITY_PCT, and a skip row where it counted nothing.
+ */
+static int emit_rows(struct vx_priv *v, struct sink *sk, int w, double user)
+{
+	char why[256], fid[200];
+	const char *skip = NULL, *f = NULL;
+	double tot, exits;
+	int k, kx, ret = vx_kstats_emit(&v->ks, sk, w, &exits);
+
+	emit_event(v, NULL, VMEXIT_KVM_EXIT, w, 0, &tot);
+	if (tot <= 0) {
+		kvm_exit_why(why, sizeof(why), user);
+		skip = why;
+	} else if (exits >= 0 && vmexit_fidelity(tot, exits, fid, sizeof(fid))) {
+		f = fid;
+	}
+	for (k = 0; k < v->nsrc && !ret; k++) {
+		kx = !strcmp(v->src[k].event, VMEXIT_KVM_EXIT);
+		ret = src_rows(sk, &v->src[k], w, kx ? f : NULL, kx ? skip : NULL);
+	}
+	return ret;
 }
 
 static int emit_notes(struct vx_priv *v, struct sink *sk)
@@ -628,7 +722,8 @@ static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
 	}
 	return sink_metric(sk, VMEXIT_COUNTERS, counters, "count") ?:
 	       sink_metric(sk, VMEXIT_PER_EXIT, per_exit, "count") ?:
-	       sink_metric(sk, VMEXIT_READ_NS, v->read_ns[w], "ns");
+	       sink_metric(sk, VMEXIT_READ_NS, v->read_ns[w], "ns") ?:
+	       v->ks.n ? sink_metric(sk, VMEXIT_STATS_READ_NS, v->ks.read_ns[w], "ns") : 0;
 }
 
 static int vx_emit(struct probe *p, enum probe_window win, struct sink *sk)
@@ -647,7 +742,8 @@ static int vx_emit(struct probe *p, enum probe_window win, struct sink *sk)
 	}
 	ret = ret ?: emit_event(v, sk, VMEXIT_USERSPACE, w, secs, &user) ?:
 	      emit_event(v, sk, VMEXIT_VMGEXIT, w, secs, &g) ?:
-	      emit_kvm_exit(v, sk, w, secs, user) ?: emit_cost(v, sk, w);
+	      emit_kvm_exit(v, sk, w, secs, user) ?: emit_cost(v, sk, w) ?:
+	      emit_rows(v, sk, w, user);
 	if (!ret && !w)
 		ret = emit_notes(v, sk);
 	return ret ? probe_error(p, ret, "cannot store the vmexit metrics") : 0;

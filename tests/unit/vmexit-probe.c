@@ -39,10 +39,19 @@
 #include "tap.h"
 #include "tracefs-find.h"
 #include "vmexit-metrics.h"
+#include "vmexit-sink.h"
 
-#define NTESTS 13
+#define NTESTS 15
+
+/* A vmexit table row as written (strings copied; NULL as ""). */
+struct vrow {
+	char event[32], reason[48], source[16], method[16], skip[256], fid[160];
+	long long vm, code, count;
+};
 
 struct got {
+	struct vrow rows[128];
+	int nrows;
 	char names[64][96];
 	double vals[64];
 	int n;
@@ -77,7 +86,55 @@ static int m_note(struct sink *s, const char *k, const char *v)
 	return 0;
 }
 
-static const struct sink_ops ops = { m_metric, m_skip, m_note, NULL };
+#define CP(dst, src) snprintf(dst, sizeof(dst), "%s", (src) ? (src) : "")
+
+static int64_t m_row(struct sink *s, const struct sink_table *t, const void *row)
+{
+	const struct vmexit_row *r = row;
+	struct got *g = s->ctx;
+	struct vrow *v;
+
+	if (t != &vmexit_table)
+		return -EINVAL;
+	if (g->nrows == 128)
+		return g->nrows;
+	v = &g->rows[g->nrows++];
+	CP(v->event, r->event);
+	CP(v->reason, r->reason_name);
+	CP(v->source, r->source);
+	CP(v->method, r->method);
+	CP(v->skip, r->skip);
+	CP(v->fid, r->fidelity);
+	v->vm = r->vm_idx;
+	v->code = r->reason_code;
+	v->count = r->count;
+	return g->nrows;
+}
+
+static const struct sink_ops ops = { m_metric, m_skip, m_note, m_row };
+
+/* The row of @event and @reason from @source, or NULL. */
+static const struct vrow *row_of(const struct got *g, const char *source, const char *event,
+				 const char *reason)
+{
+	int i;
+
+	for (i = 0; i < g->nrows; i++)
+		if (!strcmp(g->rows[i].source, source) && !strcmp(g->rows[i].event, event) &&
+		    !strcmp(g->rows[i].reason, reason))
+			return &g->rows[i];
+	return NULL;
+}
+
+/* Rows of @source whose count is 0 (a count of nothing is no row, a skip NULL). */
+static int zero_rows(const struct got *g)
+{
+	int i, n = 0;
+
+	for (i = 0; i < g->nrows; i++)
+		n += g->rows[i].count == 0;
+	return n;
+}
 
 static double val(const struct got *g, const char *name)
 {
@@ -257,6 +314,30 @@ static void regression_checks(int wr, int rd, struct probe_target *t)
 	p.ops->close(&p);
 }
 
+/*
+ * The vmexit table of the reason window above: the same counts as rows
+ * with their codes and method, no row of a zero count, and KVM's
+ * statistics of a VM without a QMP socket (the micro-VM's process) a row
+ * with the reason, not zeros.
+ */
+static void table_checks(const struct got *g)
+{
+	const struct vrow *io = row_of(g, "tracepoint", VMEXIT_USERSPACE, "KVM_EXIT_IO"),
+			  *tot = row_of(g, "tracepoint", VMEXIT_USERSPACE, "total"),
+			  *ks = row_of(g, "kvm-stats", VMEXIT_KVM_STATS, "exits"),
+			  *kx = row_of(g, "tracepoint", VMEXIT_KVM_EXIT, "total");
+
+	tap_ok(io && io->count == 322 && io->code == 2 && tot && tot->count == 324 &&
+	       (!strcmp(io->method, "perf-filter") || !strcmp(io->method, "trace-stream")) &&
+	       !zero_rows(g) && kx && (kx->count > 0 || strstr(kx->skip, "kvm_exit")),
+	       "vmexit table: KVM_EXIT_IO (code 2) 322, total 324, by %s; no zero rows (%d); "
+	       "kvm_exit counted or a skip row (%s)", io ? io->method : "-", zero_rows(g),
+	       kx ? kx->skip : "no row");
+	tap_ok(ks && ks->vm == 0 && ks->count == -1 && strstr(ks->skip, "no QMP socket"),
+	       "kvm-stats of a VM without QMP: a row with the reason, count NULL (%s)",
+	       ks ? ks->skip : "no row");
+}
+
 static void vm_checks(int wr, int rd, pid_t kid)
 {
 	static const uint32_t n[3] = { 100, 2500, 7 };
@@ -304,6 +385,7 @@ static void vm_checks(int wr, int rd, pid_t kid)
 	       val(&g, "kvm_userspace_exit.class.io") == 322 &&
 	       val(&g, "kvm_userspace_exit.KVM_EXIT_IO.per_s") > 0,
 	       "vmexit-detail = reason: KVM_EXIT_IO 322, KVM_EXIT_HLT 2, and the classes");
+	table_checks(&g);
 	kill(kid, SIGKILL);
 	waitpid(kid, NULL, 0);
 	ret = p.ops->start(&p, PROBE_WINDOW_INVOCATION);

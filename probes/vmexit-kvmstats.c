@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vmexit-kvmstats.c - KVM's per-vCPU statistics of the cell's VMs beside
+ * the vmexit probe's tracepoint counts (vmexit-kvmstats.h). The QMP socket
+ * and the VM's index are read from the QEMU process's own command line
+ * (qmp.h: -qmp unix:PATH, cvmbench.vm=I, as bench/backends/qemu starts
+ * it), so the probe needs nothing from the backend but the pids.
+ * query-stats makes QEMU visit every vCPU (run_on_cpu), which kicks it out
+ * of the guest: its own exits. The probe reads it before the tracepoint
+ * counters at a window's start and after them at its end, so the counted
+ * window holds none of them; KVM's window holds up to a few per vCPU more.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "qmp.h"
+#include "vmexit-kvmstats.h"
+#include "vmexit-metrics.h"
+#include "vmexit-sink.h"
+
+#define QMP_TIMEOUT_MS 2000
+
+#define STAT_NAME(n) n,
+static const char *const stat_names[] = { VMEXIT_STAT_NAMES(STAT_NAME) };
+#undef STAT_NAME
+_Static_assert(sizeof(stat_names) / sizeof(stat_names[0]) == VX_NSTATS,
+	       "VX_NSTATS follows VMEXIT_STAT_NAMES");
+
+const char *const *vx_kstats_names(void)
+{
+	return stat_names;
+}
+
+static int seen(const pid_t *pids, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (pids[j] == pids[i])
+			return 1;
+	return 0;
+}
+
+static void vm_connect(struct vx_kvm *m)
+{
+	char path[256], err[256];
+	int ret = qmp_pid_find(m->pid, path, sizeof(path), &m->idx);
+
+	if (ret == -ENOENT) {
+		snprintf(m->why, sizeof(m->why), "VM process %d has no QMP socket on its "
+			 "command line (-qmp unix:PATH): KVM's statistics not read", (int)m->pid);
+		return;
+	}
+	if (ret) {
+		snprintf(m->why, sizeof(m->why), "command line of VM process %d: %s",
+			 (int)m->pid, strerror(-ret));
+		return;
+	}
+	if (qmp_open(&m->q, path, QMP_TIMEOUT_MS, err, sizeof(err)))
+		snprintf(m->why, sizeof(m->why), "%s", err);
+}
+
+int vx_kstats_open(struct vx_kstats *k, const pid_t *pids, int n)
+{
+	int i, place = 0;
+
+	vx_kstats_close(k);
+	k->vm = calloc(n > 0 ? (size_t)n : 1, sizeof(*k->vm));
+	if (!k->vm)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (seen(pids, i))
+			continue;
+		k->vm[k->n].pid = pids[i];
+		vm_connect(&k->vm[k->n]);
+		if (k->vm[k->n].idx < 0)
+			k->vm[k->n].idx = place;
+		place++;
+		k->n++;
+	}
+	return 0;
+}
+
+void vx_kstats_read(struct vx_kstats *k, int w, int end)
+{
+	long long a = clock_now_ns();
+	struct vx_kvm *m;
+	int i, nv;
+
+	for (i = 0; i < k->n; i++) {
+		m = &k->vm[i];
+		m->ok[w][end] = 0;
+		if (m->why[0] || !m->q)
+			continue;
+		if (!qmp_vcpu_stats(m->q, stat_names, VX_NSTATS, m->v[w][end], &nv,
+				    QMP_TIMEOUT_MS, m->why, sizeof(m->why)))
+			m->ok[w][end] = 1;
+	}
+	k->read_ns[w] = (end ? k->read_ns[w] : 0) + (double)(clock_now_ns() - a);
+}
+
+/* One statistic of VM @m in window @w: a count, or (a *_ns one) a time. */
+static int put_stat(struct sink *sk, const struct vx_kvm *m, int w, int s)
+{
+	uint64_t a = m->v[w][0][s], b = m->v[w][1][s];
+	const char *name = stat_names[s];
+	size_t l = strlen(name);
+	struct vmexit_row r;
+
+	vmexit_row_init(&r, "kvm-stats", "qmp", VMEXIT_KVM_STATS);
+	r.vm_idx = m->idx;
+	r.reason_name = name;
+	if (a == QMP_STAT_ABSENT || b == QMP_STAT_ABSENT)
+		r.skip = "this kernel's KVM has no such statistic";
+	else if (l > 3 && !strcmp(name + l - 3, "_ns"))
+		r.time_ns = (long long)(b - a);
+	else
+		r.count = (long long)(b - a);
+	return vmexit_put(sk, &r);
+}
+
+static int put_skip(struct sink *sk, const struct vx_kvm *m, const char *why)
+{
+	struct vmexit_row r;
+
+	vmexit_row_init(&r, "kvm-stats", "qmp", VMEXIT_KVM_STATS);
+	r.vm_idx = m->idx;
+	r.reason_name = "exits";
+	r.skip = why;
+	return vmexit_put(sk, &r);
+}
+
+int vx_kstats_emit(const struct vx_kstats *k, struct sink *sk, int w, double *exits)
+{
+	const struct vx_kvm *m;
+	int i, s, ret = 0;
+
+	*exits = k->n ? 0 : -1;
+	for (i = 0; i < k->n && !ret; i++) {
+		m = &k->vm[i];
+		if (!m->ok[w][0] || !m->ok[w][1]) {
+			*exits = -1;
+			ret = put_skip(sk, m, m->why[0] ? m->why :
+				       "a read of KVM's statistics at a window boundary failed");
+			continue;
+		}
+		for (s = 0; s < VX_NSTATS && !ret; s++)
+			ret = put_stat(sk, m, w, s);
+		if (m->v[w][0][0] == QMP_STAT_ABSENT || m->v[w][1][0] == QMP_STAT_ABSENT)
+			*exits = -1;
+		else if (*exits >= 0)
+			*exits += (double)(m->v[w][1][0] - m->v[w][0][0]);
+	}
+	return ret;
+}
+
+void vx_kstats_close(struct vx_kstats *k)
+{
+	int i;
+
+	for (i = 0; k->vm && i < k->n; i++)
+		qmp_close(k->vm[i].q);
+	free(k->vm);
+	k->vm = NULL;
+	k->n = 0;
+}
