@@ -23,6 +23,7 @@
 #include "opts.h"
 #include "summary.h"
 #include "vm-boots.h"
+#include "vmexit-table.h"
 
 enum { OPT_DB, OPT_RUN, OPT_JSON, OPT_TABLE };
 
@@ -31,7 +32,8 @@ static const struct opt show_opts[] = {
 	{ "run", 1, "ID", "run to detail (default: the latest)", OPT_RUN },
 	{ "json", 0, NULL, "print JSON instead of tables", OPT_JSON },
 	{ "table", 1, "NAME", "print one study table instead: idle-policy, exitcost, "
-	  "memory, overhead (compare, every run)",
+	  "memory, overhead (compare, every run), "
+	  "vmexit (VM exits by reason, both sources)",
 	  OPT_TABLE },
 	OPT_END
 };
@@ -219,6 +221,13 @@ int cmd_show(int argc, char **argv)
 		ret = compare_show_table(an.h, args.db, args.json);
 		analysis_close(&an);
 		return ret;
+	}
+	if (args.table && !strcmp(args.table, "vmexit")) {
+		ret = run_id < 0 ? -ENODATA : vmexit_table_show(an.h, run_id, args.json, stdout);
+		if (run_id < 0)
+			pr_warn("show: no run in %s: no vmexit rows", args.db);
+		analysis_close(&an);
+		return ret == -ENODATA ? EXIT_SKIPPED : ret ? EXIT_FAILED : EXIT_OK;
 	}
 	if (args.table) {
 		ret = run_id < 0 ? -ENODATA :

@@ -27,6 +27,11 @@
 #                (kvm_exit or kvm_userspace_exit) by class for the cell window
 #                (idle 3000/s, io 1500/s, other 500/s); the other cells have a
 #                vmexit skip and no counts
+#   vmexit-rows NAME  give the first cell vmexit table rows (007) for the cell
+#                window: kvm_exit (svm) by reason with counts and some times,
+#                a reason named NAME, the total with a fidelity flag, KVM's
+#                statistics of VM 0 and a kvm-stats skip for VM 1, and one
+#                invocation window; the other cells have a vmexit skip
 # Written for tests only: it writes rows the way cvmbench would.
 import sqlite3, sys
 
@@ -138,6 +143,37 @@ elif mode == "vmexit":
                        (cells[0], "%s.class.%s%s" % (name, cls, suffix), v, unit))
     db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
                "(?, 'vmexit', ?, 10000, 'count')", (cells[0], name + ".total"))
+    for c in cells[1:]:
+        db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES "
+                   "(?, ?, 'vmexit', 'the VMs run under tcg (accel = tcg): QEMU emulates the guest, which makes no VM exits')", (run, c))
+elif mode == "vmexit-rows":
+    cells = [r[0] for r in db.execute("SELECT id FROM cell WHERE run_id = ? ORDER BY id",
+                                      (run,))]
+    inv = db.execute("SELECT min(id) FROM invocation WHERE cell_id = ?",
+                     (cells[0],)).fetchone()[0]
+    q = ("INSERT INTO vmexit (cell_id, invocation_id, vm_idx, isa, event, reason_code, "
+         "reason_name, class, count, time_ns, source, method, counters_per_event, "
+         "cost_ns_per_event, fidelity, skip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+         "?, ?, ?, ?)")
+    tp = [(120, "hlt", "idle", 4000, 39000000000), (123, "io", "io", 6000, 300000000),
+          (1024, "npf", "mmio", 2000, 100000000), (124, "msr", "msr", 500, None),
+          (999, name, "other", 10, None)]
+    for code, rn, cls, n, t in tp:
+        db.execute(q, (cells[0], None, None, "svm", "kvm_exit", code, rn, cls, n, t,
+                       "tracepoint", "perf-filter", 81, None, None, None))
+    db.execute(q, (cells[0], None, None, "svm", "kvm_exit", None, "total", None, 12510,
+                   None, "tracepoint", "perf-filter", 81, 210.0,
+                   "kvm_exit counted 12510, KVM's exits 12700: 1.50 % apart (> 1 %)", None))
+    for rn, n, t in [("exits", 12700, None), ("halt_exits", 4000, None),
+                     ("halt_wait_ns", None, 38000000000)]:
+        db.execute(q, (cells[0], None, 0, None, "kvm-stats", None, rn, None, n, t,
+                       "kvm-stats", "qmp", None, None, None, None))
+    db.execute(q, (cells[0], None, 1, None, "kvm-stats", None, "exits", None, None, None,
+                   "kvm-stats", "qmp", None, None, None,
+                   "query-stats returned no kvm vCPU statistics (the VM does not run "
+                   "under KVM)"))
+    db.execute(q, (cells[0], inv, None, "svm", "kvm_exit", 123, "io", "io", 60, None,
+                   "tracepoint", "perf-filter", 81, None, None, None))
     for c in cells[1:]:
         db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES "
                    "(?, ?, 'vmexit', 'the VMs run under tcg (accel = tcg): QEMU emulates the guest, which makes no VM exits')", (run, c))
