@@ -16,21 +16,25 @@
 #include "opts.h"
 #include "plot.h"
 
-enum { OPT_DB, OPT_OUT, OPT_RUN, OPT_LIST };
+enum { OPT_DB, OPT_OUT, OPT_RUN, OPT_LIST, OPT_ONLY };
 
 static const struct opt plot_opts[] = {
 	{ "db", 1, "FILE", "results database (default " ANALYSIS_DEFAULT_DB ")", OPT_DB },
 	{ "out", 1, "FILE", "the figure to write: .png or .svg", OPT_OUT },
 	{ "run", 1, "ID", "run to draw (default: the latest)", OPT_RUN },
 	{ "list", 0, NULL, "list the figures and exit", OPT_LIST },
+	{ "only", 1, "CELLKEY", "the cell a one-cell figure draws (vmexit-reasons; "
+	  "default: the first cell with data)", OPT_ONLY },
 	OPT_END
 };
 
 static const char synopsis[] =
-	"plot FIGURE --out FILE.png|FILE.svg [--db FILE] [--run ID] | plot --list";
+	"plot FIGURE --out FILE.png|FILE.svg [--db FILE] [--run ID] [--only CELLKEY] | "
+	"plot --list";
 
 struct plot_args {
 	const char *db, *out, *run;
+	const char *only;
 	int list;
 };
 
@@ -42,6 +46,7 @@ static int plot_opt(void *ctx, int id, const char *arg)
 	case OPT_DB: a->db = arg; break;
 	case OPT_OUT: a->out = arg; break;
 	case OPT_RUN: a->run = arg; break;
+	case OPT_ONLY: a->only = arg; break;
 	default: a->list = 1; break;
 	}
 	return 0;
@@ -87,7 +92,7 @@ static int render(const struct figure *fig, struct analysis *an,
 	}
 	if (ret)
 		return EXIT_USAGE;
-	ret = plot_render(fig, an->h, run_id, a->out, why, sizeof(why));
+	ret = plot_render_only(fig, an->h, run_id, a->only, a->out, why, sizeof(why));
 	if (ret == -ENODATA) {
 		pr_warn("%s: nothing to draw: %s", fig->name, why);
 		return EXIT_SKIPPED;

@@ -26,6 +26,7 @@ struct figure_ctx {
 	int vars_err;             /* first error of figure_var_*(), 0 if none */
 	char vars_bad[32];        /* the variable it was about */
 	char why[256];            /* why there is nothing to draw (-ENODATA) */
+	const char *only;         /* plot --only CELLKEY: the one cell to draw, or NULL */
 };
 
 struct figure {
@@ -57,5 +58,6 @@ int fig_overhead_data(struct figure_ctx *ctx);
 int fig_vmexit_rate_data(struct figure_ctx *ctx);
 int fig_vm_boot_data(struct figure_ctx *ctx);
 int fig_memory_data(struct figure_ctx *ctx);
+int fig_vmexit_reasons_data(struct figure_ctx *ctx);
 
 #endif

@@ -289,7 +289,13 @@ static int draw(const char *root, const char *rel, const char *data, const char 
 int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
 		const char *out, char *why, size_t whylen)
 {
-	struct figure_ctx ctx = { .h = h, .run_id = run_id };
+	return plot_render_only(fig, h, run_id, NULL, out, why, whylen);
+}
+
+int plot_render_only(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
+		     const char *only, const char *out, char *why, size_t whylen)
+{
+	struct figure_ctx ctx = { .h = h, .run_id = run_id, .only = only };
 	char rel[256], root[PATH_MAX], data[PATH_MAX], abs[PATH_MAX];
 	const char *term = term_for(out);
 	int ret;

@@ -14,5 +14,11 @@ struct figure;
 
 int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
 		const char *out, char *why, size_t whylen);
+/**
+ * plot_render_only() - plot_render() of the one cell @only (a cell key; NULL:
+ * the figure picks) for the figures that draw one cell (figure_ctx.only).
+ */
+int plot_render_only(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
+		     const char *only, const char *out, char *why, size_t whylen);
 
 #endif
