@@ -159,9 +159,21 @@ static void test_ports(void)
 	tap_ok(build(&c) == -EINVAL, "instance ports without a socket directory refused");
 }
 
+/* The QMP socket the vmexit probe asks for KVM's statistics: after the agent's port. */
+static void test_qmp(void)
+{
+	struct vm_config c = base;
+
+	c.qmp_socket = "/t,q/qmp.sock";
+	build(&c);
+	tap_contains(line, "name=org.cvmbench.0 -qmp unix:/t,,q/qmp.sock,server=on,wait=off -drive",
+		     "qmp_socket: -qmp unix:PATH (commas doubled), QEMU listening, not waiting");
+}
+
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(15);
+	test_qmp();
 	test_golden();
 	test_model();
 	test_commas();
