@@ -18,12 +18,18 @@
  * a window of no length has counts and no rate (it had a rate of 0); a
  * reason missing from the kernel's table is still in vmexit-detail =
  * reason's total and class other (it was lost). Not root, no /dev/kvm or
+ * The vmexit table (007): the same counts as rows with their codes, no row
+ * of a zero count, KVM's statistics of a VM without a QMP socket a row
+ * with the reason (never zeros); a database the probe wrote on the
+ * micro-VM read back by `show --table vmexit` and the vmexit-reasons
+ * figure's data function.
  * tracefs not mounted: those checks are SKIPs.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +38,10 @@
 #include <unistd.h>
 
 #include "cell.h"
+#include "config-test.h"
+#include "db.h"
+#include "figures.h"
+#include "vmexit-table.h"
 #include "cvm-host.h"
 #include "kvm-toy.h"
 #include "probe.h"
@@ -41,7 +51,7 @@
 #include "vmexit-metrics.h"
 #include "vmexit-sink.h"
 
-#define NTESTS 15
+#define NTESTS 17
 
 /* A vmexit table row as written (strings copied; NULL as ""). */
 struct vrow {
@@ -338,6 +348,69 @@ static void table_checks(const struct got *g)
 	       ks ? ks->skip : "no row");
 }
 
+/* The text of the memory stream @f, closed ("" if none). */
+static const char *mem_text(FILE *f, char **buf)
+{
+	fclose(f);
+	return *buf ? *buf : "";
+}
+
+/*
+ * A database made by the probe on the micro-VM: one cell window of 50
+ * port writes through the store's sink, then read back by the analysis:
+ * `show --table vmexit`'s rows and the vmexit-reasons figure's data.
+ */
+static void db_checks(int wr, int rd, struct probe_target *t)
+{
+	char dir[] = "/tmp/cvmbench-vx-XXXXXX", path[80], err[512] = "", *b1 = NULL, *b2 = NULL;
+	struct run_info info = { "host", "test", "t.ini", "" };
+	struct sink s = { .probe = "vmexit", .ops = &sink_db_ops };
+	struct figure_ctx fc = { 0 };
+	struct cell *cells = NULL, c;
+	struct db *db = NULL;
+	struct probe p;
+	sqlite3 *r = NULL;
+	size_t n = 0, l1, l2;
+	FILE *f;
+	int ret;
+
+	ret = !mkdtemp(dir) || snprintf(path, sizeof(path), "%s/r.db", dir) < 0 ||
+	      db_open(&db, path, DB_CREATE, err, sizeof(err)) ||
+	      load_expand("[experiment vx]\nworkload = null\n", &cells, &n, err, sizeof(err));
+	s.db = db;
+	s.run_id = ret ? -1 : db_run_begin(db, &info);
+	s.cell_id = s.run_id < 0 ? -1 : db_cell_begin(db, s.run_id, &cells[0]);
+	ret = ret || s.cell_id < 0 || open_detail("qemu", "kvm", "reason", &p, t, &c) ||
+	      p.ops->start(&p, PROBE_WINDOW_CELL) || !ask(wr, rd, 50) ||
+	      p.ops->stop(&p, PROBE_WINDOW_CELL) || db_window_begin(db);
+	ret = ret || db_window_end(db, !p.ops->emit(&p, PROBE_WINDOW_CELL, &s));
+	p.ops->close(&p);
+	db_close(db);
+	ret = ret || sqlite3_open_v2(path, &r, SQLITE_OPEN_READONLY, NULL);
+	f = open_memstream(&b1, &l1);
+	ret = ret || !f || vmexit_table_show(r, s.run_id, 0, f);
+	tap_ok(!ret && strstr(mem_text(f, &b1), "KVM_EXIT_IO") && strstr(b1, " 51 ") &&
+	       strstr(b1, "no QMP socket"), "a database from the micro-VM: show --table vmexit "
+	       "has KVM_EXIT_IO 51 and the kvm-stats skip (%s)", err);
+	fc.h = r;
+	fc.run_id = s.run_id;
+	fc.data = open_memstream(&b2, &l2);
+	ret = ret || !fc.data || fig_vmexit_reasons_data(&fc);
+	tap_ok(!ret && strstr(mem_text(fc.data, &b2),
+			      "label count time_ms\n\"KVM_EXIT_IO (io)\" 51 ?\n"),
+	       "... and the vmexit-reasons figure's data: KVM_EXIT_IO first, 51, no time");
+	free(b1);
+	free(b2);
+	sqlite3_close(r);
+	config_cells_free(cells, n);
+	unlink(path);
+	strcat(path, "-wal");
+	unlink(path);
+	strcpy(path + strlen(path) - 4, "-shm");
+	unlink(path);
+	rmdir(dir);
+}
+
 static void vm_checks(int wr, int rd, pid_t kid)
 {
 	static const uint32_t n[3] = { 100, 2500, 7 };
@@ -378,6 +451,7 @@ static void vm_checks(int wr, int rd, pid_t kid)
 	       val(&cellg, "kvm_userspace_exit.class.io"));
 	p.ops->close(&p);
 	regression_checks(wr, rd, &t);
+	db_checks(wr, rd, &t);
 	ret = open_detail("qemu", "kvm", "reason", &p, &t, &c) ?:
 	      p.ops->start(&p, PROBE_WINDOW_CELL) ?: window(&p, wr, rd, 321, &g);
 	tap_ok(!ret && val(&g, "kvm_userspace_exit.KVM_EXIT_IO") == 322 &&
