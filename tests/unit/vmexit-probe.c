@@ -17,13 +17,13 @@
  * windows fail with an error (they read a NULL counter set before);
  * a window of no length has counts and no rate (it had a rate of 0); a
  * reason missing from the kernel's table is still in vmexit-detail =
- * reason's total and class other (it was lost). Not root, no /dev/kvm or
+ * reason's total and class other (it was lost).
  * The vmexit table (007): the same counts as rows with their codes, no row
  * of a zero count, KVM's statistics of a VM without a QMP socket a row
  * with the reason (never zeros); a database the probe wrote on the
  * micro-VM read back by `show --table vmexit` and the vmexit-reasons
- * figure's data function.
- * tracefs not mounted: those checks are SKIPs.
+ * figure's data function. Not root, no /dev/kvm or tracefs not mounted:
+ * those checks are SKIPs.
  */
 #include <dirent.h>
 #include <errno.h>
