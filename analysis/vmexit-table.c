@@ -24,8 +24,9 @@ static const char rows_sql[] =
 	"ORDER BY c.id, v.invocation_id IS NOT NULL, v.invocation_id, v.source DESC, "
 	"v.vm_idx, v.event, v.isa, v.reason_name = 'total' DESC, v.count DESC, v.id";
 
-static const char *const heads[] = { "cell", "invocation", "vm", "source", "method", "event",
-				     "isa", "code", "reason", "class", "count", "time_ns",
+/* JSON keys; the method is the one the vmexit.method note names */
+static const char *const heads[] = { "cell", "invocation", "vm", "source",
+				     VMEXIT_NOTE_METHOD, "event", "isa", "code", "reason", "class", "count", "time_ns",
 				     "fidelity" };
 /* text widths (negative: left-aligned); the last column is not padded */
 static const int widths[] = { -18, -10, -3, -10, -12, -18, -4, -5, -24, -10, 10, 12, 0 };

@@ -110,7 +110,7 @@ static int put_stat(struct sink *sk, const struct vx_kvm *m, int w, int s)
 	size_t l = strlen(name);
 	struct vmexit_row r;
 
-	vmexit_row_init(&r, "kvm-stats", "qmp", VMEXIT_KVM_STATS);
+	vmexit_row_init(&r, VMEXIT_KVM_STATS, "qmp", VMEXIT_KVM_STATS);
 	r.vm_idx = m->idx;
 	r.reason_name = name;
 	if (a == QMP_STAT_ABSENT || b == QMP_STAT_ABSENT)
@@ -126,7 +126,7 @@ static int put_skip(struct sink *sk, const struct vx_kvm *m, const char *why)
 {
 	struct vmexit_row r;
 
-	vmexit_row_init(&r, "kvm-stats", "qmp", VMEXIT_KVM_STATS);
+	vmexit_row_init(&r, VMEXIT_KVM_STATS, "qmp", VMEXIT_KVM_STATS);
 	r.vm_idx = m->idx;
 	r.reason_name = "exits";
 	r.skip = why;

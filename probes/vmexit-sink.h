@@ -25,7 +25,7 @@ struct vmexit_row {
 	const char *class;
 	long long count;
 	long long time_ns;
-	const char *source;       /* "tracepoint" or "kvm-stats" */
+	const char *source;       /* tracepoint, or kvm-stats (VMEXIT_KVM_STATS) */
 	const char *method;
 	long long counters_per_event;
 	double cost_ns_per_event;
