@@ -26,8 +26,8 @@ static const char rows_sql[] =
 
 /* JSON keys; the method is the one the vmexit.method note names */
 static const char *const heads[] = { "cell", "invocation", "vm", "source",
-				     VMEXIT_NOTE_METHOD, "event", "isa", "code", "reason", "class", "count", "time_ns",
-				     "fidelity" };
+				     VMEXIT_NOTE_METHOD, "event", "isa", "code", "reason",
+				     "class", "count", "time_ns", "fidelity" };
 /* text widths (negative: left-aligned); the last column is not padded */
 static const int widths[] = { -18, -10, -3, -10, -12, -18, -4, -5, -24, -10, 10, 12, 0 };
 #define NCOL (sizeof(heads) / sizeof(heads[0]))
