@@ -4,9 +4,10 @@
  * statistics (exits, halt_exits, ..., VMEXIT_STAT_NAMES) of each of the
  * cell's VMs, summed over its vCPUs, read over QMP (query-stats) at the
  * same window boundaries as the tracepoint counters, and written into the
- * vmexit table as source kvm-stats, method qmp. A VM whose statistics
- * cannot be read (no QMP socket, QEMU before 7.1, not under KVM) gets a row
- * with the reason instead, never zeros.
+ * vmexit table as source kvm-stats, method qmp. A VM process without a QMP
+ * socket (the micro-VM, another VMM) is read through the binary statistics
+ * descriptors it keeps open instead (pidfd_getfd: method binary-stats). A VM whose statistics cannot be read (neither, QEMU
+ * before 7.1, not under KVM) gets a row with the reason, never zeros.
  */
 #ifndef CVMBENCH_VMEXIT_KVMSTATS_H
 #define CVMBENCH_VMEXIT_KVMSTATS_H
@@ -26,6 +27,9 @@ struct vx_kvm {
 	pid_t pid;
 	int idx;                  /* cvmbench.vm=I, else its place among the pids */
 	struct qmp *q;
+	int *vcpu;                /* binary-stats: our copies of its vCPU stats descriptors */
+	int nvcpu;
+	const char *method;       /* "qmp" or "binary-stats" */
 	uint64_t v[2][2][VX_NSTATS];
 	int ok[2][2];             /* the read succeeded */
 	char why[256];            /* why it has no statistics ("" while it has) */

@@ -47,9 +47,20 @@ static int read_all(int sfd, struct kvm_stats_header *h, const char *const *name
 	return ret;
 }
 
-int kvm_stats_read(int fd, const char *const *names, size_t n, uint64_t *vals)
+int kvm_stats_read_stats_fd(int sfd, const char *const *names, size_t n, uint64_t *vals)
 {
 	struct kvm_stats_header h;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		vals[i] = UINT64_MAX;
+	if (pread(sfd, &h, sizeof(h), 0) != sizeof(h) || !h.name_size)
+		return -EIO;
+	return read_all(sfd, &h, names, n, vals);
+}
+
+int kvm_stats_read(int fd, const char *const *names, size_t n, uint64_t *vals)
+{
 	size_t i;
 	int sfd = ioctl(fd, KVM_GET_STATS_FD, NULL), ret;
 
@@ -57,10 +68,7 @@ int kvm_stats_read(int fd, const char *const *names, size_t n, uint64_t *vals)
 		vals[i] = UINT64_MAX;
 	if (sfd < 0)
 		return -errno;
-	if (pread(sfd, &h, sizeof(h), 0) != sizeof(h) || !h.name_size)
-		ret = -EIO;
-	else
-		ret = read_all(sfd, &h, names, n, vals);
+	ret = kvm_stats_read_stats_fd(sfd, names, n, vals);
 	close(sfd);
 	return ret;
 }

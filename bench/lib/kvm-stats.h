@@ -18,4 +18,12 @@
  */
 int kvm_stats_read(int fd, const char *const *names, size_t n, uint64_t *vals);
 
+/**
+ * kvm_stats_read_stats_fd() - as kvm_stats_read() from a binary statistics
+ * descriptor @sfd itself (one KVM_GET_STATS_FD gave). It needs no ioctl,
+ * so it also reads a copy taken from another process (pidfd_getfd), where
+ * the vCPU's own ioctls refuse (-EIO: not the VM's address space).
+ */
+int kvm_stats_read_stats_fd(int sfd, const char *const *names, size_t n, uint64_t *vals);
+
 #endif

@@ -30,6 +30,7 @@
 
 struct kvm_toy {
 	int kvm, vm, vcpu;
+	int stats;                /* the vCPU's binary statistics, kept open (-1: none) */
 	uint8_t *ram;
 	struct kvm_run *run;
 	size_t run_size;
@@ -117,7 +118,7 @@ int kvm_toy_open(struct kvm_toy **out, char *err, size_t errlen)
 	*out = NULL;
 	if (!t)
 		return -ENOMEM;
-	t->vm = t->vcpu = -1;
+	t->vm = t->vcpu = t->stats = -1;
 	t->kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (t->kvm < 0) {
 		ret = fail(err, errlen, "/dev/kvm");
@@ -131,6 +132,8 @@ int kvm_toy_open(struct kvm_toy **out, char *err, size_t errlen)
 	ret = vm_setup(t, err, errlen);
 	if (ret)
 		goto err;
+	/* kept open as a VMM that reads its own statistics does (none: kernel < 5.14) */
+	t->stats = ioctl(t->vcpu, KVM_GET_STATS_FD, NULL);
 	*out = t;
 	return 0;
 err:
@@ -213,6 +216,8 @@ void kvm_toy_close(struct kvm_toy *t)
 		return;
 	if (t->run)
 		munmap(t->run, t->run_size);
+	if (t->stats >= 0)
+		close(t->stats);
 	if (t->vcpu >= 0)
 		close(t->vcpu);
 	if (t->ram)
