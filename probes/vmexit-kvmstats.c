@@ -190,8 +190,10 @@ void vx_kstats_read(struct vx_kstats *k, int w, int end)
 			continue;
 		}
 		if (m->q && !qmp_vcpu_stats(m->q, stat_names, VX_NSTATS, m->v[w][end], &nv,
-				    QMP_TIMEOUT_MS, m->why, sizeof(m->why)))
+				    QMP_TIMEOUT_MS, m->why, sizeof(m->why))) {
 			m->ok[w][end] = 1;
+			m->kicks[w] = end ? nv : 0;
+		}
 	}
 	k->read_ns[w] = (end ? k->read_ns[w] : 0) + (double)(clock_now_ns() - a);
 }
@@ -227,12 +229,14 @@ static int put_skip(struct sink *sk, const struct vx_kvm *m, const char *why)
 	return vmexit_put(sk, &r);
 }
 
-int vx_kstats_emit(const struct vx_kstats *k, struct sink *sk, int w, double *exits)
+int vx_kstats_emit(const struct vx_kstats *k, struct sink *sk, int w, double *exits,
+		   double *kicks)
 {
 	const struct vx_kvm *m;
 	int i, s, ret = 0;
 
 	*exits = k->n ? 0 : -1;
+	*kicks = 0;
 	for (i = 0; i < k->n && !ret; i++) {
 		m = &k->vm[i];
 		if (!m->ok[w][0] || !m->ok[w][1]) {
@@ -247,6 +251,7 @@ int vx_kstats_emit(const struct vx_kstats *k, struct sink *sk, int w, double *ex
 			*exits = -1;
 		else if (*exits >= 0)
 			*exits += (double)(m->v[w][1][0] - m->v[w][0][0]);
+		*kicks += m->q ? m->kicks[w] : 0;
 	}
 	return ret;
 }

@@ -32,6 +32,7 @@ struct vx_kvm {
 	const char *method;       /* "qmp" or "binary-stats" */
 	uint64_t v[2][2][VX_NSTATS];
 	int ok[2][2];             /* the read succeeded */
+	int kicks[2];             /* vCPUs the window's closing query-stats kicked */
 	char why[256];            /* why it has no statistics ("" while it has) */
 };
 
@@ -54,9 +55,11 @@ void vx_kstats_read(struct vx_kstats *k, int w, int end);
 /**
  * vx_kstats_emit() - the rows of window @w: per VM a row per statistic, or
  * one with the reason; the VMs' `exits` summed into @exits (-1 when any VM
- * has none). 0 or -errno from the sink.
+ * has none), the vCPUs the closing query-stats kicked into @kicks (QMP
+ * only: reading binary statistics kicks none). 0 or -errno from the sink.
  */
-int vx_kstats_emit(const struct vx_kstats *k, struct sink *sk, int w, double *exits);
+int vx_kstats_emit(const struct vx_kstats *k, struct sink *sk, int w, double *exits,
+		   double *kicks);
 /** vx_kstats_close() - close every connection, free the entries. */
 void vx_kstats_close(struct vx_kstats *k);
 

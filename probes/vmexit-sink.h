@@ -41,10 +41,13 @@ void vmexit_row_init(struct vmexit_row *r, const char *source, const char *metho
 
 /**
  * vmexit_fidelity() - whether @tracepoint exits and KVM's @kvm_exits of one
- * window agree within VMEXIT_FIDELITY_PCT of the larger: 0 if they do, 1
- * with the disagreement in words in @buf if not. Both zero agree.
+ * window agree within VMEXIT_FIDELITY_PCT of the larger, give or take
+ * @kicks (exits KVM's window holds that the counted one cannot: the vCPU
+ * kicks of the window's closing query-stats, one per vCPU asked): 0 if
+ * they do, 1 with the disagreement in words in @buf if not. Both 0 agree.
  */
-int vmexit_fidelity(double tracepoint, double kvm_exits, char *buf, size_t len);
+int vmexit_fidelity(double tracepoint, double kvm_exits, double kicks, char *buf,
+		    size_t len);
 
 /** vmexit_put() - write @r into the vmexit table through @s. 0 or -errno. */
 int vmexit_put(struct sink *s, const struct vmexit_row *r);

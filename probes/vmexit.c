@@ -680,14 +680,14 @@ static int emit_rows(struct vx_priv *v, struct sink *sk, int w, double user)
 {
 	char why[256], fid[200];
 	const char *skip = NULL, *f = NULL;
-	double tot, exits;
-	int k, kx, ret = vx_kstats_emit(&v->ks, sk, w, &exits);
+	double tot, exits, kicks;
+	int k, kx, ret = vx_kstats_emit(&v->ks, sk, w, &exits, &kicks);
 
 	emit_event(v, NULL, VMEXIT_KVM_EXIT, w, 0, &tot);
 	if (tot <= 0) {
 		kvm_exit_why(why, sizeof(why), user);
 		skip = why;
-	} else if (exits >= 0 && vmexit_fidelity(tot, exits, fid, sizeof(fid))) {
+	} else if (exits >= 0 && vmexit_fidelity(tot, exits, kicks, fid, sizeof(fid))) {
 		f = fid;
 	}
 	for (k = 0; k < v->nsrc && !ret; k++) {

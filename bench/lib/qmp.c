@@ -104,11 +104,12 @@ static int read_reply(struct qmp *q, char **line, int timeout_ms)
 	return ret;
 }
 
+/* @cmd to QEMU; a QEMU gone is -EPIPE, never a SIGPIPE that ends cvmbench. */
 static int send_cmd(struct qmp *q, const char *cmd)
 {
 	size_t n = strlen(cmd);
 
-	return write(q->fd, cmd, n) == (ssize_t)n ? 0 : -EPIPE;
+	return send(q->fd, cmd, n, MSG_NOSIGNAL) == (ssize_t)n ? 0 : -EPIPE;
 }
 
 static int handshake(struct qmp *q, int timeout_ms, char *err, size_t errlen)

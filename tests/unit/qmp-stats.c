@@ -96,20 +96,27 @@ static void cmdline_checks(void)
 	tap_ok(ret == -ENOENT && vm == -1, "no unix QMP socket, no VM index: -ENOENT");
 }
 
-/* The child: a QMP server answering one client from fixture @reply. */
+/*
+ * The child: a QMP server answering one client from fixture @reply; with
+ * @reply NULL it hangs up after the handshake (QEMU gone).
+ */
 static void server(int lfd, const char *reply)
 {
-	char buf[4096], *r = first_line(reply);
+	char buf[4096], *r = reply ? first_line(reply) : NULL;
 	int fd = accept(lfd, NULL, NULL);
 	ssize_t n;
 
-	if (fd < 0 || !r)
+	if (fd < 0 || (reply && !r))
 		_exit(1);
 	dprintf(fd, "{\"QMP\": {\"version\": {}, \"capabilities\": [\"oob\"]}}\r\n");
 	n = read(fd, buf, sizeof(buf) - 1);
 	if (n <= 0 || !memmem(buf, (size_t)n, "qmp_capabilities", 16))
 		_exit(2);
 	dprintf(fd, "{\"return\": {}}\r\n");
+	if (!reply) {
+		close(fd);
+		_exit(0);
+	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	if (n <= 0 || !memmem(buf, (size_t)n, "\"query-stats\"", 13) ||
 	    !memmem(buf, (size_t)n, "\"vcpu\"", 6))
@@ -144,6 +151,16 @@ static void socket_checks(void)
 	tap_ok(!ret && nv == 2 && s[0] == 66000 && WIFEXITED(st) && !WEXITSTATUS(st),
 	       "over a socket: handshake, an event skipped, the reply summed (%s, server %d)",
 	       err, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	kid = fork();
+	if (!kid)
+		server(lfd, NULL);
+	ret = qmp_open(&q, path, 5000, err, sizeof(err));
+	waitpid(kid, &st, 0);
+	ret = ret ?: qmp_vcpu_stats(q, names, N, s, &nv, 5000, err, sizeof(err));
+	ret = ret ?: qmp_vcpu_stats(q, names, N, s, &nv, 5000, err, sizeof(err));
+	qmp_close(q);
+	tap_ok(ret < 0 && strstr(err, "query-stats"), "QEMU gone after the handshake: an "
+	       "error, not a SIGPIPE (%s)", err);
 	ret = qmp_open(&q, path, 500, err, sizeof(err));
 	tap_ok(ret < 0 && !q && err[0], "nobody answering: an error naming it (%s)", err);
 	close(lfd);
@@ -209,17 +226,21 @@ static void fidelity_checks(void)
 {
 	char b[160] = "";
 
-	tap_ok(!vmexit_fidelity(1000, 1010, b, sizeof(b)) && !vmexit_fidelity(0, 0, b, sizeof(b)),
-	       "0.99 %% apart and both 0: not flagged");
-	tap_ok(vmexit_fidelity(1000, 1011, b, sizeof(b)) && strstr(b, "1.09 %"),
+	tap_ok(!vmexit_fidelity(1000, 1010, 0, b, sizeof(b)) &&
+	       !vmexit_fidelity(0, 0, 0, b, sizeof(b)), "0.99 %% apart and both 0: not flagged");
+	tap_ok(vmexit_fidelity(1000, 1011, 0, b, sizeof(b)) && strstr(b, "1.09 %"),
 	       "1.09 %% apart: flagged (%s)", b);
-	tap_ok(vmexit_fidelity(1011, 1000, b, sizeof(b)) && vmexit_fidelity(0, 5, b, sizeof(b)) &&
-	       vmexit_fidelity(100, 0, b, sizeof(b)), "either side larger, or one side 0: flagged");
+	tap_ok(vmexit_fidelity(1011, 1000, 0, b, sizeof(b)) &&
+	       vmexit_fidelity(0, 5, 0, b, sizeof(b)) && vmexit_fidelity(100, 0, 0, b, sizeof(b)),
+	       "either side larger, or one side 0: flagged");
+	tap_ok(!vmexit_fidelity(100, 103, 2, b, sizeof(b)) &&
+	       vmexit_fidelity(100, 104, 2, b, sizeof(b)) && strstr(b, "kicks"),
+	       "2 vCPUs kicked by the closing query: 103 for 100 passes, 104 is flagged (%s)", b);
 }
 
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(16);
 	parse_checks();
 	cmdline_checks();
 	socket_checks();
