@@ -143,6 +143,7 @@ int vx_kstats_open(struct vx_kstats *k, const pid_t *pids, int n)
 		if (seen(pids, i))
 			continue;
 		k->vm[k->n].pid = pids[i];
+		k->vm[k->n].idx = -1;     /* not on its command line: its place */
 		vm_connect(&k->vm[k->n]);
 		if (k->vm[k->n].idx < 0)
 			k->vm[k->n].idx = place;
