@@ -16,5 +16,7 @@ struct sqlite3;
 
 int cell_label_extras(struct sqlite3 *h, int64_t run_id, const int64_t *ids,
 		      size_t n, char (*extra)[CELL_LABEL_MAX]);
+/** cell_measured() - the measured invocations of cell @id (the N a label gives), -1 on error. */
+long long cell_measured(struct sqlite3 *h, int64_t id);
 
 #endif

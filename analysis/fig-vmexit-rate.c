@@ -83,22 +83,6 @@ static double class_rate(struct figure_ctx *ctx, int64_t cell, const char *event
 	return v;
 }
 
-/* The measured invocations of cell @id (those of its window), -1 on error. */
-static long long cell_invocations(struct figure_ctx *ctx, int64_t id)
-{
-	sqlite3_stmt *st;
-	long long n = -1;
-
-	if (sqlite3_prepare_v2(ctx->h, "SELECT count(*) FROM invocation WHERE cell_id = ? "
-			       "AND phase = 'measured'", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
 static int write_rows(struct figure_ctx *ctx, const char *event, const int64_t *ids,
 		      char (*wl)[64], size_t n)
 {
@@ -114,7 +98,7 @@ static int write_rows(struct figure_ctx *ctx, const char *event, const int64_t *
 	fprintf(ctx->data, "\n");
 	for (i = 0; i < n; i++) {
 		snprintf(lab, sizeof(lab), "%s%s%s (N=%lld)", wl[i], extra[i][0] ? " " : "",
-			 extra[i], cell_invocations(ctx, ids[i]));
+			 extra[i], cell_measured(ctx->h, ids[i]));
 		gp_data_string(ctx->data, lab);
 		for (k = 0; k < NCLASSES; k++)
 			fprintf(ctx->data, " %.6g", class_rate(ctx, ids[i], event, classes[k]));

@@ -9,7 +9,8 @@
  * cell has its reasons, else kvm_userspace_exit, else kvm_vmgexit_enter.
  *
  * Columns: label ("reason (class)"), count, time in ms ("?" where not
- * known). Variables: run, cell, event, nreasons, has_time.
+ * known). Variables: run, cell, event, nreasons, has_time, n (the cell's
+ * measured invocations).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include <sqlite3.h>
 
+#include "cell-label.h"
 #include "figures.h"
 #include "gp-string.h"
 #include "vmexit-metrics.h"
@@ -120,6 +122,7 @@ int fig_vmexit_reasons_data(struct figure_ctx *ctx)
 	figure_var_str(ctx, "event", n > 0 ? events[e - 1] : "");
 	figure_var_int(ctx, "nreasons", n > 0 ? n : 0);
 	figure_var_int(ctx, "has_time", timed);
+	figure_var_int(ctx, "n", ret ? 0 : cell_measured(ctx->h, id));
 	return ret;
 }
 

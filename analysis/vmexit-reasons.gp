@@ -3,7 +3,8 @@
 # study's Table III: HLT is a minority of exits but most of their time).
 #
 # Run by `cvmbench plot vmexit-reasons` (analysis/plot.c), which sets:
-#   datafile, outfile, term, run, cell, event, nreasons, has_time
+#   datafile, outfile, term, run, cell, event, nreasons, has_time, n (the
+#   cell's measured invocations)
 # Data (analysis/fig-vmexit-reasons.c): a header row, then one row per
 # reason, largest count first:
 #   1 label "reason (class)"  2 count  3 time in ms ("?": not measured)
@@ -29,7 +30,7 @@ unset key
 set bmargin 7
 set xrange [-0.5:nreasons - 0.5]
 if (has_time) { set multiplot layout 2,1 }
-set title sprintf("%s by reason, cell %s (cell window), run %d", event, cell, run) noenhanced
+set title sprintf("%s by reason, cell %s (cell window), run %d\nN = %d measured invocations", event, cell, run, n) noenhanced
 set ylabel 'exits'
 plot datafile using 2:xtic(1) lc rgb '#4477aa' title columnheader(2)
 if (has_time) {
