@@ -34,6 +34,12 @@
 #define VMEXIT_STAT_NAMES(X) X("exits") X("halt_exits") X("io_exits") X("mmio_exits") \
 	X("irq_exits") X("halt_successful_poll") X("halt_attempted_poll") X("halt_wakeup") \
 	X("halt_poll_success_ns") X("halt_poll_fail_ns") X("halt_wait_ns")
+/*
+ * 1 in a window whose kvm_exit total and KVM's exits disagree beyond 1 %
+ * (the vmexit table's fidelity column says by how much); the view v_flag
+ * (analysis/views.sql) lists it, so `show` prints it under flags
+ */
+#define VMEXIT_FLAG_FIDELITY "flag_vmexit_fidelity"
 /* ns the window's reads of KVM's statistics over QMP took */
 #define VMEXIT_STATS_READ_NS "kvm_stats_read_ns"
 /* cell_param notes */

@@ -694,7 +694,7 @@ static int emit_rows(struct vx_priv *v, struct sink *sk, int w, double user)
 		kx = !strcmp(v->src[k].event, VMEXIT_KVM_EXIT);
 		ret = src_rows(sk, &v->src[k], w, kx ? f : NULL, kx ? skip : NULL);
 	}
-	return ret;
+	return ret ?: f ? sink_metric(sk, VMEXIT_FLAG_FIDELITY, 1, "count") : 0;
 }
 
 static int emit_notes(struct vx_priv *v, struct sink *sk)

@@ -29,7 +29,8 @@
 #                vmexit skip and no counts
 #   vmexit-rows NAME  give the first cell vmexit table rows (007) for the cell
 #                window: kvm_exit (svm) by reason with counts and some times,
-#                a reason named NAME, the total with a fidelity flag, KVM's
+#                a reason named NAME, the total with a fidelity flag (and its
+#                metric flag_vmexit_fidelity), KVM's
 #                statistics of VM 0 and a kvm-stats skip for VM 1, and one
 #                invocation window; the other cells have a vmexit skip
 # Written for tests only: it writes rows the way cvmbench would.
@@ -164,6 +165,8 @@ elif mode == "vmexit-rows":
     db.execute(q, (cells[0], None, None, "svm", "kvm_exit", None, "total", None, 12510,
                    None, "tracepoint", "perf-filter", 81, 210.0,
                    "kvm_exit counted 12510, KVM's exits 12700: 1.50 % apart (> 1 %)", None))
+    db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+               "(?, 'vmexit', 'flag_vmexit_fidelity', 1, 'count')", (cells[0],))
     for rn, n, t in [("exits", 12700, None), ("halt_exits", 4000, None),
                      ("halt_wait_ns", None, 38000000000)]:
         db.execute(q, (cells[0], None, 0, None, "kvm-stats", None, rn, None, n, t,

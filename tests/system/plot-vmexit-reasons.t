@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=12
+N=13
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -43,6 +43,10 @@ grep "kvm_exit" "$tmp/out" | grep " total " | grep -q "1.50 % apart"
 is $? 0 "... the kvm_exit total carries the fidelity flag"
 grep "kvm-stats" "$tmp/out" | grep -q "^ *vx-[0-9a-f]* *cell *1 .*exits  *- .*does not run under KVM"
 is $? 0 "... VM 1's KVM statistics: no count, the reason" || grep kvm-stats "$tmp/out" | sed 's/^/# /'
+
+./cvmbench show --db "$tmp/r.db" > "$tmp/out" 2> "$tmp/err"
+grep -q "probe vmexit flag_vmexit_fidelity: kvm_exit and KVM's own exits counter differ by more than 1 %" "$tmp/out"
+is $? 0 "plain show lists the fidelity flag under flags" || sed -n '/^flags/,/^errors/p' "$tmp/out" | sed 's/^/# /'
 
 ./cvmbench show --table vmexit --json --db "$tmp/r.db" > "$tmp/json"
 $py - "$tmp/json" <<'PY'
