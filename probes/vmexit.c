@@ -20,6 +20,14 @@
  * so exits whose code the kernel's print table lacks are in the total and
  * in class other.
  *
+ * What it stores: metrics (vmexit-metrics.h, read by the vmexit-rate
+ * figure) and the rows of the vmexit table (vmexit-sink.h, 007): per
+ * window each counter that counted, the total and the rest; beside them
+ * KVM's own per-vCPU statistics of each VM (vmexit-kvmstats.c: QMP
+ * query-stats, or the VM process's binary statistics descriptors), read
+ * at the same boundaries, and kvm_exit's total flagged where the two
+ * disagree beyond 1 %.
+ *
  * Skips, never zeros: a backend that runs no VM, a cell whose VMs run
  * under TCG (the accelerator the backend used, probe_target.accel: QEMU
  * emulates, no VM exits), no VM process when the cell window opens (cold
