@@ -179,8 +179,9 @@ static int plan_continue(struct db *db, struct run_plan *p, const struct db_prev
 	for (i = 0; i < p->n; i++) {
 		p->matrix[i] = run_plan_in_shard(o, &cells[i]) &&
 			       (!prev->only || in_list(prev->only, cells[i].key));
-		p->todo[i] = p->matrix[i] && (o->nonly ? only_has(o, cells[i].key) :
-					      p->state[i] != ST_OK);
+		/* --only: those cells (with --resume: those not ok yet) */
+		p->todo[i] = p->matrix[i] && (!o->nonly || only_has(o, cells[i].key)) &&
+			     (!o->resume || p->state[i] != ST_OK);
 	}
 	return 0;
 }
