@@ -45,6 +45,8 @@ ASAN_ENV_OPTIONS := abort_on_error=0:detect_leaks=1:halt_on_error=1
 ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t
 # compare and merge: the analysis side's memory handling (issue 15)
 ASAN_SYSTEM_TESTS += compare.t merge.t
+# resume and shards: the run plan and the superseded rows (issue 17)
+ASAN_SYSTEM_TESTS += resume.t shard.t
 # every workload test once against the sanitizer cvmfn (compilers.t builds its
 # own clang cvmfn, so it is left out)
 ASAN_WORKLOAD_TESTS := $(filter-out tests/workloads/compilers.t,\

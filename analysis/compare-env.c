@@ -28,6 +28,8 @@ static const char *const volatile_facts[] = {
 	"memory.available", "memory.hugepages.free", "ksm.pages_*", "ksm.full_scans",
 	"ksm.general_profit", "ksm.ksm_zero_pages", "ksm.stable_node_*",
 	"tracefs.mounted", "tracefs.mounted_by_run", "machine.*", "merge.*", "*.agent",
+	/* which cells a run was asked for (run --shard, --only): not the machine */
+	"run.shard", "run.only",
 	NULL
 };
 

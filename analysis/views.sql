@@ -4,6 +4,24 @@
 -- percentile function: quantiles are computed in C (bench/lib/stats.c) from
 -- the rows of v_invocation_measured.
 
+-- A cell measured again in the same run (resumed after a kill, or re-run
+-- with --only) has a newer row of the same run and cell_key; the older rows
+-- are superseded: kept in the file, never counted (bench/db-resume.h). These
+-- TEMP views shadow the tables of those names, so every query of show,
+-- export, plot, report and compare, and every view below, sees only the
+-- current rows; main.cell, main.skip and main.error still hold them all.
+CREATE TEMP VIEW cell AS
+SELECT * FROM main.cell
+WHERE id IN (SELECT max(id) FROM main.cell GROUP BY run_id, cell_key);
+
+CREATE TEMP VIEW skip AS
+SELECT * FROM main.skip
+WHERE cell_id IS NULL OR cell_id IN (SELECT id FROM temp.cell);
+
+CREATE TEMP VIEW error AS
+SELECT * FROM main.error
+WHERE cell_id IS NULL OR cell_id IN (SELECT id FROM temp.cell);
+
 -- Measured invocations that succeeded and have a latency, with the cell
 -- columns the figures group by. Latencies in ms for convenience.
 CREATE TEMP VIEW v_invocation_measured AS

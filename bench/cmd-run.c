@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* cmd-run.c - `cvmbench run CONFIG [--db F] [--only CELL]...`. */
+/*
+ * cmd-run.c - `cvmbench run CONFIG [--db F] [--only CELL]... [--resume]
+ * [--shard I/N]` (which run and which cells: run-plan.c).
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,11 +20,16 @@
 #define MAX_ONLY 256
 
 enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN, RUN_MAX_CELLS, RUN_DIGEST,
-       RUN_WAIT_LOCK };
+       RUN_WAIT_LOCK, RUN_RESUME, RUN_SHARD };
 
 static const struct opt run_opts[] = {
 	{ "db", 1, "FILE", "results database (default results.db)", RUN_DB },
-	{ "only", 1, "CELL", "run only this cell (repeatable; keys from --dry-run)", RUN_ONLY },
+	{ "only", 1, "CELL", "run only this cell (repeatable; keys from --dry-run), into the "
+	  "latest run of this config that holds it, else a new run", RUN_ONLY },
+	{ "resume", 0, NULL, "continue the latest run of this config (and shard) in the "
+	  "database: cells ok are kept, the others run again", RUN_RESUME },
+	{ "shard", 1, "I/N", "run only the cells whose index is I-1 modulo N (I from 1 to N)",
+	  RUN_SHARD },
 	{ "data-dir", 1, "DIR", "model and data files (default $" DATA_DIR_ENV " or "
 	  DEFAULT_DATA_DIR ")", RUN_DATA_DIR },
 	{ "cvmfn", 1, "PATH", "the cvmfn binary (default: next to cvmbench)", RUN_CVMFN },
@@ -58,6 +66,29 @@ static int digest_policy_check(const char *arg)
 	return 1;
 }
 
+/* --shard I/N: decimal 1 <= I <= N <= 100000, the whole string. */
+static int shard_parse(const char *arg, int *i, int *n)
+{
+	unsigned long a, b;
+	char *end;
+
+	if (*arg >= '0' && *arg <= '9') {
+		errno = 0;
+		a = strtoul(arg, &end, 10);
+		if (*end == '/' && end[1] >= '0' && end[1] <= '9') {
+			b = strtoul(end + 1, &end, 10);
+			if (!*end && !errno && a >= 1 && b >= 1 && a <= b && b <= 100000) {
+				*i = (int)a;
+				*n = (int)b;
+				return 0;
+			}
+		}
+	}
+	fprintf(stderr, "cvmbench run: --shard '%s': expected I/N with 1 <= I <= N "
+		"(I is 1-based; N at most 100000), e.g. 2/3\n", arg);
+	return 1;
+}
+
 static int on_run_opt(void *ctx, int id, const char *arg)
 {
 	struct run_args *a = ctx;
@@ -70,6 +101,8 @@ static int on_run_opt(void *ctx, int id, const char *arg)
 	case RUN_DIGEST: return digest_policy_check(arg) ? 1 : (a->o.digest = arg, 0);
 	case RUN_MAX_CELLS: return opts_count("run", "max-cells", arg, &a->o.max_cells);
 	case RUN_WAIT_LOCK: return opts_seconds("run", "--wait-lock", arg, &a->o.wait_lock);
+	case RUN_RESUME: a->o.resume = 1; break;
+	case RUN_SHARD: return shard_parse(arg, &a->o.shard_i, &a->o.shard_n);
 	default:
 		if (a->o.nonly == MAX_ONLY) {
 			fprintf(stderr, "cvmbench run: too many --only\n");

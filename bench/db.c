@@ -19,6 +19,7 @@
 
 #include "db-check.h"
 #include "db-local.h"
+#include "db-resume.h"
 #include "db-schema.h"
 #include "db.h"
 #include "log.h"
@@ -552,9 +553,11 @@ int db_skip_count(struct db *db, int64_t run_id)
 
 int db_probe_skip_count(struct db *db, int64_t run_id)
 {
-	return run_count(db, "SELECT count(*) FROM skip s WHERE s.run_id = ?1 AND NOT "
-			 "EXISTS (SELECT 1 FROM cell c WHERE c.id = s.cell_id AND "
-			 "c.status = 'skipped')", run_id);
+	/* a superseded cell's skips are not the run's any more (db-resume.h) */
+	return run_count(db, "SELECT count(*) FROM skip s WHERE s.run_id = ?1 AND "
+			 "(s.cell_id IS NULL OR s.cell_id IN (SELECT id FROM cell WHERE "
+			 "run_id = ?1 AND status <> 'skipped' AND " DB_CELL_CURRENT "))",
+			 run_id);
 }
 
 int db_error_add(struct db *db, int64_t run_id, int64_t cell_id,

@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "guest", cmd_guest, "build the qemu guest image and data disks; boot a guest" },
 	{ "compare", cmd_compare, "paired overheads (CVM vs regular) with confidence intervals" },
 	{ "merge", cmd_merge, "merge databases of several machines into one" },
+	{ "slurm", cmd_slurm, "an sbatch array script of a config in shards, merged (--submit)" },
 	{ "qemu-argv", cmd_qemu_argv, "the QEMU command line of a qemu cell, without running it" },
 };
 

@@ -22,8 +22,10 @@
 #include "log.h"
 #include "progress.h"
 #include "sink.h"
-#include "run-status.h"
+#include "db-resume.h"
 #include "run-journal.h"
+#include "run-plan.h"
+#include "run-status.h"
 #include "runner.h"
 #include "tracefs-host.h"
 
@@ -48,18 +50,6 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-}
-
-static int cell_selected(const struct runner_opts *o, const struct cell *c)
-{
-	int i;
-
-	if (!o->nonly)
-		return 1;
-	for (i = 0; i < o->nonly; i++)
-		if (!strcmp(o->only[i], c->key))
-			return 1;
-	return 0;
 }
 
 static int check_only(const struct runner_opts *o, const struct cell *cells, size_t n)
@@ -121,31 +111,41 @@ static void store_env_fact(void *ctx, const char *key, const char *value,
 	db_env_add(e->db, e->run_id, key, value, source);
 }
 
-static int run_cells(struct db *db, int64_t run_id, const struct cell *cells,
-		     size_t n, const struct runner_opts *o, struct run_counts *rc)
+static void run_cells(struct db *db, int64_t run_id, const struct cell *cells,
+		      const struct run_plan *p, const struct runner_opts *o,
+		      struct run_counts *rc)
 {
-	size_t i, total = 0, done = 0;
+	size_t i, done = 0;
 
-	for (i = 0; i < n; i++)
-		total += cell_selected(o, &cells[i]);
-	progress_begin(total);
-	for (i = 0; i < n && !runner_stop; i++) {
-		if (!cell_selected(o, &cells[i]))
+	progress_begin(p->ntodo);
+	for (i = 0; i < p->n && !runner_stop; i++) {
+		if (!p->todo[i])
 			continue;
 		progress_cell(done++, cells[i].key);
 		count(rc, run_one(db, run_id, &cells[i], o));
 	}
 	progress_end();
-	return (int)total;
 }
 
-static int finish(struct db *db, int64_t run_id, int total, const struct run_counts *rc)
+/*
+ * The run's status over its whole matrix (a resumed run: the cells kept
+ * from before too), written with its counts; the exit code.
+ */
+static int finish(struct db *db, int64_t run_id, struct run_plan *p,
+		  const struct cell *cells, const struct run_counts *rc)
 {
-	struct run_tally t = { rc->ok, rc->skipped, rc->failed, 0,
-			       runner_stop || rc->interrupted };
+	struct run_tally t;
 	const char *status;
 	char text[160];
+	int total = (int)p->nmatrix;
 
+	if (run_plan_tally(db, run_id, p, cells, &t)) {
+		/* the database cannot say: what this invocation saw */
+		struct run_tally seen = { rc->ok, rc->skipped, rc->failed, 0, 1 };
+
+		t = seen;
+	}
+	t.interrupted |= runner_stop || rc->interrupted;
 	/* a cell, or a probe of a measured cell, could not measure: say so */
 	t.probe_skips = db_probe_skip_count(db, run_id);
 	if (t.probe_skips < 0)
@@ -154,7 +154,7 @@ static int finish(struct db *db, int64_t run_id, int total, const struct run_cou
 	if (rc->restore_failed && !t.interrupted)
 		status = "failed";        /* the machine was not left as found */
 	run_status_text(text, sizeof(text), status, &t);
-	db_run_end(db, run_id, status, total, rc->ok, rc->skipped, rc->failed);
+	db_run_end(db, run_id, status, total, t.ok, t.skipped, t.failed);
 	pr_info("run %lld %s (%d cells)%s", (long long)run_id, text, total,
 		rc->restore_failed ? "; host settings not restored" : "");
 	if (t.interrupted)
@@ -195,45 +195,83 @@ static int restore_at_end(struct db *db, int64_t run_id, long keep)
 	return 1;
 }
 
-static int measure_all(struct db *db, const struct config *cfg, const struct cell *cells,
-		       size_t n, const struct runner_opts *o)
+/*
+ * A new run: its row, which cells it was asked for and its environment
+ * (a continued run keeps those of its first start). Returns its id or < 0.
+ */
+static int64_t begin_run(struct db *db, const struct config *cfg, const struct run_plan *p,
+			 const struct runner_opts *o)
 {
 	struct run_info info = { env_in_vm() ? "guest" : "host", o->command_line,
 				 o->config_path, cfg->text };
-	struct run_counts rc = { 0 };
 	struct { struct db *db; int64_t run_id; } env_ctx;
-	int64_t run_id = db_run_begin(db, &info);
-	long entry;
-	int total, code;
+	int64_t run_id;
 
-	if (run_id < 0)
-		return EXIT_FAILED;
-	entry = run_journal_begin(o->db_path, run_id);
-	if (entry < 0) {
-		pr_err("cannot journal run %lld: %s", (long long)run_id, strerror((int)-entry));
-		db_run_end(db, run_id, "failed", 0, 0, 0, 0);
-		return EXIT_FAILED;
+	if (p->run_id) {
+		pr_info("run %lld of %s continued: %zu of its %zu cells to measure",
+			(long long)p->run_id, o->db_path, p->ntodo, p->nmatrix);
+		return db_run_reopen(db, p->run_id) ? -EIO : p->run_id;
 	}
+	run_id = db_run_begin(db, &info);
+	if (run_id < 0)
+		return run_id;
+	if ((p->shard[0] && db_env_add(db, run_id, DB_FACT_SHARD, p->shard, "cvmbench run "
+				       "--shard")) ||
+	    (p->only && db_env_add(db, run_id, DB_FACT_ONLY, p->only, "cvmbench run --only")))
+		return -EIO;
 	env_ctx.db = db;
 	env_ctx.run_id = run_id;
 	env_collect(store_env_fact, &env_ctx);
+	return run_id;
+}
+
+static int measure_all(struct db *db, const struct config *cfg, const struct cell *cells,
+		       size_t n, const struct runner_opts *o)
+{
+	struct run_counts rc = { 0 };
+	struct run_plan p;
+	int64_t run_id;
+	long entry;
+	int code;
+
+	code = run_plan_make(db, o, cfg, cells, n, &p);
+	if (code) {
+		run_plan_free(&p);
+		return code == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
+	}
+	/* a continued run is journalled before it reads `running` again */
+	entry = p.run_id ? run_journal_begin(o->db_path, p.run_id) : 0;
+	run_id = entry < 0 ? entry : begin_run(db, cfg, &p, o);
+	if (run_id > 0 && !p.run_id)
+		entry = run_journal_begin(o->db_path, run_id);
+	if (run_id < 0 || entry < 0) {
+		if (entry < 0)
+			pr_err("cannot journal run %lld: %s", (long long)(p.run_id ?: run_id),
+			       strerror((int)-entry));
+		if (run_id > 0 && !p.run_id)
+			db_run_end(db, run_id, "failed", 0, 0, 0, 0);
+		run_plan_free(&p);
+		return EXIT_FAILED;
+	}
 	catch_signals();
-	total = run_cells(db, run_id, cells, n, o, &rc);
+	run_cells(db, run_id, cells, &p, o, &rc);
 	record_tracefs_mount(db, run_id);
 	rc.restore_failed = restore_at_end(db, run_id, entry);
-	code = finish(db, run_id, total, &rc);
+	code = finish(db, run_id, &p, cells, &rc);
+	run_plan_free(&p);
 	if (journal_forget(entry))
 		pr_warn("journal %s: cannot close the entry of run %lld", journal_path(),
 			(long long)run_id);
 	return code;
 }
 
-static void print_cells(const struct cell *cells, size_t n)
+static void print_cells(const struct runner_opts *o, const struct cell *cells, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		printf("%s\n%s\n", cells[i].key, cells[i].spec);
+		if (run_plan_in_shard(o, &cells[i]))
+			printf("%s\n%s\n", cells[i].key, cells[i].spec);
 }
 
 /* EXIT_OK, EXIT_USAGE (state directory busy or unsafe) or EXIT_FAILED. */
@@ -291,7 +329,7 @@ int runner_run(const struct runner_opts *o)
 	if (check_only(o, cells, n))
 		goto out;
 	if (o->dry_run) {
-		print_cells(cells, n);
+		print_cells(o, cells, n);
 		code = EXIT_OK;
 		goto out;
 	}

@@ -26,6 +26,8 @@ struct runner_opts {
 	int dry_run;              /* list the cells, measure nothing */
 	size_t max_cells;         /* refuse a config with more cells; 0 = the default */
 	double wait_lock;         /* seconds to wait for the host lock */
+	int resume;               /* continue the latest run of this config (run-plan.c) */
+	int shard_i, shard_n;     /* --shard I/N (1 <= I <= N); N = 0: every cell */
 };
 
 /* Set by SIGINT / SIGTERM: the runner stops after the call in flight. */

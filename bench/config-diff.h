@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* config-diff.h - the keys in which two configs differ (run --resume). */
+#ifndef CVMBENCH_CONFIG_DIFF_H
+#define CVMBENCH_CONFIG_DIFF_H
+
+#include <stddef.h>
+
+struct config;
+
+int config_diff(const struct config *a, const struct config *b, char *buf, size_t len);
+
+#endif

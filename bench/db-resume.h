@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db-resume.h - reading an earlier run to continue it (run --resume,
+ * run --only): the run, its selection, its cells' current rows.
+ */
+#ifndef CVMBENCH_DB_RESUME_H
+#define CVMBENCH_DB_RESUME_H
+
+#include <stdint.h>
+
+struct db;
+
+/*
+ * A cell's current row in its run: the newest row of its key. Older rows of
+ * the same run and key are superseded (a cell cut off and run again): kept,
+ * never counted. Every reader filters with this (analysis/views.sql shadows
+ * the cell table with it); ids only grow, also through `merge`.
+ */
+#define DB_CELL_CURRENT \
+	"id IN (SELECT max(id) FROM cell GROUP BY run_id, cell_key)"
+
+/* Environment facts of a run that say which cells it was asked for. */
+#define DB_FACT_SHARD "run.shard"     /* "I/N" of --shard; absent: all */
+#define DB_FACT_ONLY "run.only"       /* the --only keys it began with, "a,b" */
+
+struct db_prev_run {
+	int64_t id;
+	char *config_text;
+	char *hostname;
+	char *status;
+	char *only;               /* DB_FACT_ONLY, or NULL: every cell (of its shard) */
+};
+
+typedef void (*db_cell_fn)(void *ctx, const char *key, const char *status);
+
+int db_run_pick(struct db *db, const char *config_text, const char *shard,
+		struct db_prev_run *out);
+void db_prev_run_free(struct db_prev_run *r);
+int db_run_cells(struct db *db, int64_t run_id, db_cell_fn fn, void *ctx);
+int db_run_reopen(struct db *db, int64_t run_id);
+
+#endif

@@ -1,0 +1,130 @@
+#!/bin/bash
+# tests/system/resume.t - `cvmbench run --resume` and `--only` (issue 17),
+# checked with sqlite3 against an uninterrupted run of the same config:
+# kill -9 at 5 random points of a small native config (each restart with
+# --resume, killed again), then a last --resume: the same set of ok cells as
+# the uninterrupted run, one current row per cell, every cut-off cell's rows
+# kept but superseded, and no invocation counted twice by show, export,
+# compare or merge; --only re-runs a cell into the same run; a resume with
+# another config is refused naming the differing keys (exit 2), a run of
+# another machine too. Native cells change no host setting: the run's host
+# lock is a private file (CVMBENCH_TEST_HOST_LOCK).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+
+N=20
+plan $N
+command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
+[ -x "$CVMBENCH" ] || skip_all $N "no $CVMBENCH (make)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
+export CVMBENCH_TEST_HOST_LOCK=$tmp/host.lock
+q() { sqlite3 -batch -noheader "$1" "$2"; }
+INV=2000
+cat > "$tmp/r.ini" <<INI
+[defaults]
+size = test
+probes = latency
+invocations = $INV
+warmup = 2
+[experiment resume]
+workload = null, hello-world
+threads = 1, 2
+repeats = 2
+INI
+CELLS=8
+
+$CVMBENCH run "$tmp/r.ini" --db "$tmp/ref.db" 2>"$tmp/err"
+is "$? $(q "$tmp/ref.db" "SELECT status || ' ' || cells_ok FROM run")" "0 complete $CELLS" \
+	"the uninterrupted run: $CELLS cells ok" || sed 's/^/# /' "$tmp/err"
+
+# kill -9 at 5 random points (10 ms .. 1 s into each start; a whole run takes about 1.5 s)
+db=$tmp/k.db
+kills=""
+# first a kill surely inside a cell: once it has 100 calls stored
+$CVMBENCH run "$tmp/r.ini" --db "$db" >/dev/null 2>>"$tmp/kill.err" &
+pid=$!
+for ((w = 0; w < 500; w++)); do
+	[ "$(q "$db" "SELECT count(*) FROM invocation WHERE cell_id = (SELECT max(id) FROM cell)" 2>/dev/null)" -gt 100 ] 2>/dev/null && break
+	sleep 0.01
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+for i in 1 2 3 4 5; do
+	args=(run "$tmp/r.ini" --db "$db" --resume)
+	$CVMBENCH "${args[@]}" >/dev/null 2>>"$tmp/kill.err" &
+	pid=$!
+	t=$(printf '0.%03d' $((10 + RANDOM % 990)))
+	sleep "$t"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	kills="$kills $t:$(q "$db" "SELECT count(*) FROM cell WHERE status = 'ok'" 2>/dev/null)"
+done
+echo "# kill points (s:cells ok at the kill):$kills"
+$CVMBENCH run "$tmp/r.ini" --db "$db" --resume 2>"$tmp/err"
+is "$?" 0 "the last --resume exits 0" || sed 's/^/# /' "$tmp/err"
+is "$(q "$db" "SELECT count(*) || ' ' || group_concat(status) FROM run")" "1 complete" \
+	"one run in the database, complete"
+cur="SELECT * FROM cell WHERE id IN (SELECT max(id) FROM cell GROUP BY run_id, cell_key)"
+okset="SELECT group_concat(cell_key, ' ') FROM (SELECT cell_key FROM ($cur) WHERE status = 'ok' ORDER BY cell_key)"
+is "$(q "$db" "$okset")" "$(q "$tmp/ref.db" "$okset")" "the same set of ok cells as the uninterrupted run"
+is "$(q "$db" "SELECT cells_total || ' ' || cells_ok || ' ' || cells_failed FROM run")" "$CELLS $CELLS 0" \
+	"the run's counts are the whole matrix's"
+is "$(q "$db" "SELECT count(*) FROM ($cur) c WHERE (SELECT count(*) FROM invocation i WHERE i.cell_id = c.id AND i.phase = 'measured') != $INV")" 0 \
+	"every current cell has exactly $INV measured calls"
+old=$(q "$db" "SELECT count(*) FROM cell WHERE id NOT IN (SELECT id FROM ($cur))")
+is "$(q "$db" "SELECT count(*) FROM cell WHERE id NOT IN (SELECT id FROM ($cur)) AND status = 'ok'") $((old > 0))" "0 1" \
+	"cut-off cells were run again ($old superseded rows), no cell that had ended ok"
+is "$(q "$db" "SELECT count(*) FROM cell WHERE status = 'running'")" 0 "no cell left 'running'"
+
+# readers count every call once
+$CVMBENCH show --db "$db" --json > "$tmp/show.json" 2>/dev/null
+is "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]["cells"]; print(len(r), sum(c["latency_ms"]["n"] for c in r))' "$tmp/show.json")" \
+	"$CELLS $((CELLS * INV))" "show: $CELLS cells, $((CELLS * INV)) measured calls"
+nrows() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["invocations"]))' "$1"; }
+$CVMBENCH export --json --db "$db" --out "$tmp/inv.json" 2>/dev/null
+want=$(q "$db" "SELECT count(*) FROM invocation WHERE cell_id IN (SELECT id FROM ($cur))")
+is "$(nrows "$tmp/inv.json")" "$want" "export: the current cells' calls only ($want of $(q "$db" "SELECT count(*) FROM invocation"))"
+$CVMBENCH show --db "$db" > "$tmp/show.txt" 2>/dev/null
+is "$(grep -c '^  resume-' "$tmp/show.txt")" "$CELLS" "show (text): one line per cell"
+$CVMBENCH merge --out "$tmp/m.db" "$db" >/dev/null 2>&1
+$CVMBENCH export --json --db "$tmp/m.db" --out "$tmp/minv.json" 2>/dev/null
+is "$(nrows "$tmp/minv.json")" "$want" "merge keeps the superseded rows superseded (export of the merge: $want calls)"
+$CVMBENCH report "$tmp/rep" --db "$db" >/dev/null 2>&1
+is "$(grep -c '^| resume-' "$tmp/rep/index.md")" "$CELLS" "report: one row per cell"
+
+# --only: re-run one cell into the same run
+key=$(q "$db" "SELECT cell_key FROM cell ORDER BY id LIMIT 1")
+$CVMBENCH run "$tmp/r.ini" --db "$db" --only "$key" 2>"$tmp/err"
+is "$? $(q "$db" "SELECT count(*) || ' ' || group_concat(status) FROM run")" "0 1 complete" \
+	"--only re-runs a cell into the same run, still complete" || sed 's/^/# /' "$tmp/err"
+is "$(q "$db" "SELECT count(*) FROM cell WHERE cell_key = '$key'") $(q "$db" "SELECT count(*) FROM ($cur) WHERE cell_key = '$key'")" \
+	"$(( $(q "$tmp/k.db" "SELECT count(*) FROM cell WHERE cell_key = '$key'") )) 1" \
+	"its older row is kept, one is current"
+$CVMBENCH show --db "$db" --json > "$tmp/show2.json" 2>/dev/null
+is "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["run"]["cells"]))' "$tmp/show2.json")" \
+	"$CELLS" "show of the latest run draws all $CELLS cells after --only"
+
+# refused: another config (naming the keys), a run of another machine
+sed -e "s/invocations = $INV/invocations = 7/" -e 's/threads = 1, 2/threads = 1/' \
+	"$tmp/r.ini" > "$tmp/other.ini"
+$CVMBENCH run "$tmp/other.ini" --db "$db" --resume 2>"$tmp/err"
+rc=$?
+grep -q "invocations: '$INV' vs '7'" "$tmp/err" && grep -q "threads: '1, 2' vs '1'" "$tmp/err"
+is "$rc $?" "2 0" "--resume with another config: exit 2, naming invocations and threads" ||
+	sed 's/^/# /' "$tmp/err"
+is "$(q "$db" "SELECT count(*) FROM run") $(q "$db" "SELECT count(*) FROM cell WHERE status = 'running'")" "1 0" \
+	"and the database is left as it was"
+cp "$db" "$tmp/h.db"
+q "$tmp/h.db" "UPDATE run SET hostname = 'elsewhere', status = 'interrupted'"
+$CVMBENCH run "$tmp/r.ini" --db "$tmp/h.db" --resume 2>"$tmp/err"
+rc=$?
+grep -q "measured on host 'elsewhere'" "$tmp/err"
+is "$rc $?" "2 0" "--resume of a run measured on another host: exit 2, naming it"
+# --resume with nothing to resume starts a run
+$CVMBENCH run "$tmp/r.ini" --db "$tmp/new.db" --resume 2>"$tmp/err"
+grep -q "to resume: starting one" "$tmp/err"
+is "$? $(q "$tmp/new.db" "SELECT status FROM run")" "0 complete" "--resume into an empty database: a new run"
