@@ -367,7 +367,7 @@ int cmd_list(int argc, char **argv)
 	struct list_args a = { 0 };
 	char configs[PATH_MAX];
 	cJSON *root, *w, *p, *e;
-	int first, ret = opts_parse(argc, argv, "list [--json] [--keys]", list_opts, on_list_opt, &a,
+	int first, ret = opts_parse(argc, argv, "list [--json] [--keys] [--configs DIR] [--max-cells N]", list_opts, on_list_opt, &a,
 				    &first);
 
 	if (ret)

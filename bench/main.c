@@ -41,7 +41,8 @@ static void usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: cvmbench [-v|-q] COMMAND [options]   (cvmbench COMMAND --help)\n"
+	fprintf(out, "usage: cvmbench [-v|-q] COMMAND [options]   (cvmbench help COMMAND, or "
+		"cvmbench COMMAND --help)\n"
 		"version %s\ncommands:\n", cvmbench_version);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
@@ -57,6 +58,17 @@ int main(int argc, char **argv)
 		log_set_level(argv[1][1] == 'v' ? LOG_DBG : LOG_WARN);
 		argv++;
 		argc--;
+	}
+	/* `cvmbench help COMMAND` is `cvmbench COMMAND --help` */
+	if (argc > 2 && !strcmp(argv[1], "help")) {
+		char *help_argv[] = { argv[2], "--help", NULL };
+
+		for (i = 0; i < NCOMMANDS; i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].run(2, help_argv);
+		fprintf(stderr, "cvmbench help: unknown command '%s'\n", argv[2]);
+		usage(stderr);
+		return EXIT_USAGE;
 	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
