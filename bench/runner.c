@@ -24,6 +24,7 @@
 #include "sink.h"
 #include "run-status.h"
 #include "run-journal.h"
+#include "dry-run.h"
 #include "runner.h"
 #include "tracefs-host.h"
 
@@ -228,14 +229,6 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 	return code;
 }
 
-static void print_cells(const struct cell *cells, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		printf("%s\n%s\n", cells[i].key, cells[i].spec);
-}
-
 /* EXIT_OK, EXIT_USAGE (state directory busy or unsafe) or EXIT_FAILED. */
 static int open_journal(void)
 {
@@ -291,7 +284,7 @@ int runner_run(const struct runner_opts *o)
 	if (check_only(o, cells, n))
 		goto out;
 	if (o->dry_run) {
-		print_cells(cells, n);
+		dry_run_print(stdout, cells, n, o->verbose);
 		code = EXIT_OK;
 		goto out;
 	}
