@@ -52,6 +52,9 @@ SELECT m.id, c.run_id, c.cell_key, m.probe, m.name,
 		'KSM did not converge within ksm-timeout: steady state taken anyway'
 	WHEN 'flag_model_merged' THEN
 		'a model VM had merged pages (over 1 % of its RAM)'
+	WHEN 'flag_noisy' THEN
+		'a noisy machine: other processes'' CPU use or steal over the cell''s '
+		|| 'noise-threshold (noise metrics other_cpu_pct, steal_pct)'
 	ELSE m.name END AS meaning
 FROM metric AS m JOIN cell AS c ON c.id = m.cell_id
 WHERE m.invocation_id IS NULL AND m.name LIKE 'flag\_%' ESCAPE '\' AND m.value != 0;
