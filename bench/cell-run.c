@@ -396,7 +396,7 @@ static enum cell_status measure(struct cell_state *cs)
 	if (strcmp(cs->ctx->cell->mode, "cold") && start_instances(cs))
 		return runner_stop ? CELL_INTERRUPTED : CELL_FAILED;
 	open_probes(cs);
-	noise_begin(&noise, cs->target.pids, cs->target.npids);
+	noise_begin(&noise);
 	probe_set_start(&cs->probes, PROBE_WINDOW_CELL, 0);
 	ret = run_calls(cs);
 	cold_pids_all(cs);

@@ -8,41 +8,115 @@
  * /proc/stat: user + nice + system + irq + softirq; steal), and the CPU
  * time of the cell's own processes: cvmbench itself with every thread and
  * every child it has reaped (utime + stime + cutime + cstime of
- * /proc/self/stat: cold instances, runtimes), plus the instances alive at
- * the start (/proc/PID/stat, the same pids at the end). What the CPUs were
+ * /proc/self/stat), plus every live process below it (/proc/PID/stat, by
+ * parent pid: instances, runtimes, the co-runner, QEMU) with what each has
+ * reaped. A process that leaves the tree (re-parented to init) counts as
+ * another's. What the CPUs were
  * busy with that is not the cell's is busy - own: other processes, and the
  * kernel's work for no process of the cell. Every file is read through
  * sysroot(), so tests can give a fake /proc.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
 #include "noise.h"
 #include "sysroot.h"
 
-/* utime + stime + cutime + cstime of /proc/@who/stat, in ticks; 0 unread. */
-static unsigned long long proc_ticks(const char *who)
+struct proc_row {
+	int pid, ppid, mine;
+	unsigned long long ticks;      /* utime + stime + cutime + cstime */
+};
+
+/* pid, ppid and ticks of /proc/@who/stat; 0 or -1 when unread. */
+static int proc_read(const char *who, struct proc_row *r)
 {
 	unsigned long long ut = 0, st = 0, cut = 0, cst = 0;
-	char path[64], buf[1024], *p;
+	char path[300], buf[1024], *p;
 	FILE *f;
 	size_t n;
 
 	snprintf(path, sizeof(path), "/proc/%s/stat", who);
 	f = sysroot_fopen(path, "r");
 	if (!f)
-		return 0;
+		return -1;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
 	p = strrchr(buf, ')');       /* comm may hold blanks and ')' */
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
-			 "%llu %llu %llu %llu", &ut, &st, &cut, &cst) != 4)
+	if (!p || sscanf(buf, "%d", &r->pid) != 1 ||
+	    sscanf(p + 2, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+		   &r->ppid, &ut, &st, &cut, &cst) != 5)
+		return -1;
+	r->ticks = ut + st + cut + cst;
+	r->mine = 0;
+	return 0;
+}
+
+/* Every process of /proc into @rows (at most @max); returns the count. */
+static size_t proc_all(struct proc_row *rows, size_t max)
+{
+	char path[4096];
+	struct dirent *d;
+	size_t n = 0;
+	DIR *dir = opendir(sysroot_path("/proc", path, sizeof(path)));
+
+	if (!dir)
 		return 0;
-	return ut + st + cut + cst;
+	while ((d = readdir(dir)) && n < max)
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9' && !proc_read(d->d_name, &rows[n]))
+			n++;
+	closedir(dir);
+	return n;
+}
+
+/* Mark the descendants of @self in @rows; returns how many there are. */
+static int mark_descendants(struct proc_row *rows, size_t n, int self)
+{
+	int changed = 1, count = 0;
+	size_t i, j;
+
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < n; i++) {
+			if (rows[i].mine)
+				continue;
+			for (j = 0; j < n && rows[i].ppid != self; j++)
+				if (rows[j].mine && rows[j].pid == rows[i].ppid)
+					break;
+			if (rows[i].ppid == self || j < n) {
+				rows[i].mine = changed = 1;
+				count++;
+			}
+		}
+	}
+	return count;
+}
+
+/*
+ * The CPU time of cvmbench and every live process below it (instances,
+ * runtimes, the co-runner, QEMU), and what they reaped, into @s.
+ */
+static void own_read(struct noise_snap *s)
+{
+	struct proc_row self, *rows = calloc(NOISE_MAX_PROCS, sizeof(*rows));
+	size_t n, i;
+
+	if (proc_read("self", &self))
+		self.ticks = 0;
+	s->own = self.ticks;
+	if (!rows)
+		return;
+	n = proc_all(rows, NOISE_MAX_PROCS);
+	s->nown = mark_descendants(rows, n, self.pid);
+	for (i = 0; i < n; i++)
+		if (rows[i].mine)
+			s->own += rows[i].ticks;
+	free(rows);
 }
 
 static void stat_line(struct noise_snap *s, const char *line)
@@ -64,15 +138,13 @@ static void stat_line(struct noise_snap *s, const char *line)
 }
 
 /**
- * noise_snap_read() - take one snapshot into @s; @pids (@npids) are the
- * cell's live processes besides cvmbench. Returns 0, or -errno when
+ * noise_snap_read() - take one snapshot into @s. Returns 0, or -errno when
  * /proc/stat cannot be read (then @s->ok is 0).
  */
-int noise_snap_read(struct noise_snap *s, const pid_t *pids, int npids)
+int noise_snap_read(struct noise_snap *s)
 {
-	char line[4096], who[24];
+	char line[4096];
 	FILE *f;
-	int i;
 
 	memset(s, 0, sizeof(*s));
 	s->load1 = NAN;
@@ -90,32 +162,21 @@ int noise_snap_read(struct noise_snap *s, const pid_t *pids, int npids)
 	while (fgets(line, sizeof(line), f))
 		stat_line(s, line);
 	fclose(f);
-	s->own = proc_ticks("self");
-	for (i = 0; i < npids; i++) {
-		snprintf(who, sizeof(who), "%d", (int)pids[i]);
-		s->own += proc_ticks(who);
-	}
+	own_read(s);
 	return s->ok ? 0 : -EIO;
 }
 
-/**
- * noise_begin() - the snapshot at the start of a cell whose live processes
- * (besides cvmbench) are @pids; at most NOISE_MAX_PIDS are followed.
- * Returns 0 or -errno (noise_result() then fails too).
- */
-int noise_begin(struct noise *n, const pid_t *pids, int npids)
+/** noise_begin() - the snapshot at the start of a cell. Returns 0 or -errno. */
+int noise_begin(struct noise *n)
 {
-	n->npids = npids < NOISE_MAX_PIDS ? (npids > 0 ? npids : 0) : NOISE_MAX_PIDS;
-	if (n->npids)
-		memcpy(n->pids, pids, (size_t)n->npids * sizeof(*pids));
 	memset(&n->b, 0, sizeof(n->b));
-	return noise_snap_read(&n->a, n->pids, n->npids);
+	return noise_snap_read(&n->a);
 }
 
 /** noise_end() - the snapshot at the end of the cell. Returns 0 or -errno. */
 int noise_end(struct noise *n)
 {
-	return noise_snap_read(&n->b, n->pids, n->npids);
+	return noise_snap_read(&n->b);
 }
 
 /**
@@ -140,7 +201,7 @@ int noise_result(const struct noise *n, long hz, struct noise_result *r)
 	r->other_pct = 100.0 * r->other_ms / cap;
 	r->steal_pct = 100.0 * r->steal_ms / cap;
 	/* each CPU's and each process's count may be a tick off */
-	r->resolution_ms = (double)(r->ncpus + n->npids + 1) * tick;
+	r->resolution_ms = (double)(r->ncpus + n->a.nown + n->b.nown + 2) * tick;
 	r->other_low_pct = 100.0 * fmax(0, r->other_ms - r->resolution_ms) / cap;
 	r->steal_low_pct = 100.0 * fmax(0, r->steal_ms - r->ncpus * tick) / cap;
 	return 0;

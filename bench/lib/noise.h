@@ -11,21 +11,20 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define NOISE_MAX_PIDS 256
+#define NOISE_MAX_PROCS 65536   /* processes of /proc looked at */
 
 struct noise_snap {
 	double load1;                  /* /proc/loadavg, 1 min; NAN: unread */
 	long procs_running;            /* /proc/stat; -1: unread */
 	unsigned long long busy, steal; /* all CPUs, USER_HZ ticks ("cpu " line) */
 	unsigned long long own;        /* the cell's processes, ticks */
+	int nown;                      /* live processes below cvmbench */
 	int ncpus;                     /* cpuN lines */
 	double t_ns;                   /* CLOCK_MONOTONIC */
 	int ok;                        /* /proc/stat was read */
 };
 
 struct noise {
-	pid_t pids[NOISE_MAX_PIDS];    /* the cell's live processes at begin */
-	int npids;
 	struct noise_snap a, b;
 };
 
@@ -38,8 +37,8 @@ struct noise_result {
 	int ncpus;
 };
 
-int noise_snap_read(struct noise_snap *s, const pid_t *pids, int npids);
-int noise_begin(struct noise *n, const pid_t *pids, int npids);
+int noise_snap_read(struct noise_snap *s);
+int noise_begin(struct noise *n);
 int noise_end(struct noise *n);
 int noise_result(const struct noise *n, long hz, struct noise_result *r);
 int noise_over(const struct noise_result *r, double threshold_pct);
