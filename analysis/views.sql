@@ -59,8 +59,7 @@ SELECT m.id, c.run_id, c.cell_key, m.probe, m.name,
 FROM metric AS m JOIN cell AS c ON c.id = m.cell_id
 WHERE m.invocation_id IS NULL AND m.name LIKE 'flag\_%' ESCAPE '\' AND m.value != 0;
 
--- Invocations with every column of their cell, for `cvmbench export`.
--- Cell columns whose names clash with the invocation's are prefixed cell_.
+-- Invocations naming their cell (cell_id, cell_key), for `cvmbench export`.
 CREATE TEMP VIEW v_export_invocation AS
 SELECT i.id, i.cell_id, c.run_id, c.cell_key, i.instance_idx, i.seq, i.phase,
        i.start, i.started_at, i.latency_ns, i.fn_ns, i.ok, i.digest, i.error
