@@ -70,7 +70,7 @@ FROM invocation AS i JOIN cell AS c ON c.id = i.cell_id;
 CREATE TEMP VIEW v_export_cell AS
 SELECT c.id, c.run_id, c.cell_key, c.experiment, c.workload, c.size, c.backend,
        c.threads, c.wait, c.mode, c.instances, c.invocations, c.warmup,
-       c.repeat_index, c.seed, c.probes, c.status, c.started_at, c.ended_at,
+       c.repeat_index AS repeat, c.seed, c.probes, c.status, c.started_at, c.ended_at,
        c.spec
 FROM cell AS c;
 

@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=28
+N=30
 plan $N
 command -v sqlite3 > /dev/null || skip_all $N "no sqlite3 (apt-get install sqlite3)"
 tmp=$(mktemp -d)
@@ -35,6 +35,11 @@ is "$?" 0 "... with the key and only the settings that vary (threads, wait, repe
 $CVMBENCH run "$tmp/s.ini" --dry-run --verbose > "$tmp/dryv" 2> /dev/null
 is "$(grep -c '^size = test$' "$tmp/dryv")/$(grep -c '^size = test$' "$tmp/dry")" 8/0 \
 	"--verbose adds every key of every cell"
+
+printf '[experiment a]\nworkload = null\nrepeat = 2\n' > "$tmp/r.ini"
+$CVMBENCH run "$tmp/r.ini" --dry-run > /dev/null 2> "$tmp/err"
+is "$?/$(grep -c "r.ini:3: key 'repeat' .*write repeats = N" "$tmp/err")" 2/1 \
+	"repeat = 2 in a config: exit 2, naming the line and the key to write (repeats)"
 
 # --- show ----------------------------------------------------------------
 $CVMBENCH run "$tmp/s.ini" --db "$db" > /dev/null 2>&1
@@ -84,6 +89,8 @@ inv = list(csv.DictReader(open(sys.argv[2])))
 print("spec" in inv[0] or "cell_spec" in inv[0], all(r["cell_id"] in cells for r in inv))
 PY
 is "$(cat "$tmp/py")" "False True" "invocations carry no spec and each names a cell of x-cells.csv"
+is "$(head -1 "$tmp/x-cells.csv" | tr ',' '\n' | grep -c '^repeat$')" 1 \
+	"the cells file calls the repeat number repeat, as show and dry-run do"
 is "$(ls "$tmp" | grep -c -- '-wal$\|-shm$')" 0 "export leaves no -wal or -shm"
 is "$(git check-ignore results-cells.csv a-invocations.csv a-metrics.csv a-runc-phases.csv | wc -l)" 4 \
 	".gitignore covers the exported CSV names"
