@@ -120,11 +120,35 @@ static void print_skips_errors(const cJSON *run)
 
 static void add_boots_json(cJSON *top, struct sqlite3 *h, int64_t run_id);
 
+/* What the run's status and vantage mean, once under its line. */
+static void print_run_legend(const cJSON *run)
+{
+	static const char *const status[][2] = {
+		{ "complete", "every cell measured with every probe" },
+		{ "partial", "cells measured, but some cells or probes skipped (why: skips)" },
+		{ "skipped", "nothing measured: every cell skipped (why: skips)" },
+		{ "failed", "some cells failed (errors)" },
+		{ "interrupted", "stopped by a signal, or killed and recovered" },
+		{ "running", "still measuring (or killed and not yet recovered)" },
+	};
+	const char *st = jstr(run, "status"), *v = jstr(run, "vantage"), *m = "?";
+	size_t i;
+
+	for (i = 0; i < sizeof(status) / sizeof(status[0]); i++)
+		if (!strcmp(st, status[i][0]))
+			m = status[i][1];
+	printf("  (%s: %s; %s: %s)\n", st, m, v, !strcmp(v, "guest") ?
+	       "cvmbench ran inside the machine under test (a VM or cloud instance)" :
+	       !strcmp(v, "host") ? "cvmbench ran on the host of the VMs it measured" :
+	       "where cvmbench ran");
+}
+
 /* One run: its line, its cells (show-cells.c), skips, flags, errors, boots. */
 static void print_run(struct sqlite3 *h, const cJSON *run, int64_t run_id)
 {
 	printf("\nrun %.0f (%s, %s): %s\n", jnum(run, "id"), jstr(run, "status_text"),
 	       jstr(run, "vantage"), jstr(run, "command_line"));
+	print_run_legend(run);
 	show_cells_print(h, run_id, run, stdout);
 	print_skips_errors(run);
 	vm_boots_print(h, run_id);

@@ -53,8 +53,14 @@ SELECT m.id, c.run_id, c.cell_key, m.probe, m.name,
 	WHEN 'flag_model_merged' THEN
 		'a model VM had merged pages (over 1 % of its RAM)'
 	WHEN 'flag_noisy' THEN
-		'a noisy machine: other processes'' CPU use or steal over the cell''s '
-		|| 'noise-threshold (noise metrics other_cpu_pct, steal_pct)'
+		printf('a noisy machine: other processes used %.0f %% of the CPUs'' time and '
+		       || 'steal took %.0f %%, over the cell''s noise-threshold of %g %%',
+		       (SELECT n.value FROM metric AS n WHERE n.cell_id = m.cell_id
+			AND n.probe = m.probe AND n.name = 'other_cpu_pct'),
+		       (SELECT n.value FROM metric AS n WHERE n.cell_id = m.cell_id
+			AND n.probe = m.probe AND n.name = 'steal_pct'),
+		       (SELECT n.value FROM metric AS n WHERE n.cell_id = m.cell_id
+			AND n.probe = m.probe AND n.name = 'threshold_pct'))
 	ELSE m.name END AS meaning
 FROM metric AS m JOIN cell AS c ON c.id = m.cell_id
 WHERE m.invocation_id IS NULL AND m.name LIKE 'flag\_%' ESCAPE '\' AND m.value != 0;

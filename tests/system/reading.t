@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=30
+N=31
 plan $N
 command -v sqlite3 > /dev/null || skip_all $N "no sqlite3 (apt-get install sqlite3)"
 tmp=$(mktemp -d)
@@ -62,6 +62,9 @@ want=$(sqlite3 "$db" "SELECT c.cell_key || ' ' || r.value || ' ' || t.value || '
 	JOIN cell_param w ON w.cell_id = c.id AND w.key = 'wait' WHERE c.run_id = 1 ORDER BY c.id")
 got=$(awk '/^cells:/ { on = 1; getline; next } on && /^  s-/ { print $1, $2, $3, $4 }' "$tmp/show")
 is "$got" "$want" "every row's values are the cell's (cell_param)"
+grep -A1 '^run 1 (complete: 8 ok, [a-z]*): ' "$tmp/show" | tail -1 |
+	grep -q '^  (complete: every cell measured with every probe; \(guest\|host\): cvmbench ran '
+is "$?" 0 "the run's status and vantage are explained under its line"
 grep -q '^  status: ok measured; skipped' "$tmp/show"
 is "$?" 0 "the statuses are explained under the table"
 grep -q 'P99_MS: given from 100 calls on' "$tmp/show" && grep -q 'MEDIAN_MS \[95% CI\] COVERAGE' "$tmp/show"
