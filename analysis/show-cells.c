@@ -54,15 +54,19 @@ static int is_setting(const char *key)
 	return k && k->matrix && !strcmp(k->name, key);
 }
 
-static long cell_index(const cJSON *cells, int64_t id)
+/* Index of cell @id in @ids (ascending: the cells come ORDER BY cell_id), or -1. */
+static long cell_index(const int64_t *ids, size_t n, int64_t id)
 {
-	const cJSON *c;
-	long i = 0;
+	size_t lo = 0, hi = n, mid;
 
-	cJSON_ArrayForEach(c, cells) {
-		if ((int64_t)summary_num(c, "cell_id") == id)
-			return i;
-		i++;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ids[mid] == id)
+			return (long)mid;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
 	return -1;
 }
@@ -91,7 +95,7 @@ static void col_close(struct show_cols *s, struct show_col *col)
 	col->vals = NULL;
 }
 
-static int read_cols(sqlite3_stmt *st, const cJSON *cells, struct show_cols *s)
+static int read_cols(sqlite3_stmt *st, const int64_t *ids, struct show_cols *s)
 {
 	struct show_col *col = NULL;
 	const char *k;
@@ -110,7 +114,7 @@ static int read_cols(sqlite3_stmt *st, const cJSON *cells, struct show_cols *s)
 			if (!col->vals)
 				return -ENOMEM;
 		}
-		i = cell_index(cells, sqlite3_column_int64(st, 0));
+		i = cell_index(ids, s->ncells, sqlite3_column_int64(st, 0));
 		if (i >= 0 && !col->vals[i])
 			col->vals[i] = strdup((const char *)sqlite3_column_text(st, 2) ?: "");
 	}
@@ -236,13 +240,23 @@ int show_cells_print(struct sqlite3 *h, int64_t run_id, const struct cJSON *run,
 {
 	const cJSON *cells = cJSON_GetObjectItem(run, "cells");
 	struct show_cols s = { .ncells = (size_t)cJSON_GetArraySize(cells) };
+	int64_t *ids = calloc(s.ncells + 1, sizeof(*ids));
+	const cJSON *c;
 	sqlite3_stmt *st;
+	size_t i = 0;
 	int ret;
 
-	if (analysis_prepare(h, sql_params, run_id, &st))
+	if (!ids)
+		return -ENOMEM;
+	cJSON_ArrayForEach(c, cells)
+		ids[i++] = (int64_t)summary_num(c, "cell_id");
+	if (analysis_prepare(h, sql_params, run_id, &st)) {
+		free(ids);
 		return -EINVAL;
-	ret = s.ncells ? read_cols(st, cells, &s) : 0;
+	}
+	ret = s.ncells ? read_cols(st, ids, &s) : 0;
 	sqlite3_finalize(st);
+	free(ids);
 	if (!ret) {
 		print_rows(out, run, &s, width_of(cells, "cell_key", 4));
 		print_legend(out, &s);

@@ -74,21 +74,34 @@ static size_t proc_all(struct proc_row *rows, size_t max)
 	return n;
 }
 
-/* Mark the descendants of @self in @rows; returns how many there are. */
+static int by_pid(const void *a, const void *b)
+{
+	const struct proc_row *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/*
+ * Mark the descendants of @self in @rows (sorted by pid here): a pass marks
+ * each process whose parent is @self or marked; passes go on until one marks
+ * nothing (one per generation). Returns how many there are.
+ */
 static int mark_descendants(struct proc_row *rows, size_t n, int self)
 {
+	struct proc_row key, *parent;
 	int changed = 1, count = 0;
-	size_t i, j;
+	size_t i;
 
+	qsort(rows, n, sizeof(*rows), by_pid);
 	while (changed) {
 		changed = 0;
 		for (i = 0; i < n; i++) {
 			if (rows[i].mine)
 				continue;
-			for (j = 0; j < n && rows[i].ppid != self; j++)
-				if (rows[j].mine && rows[j].pid == rows[i].ppid)
-					break;
-			if (rows[i].ppid == self || j < n) {
+			key.pid = rows[i].ppid;
+			parent = rows[i].ppid == self ? NULL :
+				 bsearch(&key, rows, n, sizeof(*rows), by_pid);
+			if (rows[i].ppid == self || (parent && parent->mine)) {
 				rows[i].mine = changed = 1;
 				count++;
 			}
