@@ -22,7 +22,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "workloads, probes and experiments, and what is supported here" },
 	{ "env", cmd_env, "what this machine offers (CPU, hypervisor, CVM, cpuidle, KSM, ...)" },
 	{ "show", cmd_show, "runs, cells, skips and errors of a database" },
-	{ "export", cmd_export, "invocations and metrics as CSV or JSON" },
+	{ "export", cmd_export, "cells, invocations, metrics and runc phases as CSV or JSON" },
 	{ "plot", cmd_plot, "draw one figure with gnuplot" },
 	{ "report", cmd_report, "every figure and table, as Markdown and HTML" },
 	{ "restore", cmd_restore, "undo what a crashed run left (settings, processes)" },
