@@ -16,6 +16,7 @@ cd "$(dirname "$0")/../.."
 N=7
 plan $N
 [ -r /proc/stat ] || skip_all $N "cannot read /proc/stat"
+command -v sqlite3 > /dev/null || skip_all $N "no sqlite3 (apt-get install sqlite3)"
 tmp=$(mktemp -d)
 hog=
 trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$tmp"' EXIT
