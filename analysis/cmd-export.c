@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd-export.c - `cvmbench export --csv|--json`: the invocations, each
- * with every column of its cell (view v_export_invocation), the probe
- * metrics (view v_export_metric) and the container start phases (view
- * v_export_runc_phase), of one run or of all runs.
+ * cmd-export.c - `cvmbench export --csv|--json`: the cells, once each
+ * with every column and the spec (view v_export_cell), the invocations,
+ * each naming its cell by cell_id and cell_key (view v_export_invocation),
+ * the probe metrics (view v_export_metric) and the container start phases
+ * (view v_export_runc_phase), of one run or of all runs.
  *
  * CSV keeps one table per file so any CSV reader takes it as it is:
- * with --out FILE it writes FILE-invocations.csv, FILE-metrics.csv and
- * FILE-runc-phases.csv (a trailing ".csv" of FILE is dropped first); on
- * stdout it writes the table named by --table (default invocations). JSON
- * writes one object { "format", "run", "invocations": [...],
- * "metrics": [...], "runc-phases": [...] } to FILE or stdout, streamed row
- * by row.
+ * with --out FILE it writes FILE-cells.csv, FILE-invocations.csv,
+ * FILE-metrics.csv and FILE-runc-phases.csv (a trailing ".csv" of FILE is
+ * dropped first); on stdout it writes the table named by --table (default
+ * invocations). JSON writes one object { "format", "version": 2, "run",
+ * "cells": [...], "invocations": [...], "metrics": [...],
+ * "runc-phases": [...] } to FILE or stdout, streamed row by row.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,9 +37,9 @@ static const struct opt export_opts[] = {
 	{ "json", 0, NULL, "write one JSON object", OPT_JSON },
 	{ "db", 1, "FILE", "results database (default " ANALYSIS_DEFAULT_DB ")", OPT_DB },
 	{ "run", 1, "ID", "only this run (default: every run)", OPT_RUN },
-	{ "out", 1, "FILE", "CSV: FILE-invocations.csv and FILE-metrics.csv; "
-	  "JSON: FILE (default: stdout)", OPT_OUT },
-	{ "table", 1, "NAME", "CSV: only invocations, metrics or runc-phases "
+	{ "out", 1, "FILE", "CSV: FILE-cells.csv, FILE-invocations.csv, FILE-metrics.csv "
+	  "and FILE-runc-phases.csv; JSON: FILE (default: stdout)", OPT_OUT },
+	{ "table", 1, "NAME", "CSV: only cells, invocations, metrics or runc-phases "
 	  "(default on stdout: invocations)", OPT_TABLE },
 	OPT_END
 };
@@ -51,6 +52,8 @@ struct export_table {
 };
 
 static const struct export_table tables[] = {
+	{ "cells", "SELECT * FROM v_export_cell "
+		   "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
 	{ "invocations", "SELECT * FROM v_export_invocation "
 			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
 	{ "metrics", "SELECT * FROM v_export_metric "
@@ -194,7 +197,7 @@ static int export_json(struct sqlite3 *h, const struct export_args *a,
 
 	if (!f)
 		return -EIO;
-	fputs("{\"format\": \"cvmbench-export\", \"version\": 1, \"run\": ", f);
+	fputs("{\"format\": \"cvmbench-export\", \"version\": 2, \"run\": ", f);
 	if (run_id < 0)
 		fputs("null", f);
 	else
@@ -218,10 +221,12 @@ static int check_args(const struct export_args *a, int first, int argc,
 		pr_err("export: give exactly one of --csv and --json");
 		return -EINVAL;
 	}
-	if (a->table && (a->json || (strcmp(a->table, "invocations") &&
+	if (a->table && (a->json || (strcmp(a->table, "cells") &&
+				     strcmp(a->table, "invocations") &&
 				     strcmp(a->table, "metrics") &&
 				     strcmp(a->table, "runc-phases")))) {
-		pr_err("export: --table takes invocations, metrics or runc-phases, with --csv");
+		pr_err("export: --table takes cells, invocations, metrics or runc-phases, "
+		       "with --csv");
 		return -EINVAL;
 	}
 	return 0;

@@ -21,6 +21,7 @@
 #include "idle-tables.h"
 #include "log.h"
 #include "opts.h"
+#include "show-cells.h"
 #include "summary.h"
 #include "vm-boots.h"
 #include "vmexit-table.h"
@@ -29,7 +30,8 @@ enum { OPT_DB, OPT_RUN, OPT_JSON, OPT_TABLE };
 
 static const struct opt show_opts[] = {
 	{ "db", 1, "FILE", "results database (default " ANALYSIS_DEFAULT_DB ")", OPT_DB },
-	{ "run", 1, "ID", "run to detail (default: the latest)", OPT_RUN },
+	{ "run", 1, "ID|all", "run to detail (default: the latest; all: every run)",
+	  OPT_RUN },
 	{ "json", 0, NULL, "print JSON instead of tables", OPT_JSON },
 	{ "table", 1, "NAME", "print one study table instead: idle-policy, exitcost, "
 	  "memory, overhead (compare, every run), "
@@ -68,13 +70,6 @@ static double jnum(const cJSON *o, const char *name)
 	return summary_num(o, name);
 }
 
-/* @name of the summary @sub of @cell ("latency_ms", "fn_ms"), in ms. */
-static const char *ms(const cJSON *cell, const char *sub, const char *name,
-		      char *buf, size_t len)
-{
-	return summary_ms(cJSON_GetObjectItem(cell, sub), name, buf, (unsigned)len);
-}
-
 static void print_runs(const cJSON *runs)
 {
 	const cJSON *r;
@@ -86,42 +81,6 @@ static void print_runs(const cJSON *runs)
 		       jnum(r, "id"), jstr(r, "started_at"), jstr(r, "status"),
 		       jstr(r, "version"), jnum(r, "cells_ok"),
 		       jnum(r, "cells_skipped"), jnum(r, "cells_failed"));
-}
-
-static int key_width(const cJSON *cells, const char *name, int min)
-{
-	const cJSON *c;
-	int w = min, l;
-
-	cJSON_ArrayForEach(c, cells) {
-		l = (int)strlen(jstr(c, name));
-		w = l > w ? l : w;
-	}
-	return w;
-}
-
-static void print_cells(const cJSON *cells)
-{
-	int kw = key_width(cells, "cell_key", 4), ww = key_width(cells, "workload", 8);
-	char b1[32], b2[32], b3[32], th[16];
-	const cJSON *c;
-
-	printf("cells:\n  %-*s %-*s %-6s %-8s %7s %-11s %6s %11s %11s %11s\n",
-	       kw, "KEY", ww, "WORKLOAD", "SIZE", "BACKEND", "THREADS", "STATUS",
-	       "N", "MEDIAN_MS", "P99_MS", "FN_MED_MS");
-	cJSON_ArrayForEach(c, cells) {
-		if (jnum(c, "threads") == 0)
-			snprintf(th, sizeof(th), "auto");
-		else
-			snprintf(th, sizeof(th), "%.0f", jnum(c, "threads"));
-		printf("  %-*s %-*s %-6s %-8s %7s %-11s %6.0f %11s %11s %11s\n",
-		       kw, jstr(c, "cell_key"), ww, jstr(c, "workload"),
-		       jstr(c, "size"), jstr(c, "backend"), th, jstr(c, "status"),
-		       jnum(c, "n_measured"),
-		       ms(c, "latency_ms", "median", b1, sizeof(b1)),
-		       ms(c, "latency_ms", "p99", b2, sizeof(b2)),
-		       ms(c, "fn_ms", "median", b3, sizeof(b3)));
-	}
 }
 
 /* The cell a skip or an error belongs to, or "run" for run-wide ones. */
@@ -161,19 +120,89 @@ static void print_skips_errors(const cJSON *run)
 		       jstr(s, "source"), jstr(s, "message"));
 }
 
-static void print_text(const cJSON *top, const char *db)
-{
-	const cJSON *run = cJSON_GetObjectItem(top, "run");
+static void add_boots_json(cJSON *top, struct sqlite3 *h, int64_t run_id);
 
+/* What the run's status and vantage mean, once under its line. */
+static void print_run_legend(const cJSON *run)
+{
+	static const char *const status[][2] = {
+		{ "complete", "every cell measured with every probe" },
+		{ "partial", "cells measured, but some cells or probes skipped (why: skips)" },
+		{ "skipped", "nothing measured: every cell skipped (why: skips)" },
+		{ "failed", "some cells failed (errors)" },
+		{ "interrupted", "stopped by a signal, or killed and recovered" },
+		{ "running", "still measuring (or killed and not yet recovered)" },
+	};
+	const char *st = jstr(run, "status"), *v = jstr(run, "vantage"), *m = "?";
+	size_t i;
+
+	for (i = 0; i < sizeof(status) / sizeof(status[0]); i++)
+		if (!strcmp(st, status[i][0]))
+			m = status[i][1];
+	printf("  (%s: %s; %s: %s)\n", st, m, v, !strcmp(v, "guest") ?
+	       "cvmbench ran inside the machine under test (a VM or cloud instance)" :
+	       !strcmp(v, "host") ? "cvmbench ran on the host of the VMs it measured" :
+	       "where cvmbench ran");
+}
+
+/* One run: its line, its cells (show-cells.c), skips, flags, errors, boots. */
+static void print_run(struct sqlite3 *h, const cJSON *run, int64_t run_id)
+{
+	printf("\nrun %.0f (%s, %s): %s\n", jnum(run, "id"), jstr(run, "status_text"),
+	       jstr(run, "vantage"), jstr(run, "command_line"));
+	print_run_legend(run);
+	show_cells_print(h, run_id, run, stdout);
+	print_skips_errors(run);
+	vm_boots_print(h, run_id);
+}
+
+static void print_text(struct sqlite3 *h, const cJSON *top, const char *db, int64_t run_id)
+{
 	if (!cJSON_GetArraySize(cJSON_GetObjectItem(top, "runs"))) {
 		printf("no runs in %s\n", db);
 		return;
 	}
 	print_runs(cJSON_GetObjectItem(top, "runs"));
-	printf("\nrun %.0f (%s, %s): %s\n", jnum(run, "id"), jstr(run, "status_text"),
-	       jstr(run, "vantage"), jstr(run, "command_line"));
-	print_cells(cJSON_GetObjectItem(run, "cells"));
-	print_skips_errors(run);
+	if (run_id >= 0)
+		print_run(h, cJSON_GetObjectItem(top, "run"), run_id);
+}
+
+/* `--run all`: every run in turn, after the list of runs. */
+static int show_all(struct analysis *an, const char *db, int json)
+{
+	cJSON *top = summary_build(an->db, -1), *all = cJSON_CreateArray(), *one;
+	const cJSON *r;
+	char *text;
+
+	if (!top || !all)
+		goto err;
+	if (!json)
+		print_text(an->h, top, db, -1);
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(top, "runs")) {
+		one = summary_build(an->db, (int64_t)jnum(r, "id"));
+		if (!one)
+			goto err;
+		if (!json)
+			print_run(an->h, cJSON_GetObjectItem(one, "run"), (int64_t)jnum(r, "id"));
+		add_boots_json(one, an->h, (int64_t)jnum(r, "id"));
+		cJSON_AddItemToArray(all, cJSON_DetachItemFromObject(one, "run"));
+		cJSON_Delete(one);
+	}
+	if (json) {
+		cJSON_AddItemToObject(top, "all_runs", all);
+		all = NULL;
+		text = cJSON_Print(top);
+		if (text)
+			puts(text);
+		free(text);
+	}
+	cJSON_Delete(all);
+	cJSON_Delete(top);
+	return fflush(stdout) ? EXIT_FAILED : EXIT_OK;
+err:
+	cJSON_Delete(all);
+	cJSON_Delete(top);
+	return EXIT_FAILED;
 }
 
 /* The run's VM boots as "boots" of its object (an empty array: none). */
@@ -201,7 +230,7 @@ int cmd_show(int argc, char **argv)
 	cJSON *top;
 	char *text;
 
-	ret = opts_parse(argc, argv, "show [--db FILE] [--run ID] [--json] [--table NAME]",
+	ret = opts_parse(argc, argv, "show [--db FILE] [--run ID|all] [--json] [--table NAME]",
 			 show_opts, show_opt, &args, &first);
 	if (ret)
 		return ret == 1 ? EXIT_OK : EXIT_USAGE;
@@ -212,6 +241,11 @@ int cmd_show(int argc, char **argv)
 	ret = analysis_open(&an, args.db);
 	if (ret)
 		return ret;
+	if (args.run && !strcmp(args.run, "all") && !args.table) {
+		ret = show_all(&an, args.db, args.json);
+		analysis_close(&an);
+		return ret;
+	}
 	ret = analysis_run_pick(&an, args.run, &run_id);
 	if (ret == -EINVAL) {
 		analysis_close(&an);
@@ -229,6 +263,8 @@ int cmd_show(int argc, char **argv)
 		analysis_close(&an);
 		return ret == -ENODATA ? EXIT_SKIPPED : ret ? EXIT_FAILED : EXIT_OK;
 	}
+	if (args.table && run_id < 0)
+		pr_warn("show: skipped table %s: %s holds no run", args.table, args.db);
 	if (args.table) {
 		ret = run_id < 0 ? -ENODATA :
 		      idle_table_show(an.h, run_id, args.table, args.json, stdout);
@@ -247,9 +283,7 @@ int cmd_show(int argc, char **argv)
 			puts(text);
 		free(text);
 	} else {
-		print_text(top, args.db);
-		if (run_id >= 0)
-			vm_boots_print(an.h, run_id);
+		print_text(an.h, top, args.db, run_id);
 	}
 	analysis_close(&an);
 	cJSON_Delete(top);

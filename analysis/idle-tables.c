@@ -224,7 +224,12 @@ int idle_table_show(struct sqlite3 *h, int64_t run_id, const char *name, int jso
 		if (!strcmp(cJSON_GetObjectItem(t, "name")->valuestring, name))
 			found = t;
 	if (!found) {
-		pr_err("show: run %lld has no row for table %s", (long long)run_id, name);
+		/* not an error: nothing of the run fills it (exit 3, a skip) */
+		pr_warn("show: skipped table %s: run %lld has no cell that measured it (%s)",
+			name, (long long)run_id, !strcmp(name, "memory") ?
+			"no cell ran the hostmem or ksm probe" : !strcmp(name, "exitcost") ?
+			"no cell ran the exitcost probe" :
+			"no warm cell with the idle or cpu probe and measured latency");
 		cJSON_Delete(all);
 		return -ENODATA;
 	}

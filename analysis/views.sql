@@ -72,21 +72,33 @@ SELECT m.id, c.run_id, c.cell_key, m.probe, m.name,
 		'a model VM had merged pages (over 1 % of its RAM)'
 	WHEN 'flag_vmexit_fidelity' THEN
 		'kvm_exit and KVM''s own exits counter differ by more than 1 % (show --table vmexit)'
+	WHEN 'flag_noisy' THEN
+		printf('a noisy machine: other processes used %.0f %% of the CPUs'' time and '
+		       || 'steal took %.0f %%, over the cell''s noise-threshold of %g %%',
+		       (SELECT n.value FROM metric AS n WHERE n.cell_id = m.cell_id
+			AND n.probe = m.probe AND n.name = 'other_cpu_pct'),
+		       (SELECT n.value FROM metric AS n WHERE n.cell_id = m.cell_id
+			AND n.probe = m.probe AND n.name = 'steal_pct'),
+		       (SELECT n.value FROM metric AS n WHERE n.cell_id = m.cell_id
+			AND n.probe = m.probe AND n.name = 'threshold_pct'))
 	ELSE m.name END AS meaning
 FROM metric AS m JOIN cell AS c ON c.id = m.cell_id
 WHERE m.invocation_id IS NULL AND m.name LIKE 'flag\_%' ESCAPE '\' AND m.value != 0;
 
--- Invocations with every column of their cell, for `cvmbench export`.
--- Cell columns whose names clash with the invocation's are prefixed cell_.
+-- Invocations naming their cell (cell_id, cell_key), for `cvmbench export`.
 CREATE TEMP VIEW v_export_invocation AS
-SELECT i.id, i.cell_id, c.run_id, i.instance_idx, i.seq, i.phase, i.start,
-       i.started_at, i.latency_ns, i.fn_ns, i.ok, i.digest, i.error,
-       c.cell_key, c.experiment, c.workload, c.size, c.backend, c.threads,
-       c.wait, c.mode, c.instances, c.invocations, c.warmup,
-       c.repeat_index, c.seed, c.probes, c.status AS cell_status,
-       c.started_at AS cell_started_at, c.ended_at AS cell_ended_at,
-       c.spec AS cell_spec
+SELECT i.id, i.cell_id, c.run_id, c.cell_key, i.instance_idx, i.seq, i.phase,
+       i.start, i.started_at, i.latency_ns, i.fn_ns, i.ok, i.digest, i.error
 FROM invocation AS i JOIN cell AS c ON c.id = i.cell_id;
+
+-- Cells, once each, for `cvmbench export`: an invocation, metric or phase row
+-- names its cell by cell_id (and cell_key) instead of repeating it.
+CREATE TEMP VIEW v_export_cell AS
+SELECT c.id, c.run_id, c.cell_key, c.experiment, c.workload, c.size, c.backend,
+       c.threads, c.wait, c.mode, c.instances, c.invocations, c.warmup,
+       c.repeat_index AS repeat, c.seed, c.probes, c.status, c.started_at, c.ended_at,
+       c.spec
+FROM cell AS c;
 
 -- Probe metrics with their cell's run and key, for `cvmbench export`.
 CREATE TEMP VIEW v_export_metric AS

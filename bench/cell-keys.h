@@ -115,6 +115,8 @@
 	X("thp", thp, char, [12], KEY_ENUM, 1, 0, 0, "unchanged|always|madvise|never", \
 	  "unchanged", NULL, "host transparent hugepages (enabled) for the cell") \
 	X("hostmem-interval", hostmem_interval, double, , KEY_DOUBLE, 0, 0.01, 3600, NULL, \
-	  "1", NULL, "hostmem/ksm probes: seconds between memory samples")
+	  "1", NULL, "hostmem/ksm probes: seconds between memory samples") \
+	X("noise-threshold", noise_threshold, double, , KEY_DOUBLE, 0, 0, 100, NULL, "10", \
+	  NULL, "flag a cell when other processes' CPU use or steal exceeds this % of all CPUs")
 
 #endif

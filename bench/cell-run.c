@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "runner.h"
 #include "sink.h"
+#include "cell-noise.h"
 
 #define MAX_INSTANCES 256
 
@@ -388,16 +389,21 @@ static int run_calls(struct cell_state *cs)
 
 static enum cell_status measure(struct cell_state *cs)
 {
+	struct noise noise;
 	char why[512] = "";
 	int ret;
 
 	if (strcmp(cs->ctx->cell->mode, "cold") && start_instances(cs))
 		return runner_stop ? CELL_INTERRUPTED : CELL_FAILED;
 	open_probes(cs);
+	noise_begin(&noise);
 	probe_set_start(&cs->probes, PROBE_WINDOW_CELL, 0);
 	ret = run_calls(cs);
 	cold_pids_all(cs);
 	probe_set_stop(&cs->probes, PROBE_WINDOW_CELL, 0);
+	noise_end(&noise);
+	if (cell_noise_store(cs->ctx, &noise))
+		pr_warn("cell %s: cannot store the machine's load", cs->ctx->cell->key);
 	probe_set_emit(&cs->probes, PROBE_WINDOW_CELL, 0, 0);
 	ret = ret ?: (probe_set_broken(&cs->probes) ? -EIO : 0);
 	probe_set_close(&cs->probes);

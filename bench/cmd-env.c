@@ -2,7 +2,8 @@
 /*
  * cmd-env.c - `cvmbench env [--json]`: what this machine offers, as
  * gathered by env_collect() (env.c), printed as an aligned
- * "key  value  (source)" table or as a JSON object
+ * "key  value  (source)" table (long values wrapped at blanks, summaries
+ * of the facts under them left out) or as a JSON object
  * {key: {"value": ..., "source": ...}}.
  */
 #include <cjson/cJSON.h>
@@ -17,6 +18,7 @@
 #include "opts.h"
 
 #define ENV_VALUE_COL_MAX 40	/* longer values push their source right */
+#define ENV_WRAP 72		/* longer values go on more lines, cut at blanks */
 
 enum { OPT_JSON };
 
@@ -92,6 +94,44 @@ static void env_facts_free(struct env_facts *f)
 	free(f->v);
 }
 
+/*
+ * A summary fact that only joins the facts under it (source "KEY.* checks",
+ * e.g. cvm.evidence): the table shows those facts, one a line, instead.
+ */
+static int env_is_summary(const struct env_fact *e)
+{
+	size_t l = strlen(e->key);
+
+	return !strncmp(e->source, e->key, l) && !strcmp(e->source + l, ".* checks");
+}
+
+/*
+ * Print @v from column @col on, cut at blanks into lines of at most
+ * ENV_WRAP characters (a word longer than that stays whole); the source
+ * @src follows the first line. The stored value is whole (kernel.cmdline).
+ */
+static void env_print_wrapped(const char *v, int col, int vw, const char *src)
+{
+	int first = 1, n;
+
+	do {
+		n = (int)strlen(v);
+		if (n > ENV_WRAP) {
+			for (n = ENV_WRAP; n > 0 && v[n] != ' '; n--)
+				;
+			if (!n)
+				n = (int)strcspn(v, " ");
+		}
+		if (first)
+			printf("%-*.*s  (%s)\n", vw, n, v, src);
+		else
+			printf("%*s%.*s\n", col, "", n, v);
+		first = 0;
+		v += n;
+		v += strspn(v, " ");
+	} while (*v);
+}
+
 static void env_print_table(const struct env_facts *f)
 {
 	int kw = 0, vw = 0, l;
@@ -104,9 +144,15 @@ static void env_print_table(const struct env_facts *f)
 		if (l > vw && l <= ENV_VALUE_COL_MAX)
 			vw = l;
 	}
-	for (i = 0; i < f->n; i++)
-		printf("%-*s  %-*s  (%s)\n", kw, f->v[i].key, vw, f->v[i].value,
-		       f->v[i].source);
+	for (i = 0; i < f->n; i++) {
+		if (env_is_summary(&f->v[i]))
+			continue;
+		printf("%-*s  ", kw, f->v[i].key);
+		if (!f->v[i].value[0])
+			printf("%-*s  (%s)\n", vw, "", f->v[i].source);
+		else
+			env_print_wrapped(f->v[i].value, kw + 2, vw, f->v[i].source);
+	}
 }
 
 static int env_print_json(const struct env_facts *f)

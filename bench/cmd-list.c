@@ -56,41 +56,104 @@ static int on_list_opt(void *ctx, int id, const char *arg)
 	return 0;
 }
 
-static void list_keys(cJSON *arr)
+static const char *const key_type_names[] = {
+	[KEY_STRING] = "text", [KEY_INT] = "int", [KEY_DOUBLE] = "number",
+	[KEY_ENUM] = "enum", [KEY_NAME] = "name", [KEY_LIST] = "list",
+	[KEY_BACKEND] = "enum",
+};
+
+/* Allowed values of the name keys, written as the enums' are ("a|b|c"). */
+static const char *const name_allowed[][2] = {
+	{ "workload", "a workload of cvmbench list" },
+	{ "wait", "spin|block|hybrid[:US]" },
+	{ "idle", "default|hlt|poll|spin|haltpoll:NANOSECONDS" },
+	{ "probes", "probes of cvmbench list, comma-separated" },
+};
+
+/* The allowed values of @k in one notation into @buf ("" when any value). */
+static void key_allowed(const struct config_key *k, char *buf, size_t len)
 {
 	size_t i;
 
-	char names[256];
+	buf[0] = '\0';
+	if (k->type == KEY_BACKEND)
+		backend_names(buf, len);
+	else if (k->allowed)
+		snprintf(buf, len, "%s", k->allowed);
+	else if (k->type == KEY_INT || k->type == KEY_DOUBLE)
+		snprintf(buf, len, "%.10g..%.10g", k->min, k->max);
+	for (i = 0; i < sizeof(name_allowed) / sizeof(name_allowed[0]); i++)
+		if (!strcmp(k->name, name_allowed[i][0]))
+			snprintf(buf, len, "%s", name_allowed[i][1]);
+}
 
-	backend_names(names, sizeof(names));
+/* @help without a trailing ": a, b, c" that repeats the allowed values. */
+static void key_about(const struct config_key *k, char *buf, size_t len)
+{
+	const char *colon = strstr(k->help, ": ");
+	size_t i;
+
+	snprintf(buf, len, "%s", k->help);
+	for (i = 0; i < sizeof(name_allowed) / sizeof(name_allowed[0]); i++)
+		if (!strcmp(k->name, name_allowed[i][0]) && colon &&
+		    (size_t)(colon - k->help) < len)
+			buf[colon - k->help] = '\0';
+}
+
+static cJSON *key_item(const char *name, const char *type, const char *def, int dim,
+		       const char *allowed, const char *about)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", name);
+	cJSON_AddStringToObject(o, "type", type);
+	cJSON_AddStringToObject(o, "default", def);
+	cJSON_AddBoolToObject(o, "dimension", dim);
+	cJSON_AddStringToObject(o, "allowed", allowed);
+	cJSON_AddStringToObject(o, "about", about);
+	return o;
+}
+
+static void list_keys(cJSON *arr)
+{
+	char allowed[512], about[256];
+	size_t i;
+
 	for (i = 0; i < config_key_count; i++) {
 		const struct config_key *k = &config_keys[i];
-		cJSON *o = cJSON_CreateObject();
 
-		cJSON_AddStringToObject(o, "name", k->name);
-		cJSON_AddStringToObject(o, "default", k->def ? k->def : "(required)");
-		cJSON_AddBoolToObject(o, "dimension", k->matrix);
-		if (k->allowed || k->type == KEY_BACKEND)
-			cJSON_AddStringToObject(o, "allowed", k->allowed ? k->allowed : names);
-		cJSON_AddStringToObject(o, "about", k->help);
-		cJSON_AddItemToArray(arr, o);
+		key_allowed(k, allowed, sizeof(allowed));
+		key_about(k, about, sizeof(about));
+		cJSON_AddItemToArray(arr, key_item(k->name, key_type_names[k->type],
+						   k->def ? k->def : "(required)", k->matrix,
+						   allowed, about));
 	}
+	/* in every cell's spec and cell_param, set by cvmbench: not config keys */
+	cJSON_AddItemToArray(arr, key_item("experiment", "name", "(set)", 0, "",
+					   "set from [experiment NAME]; the cell key's prefix"));
+	cJSON_AddItemToArray(arr, key_item("repeat", "int", "(set)", 0, "0..repeats-1",
+					   "which repeat of the cell this is (set per cell "
+					   "from repeats; cell.repeat_index in the database)"));
 }
 
 static void print_keys(const cJSON *arr)
 {
 	const cJSON *o;
 
-	printf("%-16s %-12s %-4s %s\n", "KEY", "DEFAULT", "DIM", "MEANING");
-	cJSON_ArrayForEach(o, arr) {
-		const cJSON *allowed = cJSON_GetObjectItem(o, "allowed");
-
-		printf("%-16s %-12s %-4s %s%s%s\n", cJSON_GetObjectItem(o, "name")->valuestring,
+	printf("%-17s %-6s %-12s %-3s %-28s %s\n", "KEY", "TYPE", "DEFAULT", "DIM",
+	       "ALLOWED", "MEANING");
+	cJSON_ArrayForEach(o, arr)
+		printf("%-17s %-6s %-12s %-3s %-28s %s\n",
+		       cJSON_GetObjectItem(o, "name")->valuestring,
+		       cJSON_GetObjectItem(o, "type")->valuestring,
 		       cJSON_GetObjectItem(o, "default")->valuestring,
-		       cJSON_IsTrue(cJSON_GetObjectItem(o, "dimension")) ? "yes" : "",
-		       cJSON_GetObjectItem(o, "about")->valuestring,
-		       allowed ? ": " : "", allowed ? allowed->valuestring : "");
-	}
+		       cJSON_IsTrue(cJSON_GetObjectItem(o, "dimension")) ? "yes" : "no",
+		       cJSON_GetObjectItem(o, "allowed")->valuestring,
+		       cJSON_GetObjectItem(o, "about")->valuestring);
+	printf("\nDIM yes: a comma list of values (threads = 1, 2, 4) makes a dimension of\n"
+	       "the experiment's matrix, one cell per value; no: one value for every cell.\n"
+	       "ALLOWED: a|b|c one of these names, MIN..MAX a number in this range.\n"
+	       "(set): set by cvmbench in every cell, not written in a config.\n");
 }
 
 static void print_json(const cJSON *root)
@@ -367,7 +430,7 @@ int cmd_list(int argc, char **argv)
 	struct list_args a = { 0 };
 	char configs[PATH_MAX];
 	cJSON *root, *w, *p, *e;
-	int first, ret = opts_parse(argc, argv, "list [--json] [--keys]", list_opts, on_list_opt, &a,
+	int first, ret = opts_parse(argc, argv, "list [--json] [--keys] [--configs DIR] [--max-cells N]", list_opts, on_list_opt, &a,
 				    &first);
 
 	if (ret)

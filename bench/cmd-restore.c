@@ -31,7 +31,17 @@ static int on_opt(void *ctx, int id, const char *arg)
 
 int cmd_restore(int argc, char **argv)
 {
-	static const char synopsis[] = "restore [--wait-lock SECONDS]";
+	static const char synopsis[] =
+		"restore [--wait-lock SECONDS]\n"
+		"Undo what a crashed or killed `cvmbench run` left behind, from its journal\n"
+		"(the file journal in the state directory: $CVMBENCH_STATE_DIR, else\n"
+		"/var/lib/cvmbench as root, else $HOME/.local/state/cvmbench): host settings\n"
+		"get their old values back (cpuidle, guest_halt_poll_ns, KSM, THP, ...),\n"
+		"processes cvmbench started are ended (only those), tracefs instances,\n"
+		"cgroups and bundles it made are removed, and runs left `running` are marked\n"
+		"`interrupted`. A run does this itself when it starts after a crash; set\n"
+		"CVMBENCH_STATE_DIR as the crashed run had it. Exit 0 when everything was\n"
+		"undone, 1 when something could not be, 2 when another run holds the lock.";
 	char err[1024];
 	double wait_s = 0;
 	int first, failed = 0;

@@ -20,7 +20,7 @@
 #define MAX_ONLY 256
 
 enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN, RUN_MAX_CELLS, RUN_DIGEST,
-       RUN_WAIT_LOCK, RUN_RESUME, RUN_SHARD };
+       RUN_WAIT_LOCK, RUN_RESUME, RUN_SHARD, RUN_VERBOSE };
 
 static const struct opt run_opts[] = {
 	{ "db", 1, "FILE", "results database (default results.db)", RUN_DB },
@@ -35,8 +35,9 @@ static const struct opt run_opts[] = {
 	{ "cvmfn", 1, "PATH", "the cvmfn binary (default: next to cvmbench)", RUN_CVMFN },
 	{ "digest", 1, "every|first|N", "which calls' outputs are hashed (default every; "
 	  "the hash is never inside the timed window)", RUN_DIGEST },
-	{ "dry-run", 0, NULL, "print the expanded cells and their keys; measure nothing",
-	  RUN_DRY_RUN },
+	{ "dry-run", 0, NULL, "print each cell's key and the settings that vary between "
+	  "the cells; measure nothing", RUN_DRY_RUN },
+	{ "verbose", 0, NULL, "with --dry-run: every key of every cell", RUN_VERBOSE },
 	{ "max-cells", 1, "N", "refuse a config of more than N cells (default "
 	  CONFIG_MAX_CELLS_STR ")", RUN_MAX_CELLS },
 	{ "wait-lock", 1, "SECONDS", "wait this long for another run's host-settings lock "
@@ -98,6 +99,7 @@ static int on_run_opt(void *ctx, int id, const char *arg)
 	case RUN_DATA_DIR: a->o.data_dir = arg; break;
 	case RUN_CVMFN: a->o.cvmfn = arg; break;
 	case RUN_DRY_RUN: a->o.dry_run = 1; break;
+	case RUN_VERBOSE: a->o.verbose = 1; break;
 	case RUN_DIGEST: return digest_policy_check(arg) ? 1 : (a->o.digest = arg, 0);
 	case RUN_MAX_CELLS: return opts_count("run", "max-cells", arg, &a->o.max_cells);
 	case RUN_WAIT_LOCK: return opts_seconds("run", "--wait-lock", arg, &a->o.wait_lock);

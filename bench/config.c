@@ -307,6 +307,10 @@ static int on_key(void *user, const char *section, const char *name,
 	if (find_section(ps->cfg, section) != ps->sec)
 		return !fail(ps, "the INI parser cut section [%s]: use a shorter name", section);
 	k = config_key_find(name);
+	if (!k && (!strcmp(name, "repeat") || !strcmp(name, "repeat_index")))
+		return !fail(ps, "key '%s' in [%s] is set by cvmbench (which repeat a cell is, "
+			     "0 .. repeats-1): to run each cell N times, write repeats = N",
+			     name, section);
 	if (!k) {
 		config_key_names(keys, sizeof(keys));
 		return !fail(ps, "unknown key '%s' in [%s]; keys are: %s", name, section, keys);

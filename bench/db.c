@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -206,18 +207,67 @@ static int db_open_write(struct db *db, char *err, size_t errlen)
 }
 
 /*
- * Read-only. A WAL database on a read-only mount cannot be opened the
- * ordinary way (no -shm can be made there): open it as immutable instead.
+ * Whether the reader may open @path read-write (query_only): the file and
+ * its directory can be written, so that the last connection to close can
+ * checkpoint a WAL database and remove its -wal and -shm files. A read-only
+ * connection cannot, and leaves both behind (issue 16).
+ */
+static int db_reader_may_write(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) ?: 1, path);
+	return !access(path, W_OK) && !access(dir, W_OK);
+}
+
+/*
+ * The authorizer of a reader's connection: no change to the main database
+ * (its rows, tables, views, indexes, triggers); TEMP objects (the analysis
+ * views) and reads are allowed. PRAGMA query_only would refuse TEMP views.
+ */
+static int db_reader_auth(void *ctx, int action, const char *a, const char *b,
+			  const char *schema, const char *trigger)
+{
+	(void)ctx; (void)b; (void)trigger;
+	switch (action) {
+	case SQLITE_INSERT: case SQLITE_UPDATE: case SQLITE_DELETE:
+		/* SQLite asks for sqlite_master while it reads the schema; writing
+		 * it for real needs PRAGMA writable_schema, refused below */
+		return (schema && !strcmp(schema, "temp")) ||
+		       (a && !strcmp(a, "sqlite_master")) ? SQLITE_OK : SQLITE_DENY;
+	case SQLITE_PRAGMA:
+		return a && !strcasecmp(a, "writable_schema") ? SQLITE_DENY : SQLITE_OK;
+	case SQLITE_CREATE_TABLE: case SQLITE_CREATE_INDEX: case SQLITE_CREATE_VIEW:
+	case SQLITE_CREATE_TRIGGER: case SQLITE_DROP_TABLE: case SQLITE_DROP_INDEX:
+	case SQLITE_DROP_VIEW: case SQLITE_DROP_TRIGGER: case SQLITE_ALTER_TABLE:
+	case SQLITE_ATTACH: case SQLITE_DETACH:
+		return SQLITE_DENY;
+	default:
+		return SQLITE_OK;
+	}
+}
+
+/*
+ * Read-only: a connection that may change nothing in the database
+ * (db_reader_auth()), read-write at the file level when it may be
+ * (db_reader_may_write()), else read-only. A WAL database on a
+ * read-only mount cannot be opened the ordinary way (no -shm can be made
+ * there): open it as immutable instead.
  */
 static int db_open_read(struct db *db, char *err, size_t errlen)
 {
 	char name[PATH_MAX + 32];
-	int ret, rc;
+	int ret, rc, rw = db_reader_may_write(db->path);
 
 	ret = db_open_handle(db, db_path_plain(db->path, name, sizeof(name)),
-			     SQLITE_OPEN_READONLY, err, errlen);
+			     rw ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, err, errlen);
 	if (ret)
 		return ret;
+	sqlite3_set_authorizer(db->h, db_reader_auth, NULL);
 	ret = db_check(db->h, db->path, db_schema_latest(), 0, &rc, err, errlen);
 	if (ret != -EIO || rc != SQLITE_CANTOPEN)
 		return ret;

@@ -22,7 +22,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "workloads, probes and experiments, and what is supported here" },
 	{ "env", cmd_env, "what this machine offers (CPU, hypervisor, CVM, cpuidle, KSM, ...)" },
 	{ "show", cmd_show, "runs, cells, skips and errors of a database" },
-	{ "export", cmd_export, "invocations and metrics as CSV or JSON" },
+	{ "export", cmd_export, "cells, invocations, metrics and runc phases as CSV or JSON" },
 	{ "plot", cmd_plot, "draw one figure with gnuplot" },
 	{ "report", cmd_report, "every figure and table, as Markdown and HTML" },
 	{ "restore", cmd_restore, "undo what a crashed run left (settings, processes)" },
@@ -42,7 +42,8 @@ static void usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: cvmbench [-v|-q] COMMAND [options]   (cvmbench COMMAND --help)\n"
+	fprintf(out, "usage: cvmbench [-v|-q] COMMAND [options]   (cvmbench help COMMAND, or "
+		"cvmbench COMMAND --help)\n"
 		"version %s\ncommands:\n", cvmbench_version);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
@@ -58,6 +59,17 @@ int main(int argc, char **argv)
 		log_set_level(argv[1][1] == 'v' ? LOG_DBG : LOG_WARN);
 		argv++;
 		argc--;
+	}
+	/* `cvmbench help COMMAND` is `cvmbench COMMAND --help` */
+	if (argc > 2 && !strcmp(argv[1], "help")) {
+		char *help_argv[] = { argv[2], "--help", NULL };
+
+		for (i = 0; i < NCOMMANDS; i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].run(2, help_argv);
+		fprintf(stderr, "cvmbench help: unknown command '%s'\n", argv[2]);
+		usage(stderr);
+		return EXIT_USAGE;
 	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);

@@ -26,6 +26,7 @@
 #include "run-journal.h"
 #include "run-plan.h"
 #include "run-status.h"
+#include "dry-run.h"
 #include "runner.h"
 #include "tracefs-host.h"
 
@@ -265,13 +266,21 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 	return code;
 }
 
+/* --dry-run: the cells of the shard (all without --shard), as dry-run.c lists them. */
 static void print_cells(const struct runner_opts *o, const struct cell *cells, size_t n)
 {
-	size_t i;
+	struct cell *mine = calloc(n ? n : 1, sizeof(*mine));
+	size_t i, k = 0;
 
+	if (!mine) {
+		dry_run_print(stdout, cells, n, o->verbose);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		if (run_plan_in_shard(o, &cells[i]))
-			printf("%s\n%s\n", cells[i].key, cells[i].spec);
+			mine[k++] = cells[i];
+	dry_run_print(stdout, mine, k, o->verbose);
+	free(mine);
 }
 
 /* EXIT_OK, EXIT_USAGE (state directory busy or unsafe) or EXIT_FAILED. */

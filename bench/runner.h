@@ -24,6 +24,7 @@ struct runner_opts {
 	const char *digest;       /* cvmfn serve --digest (every|first|N); NULL = its default */
 	const char *command_line;
 	int dry_run;              /* list the cells, measure nothing */
+	int verbose;              /* --dry-run: every key of every cell */
 	size_t max_cells;         /* refuse a config with more cells; 0 = the default */
 	double wait_lock;         /* seconds to wait for the host lock */
 	int resume;               /* continue the latest run of this config (run-plan.c) */

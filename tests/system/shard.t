@@ -43,7 +43,7 @@ cellset="SELECT group_concat(x, ' ') FROM (SELECT c.cell_key || ':' || c.status 
 $CVMBENCH run "$tmp/s.ini" --db "$tmp/ref.db" 2>"$tmp/err"
 is "$? $(q "$tmp/ref.db" "SELECT cells_ok FROM run")" "0 $CELLS" "the unsharded run: $CELLS cells ok" ||
 	sed 's/^/# /' "$tmp/err"
-$CVMBENCH run "$tmp/s.ini" --dry-run 2>/dev/null | grep -E '^(shard|other)-' > "$tmp/all.keys"
+$CVMBENCH run "$tmp/s.ini" --dry-run 2>/dev/null | grep -oE '^(shard|other)-[0-9a-f]{8}' > "$tmp/all.keys"
 
 for n in 1 2 3; do
 	dbs=()
@@ -60,7 +60,7 @@ for n in 1 2 3; do
 		  "complete $(echo $want | wc -w) $(echo $want | wc -w)" ] || bad="$bad $i/$n:run"
 		[ "$(q "$db" "SELECT value FROM environment WHERE key = 'run.shard'")" = "$i/$n" ] ||
 			bad="$bad $i/$n:env"
-		dry=$($CVMBENCH run "$tmp/s.ini" --dry-run --shard $i/$n 2>/dev/null | grep -E '^(shard|other)-' | sort | tr '\n' ' ')
+		dry=$($CVMBENCH run "$tmp/s.ini" --dry-run --shard $i/$n 2>/dev/null | grep -oE '^(shard|other)-[0-9a-f]{8}' | sort | tr '\n' ' ')
 		[ "$dry" = "$want" ] || bad="$bad $i/$n:dry-run"
 		sizes="$sizes$(echo $want | wc -w) "
 	done
