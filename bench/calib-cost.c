@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #define WREPS 21
 #define MAX_VALUES 200
 #define MAX_THREADS 16
+#define STREAM_DIV 8       /* stream variants: calls / 8 per repetition */
 
 static double now_ns(void)
 {
@@ -43,8 +45,13 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
-/* ns per getpid call, median of REPS. */
-static double call_ns(long calls)
+/*
+ * ns per getpid call, median of REPS; with @tc, its counters are read into
+ * @s after each repetition (a trace-stream buffer holds one, not seven),
+ * the reads' ns summed into *@rd_ns; a failed read into *@ret.
+ */
+static double call_ns_reading(long calls, struct tpcount *tc, struct tpcount_snap *s,
+			      double *rd_ns, int *ret)
 {
 	double r[REPS], t0;
 	long i;
@@ -55,8 +62,19 @@ static double call_ns(long calls)
 		for (i = 0; i < calls; i++)
 			syscall(SYS_getpid);
 		r[k] = (now_ns() - t0) / (double)calls;
+		if (!tc || *ret)
+			continue;
+		t0 = now_ns();
+		*ret = tpcount_read(tc, s);
+		*rd_ns += now_ns() - t0;
 	}
 	return median(r, REPS);
+}
+
+/* ns per getpid call, median of REPS. */
+static double call_ns(long calls)
+{
+	return call_ns_reading(calls, NULL, NULL, NULL, NULL);
 }
 
 /* @k values of `id`: getpid's first, then numbers no call has. */
@@ -79,28 +97,42 @@ static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n, c
 	return tpcount_open(tc, &spec, tids, n, 0, why, whylen);
 }
 
-/* ns per call with the counters of @spec on this thread; the count is checked. */
-static int event_cost(long calls, const struct tpcount_spec *spec, double *ns, char *why,
-		      size_t whylen)
+/* Counted all @want calls in @a..@b, none lost? Else -EIO with the reason. */
+static int check_count(struct tpcount *tc, const struct tpcount_snap *a,
+		       const struct tpcount_snap *b, uint64_t want, char *why, size_t whylen)
+{
+	uint64_t got = tpcount_diff(tc, a, b, 0, -1);
+
+	if (got >= want && !b->lost)
+		return 0;
+	snprintf(why, whylen, "%s counted %llu of %llu getpid calls (%llu lost)",
+		 tpcount_method_name(tpcount_method(tc)), (unsigned long long)got,
+		 (unsigned long long)want, (unsigned long long)b->lost);
+	return -EIO;
+}
+
+/*
+ * ns per call with the counters of @spec (opened with @flags) on this
+ * thread, and into *@rd_ns the ns a read costs per counted event; the
+ * count is checked.
+ */
+static int event_cost(long calls, const struct tpcount_spec *spec, unsigned int flags,
+		      double *ns, double *rd_ns, char *why, size_t whylen)
 {
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	struct tpcount *tc;
 	struct tpcount_snap a, b;
-	uint64_t got;
-	int ret = tpcount_open(&tc, spec, &self, 1, 0, why, whylen);
+	double rd = 0;
+	int ret = tpcount_open(&tc, spec, &self, 1, flags, why, whylen);
 
 	if (ret)
 		return ret;
 	ret = tpcount_snap_init(tc, &a) ?: tpcount_snap_init(tc, &b) ?: tpcount_enable(tc) ?:
 	      tpcount_read(tc, &a);
-	*ns = call_ns(calls);
-	ret = ret ?: tpcount_read(tc, &b);
-	got = ret ? 0 : tpcount_diff(tc, &a, &b, 0, -1);
-	if (!ret && got < (uint64_t)(calls * REPS)) {
-		snprintf(why, whylen, "counted %llu of %ld getpid calls",
-			 (unsigned long long)got, calls * REPS);
-		ret = -EIO;
-	}
+	if (!ret)
+		*ns = call_ns_reading(calls, tc, &b, &rd, &ret);
+	ret = ret ?: check_count(tc, &a, &b, (uint64_t)(calls * REPS), why, whylen);
+	*rd_ns = rd / (double)(calls * REPS);
 	tpcount_snap_free(&a);
 	tpcount_snap_free(&b);
 	tpcount_close(tc);
@@ -126,16 +158,22 @@ static void or_filter(char *buf, size_t len, size_t first, size_t n)
 static const struct {
 	const char *what;
 	size_t counters, ored;    /* ored: ids per counter's filter (0: one value) */
+	unsigned int flags;       /* tpcount_open() flags: the method */
 } variants[] = {
-	{ "1 counter, no filter", 1, (size_t)-1 },
-	{ "1 counter, id == getpid", 1, 0 },
-	{ "40 counters, one id each", 40, 0 },
-	{ "8 counters, 5 ids or'ed each", 8, 5 },
-	{ "1 counter, 40 ids or'ed", 1, 40 },
-	{ "2 counters, 40 + 160 ids or'ed", 2, 160 },
+	{ "1 counter, no filter", 1, (size_t)-1, 0 },
+	{ "1 counter, id == getpid", 1, 0, 0 },
+	{ "40 counters, one id each", 40, 0, 0 },
+	{ "8 counters, 5 ids or'ed each", 8, 5, 0 },
+	{ "1 counter, 40 ids or'ed", 1, 40, 0 },
+	{ "2 counters, 40 + 160 ids or'ed", 2, 160, 0 },
+	{ "stream, 1 id", 1, 0, TPCOUNT_STREAM },
+	{ "stream, 40 ids", 40, 0, TPCOUNT_STREAM },
 };
 
-static int variant_cost(long calls, size_t v, double *ns, char *why, size_t whylen)
+#define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+static int variant_cost(long calls, size_t v, double *ns, double *rd_ns, char *why,
+			size_t whylen)
 {
 	static unsigned long long vals[MAX_VALUES];
 	static char bufs[8][4096];
@@ -156,7 +194,7 @@ static int variant_cost(long calls, size_t v, double *ns, char *why, size_t whyl
 		}
 		spec.filters = filters;
 	}
-	return event_cost(calls, &spec, ns, why, whylen);
+	return event_cost(calls, &spec, variants[v].flags, ns, rd_ns, why, whylen);
 }
 
 struct sleeper {
@@ -255,9 +293,30 @@ static int print_windows(FILE *out, char *why, size_t whylen)
 	return ret;
 }
 
-int calib_cost(long calls, FILE *out, char *why, size_t whylen)
+/* One variant's line; a stream variant needs the journal (@no_stream: why not). */
+static int print_variant(FILE *out, long calls, size_t v, double off, const char *no_stream,
+			 char *why, size_t whylen)
 {
-	double off, on;
+	int stream = !!(variants[v].flags & TPCOUNT_STREAM);
+	double on = 0, rd = 0;
+	int ret;
+
+	if (stream && no_stream) {
+		fprintf(out, "getpid, %-31s not measured: %s\n", variants[v].what, no_stream);
+		return 0;
+	}
+	/* a stream variant reads each repetition: its buffer must hold it */
+	ret = variant_cost(stream ? calls / STREAM_DIV : calls, v, &on, &rd, why, whylen);
+	if (ret)
+		return ret;
+	fprintf(out, "getpid, %-31s %8.1f ns/call  %+7.1f ns per counted event, "
+		"%6.1f ns reading it\n", variants[v].what, on, on - off, rd);
+	return 0;
+}
+
+int calib_cost(long calls, const char *no_stream, FILE *out, char *why, size_t whylen)
+{
+	double off;
 	size_t i;
 	int ret;
 
@@ -267,13 +326,9 @@ int calib_cost(long calls, FILE *out, char *why, size_t whylen)
 	}
 	off = call_ns(calls);
 	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter", off);
-	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
-		ret = variant_cost(calls, i, &on, why, whylen);
-		if (ret)
+	for (i = 0; i < NVARIANTS; i++)
+		if ((ret = print_variant(out, calls, i, off, no_stream, why, whylen)))
 			return ret;
-		fprintf(out, "getpid, %-31s %8.1f ns/call  %+7.1f ns per counted event\n",
-			variants[i].what, on, on - off);
-	}
 	off = call_ns(calls);
 	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter (again)", off);
 	return print_windows(out, why, whylen);
