@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "journal.h"
@@ -71,6 +72,20 @@ static long long hp_read(void)
 	return end == buf || v < 0 ? -EINVAL : v;
 }
 
+/*
+ * The parameter's mode when no one may write it (a kernel can make it
+ * 0444; access(2) says yes to root regardless), else 0.
+ */
+static unsigned int read_only(void)
+{
+	char buf[256];
+	struct stat st;
+
+	if (stat(sysroot_path(HALT_POLL_NS, buf, sizeof(buf)), &st))
+		return 0;
+	return st.st_mode & 0222 ? 0 : (unsigned int)(st.st_mode & 07777);
+}
+
 static int hp_supported(const struct cell *c, char *why, size_t len)
 {
 	long long ns = wanted(c);
@@ -85,6 +100,11 @@ static int hp_supported(const struct cell *c, char *why, size_t len)
 	if (sysroot_access(HALT_POLL_NS, F_OK)) {
 		snprintf(why, len, "halt-poll-ns = %s: this kernel's kvm module has no "
 			 "halt_poll_ns parameter (no " HALT_POLL_NS ")", c->halt_poll_ns);
+		return 0;
+	}
+	if (hp_read() != ns && read_only()) {
+		snprintf(why, len, "halt-poll-ns = %s: " HALT_POLL_NS " is read-only on this "
+			 "kernel (mode %04o)", c->halt_poll_ns, read_only());
 		return 0;
 	}
 	if (hp_read() != ns && sysroot_access(HALT_POLL_NS, W_OK)) {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -128,7 +129,7 @@ static void test_apply(void)
 static void test_absent(void)
 {
 	struct cell c;
-	char why[512] = "";
+	char why[512] = "", path[PATH_MAX];
 
 	tree(0, NULL);
 	cell_init(&c, "0");
@@ -140,6 +141,17 @@ static void test_absent(void)
 	tap_ok(!knob_halt_poll.supported(&c, why, sizeof(why)) &&
 	       strstr(why, "no halt_poll_ns parameter"), "kvm without the parameter: not "
 	       "supported (%s)", why);
+	tree(2, "200000\n");
+	snprintf(path, sizeof(path), "%s" HP, root);
+	chmod(path, 0444);
+	cell_init(&c, "0");
+	tap_ok(!knob_halt_poll.supported(&c, why, sizeof(why)) && strstr(why, "read-only") &&
+	       strstr(why, "0444"), "a 0444 parameter (as on a kernel that fixes it): not "
+	       "supported, also for root (%s)", why);
+	cell_init(&c, "200000");
+	tap_ok(knob_halt_poll.supported(&c, why, sizeof(why)), "... unless it already has the "
+	       "value asked for");
+	tree(1, NULL);
 	cell_init(&c, "unchanged");
 	tap_ok(knob_halt_poll.supported(&c, why, sizeof(why)) &&
 	       knob_halt_poll.apply(&c, why, sizeof(why)) == 0,
@@ -270,7 +282,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/lock", tmp);
 	setenv("CVMBENCH_TEST_HOST_LOCK", path, 1);
 	setenv(SYSROOT_ENV, root, 1);
-	tap_plan(39);
+	tap_plan(41);
 	test_parse();
 	test_apply();
 	test_absent();
