@@ -89,14 +89,14 @@ static void values(unsigned long long *v, size_t k)
 		v[i] = 1000 + i;  /* no system call has these; below 65536 as exit codes */
 }
 
-static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n, char *why,
-		   size_t whylen)
+static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n,
+		   unsigned int flags, char *why, size_t whylen)
 {
 	static unsigned long long v[MAX_VALUES];
 	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, v, k, NULL };
 
 	values(v, k);
-	return tpcount_open(tc, &spec, tids, n, 0, why, whylen);
+	return tpcount_open(tc, &spec, tids, n, flags, why, whylen);
 }
 
 /* Counted all @want calls in @a..@b, none lost? Else -EIO with the reason. */
@@ -239,13 +239,13 @@ static int sleepers_start(struct sleeper *s, int n, int fd, pid_t *tids)
 }
 
 /* Median ns of enable, read and disable of @k values x @n threads. */
-static int window_cost(size_t k, const pid_t *tids, size_t n, double out[3], char *why,
-		       size_t whylen)
+static int window_cost(size_t k, const pid_t *tids, size_t n, unsigned int flags,
+		       double out[3], char *why, size_t whylen)
 {
 	double r[3][WREPS], t0, t1, t2, t3;
 	struct tpcount *tc;
 	struct tpcount_snap a;
-	int i, ret = open_on(&tc, k, tids, n, why, whylen);
+	int i, ret = open_on(&tc, k, tids, n, flags, why, whylen);
 
 	if (ret)
 		return ret;
@@ -269,28 +269,45 @@ static int window_cost(size_t k, const pid_t *tids, size_t n, double out[3], cha
 	return ret;
 }
 
-static int print_windows(FILE *out, char *why, size_t whylen)
+/* The window costs of one method (@flags) for K values x T threads. */
+static int print_method_windows(FILE *out, const pid_t *tids, unsigned int flags, char *why,
+				size_t whylen)
 {
 	static const size_t ks[] = { 1, 40, 200 };
 	static const int ts[] = { 1, 4, 16 };
+	const char *m = flags ? "bpf" : "perf-filter";
+	double c[3];
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; !ret && i < 3; i++)
+		for (j = 0; !ret && j < 3; j++) {
+			ret = window_cost(ks[i], tids, (size_t)ts[j], flags, c, why, whylen);
+			if (!ret)
+				fprintf(out, "%-12s %8zu %8d %9zu %12.0f %12.0f %12.0f\n", m, ks[i],
+					ts[j], ks[i] * (size_t)ts[j], c[0], c[1], c[2]);
+		}
+	if (ret && flags) {       /* a kernel without bpf: said above */
+		fprintf(out, "%-12s not measured: %s\n", m, why);
+		ret = 0;
+	}
+	return ret;
+}
+
+static int print_windows(FILE *out, char *why, size_t whylen)
+{
 	struct sleeper s[MAX_THREADS];
 	pid_t tids[MAX_THREADS];
-	double c[3];
 	int fds[2], n, ret = 0;
-	size_t i, j;
 
 	if (pipe(fds))
 		return -errno;
 	n = sleepers_start(s, MAX_THREADS, fds[0], tids);
-	fprintf(out, "%8s %8s %9s %12s %12s %12s\n", "values", "threads", "counters",
-		"enable_ns", "read ns", "disable_ns");
-	for (i = 0; !ret && n == MAX_THREADS && i < 3; i++)
-		for (j = 0; !ret && j < 3; j++) {
-			ret = window_cost(ks[i], tids, (size_t)ts[j], c, why, whylen);
-			if (!ret)
-				fprintf(out, "%8zu %8d %9zu %12.0f %12.0f %12.0f\n", ks[i], ts[j],
-					ks[i] * (size_t)ts[j], c[0], c[1], c[2]);
-		}
+	fprintf(out, "%-12s %8s %8s %9s %12s %12s %12s\n", "method", "values", "threads",
+		"counters", "enable_ns", "read ns", "disable_ns");
+	if (n == MAX_THREADS)
+		ret = print_method_windows(out, tids, 0, why, whylen) ?:
+		      print_method_windows(out, tids, TPCOUNT_BPF_M, why, whylen);
 	close(fds[1]);
 	while (n-- > 0)
 		pthread_join(s[n].th, NULL);

@@ -213,9 +213,13 @@ static int prog_load(struct tpbpf *b, const struct tpbpf_field *f, size_t nvalue
 	a.insns = (unsigned long)p.i;
 	a.insn_cnt = (unsigned int)p.n;
 	a.license = (unsigned long)"Dual MIT/GPL";
+	b->prog = (int)sys_bpf(BPF_PROG_LOAD, &a);
+	if (b->prog >= 0)
+		return 0;
+	/* again with the verifier's log, for the reason (a full log of a good load overflows) */
 	a.log_buf = (unsigned long)log;
 	a.log_size = (unsigned int)loglen;
-	a.log_level = log ? 1 : 0;
+	a.log_level = 1;
 	b->prog = (int)sys_bpf(BPF_PROG_LOAD, &a);
 	return b->prog < 0 ? -errno : 0;
 }
