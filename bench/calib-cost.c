@@ -162,12 +162,12 @@ static const struct {
 	size_t counters, ored;    /* ored: ids per counter's filter (0: one value) */
 	unsigned int flags;       /* tpcount_open() flags: the method */
 } variants[] = {
-	{ "1 counter, no filter", 1, (size_t)-1, 0 },
-	{ "1 counter, id == getpid", 1, 0, 0 },
-	{ "40 counters, one id each", 40, 0, 0 },
-	{ "8 counters, 5 ids or'ed each", 8, 5, 0 },
-	{ "1 counter, 40 ids or'ed", 1, 40, 0 },
-	{ "2 counters, 40 + 160 ids or'ed", 2, 160, 0 },
+	{ "1 counter, no filter", 1, (size_t)-1, TPCOUNT_PERF_M },
+	{ "1 counter, id == getpid", 1, 0, TPCOUNT_PERF_M },
+	{ "40 counters, one id each", 40, 0, TPCOUNT_PERF_M },
+	{ "8 counters, 5 ids or'ed each", 8, 5, TPCOUNT_PERF_M },
+	{ "1 counter, 40 ids or'ed", 1, 40, TPCOUNT_PERF_M },
+	{ "2 counters, 40 + 160 ids or'ed", 2, 160, TPCOUNT_PERF_M },
 	{ "stream, 1 id", 1, 0, TPCOUNT_STREAM },
 	{ "stream, 40 ids", 40, 0, TPCOUNT_STREAM },
 	{ "bpf, 1 id", 1, 0, TPCOUNT_BPF_M },
@@ -275,7 +275,7 @@ static int print_method_windows(FILE *out, const pid_t *tids, unsigned int flags
 {
 	static const size_t ks[] = { 1, 40, 200 };
 	static const int ts[] = { 1, 4, 16 };
-	const char *m = flags ? "bpf" : "perf-filter";
+	const char *m = flags & TPCOUNT_BPF_M ? "bpf" : "perf-filter";
 	double c[3];
 	size_t i, j;
 	int ret = 0;
@@ -287,7 +287,7 @@ static int print_method_windows(FILE *out, const pid_t *tids, unsigned int flags
 				fprintf(out, "%-12s %8zu %8d %9zu %12.0f %12.0f %12.0f\n", m, ks[i],
 					ts[j], ks[i] * (size_t)ts[j], c[0], c[1], c[2]);
 		}
-	if (ret && flags) {       /* a kernel without bpf: said above */
+	if (ret && (flags & TPCOUNT_BPF_M)) {     /* a kernel without bpf: said above */
 		fprintf(out, "%-12s not measured: %s\n", m, why);
 		ret = 0;
 	}
@@ -306,7 +306,7 @@ static int print_windows(FILE *out, char *why, size_t whylen)
 	fprintf(out, "%-12s %8s %8s %9s %12s %12s %12s\n", "method", "values", "threads",
 		"counters", "enable_ns", "read ns", "disable_ns");
 	if (n == MAX_THREADS)
-		ret = print_method_windows(out, tids, 0, why, whylen) ?:
+		ret = print_method_windows(out, tids, TPCOUNT_PERF_M, why, whylen) ?:
 		      print_method_windows(out, tids, TPCOUNT_BPF_M, why, whylen);
 	close(fds[1]);
 	while (n-- > 0)

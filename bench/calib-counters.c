@@ -180,7 +180,8 @@ int calib_counters(const struct calib_counters_opts *o, FILE *out, char *why,
 	};
 	/* each spec with perf counters, the first two with bpf, the first and last streamed */
 	static const struct { int spec; unsigned int flags; } runs[] = {
-		{ 0, 0 }, { 1, 0 }, { 2, 0 }, { 0, TPCOUNT_BPF_M }, { 1, TPCOUNT_BPF_M },
+		{ 0, TPCOUNT_PERF_M }, { 1, TPCOUNT_PERF_M }, { 2, TPCOUNT_PERF_M },
+		{ 0, TPCOUNT_BPF_M }, { 1, TPCOUNT_BPF_M },
 		{ 0, TPCOUNT_STREAM }, { 2, TPCOUNT_STREAM },
 	};
 	struct calib c = { .o = o };

@@ -183,6 +183,13 @@ static int stream_instead(struct tpcount *tc, const struct tpcount_spec *spec,
 	return ret;
 }
 
+/* The bpf method by default: a spec it counts, of more than one value (the numbers). */
+static int bpf_default(const struct tpcount_spec *spec, unsigned int flags)
+{
+	return !(flags & (TPCOUNT_PERF_M | TPCOUNT_STREAM | TPCOUNT_INHERIT)) &&
+	       !spec->filters && !spec->extra && spec->field && spec->nvalues >= 2;
+}
+
 static int bpf_open(struct tpcount **out, const struct tpcount_spec *spec,
 		    const struct tpbpf_field *fl, int id, const pid_t *ids, size_t nids,
 		    unsigned int flags, char *err, size_t errlen)
@@ -221,6 +228,9 @@ int tpcount_open(struct tpcount **out, const struct tpcount_spec *spec,
 		return id;
 	if (flags & TPCOUNT_BPF_M)
 		return bpf_open(out, spec, &fl, id, ids, nids, flags, err, errlen);
+	if (bpf_default(spec, flags) &&
+	    !bpf_open(out, spec, &fl, id, ids, nids, flags, err, errlen))
+		return 0;         /* else (bpf refused here): perf-filter counters */
 	ret = fd_room(spec->nvalues * nids);
 	if (ret) {
 		snprintf(err, errlen, "%zu counters need more open files than "
