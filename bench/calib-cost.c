@@ -21,6 +21,7 @@
 
 #include "calib-cost.h"
 #include "clock.h"
+#include "tpcount-cost.h"
 #include "tpcount.h"
 
 #define REPS 7
@@ -34,49 +35,15 @@ static double now_ns(void)
 	return (double)clock_now_ns();
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double median(double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_d);
-	return v[n / 2];
-}
-
-/*
- * ns per getpid call, median of REPS; with @tc, its counters are read into
- * @s after each repetition (a trace-stream buffer holds one, not seven),
- * the reads' ns summed into *@rd_ns; a failed read into *@ret.
- */
-static double call_ns_reading(long calls, struct tpcount *tc, struct tpcount_snap *s,
-			      double *rd_ns, int *ret)
-{
-	double r[REPS], t0;
-	long i;
-	int k;
-
-	for (k = 0; k < REPS; k++) {
-		t0 = now_ns();
-		for (i = 0; i < calls; i++)
-			syscall(SYS_getpid);
-		r[k] = (now_ns() - t0) / (double)calls;
-		if (!tc || *ret)
-			continue;
-		t0 = now_ns();
-		*ret = tpcount_read(tc, s);
-		*rd_ns += now_ns() - t0;
-	}
-	return median(r, REPS);
+	return tpcount_cost_median(v, n);
 }
 
 /* ns per getpid call, median of REPS. */
 static double call_ns(long calls)
 {
-	return call_ns_reading(calls, NULL, NULL, NULL, NULL);
+	return tpcount_cost_calls(calls, REPS, NULL, NULL, NULL, NULL);
 }
 
 /* @k values of `id`: getpid's first, then numbers no call has. */
@@ -99,46 +66,10 @@ static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n,
 	return tpcount_open(tc, &spec, tids, n, flags, why, whylen);
 }
 
-/* Counted all @want calls in @a..@b, none lost? Else -EIO with the reason. */
-static int check_count(struct tpcount *tc, const struct tpcount_snap *a,
-		       const struct tpcount_snap *b, uint64_t want, char *why, size_t whylen)
-{
-	uint64_t got = tpcount_diff(tc, a, b, 0, -1);
-
-	if (got >= want && !b->lost)
-		return 0;
-	snprintf(why, whylen, "%s counted %llu of %llu getpid calls (%llu lost)",
-		 tpcount_method_name(tpcount_method(tc)), (unsigned long long)got,
-		 (unsigned long long)want, (unsigned long long)b->lost);
-	return -EIO;
-}
-
-/*
- * ns per call with the counters of @spec (opened with @flags) on this
- * thread, and into *@rd_ns the ns a read costs per counted event; the
- * count is checked.
- */
 static int event_cost(long calls, const struct tpcount_spec *spec, unsigned int flags,
 		      double *ns, double *rd_ns, char *why, size_t whylen)
 {
-	pid_t self = (pid_t)syscall(SYS_gettid);
-	struct tpcount *tc;
-	struct tpcount_snap a, b;
-	double rd = 0;
-	int ret = tpcount_open(&tc, spec, &self, 1, flags, why, whylen);
-
-	if (ret)
-		return ret;
-	ret = tpcount_snap_init(tc, &a) ?: tpcount_snap_init(tc, &b) ?: tpcount_enable(tc) ?:
-	      tpcount_read(tc, &a);
-	if (!ret)
-		*ns = call_ns_reading(calls, tc, &b, &rd, &ret);
-	ret = ret ?: check_count(tc, &a, &b, (uint64_t)(calls * REPS), why, whylen);
-	*rd_ns = rd / (double)(calls * REPS);
-	tpcount_snap_free(&a);
-	tpcount_snap_free(&b);
-	tpcount_close(tc);
-	return ret;
+	return tpcount_cost_event(spec, flags, calls, REPS, ns, rd_ns, why, whylen);
 }
 
 /*

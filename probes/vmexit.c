@@ -51,6 +51,7 @@
 #include "kvm-reasons.h"
 #include "proc-tasks.h"
 #include "sysfs.h"
+#include "tpcount-cost.h"
 #include "tpcount.h"
 #include "tracefs-find.h"
 #include "tracefs-host.h"
@@ -615,6 +616,27 @@ static int emit_notes(struct vx_priv *v, struct sink *sk)
 	return ret ?: v->isa_note[0] ? sink_note(sk, "isa", v->isa_note) : 0;
 }
 
+/*
+ * What each kvm_exit costs a counted vCPU thread, measured after the cell
+ * (the cell window only: it takes ~30 ms, never between invocations) for
+ * the method and the @per_exit counters kvm_exit's sources use.
+ */
+static int emit_event_cost(struct vx_priv *v, struct sink *sk, size_t per_exit)
+{
+	enum tpcount_method m = TPCOUNT_PERF_FILTER;
+	char why[256];
+	double ns;
+	int k;
+
+	for (k = 0; k < v->nsrc; k++)
+		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
+			m = tpcount_method(v->src[k].tc);
+	if (tpcount_cost_shape(m, m == TPCOUNT_PERF_FILTER ? per_exit : 1, &ns, why,
+			       sizeof(why)))
+		return sink_note(sk, VMEXIT_NOTE_COST, why);
+	return sink_metric(sk, VMEXIT_EVENT_NS, ns, "ns");
+}
+
 /* The probe's cost: counters open, counters each exit passes, read time. */
 static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
 {
@@ -628,7 +650,8 @@ static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
 	}
 	return sink_metric(sk, VMEXIT_COUNTERS, counters, "count") ?:
 	       sink_metric(sk, VMEXIT_PER_EXIT, per_exit, "count") ?:
-	       sink_metric(sk, VMEXIT_READ_NS, v->read_ns[w], "ns");
+	       sink_metric(sk, VMEXIT_READ_NS, v->read_ns[w], "ns") ?:
+	       (w ? 0 : emit_event_cost(v, sk, (size_t)per_exit));
 }
 
 static int vx_emit(struct probe *p, enum probe_window win, struct sink *sk)
