@@ -234,7 +234,7 @@ static int print_windows(FILE *out, char *why, size_t whylen)
 	if (pipe(fds))
 		return -errno;
 	n = sleepers_start(s, MAX_THREADS, fds[0], tids);
-	fprintf(out, "%-12s %8s %8s %9s %12s %12s %12s\n", "method", "values", "threads",
+	fprintf(out, "%-12s %8s %8s %9s %12s %12s %12s\n", "counted by", "values", "threads",
 		"counters", "enable_ns", "read ns", "disable_ns");
 	if (n == MAX_THREADS)
 		ret = print_method_windows(out, tids, TPCOUNT_PERF_M, why, whylen) ?:

@@ -19,6 +19,8 @@
  * one BPF_MAP_LOOKUP_ELEM returns every counter. Only specs that count a
  * field's values, with no extra condition and no per-counter filter, and
  * not threads started later (TPCOUNT_INHERIT): anything else is -EOPNOTSUPP.
+ * Nothing outlives the process: no object is pinned, so its exit (also by
+ * kill -9) closes the perf event, program and maps, and the kernel frees them.
  * CVMBENCH_TEST_BPF_MAPS (tests) makes it look up threads and values in
  * hash maps always, the path of more than 32 threads and of large values.
  */
