@@ -39,17 +39,8 @@ static char tmp[PATH_MAX / 2], root[PATH_MAX / 2 + 8];
 static const char *get(const char *rel)
 {
 	static char buf[256];
-	char path[PATH_MAX];
-	FILE *f;
-	size_t n;
 
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	f = fopen(path, "r");
-	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	return f ? buf : "(absent)";
+	return fake_file_get(root, rel, buf, sizeof(buf));
 }
 
 /* A fresh tree: 0 no kvm module, 1 kvm without halt_poll_ns, 2 with it (@hp). */
