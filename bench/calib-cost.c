@@ -5,11 +5,14 @@
  * 7 repetitions, median, with no counter and with counters on
  * raw_syscalls:sys_enter for 1 and 40 values of `id` (getpid's, the
  * others never match: every counter's filter is still evaluated on each
- * event). Window cost: counters for K values on T sleeping threads, the
+ * event), then the trace-stream method (its reads timed apart: the ns
+ * each event costs the reader) and the bpf method for 1, 40 and 200
+ * values. Window cost: counters for K values on T sleeping threads, the
  * median of 21 enable / read / disable rounds.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,45 +21,29 @@
 
 #include "calib-cost.h"
 #include "clock.h"
+#include "tpcount-cost.h"
 #include "tpcount.h"
 
 #define REPS 7
 #define WREPS 21
 #define MAX_VALUES 200
 #define MAX_THREADS 16
+#define STREAM_DIV 8       /* stream variants: calls / 8 per repetition */
 
 static double now_ns(void)
 {
 	return (double)clock_now_ns();
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double median(double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_d);
-	return v[n / 2];
+	return tpcount_cost_median(v, n);
 }
 
 /* ns per getpid call, median of REPS. */
 static double call_ns(long calls)
 {
-	double r[REPS], t0;
-	long i;
-	int k;
-
-	for (k = 0; k < REPS; k++) {
-		t0 = now_ns();
-		for (i = 0; i < calls; i++)
-			syscall(SYS_getpid);
-		r[k] = (now_ns() - t0) / (double)calls;
-	}
-	return median(r, REPS);
+	return tpcount_cost_calls(calls, REPS, NULL, NULL, NULL, NULL);
 }
 
 /* @k values of `id`: getpid's first, then numbers no call has. */
@@ -66,45 +53,23 @@ static void values(unsigned long long *v, size_t k)
 
 	v[0] = SYS_getpid;
 	for (i = 1; i < k; i++)
-		v[i] = 100000 + i;
+		v[i] = 1000 + i;  /* no system call has these; below 65536 as exit codes */
 }
 
-static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n, char *why,
-		   size_t whylen)
+static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n,
+		   unsigned int flags, char *why, size_t whylen)
 {
 	static unsigned long long v[MAX_VALUES];
 	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, v, k, NULL };
 
 	values(v, k);
-	return tpcount_open(tc, &spec, tids, n, 0, why, whylen);
+	return tpcount_open(tc, &spec, tids, n, flags, why, whylen);
 }
 
-/* ns per call with the counters of @spec on this thread; the count is checked. */
-static int event_cost(long calls, const struct tpcount_spec *spec, double *ns, char *why,
-		      size_t whylen)
+static int event_cost(long calls, const struct tpcount_spec *spec, unsigned int flags,
+		      double *ns, double *rd_ns, char *why, size_t whylen)
 {
-	pid_t self = (pid_t)syscall(SYS_gettid);
-	struct tpcount *tc;
-	struct tpcount_snap a, b;
-	uint64_t got;
-	int ret = tpcount_open(&tc, spec, &self, 1, 0, why, whylen);
-
-	if (ret)
-		return ret;
-	ret = tpcount_snap_init(tc, &a) ?: tpcount_snap_init(tc, &b) ?: tpcount_enable(tc) ?:
-	      tpcount_read(tc, &a);
-	*ns = call_ns(calls);
-	ret = ret ?: tpcount_read(tc, &b);
-	got = ret ? 0 : tpcount_diff(tc, &a, &b, 0, -1);
-	if (!ret && got < (uint64_t)(calls * REPS)) {
-		snprintf(why, whylen, "counted %llu of %ld getpid calls",
-			 (unsigned long long)got, calls * REPS);
-		ret = -EIO;
-	}
-	tpcount_snap_free(&a);
-	tpcount_snap_free(&b);
-	tpcount_close(tc);
-	return ret;
+	return tpcount_cost_event(spec, flags, calls, REPS, ns, rd_ns, why, whylen);
 }
 
 /*
@@ -119,23 +84,32 @@ static void or_filter(char *buf, size_t len, size_t first, size_t n)
 	for (i = first + n; i-- > first && used < len;)
 		used += (size_t)snprintf(buf + used, len - used, "%sid == %llu",
 					 i < first + n - 1 ? " || " : "",
-					 i ? 100000ULL + i : (unsigned long long)SYS_getpid);
+					 i ? 1000ULL + i : (unsigned long long)SYS_getpid);
 }
 
 /* The ways of counting whose per-event cost is printed. */
 static const struct {
 	const char *what;
 	size_t counters, ored;    /* ored: ids per counter's filter (0: one value) */
+	unsigned int flags;       /* tpcount_open() flags: the method */
 } variants[] = {
-	{ "1 counter, no filter", 1, (size_t)-1 },
-	{ "1 counter, id == getpid", 1, 0 },
-	{ "40 counters, one id each", 40, 0 },
-	{ "8 counters, 5 ids or'ed each", 8, 5 },
-	{ "1 counter, 40 ids or'ed", 1, 40 },
-	{ "2 counters, 40 + 160 ids or'ed", 2, 160 },
+	{ "1 counter, no filter", 1, (size_t)-1, TPCOUNT_PERF_M },
+	{ "1 counter, id == getpid", 1, 0, TPCOUNT_PERF_M },
+	{ "40 counters, one id each", 40, 0, TPCOUNT_PERF_M },
+	{ "8 counters, 5 ids or'ed each", 8, 5, TPCOUNT_PERF_M },
+	{ "1 counter, 40 ids or'ed", 1, 40, TPCOUNT_PERF_M },
+	{ "2 counters, 40 + 160 ids or'ed", 2, 160, TPCOUNT_PERF_M },
+	{ "stream, 1 id", 1, 0, TPCOUNT_STREAM },
+	{ "stream, 40 ids", 40, 0, TPCOUNT_STREAM },
+	{ "bpf, 1 id", 1, 0, TPCOUNT_BPF_M },
+	{ "bpf, 40 ids", 40, 0, TPCOUNT_BPF_M },
+	{ "bpf, 200 ids", 200, 0, TPCOUNT_BPF_M },
 };
 
-static int variant_cost(long calls, size_t v, double *ns, char *why, size_t whylen)
+#define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+static int variant_cost(long calls, size_t v, double *ns, double *rd_ns, char *why,
+			size_t whylen)
 {
 	static unsigned long long vals[MAX_VALUES];
 	static char bufs[8][4096];
@@ -156,7 +130,7 @@ static int variant_cost(long calls, size_t v, double *ns, char *why, size_t whyl
 		}
 		spec.filters = filters;
 	}
-	return event_cost(calls, &spec, ns, why, whylen);
+	return event_cost(calls, &spec, variants[v].flags, ns, rd_ns, why, whylen);
 }
 
 struct sleeper {
@@ -196,13 +170,13 @@ static int sleepers_start(struct sleeper *s, int n, int fd, pid_t *tids)
 }
 
 /* Median ns of enable, read and disable of @k values x @n threads. */
-static int window_cost(size_t k, const pid_t *tids, size_t n, double out[3], char *why,
-		       size_t whylen)
+static int window_cost(size_t k, const pid_t *tids, size_t n, unsigned int flags,
+		       double out[3], char *why, size_t whylen)
 {
 	double r[3][WREPS], t0, t1, t2, t3;
 	struct tpcount *tc;
 	struct tpcount_snap a;
-	int i, ret = open_on(&tc, k, tids, n, why, whylen);
+	int i, ret = open_on(&tc, k, tids, n, flags, why, whylen);
 
 	if (ret)
 		return ret;
@@ -226,28 +200,45 @@ static int window_cost(size_t k, const pid_t *tids, size_t n, double out[3], cha
 	return ret;
 }
 
-static int print_windows(FILE *out, char *why, size_t whylen)
+/* The window costs of one method (@flags) for K values x T threads. */
+static int print_method_windows(FILE *out, const pid_t *tids, unsigned int flags, char *why,
+				size_t whylen)
 {
 	static const size_t ks[] = { 1, 40, 200 };
 	static const int ts[] = { 1, 4, 16 };
+	const char *m = flags & TPCOUNT_BPF_M ? "bpf" : "perf-filter";
+	double c[3];
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; !ret && i < 3; i++)
+		for (j = 0; !ret && j < 3; j++) {
+			ret = window_cost(ks[i], tids, (size_t)ts[j], flags, c, why, whylen);
+			if (!ret)
+				fprintf(out, "%-12s %8zu %8d %9zu %12.0f %12.0f %12.0f\n", m, ks[i],
+					ts[j], ks[i] * (size_t)ts[j], c[0], c[1], c[2]);
+		}
+	if (ret && (flags & TPCOUNT_BPF_M)) {     /* a kernel without bpf: said above */
+		fprintf(out, "%-12s not measured: %s\n", m, why);
+		ret = 0;
+	}
+	return ret;
+}
+
+static int print_windows(FILE *out, char *why, size_t whylen)
+{
 	struct sleeper s[MAX_THREADS];
 	pid_t tids[MAX_THREADS];
-	double c[3];
 	int fds[2], n, ret = 0;
-	size_t i, j;
 
 	if (pipe(fds))
 		return -errno;
 	n = sleepers_start(s, MAX_THREADS, fds[0], tids);
-	fprintf(out, "%8s %8s %9s %12s %12s %12s\n", "values", "threads", "counters",
-		"enable_ns", "read ns", "disable_ns");
-	for (i = 0; !ret && n == MAX_THREADS && i < 3; i++)
-		for (j = 0; !ret && j < 3; j++) {
-			ret = window_cost(ks[i], tids, (size_t)ts[j], c, why, whylen);
-			if (!ret)
-				fprintf(out, "%8zu %8d %9zu %12.0f %12.0f %12.0f\n", ks[i], ts[j],
-					ks[i] * (size_t)ts[j], c[0], c[1], c[2]);
-		}
+	fprintf(out, "%-12s %8s %8s %9s %12s %12s %12s\n", "counted by", "values", "threads",
+		"counters", "enable_ns", "read ns", "disable_ns");
+	if (n == MAX_THREADS)
+		ret = print_method_windows(out, tids, TPCOUNT_PERF_M, why, whylen) ?:
+		      print_method_windows(out, tids, TPCOUNT_BPF_M, why, whylen);
 	close(fds[1]);
 	while (n-- > 0)
 		pthread_join(s[n].th, NULL);
@@ -255,9 +246,34 @@ static int print_windows(FILE *out, char *why, size_t whylen)
 	return ret;
 }
 
-int calib_cost(long calls, FILE *out, char *why, size_t whylen)
+/* One variant's line; a stream variant needs the journal (@no_stream: why not). */
+static int print_variant(FILE *out, long calls, size_t v, double off, const char *no_stream,
+			 char *why, size_t whylen)
 {
-	double off, on;
+	int stream = !!(variants[v].flags & TPCOUNT_STREAM);
+	double on = 0, rd = 0;
+	int ret;
+
+	if (stream && no_stream) {
+		fprintf(out, "getpid, %-31s not measured: %s\n", variants[v].what, no_stream);
+		return 0;
+	}
+	/* a stream variant reads each repetition: its buffer must hold it */
+	ret = variant_cost(stream ? calls / STREAM_DIV : calls, v, &on, &rd, why, whylen);
+	if (ret && ret != -EIO && (variants[v].flags & TPCOUNT_BPF_M)) {
+		fprintf(out, "getpid, %-31s not measured: %s\n", variants[v].what, why);
+		return 0;         /* a kernel without bpf (or refusing it) */
+	}
+	if (ret)
+		return ret;
+	fprintf(out, "getpid, %-31s %8.1f ns/call  %+7.1f ns per counted event, "
+		"%6.1f ns reading it\n", variants[v].what, on, on - off, rd);
+	return 0;
+}
+
+int calib_cost(long calls, const char *no_stream, FILE *out, char *why, size_t whylen)
+{
+	double off;
 	size_t i;
 	int ret;
 
@@ -267,13 +283,9 @@ int calib_cost(long calls, FILE *out, char *why, size_t whylen)
 	}
 	off = call_ns(calls);
 	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter", off);
-	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
-		ret = variant_cost(calls, i, &on, why, whylen);
-		if (ret)
+	for (i = 0; i < NVARIANTS; i++)
+		if ((ret = print_variant(out, calls, i, off, no_stream, why, whylen)))
 			return ret;
-		fprintf(out, "getpid, %-31s %8.1f ns/call  %+7.1f ns per counted event\n",
-			variants[i].what, on, on - off);
-	}
 	off = call_ns(calls);
 	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter (again)", off);
 	return print_windows(out, why, whylen);

@@ -12,8 +12,10 @@
 
 /**
  * calib_cost() - measure and print on @out; @calls system calls per
- * repetition. Returns 0, or -errno when it cannot count here (@why).
+ * repetition; @no_stream: why the trace-stream method (its tracefs instance
+ * is journalled) is not measured, or NULL. Returns 0, or -errno when it
+ * cannot count here (@why).
  */
-int calib_cost(long calls, FILE *out, char *why, size_t whylen);
+int calib_cost(long calls, const char *no_stream, FILE *out, char *why, size_t whylen);
 
 #endif

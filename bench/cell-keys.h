@@ -114,6 +114,8 @@
 	  NULL, "ksm probe: seconds to wait for KSM to converge (flagged when hit)") \
 	X("thp", thp, char, [12], KEY_ENUM, 1, 0, 0, "unchanged|always|madvise|never", \
 	  "unchanged", NULL, "host transparent hugepages (enabled) for the cell") \
+	X("halt-poll-ns", halt_poll_ns, char, [16], KEY_NAME, 1, 0, 0, NULL, "unchanged", \
+	  config_check_halt_poll, "host KVM halt polling (kvm halt_poll_ns): unchanged|NS") \
 	X("hostmem-interval", hostmem_interval, double, , KEY_DOUBLE, 0, 0.01, 3600, NULL, \
 	  "1", NULL, "hostmem/ksm probes: seconds between memory samples") \
 	X("noise-threshold", noise_threshold, double, , KEY_DOUBLE, 0, 0, 100, NULL, "10", \

@@ -94,7 +94,8 @@ static int run_target(const char *target, const struct cal_opts *o, const char *
 		return calib_counters(&co, stdout, why, len);
 	}
 	if (!strcmp(target, "cost"))
-		return calib_cost((long)(o->calls ? o->calls : 200000), stdout, why, len);
+		return calib_cost((long)(o->calls ? o->calls : 200000),
+				  no_journal[0] ? no_journal : NULL, stdout, why, len);
 	struct calib_vmexit_opts vo = { (long)(o->calls ? o->calls : 1000),
 					(int)(o->windows ? o->windows : 3) };
 

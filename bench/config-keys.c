@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "config.h"
 #include "knob-idle.h"
+#include "knob-halt-poll.h"
 #include "pool.h"
 #include "probe.h"
 #include "workload.h"
@@ -25,6 +26,7 @@ static int config_check_workload(const char *v, char *err, size_t errlen);
 static int config_check_wait(const char *v, char *err, size_t errlen);
 static int config_check_idle(const char *v, char *err, size_t errlen);
 static int config_check_probe(const char *v, char *err, size_t errlen);
+static int config_check_halt_poll(const char *v, char *err, size_t errlen);
 
 #define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
 		  check, help) \
@@ -165,6 +167,17 @@ static int config_check_idle(const char *v, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "bad value '%s' for idle: allowed default, hlt, "
 		 "poll, spin, haltpoll:NANOSECONDS (0 to %u)", v, IDLE_HALTPOLL_MAX_NS);
+	return -EINVAL;
+}
+
+static int config_check_halt_poll(const char *v, char *err, size_t errlen)
+{
+	long long ns;
+
+	if (!halt_poll_parse(v, &ns))
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for halt-poll-ns: allowed unchanged, "
+		 "NANOSECONDS (0 to %lld)", v, HALT_POLL_MAX_NS);
 	return -EINVAL;
 }
 

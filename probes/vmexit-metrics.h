@@ -22,6 +22,9 @@
 #define VMEXIT_READ_NS      "counters_read_ns"
 /* kvm_exit counters each exit of a counted thread passes through */
 #define VMEXIT_PER_EXIT     "counters_per_exit"
+/* ns each kvm_exit of a counted thread costs it, measured (tpcount_cost_shape) */
+#define VMEXIT_EVENT_NS     "counters_event_ns"
+#define VMEXIT_NOTE_COST    "counters_event_ns_skip"   /* why it was not measured */
 /* the cross-vendor classes, in the order of enum kvm_class (kvm-reasons.h) */
 #define VMEXIT_CLASSES(X) X("idle") X("io") X("mmio") X("msr") X("cpuid") \
 	X("interrupt") X("page-state") X("other")

@@ -61,6 +61,7 @@
 #include "kvm-reasons.h"
 #include "proc-tasks.h"
 #include "sysfs.h"
+#include "tpcount-cost.h"
 #include "tpcount.h"
 #include "tracefs-find.h"
 #include "tracefs-host.h"
@@ -80,6 +81,7 @@ struct vx_src {
 	int by_class;             /* counters are classes, not reasons */
 	struct tpcount *tc;
 	struct tpcount_snap snap[2][2];   /* [cell, invocation][start, stop] */
+	double event_ns;          /* counting's cost per event (cell rows), 0: unmeasured */
 };
 
 struct vx_priv {
@@ -646,6 +648,8 @@ static int src_row(struct sink *sk, const struct vx_src *s, size_t i, long long 
 	r.reason_code = rest || total || s->by_class ? -1 : (long long)s->codes[i];
 	r.count = skip ? -1 : c;
 	r.counters_per_event = (long long)s->n;
+	if (s->event_ns > 0)
+		r.cost_ns_per_event = s->event_ns;
 	r.fidelity = total ? fid : NULL;
 	r.skip = skip;
 	return vmexit_put(sk, &r);
@@ -717,6 +721,30 @@ static int emit_notes(struct vx_priv *v, struct sink *sk)
 	return ret ?: v->isa_note[0] ? sink_note(sk, "isa", v->isa_note) : 0;
 }
 
+/*
+ * What each kvm_exit costs a counted vCPU thread, measured after the cell
+ * (the cell window only: it takes ~30 ms, never between invocations) for
+ * the method and the @per_exit counters kvm_exit's sources use.
+ */
+static int emit_event_cost(struct vx_priv *v, struct sink *sk, size_t per_exit)
+{
+	enum tpcount_method m = TPCOUNT_PERF_FILTER;
+	char why[256];
+	double ns;
+	int k;
+
+	for (k = 0; k < v->nsrc; k++)
+		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
+			m = tpcount_method(v->src[k].tc);
+	if (tpcount_cost_shape(m, m == TPCOUNT_PERF_FILTER ? per_exit : 1, &ns, why,
+			       sizeof(why)))
+		return sink_note(sk, VMEXIT_NOTE_COST, why);
+	for (k = 0; k < v->nsrc; k++)
+		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
+			v->src[k].event_ns = ns;   /* the cell window's vmexit rows carry it */
+	return sink_metric(sk, VMEXIT_EVENT_NS, ns, "ns");
+}
+
 /* The probe's cost: counters open, counters each exit passes, read time. */
 static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
 {
@@ -731,7 +759,8 @@ static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
 	return sink_metric(sk, VMEXIT_COUNTERS, counters, "count") ?:
 	       sink_metric(sk, VMEXIT_PER_EXIT, per_exit, "count") ?:
 	       sink_metric(sk, VMEXIT_READ_NS, v->read_ns[w], "ns") ?:
-	       v->ks.n ? sink_metric(sk, VMEXIT_STATS_READ_NS, v->ks.read_ns[w], "ns") : 0;
+	       (v->ks.n ? sink_metric(sk, VMEXIT_STATS_READ_NS, v->ks.read_ns[w], "ns") : 0) ?:
+	       (w ? 0 : emit_event_cost(v, sk, (size_t)per_exit));
 }
 
 static int vx_emit(struct probe *p, enum probe_window win, struct sink *sk)

@@ -5,7 +5,9 @@
  * (KVM_CHECK_EXTENSION(KVM_CAP_VM_TYPES): sev, sev-es, sev-snp, tdx), and
  * the module parameters that matter for CVMs and idle cost, from
  * /sys/module/{kvm,kvm_amd,kvm_intel}/parameters: halt_poll_ns, sev,
- * sev_es, sev_snp, pause_filter_count, tdx, ple_gap.
+ * sev_es, sev_snp, pause_filter_count, tdx, ple_gap, and the rest of halt
+ * polling and pause-loop exiting (PLE): halt_poll_ns_grow,
+ * halt_poll_ns_shrink, ple_window, pause_filter_thresh.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +40,10 @@ static const struct {
 	{ "kvm.amd.pause_filter_count", "kvm_amd", "pause_filter_count" },
 	{ "kvm.intel.tdx", "kvm_intel", "tdx" },
 	{ "kvm.intel.ple_gap", "kvm_intel", "ple_gap" },
+	{ "kvm.halt_poll_ns_grow", "kvm", "halt_poll_ns_grow" },
+	{ "kvm.halt_poll_ns_shrink", "kvm", "halt_poll_ns_shrink" },
+	{ "kvm.intel.ple_window", "kvm_intel", "ple_window" },
+	{ "kvm.amd.pause_filter_thresh", "kvm_amd", "pause_filter_thresh" },
 };
 
 static void kvm_put_vm_types(const struct env_sink *s, int fd)

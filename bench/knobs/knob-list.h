@@ -9,4 +9,5 @@
 	X(favordynmods) \
 	X(corunner)     \
 	X(thp)          \
+	X(halt_poll)    \
 	X(ksm)

@@ -127,6 +127,18 @@ int tp_format_has_field(const struct tp_format *f, const char *name)
 	return f->event && tep_find_field(f->event, name) != NULL;
 }
 
+int tp_format_field(const struct tp_format *f, const char *name, unsigned int *offset,
+		    unsigned int *size)
+{
+	struct tep_format_field *fl = f->event ? tep_find_field(f->event, name) : NULL;
+
+	if (!fl)
+		return -ENOENT;
+	*offset = (unsigned int)fl->offset;
+	*size = (unsigned int)fl->size;
+	return 0;
+}
+
 void tp_format_free(struct tp_format *f)
 {
 	if (f->tep)
@@ -168,6 +180,13 @@ int tp_format_has_field(const struct tp_format *f, const char *name)
 {
 	(void)f, (void)name;
 	return 0;
+}
+
+int tp_format_field(const struct tp_format *f, const char *name, unsigned int *offset,
+		    unsigned int *size)
+{
+	(void)f, (void)name, (void)offset, (void)size;
+	return -ENOENT;
 }
 
 void tp_format_free(struct tp_format *f)

@@ -40,6 +40,12 @@ int tp_format_load(struct tp_format *f, const char *tracing_dir, const char *sys
 int tp_format_id(const struct tp_format *f);
 /** tp_format_has_field() - 1 if the event has a field named @name. */
 int tp_format_has_field(const struct tp_format *f, const char *name);
+/**
+ * tp_format_field() - where field @name is in a record: its byte offset
+ * and size into *@offset and *@size. Returns 0, or -ENOENT.
+ */
+int tp_format_field(const struct tp_format *f, const char *name, unsigned int *offset,
+		    unsigned int *size);
 /** tp_format_free() - release @f (it may be zeroed or freed already). */
 void tp_format_free(struct tp_format *f);
 

@@ -31,4 +31,28 @@ int tpstream_read(struct tpstream *st, uint64_t *v, uint64_t *lost);
 /** tpstream_close() - the instance removed, everything freed (NULL is fine). */
 void tpstream_close(struct tpstream *st);
 
+/* The bpf method (tpcount-bpf.c): where the counted field is in a record. */
+struct tpbpf;
+struct tpbpf_field {
+	unsigned int offset, size;
+};
+
+/**
+ * tpbpf_open() - maps, the program and the perf event of tracepoint @id
+ * it is attached to, counting disabled. -EOPNOTSUPP for a spec it cannot
+ * count (filters, extra, inherit), -EPERM/-EACCES/-EINVAL when the kernel
+ * refuses (the verifier's last line in @err).
+ */
+int tpbpf_open(struct tpbpf **out, const struct tpcount_spec *spec,
+	       const struct tpbpf_field *f, int id, const pid_t *ids, size_t nids,
+	       unsigned int flags, char *err, size_t errlen);
+/** tpbpf_enable() - counting on. */
+int tpbpf_enable(struct tpbpf *b);
+/** tpbpf_disable() - counting off. */
+int tpbpf_disable(struct tpbpf *b);
+/** tpbpf_read() - every counter, [id * nvalues + value], into @v. */
+int tpbpf_read(struct tpbpf *b, uint64_t *v);
+/** tpbpf_close() - the perf event, program and maps closed (NULL is fine). */
+void tpbpf_close(struct tpbpf *b);
+
 #endif

@@ -28,6 +28,7 @@ struct tpcount {
 	enum tpcount_method method;
 	uint64_t *buf;            /* one group read */
 	struct tpstream *st;      /* the trace-stream method */
+	struct tpbpf *bp;         /* the bpf method */
 };
 
 static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
@@ -99,8 +100,12 @@ static int open_one(struct tpcount *tc, const struct tpcount_spec *spec, int id,
 	return 0;
 }
 
-/* The event's id, after checking it has the field (from its format). */
-static int event_id(const struct tpcount_spec *spec, char *err, size_t errlen)
+/*
+ * The event's id, after checking it has the field (from its format); where
+ * the field is into *@fl when not NULL.
+ */
+static int event_id(const struct tpcount_spec *spec, struct tpbpf_field *fl, char *err,
+		    size_t errlen)
 {
 	struct tp_format f;
 	char dir[PATH_MAX];
@@ -118,6 +123,8 @@ static int event_id(const struct tpcount_spec *spec, char *err, size_t errlen)
 	} else {
 		ret = tp_format_id(&f);
 	}
+	if (ret >= 0 && fl && spec->field)
+		tp_format_field(&f, spec->field, &fl->offset, &fl->size);
 	tp_format_free(&f);
 	return ret;
 }
@@ -176,10 +183,37 @@ static int stream_instead(struct tpcount *tc, const struct tpcount_spec *spec,
 	return ret;
 }
 
+/* The bpf method by default: a spec it counts, of more than one value (the numbers). */
+static int bpf_default(const struct tpcount_spec *spec, unsigned int flags)
+{
+	return !(flags & (TPCOUNT_PERF_M | TPCOUNT_STREAM | TPCOUNT_INHERIT)) &&
+	       !spec->filters && !spec->extra && spec->field && spec->nvalues >= 2;
+}
+
+static int bpf_open(struct tpcount **out, const struct tpcount_spec *spec,
+		    const struct tpbpf_field *fl, int id, const pid_t *ids, size_t nids,
+		    unsigned int flags, char *err, size_t errlen)
+{
+	struct tpcount *tc = NULL;
+	int ret = alloc_set(&tc, spec->nvalues, nids);
+
+	if (!ret) {
+		tc->method = TPCOUNT_BPF;
+		ret = tpbpf_open(&tc->bp, spec, fl, id, ids, nids, flags, err, errlen);
+	}
+	if (ret) {
+		tpcount_close(tc);
+		return ret;
+	}
+	*out = tc;
+	return 0;
+}
+
 int tpcount_open(struct tpcount **out, const struct tpcount_spec *spec,
 		 const pid_t *ids, size_t nids, unsigned int flags, char *err, size_t errlen)
 {
 	struct tpcount *tc = NULL;
+	struct tpbpf_field fl = { 0, 8 };
 	size_t ii, vi;
 	int id, ret;
 
@@ -189,9 +223,14 @@ int tpcount_open(struct tpcount **out, const struct tpcount_spec *spec,
 			 nids, flags & TPCOUNT_CPUS ? "CPUs" : "threads");
 		return -EINVAL;
 	}
-	id = event_id(spec, err, errlen);
+	id = event_id(spec, &fl, err, errlen);
 	if (id < 0)
 		return id;
+	if (flags & TPCOUNT_BPF_M)
+		return bpf_open(out, spec, &fl, id, ids, nids, flags, err, errlen);
+	if (bpf_default(spec, flags) &&
+	    !bpf_open(out, spec, &fl, id, ids, nids, flags, err, errlen))
+		return 0;         /* else (bpf refused here): perf-filter counters */
 	ret = fd_room(spec->nvalues * nids);
 	if (ret) {
 		snprintf(err, errlen, "%zu counters need more open files than "
@@ -225,11 +264,15 @@ static int group_ioctl(struct tpcount *tc, unsigned long req)
 
 int tpcount_enable(struct tpcount *tc)
 {
+	if (tc->bp)
+		return tpbpf_enable(tc->bp);
 	return tc->st ? tpstream_enable(tc->st) : group_ioctl(tc, PERF_EVENT_IOC_ENABLE);
 }
 
 int tpcount_disable(struct tpcount *tc)
 {
+	if (tc->bp)
+		return tpbpf_disable(tc->bp);
 	return tc->st ? tpstream_disable(tc->st) : group_ioctl(tc, PERF_EVENT_IOC_DISABLE);
 }
 
@@ -257,6 +300,8 @@ int tpcount_read(struct tpcount *tc, struct tpcount_snap *s)
 	s->lost = 0;
 	if (tc->st)
 		return tpstream_read(tc->st, s->v, &s->lost);
+	if (tc->bp)
+		return tpbpf_read(tc->bp, s->v);
 	for (ii = 0; ii < tc->nids; ii++) {
 		r = read(tc->fd[ii * tc->nvalues], tc->buf, want);
 		if (r < 0)
@@ -295,7 +340,7 @@ size_t tpcount_nids(const struct tpcount *tc)
 
 size_t tpcount_ncounters(const struct tpcount *tc)
 {
-	return tc->st ? tc->nvalues * tc->nids : tc->nopen;
+	return tc->st || tc->bp ? tc->nvalues * tc->nids : tc->nopen;
 }
 
 enum tpcount_method tpcount_method(const struct tpcount *tc)
@@ -306,7 +351,7 @@ enum tpcount_method tpcount_method(const struct tpcount *tc)
 const char *tpcount_method_name(enum tpcount_method m)
 {
 	return m == TPCOUNT_PERF_FILTER ? "perf-filter" :
-	       m == TPCOUNT_TRACE_STREAM ? "trace-stream" : "unknown";
+	       m == TPCOUNT_TRACE_STREAM ? "trace-stream" : m == TPCOUNT_BPF ? "bpf" : "unknown";
 }
 
 void tpcount_close(struct tpcount *tc)
@@ -316,6 +361,7 @@ void tpcount_close(struct tpcount *tc)
 	if (!tc)
 		return;
 	tpstream_close(tc->st);
+	tpbpf_close(tc->bp);
 	for (i = 0; tc->fd && i < tc->nvalues * tc->nids; i++)
 		if (tc->fd[i] >= 0)
 			close(tc->fd[i]);

@@ -24,4 +24,24 @@ static inline void fake_file_put(const char *root, const char *rel, const char *
 	}
 }
 
+/*
+ * The contents of @root followed by @rel (at most @len - 1 bytes) into
+ * @buf, or "(absent)" when it cannot be opened. Returns @buf.
+ */
+static inline const char *fake_file_get(const char *root, const char *rel, char *buf,
+					size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	f = fopen(path, "r");
+	n = f ? fread(buf, 1, len - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	return f ? buf : "(absent)";
+}
+
 #endif

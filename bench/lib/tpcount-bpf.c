@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tpcount-bpf.c - the "bpf" method of the counting engine (tpcount-local.h):
+ * one small eBPF program on the tracepoint (BPF_PROG_TYPE_TRACEPOINT,
+ * attached with PERF_EVENT_IOC_SET_BPF to one perf event) counts each
+ * event by the value of the field into one array of counters, so an event
+ * costs one program run whatever the number of values: the cost of a
+ * perf counter grows with the counters on the thread (docs/performance.md).
+ *
+ * The program, written here as instructions (no compiler, no libbpf):
+ *   if (!ctl[0]) return;                      counting enabled?
+ *   t = index of the current tid (or CPU); if none, return;   (compares, or a map)
+ *   v = vals[the field's value, read at its offset in the record]; if none, return;
+ *                                             (an array map for values < 65536)
+ *   counts[0][t * nvalues + v] += 1           (atomic add)
+ * The kernel runs it for every hit of the tracepoint by any task (the
+ * program array belongs to the event, not to the perf event it was
+ * attached through), which is why it looks the thread up itself. Read:
+ * one BPF_MAP_LOOKUP_ELEM returns every counter. Only specs that count a
+ * field's values, with no extra condition and no per-counter filter, and
+ * not threads started later (TPCOUNT_INHERIT): anything else is -EOPNOTSUPP.
+ * Nothing outlives the process: no object is pinned, so its exit (also by
+ * kill -9) closes the perf event, program and maps, and the kernel frees them.
+ * CVMBENCH_TEST_BPF_MAPS (tests) makes it look up threads and values in
+ * hash maps always, the path of more than 32 threads and of large values.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tpcount-local.h"
+
+struct tpbpf {
+	int ctl, ids, vals, counts;   /* map fds */
+	int prog, ev;                 /* program and the perf event it hangs on */
+	size_t n, nids;               /* counters: nids x nvalues */
+	uint32_t vals_max;            /* vals is an array of this many, or 0: a hash */
+	int maps_only;                /* test: hash maps for ids and values, no shortcut */
+};
+
+#define I(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+					      .off = (o), .imm = (i) })
+#define MOV_REG(d, s)       I(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define MOV_IMM(d, i)       I(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define ALU_IMM(op, d, i)   I(BPF_ALU64 | (op) | BPF_K, d, 0, 0, i)
+#define ALU_REG(op, d, s)   I(BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
+#define LDX(sz, d, s, o)    I(BPF_LDX | (sz) | BPF_MEM, d, s, o, 0)
+#define STX(sz, d, s, o)    I(BPF_STX | (sz) | BPF_MEM, d, s, o, 0)
+#define ST(sz, d, o, i)     I(BPF_ST | (sz) | BPF_MEM, d, 0, o, i)
+#define CALL(f)             I(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define EXIT()              I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define XADD64(d, s, o)     I(BPF_STX | BPF_DW | BPF_ATOMIC, d, s, o, BPF_ADD)
+
+#define IDS_INLINE 32      /* up to this many threads or CPUs: compared inline */
+#define PROG_MAX (64 + 3 * IDS_INLINE)
+#define VALS_ARRAY_MAX 65536  /* values below this: an array map, else a hash */
+
+/* A program being written; jumps to its end are patched when it ends. */
+struct prog {
+	struct bpf_insn i[PROG_MAX];
+	int n, out[16], nout;
+	int found[IDS_INLINE], nfound;
+};
+
+static void emit(struct prog *p, struct bpf_insn x)
+{
+	if (p->n < PROG_MAX)
+		p->i[p->n++] = x;
+}
+
+/* if (reg OP imm) goto out */
+static void jmp_out(struct prog *p, int op, int reg, int imm)
+{
+	if (p->nout < 16)
+		p->out[p->nout++] = p->n;
+	emit(p, I(BPF_JMP | op | BPF_K, reg, 0, 0, imm));
+}
+
+/* r0 = map_lookup_elem(@fd, fp + @key); if (!r0) goto out */
+static void lookup(struct prog *p, int fd, int key)
+{
+	emit(p, I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, fd));
+	emit(p, I(0, 0, 0, 0, 0));
+	emit(p, MOV_REG(2, 10));
+	emit(p, ALU_IMM(BPF_ADD, 2, key));
+	emit(p, CALL(BPF_FUNC_map_lookup_elem));
+	jmp_out(p, BPF_JEQ, 0, 0);
+}
+
+/* out: return 0 (the perf event counts nothing); patch the jumps to it. */
+static void end(struct prog *p)
+{
+	int k;
+
+	for (k = 0; k < p->nout; k++)
+		p->i[p->out[k]].off = (short)(p->n - p->out[k] - 1);
+	emit(p, MOV_IMM(0, 0));
+	emit(p, EXIT());
+}
+
+static long sys_bpf(int cmd, union bpf_attr *a)
+{
+	return syscall(SYS_bpf, cmd, a, sizeof(*a));
+}
+
+static int map_new(enum bpf_map_type type, unsigned int ksz, unsigned int vsz,
+		   unsigned int max)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = ksz;
+	a.value_size = vsz;
+	a.max_entries = max;
+	return (int)sys_bpf(BPF_MAP_CREATE, &a);
+}
+
+static int map_put(int fd, const void *key, const void *val)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (unsigned int)fd;
+	a.key = (unsigned long)key;
+	a.value = (unsigned long)val;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a) ? -errno : 0;
+}
+
+/* The load size of a field of @size bytes (1, 2, 4 or 8). */
+static int ld_size(unsigned int size)
+{
+	return size == 1 ? BPF_B : size == 2 ? BPF_H : size == 4 ? BPF_W : BPF_DW;
+}
+
+/*
+ * The index of the thread (or CPU) in r0 into r7, or goto out: a chain of
+ * compares for a few (cheaper than the hash map's lookup), else the map.
+ */
+static void id_index(struct prog *p, const struct tpbpf *b, const pid_t *ids)
+{
+	size_t i;
+	int k;
+
+	emit(p, I(BPF_ALU | BPF_MOV | BPF_X, 0, 0, 0, 0));   /* w0 = w0: the low half */
+	if (b->nids > IDS_INLINE || b->maps_only) {
+		emit(p, STX(BPF_W, 10, 0, -8));
+		lookup(p, b->ids, -8);
+		emit(p, LDX(BPF_W, 7, 0, 0));
+		return;
+	}
+	for (i = 0; i < b->nids; i++) {
+		emit(p, I(BPF_JMP | BPF_JNE | BPF_K, 0, 0, 2, (int)ids[i]));
+		emit(p, MOV_IMM(7, (int)i));
+		p->found[p->nfound++] = p->n;
+		emit(p, I(BPF_JMP | BPF_JA, 0, 0, 0, 0));
+	}
+	jmp_out(p, BPF_JA, 0, 0);
+	for (k = 0; k < p->nfound; k++)
+		p->i[p->found[k]].off = (short)(p->n - p->found[k] - 1);
+}
+
+/* The value's index into r8: an array map holds index + 1 (0: not counted). */
+static void value_index(struct prog *p, const struct tpbpf *b, const struct tpbpf_field *f)
+{
+	emit(p, LDX(ld_size(f->size), 1, 6, (short)f->offset));
+	if (b->vals_max) {
+		jmp_out(p, BPF_JGE, 1, (int)b->vals_max);
+		emit(p, STX(BPF_W, 10, 1, -16));
+	} else {
+		emit(p, STX(BPF_DW, 10, 1, -16));
+	}
+	lookup(p, b->vals, -16);
+	emit(p, LDX(BPF_W, 8, 0, 0));
+	if (b->vals_max) {
+		jmp_out(p, BPF_JEQ, 8, 0);
+		emit(p, ALU_IMM(BPF_SUB, 8, 1));
+	}
+}
+
+/* The program (above) for these maps, the field and the id kind. */
+static int prog_load(struct tpbpf *b, const struct tpbpf_field *f, size_t nvalues,
+		     const pid_t *ids, int cpus, char *log, size_t loglen)
+{
+	struct prog p = { .n = 0 };
+	union bpf_attr a;
+
+	emit(&p, MOV_REG(6, 1));                         /* r6: the record */
+	emit(&p, ST(BPF_W, 10, -4, 0));
+	lookup(&p, b->ctl, -4);                          /* enabled? */
+	emit(&p, LDX(BPF_W, 1, 0, 0));
+	jmp_out(&p, BPF_JEQ, 1, 0);
+	emit(&p, CALL(cpus ? BPF_FUNC_get_smp_processor_id : BPF_FUNC_get_current_pid_tgid));
+	id_index(&p, b, ids);                            /* r7: the tid's or CPU's index */
+	value_index(&p, b, f);                           /* r8: the value's */
+	emit(&p, ALU_IMM(BPF_MUL, 7, (int)nvalues));
+	emit(&p, ALU_REG(BPF_ADD, 7, 8));
+	jmp_out(&p, BPF_JGE, 7, (int)b->n);              /* bounds, for the verifier */
+	emit(&p, ST(BPF_W, 10, -4, 0));
+	lookup(&p, b->counts, -4);
+	emit(&p, ALU_IMM(BPF_LSH, 7, 3));
+	emit(&p, ALU_REG(BPF_ADD, 0, 7));
+	emit(&p, MOV_IMM(1, 1));
+	emit(&p, XADD64(0, 1, 0));                       /* counts[r7] += 1 */
+	end(&p);
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	a.insns = (unsigned long)p.i;
+	a.insn_cnt = (unsigned int)p.n;
+	a.license = (unsigned long)"Dual MIT/GPL";
+	b->prog = (int)sys_bpf(BPF_PROG_LOAD, &a);
+	if (b->prog >= 0)
+		return 0;
+	/* again with the verifier's log, for the reason (a full log of a good load overflows) */
+	a.log_buf = (unsigned long)log;
+	a.log_size = (unsigned int)loglen;
+	a.log_level = 1;
+	b->prog = (int)sys_bpf(BPF_PROG_LOAD, &a);
+	return b->prog < 0 ? -errno : 0;
+}
+
+static int set_ctl(struct tpbpf *b, uint32_t on)
+{
+	uint32_t k = 0;
+
+	return map_put(b->ctl, &k, &on);
+}
+
+/* The maps: ctl[1], ids (tid or CPU -> index), vals (value -> index), counts[1][n]. */
+static int maps_fill(struct tpbpf *b, const struct tpcount_spec *spec,
+		     const struct tpbpf_field *f, const pid_t *ids, size_t nids)
+{
+	uint64_t mask = f->size >= 8 ? ~0ULL : (1ULL << (8 * f->size)) - 1, key, max = 0;
+	uint32_t i, k, v;
+	int ret = 0;
+
+	for (i = 0; i < spec->nvalues; i++)
+		max = (spec->values[i] & mask) > max ? spec->values[i] & mask : max;
+	b->vals_max = max < VALS_ARRAY_MAX && !b->maps_only ? (uint32_t)max + 1 : 0;
+	b->ctl = map_new(BPF_MAP_TYPE_ARRAY, 4, 4, 1);
+	b->ids = map_new(BPF_MAP_TYPE_HASH, 4, 4, (unsigned int)nids);
+	b->vals = b->vals_max ? map_new(BPF_MAP_TYPE_ARRAY, 4, 4, b->vals_max) :
+		  map_new(BPF_MAP_TYPE_HASH, 8, 4, (unsigned int)spec->nvalues);
+	b->counts = map_new(BPF_MAP_TYPE_ARRAY, 4, (unsigned int)(8 * b->n), 1);
+	if (b->ctl < 0 || b->ids < 0 || b->vals < 0 || b->counts < 0)
+		return -errno;
+	for (i = 0; !ret && i < nids; i++) {
+		k = (uint32_t)ids[i];
+		ret = map_put(b->ids, &k, &i);
+	}
+	for (i = 0; !ret && i < spec->nvalues; i++) {
+		key = spec->values[i] & mask;
+		k = (uint32_t)key;
+		v = i + 1;
+		ret = b->vals_max ? map_put(b->vals, &k, &v) : map_put(b->vals, &key, &i);
+	}
+	return ret ?: set_ctl(b, 0);
+}
+
+/* One perf event of the tracepoint, any scope: the program runs on every hit. */
+static int attach(struct tpbpf *b, int id, pid_t who, int cpus)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_TRACEPOINT, .size = sizeof(a) };
+	long fd;
+
+	a.config = (uint64_t)id;
+	fd = syscall(SYS_perf_event_open, &a, cpus ? -1 : who, cpus ? who : -1, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	b->ev = (int)fd;
+	return ioctl(b->ev, PERF_EVENT_IOC_SET_BPF, b->prog) ? -errno : 0;
+}
+
+/* The reason a spec is not for this method, or NULL. */
+static const char *unsupported(const struct tpcount_spec *spec, unsigned int flags)
+{
+	if (spec->filters || !spec->field)
+		return "counters with filters of their own";
+	if (spec->extra)
+		return "an extra condition";
+	if (flags & TPCOUNT_INHERIT)
+		return "threads started later (inherit)";
+	return NULL;
+}
+
+int tpbpf_open(struct tpbpf **out, const struct tpcount_spec *spec,
+	       const struct tpbpf_field *f, int id, const pid_t *ids, size_t nids,
+	       unsigned int flags, char *err, size_t errlen)
+{
+	const char *no = unsupported(spec, flags);
+	static char log[4096];
+	struct tpbpf *b;
+	int ret;
+
+	*out = NULL;
+	if (no) {
+		snprintf(err, errlen, "the bpf method does not count %s", no);
+		return -EOPNOTSUPP;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->ctl = b->ids = b->vals = b->counts = b->prog = b->ev = -1;
+	b->n = nids * spec->nvalues;
+	b->nids = nids;
+	b->maps_only = getenv("CVMBENCH_TEST_BPF_MAPS") != NULL;
+	ret = maps_fill(b, spec, f, ids, nids);
+	if (ret)
+		snprintf(err, errlen, "bpf maps for %s:%s: %s", spec->system, spec->event,
+			 strerror(-ret));
+	log[0] = '\0';
+	if (!ret && (ret = prog_load(b, f, spec->nvalues, ids, !!(flags & TPCOUNT_CPUS), log,
+				     sizeof(log))))
+		snprintf(err, errlen, "the kernel refused the bpf program for %s:%s: %s%s%.200s",
+			 spec->system, spec->event, strerror(-ret), log[0] ? ": " : "", log);
+	if (!ret && (ret = attach(b, id, ids[0], !!(flags & TPCOUNT_CPUS))))
+		snprintf(err, errlen, "attaching the bpf program to %s:%s: %s", spec->system,
+			 spec->event, strerror(-ret));
+	if (ret) {
+		tpbpf_close(b);
+		return ret;
+	}
+	*out = b;
+	return 0;
+}
+
+int tpbpf_enable(struct tpbpf *b)
+{
+	return set_ctl(b, 1);
+}
+
+int tpbpf_disable(struct tpbpf *b)
+{
+	return set_ctl(b, 0);
+}
+
+int tpbpf_read(struct tpbpf *b, uint64_t *v)
+{
+	union bpf_attr a;
+	uint32_t k = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (unsigned int)b->counts;
+	a.key = (unsigned long)&k;
+	a.value = (unsigned long)v;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &a) ? -errno : 0;
+}
+
+void tpbpf_close(struct tpbpf *b)
+{
+	int *fds[6];
+	size_t i;
+
+	if (!b)
+		return;
+	fds[0] = &b->ev, fds[1] = &b->prog, fds[2] = &b->counts;
+	fds[3] = &b->vals, fds[4] = &b->ids, fds[5] = &b->ctl;
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+	free(b);
+}
