@@ -3,9 +3,10 @@
 # breakdown and isolation-relaxation figures.
 #
 # Run by `cvmbench plot runc-phases` (analysis/plot.c), which sets:
-#   datafile, outfile, term, ncells, run
+#   datafile, outfile, term, ncells, nphases, run
 # Data (analysis/fig-runc-phases.c): a header row, then one row per cell:
-#   1 label (with N, the container starts of the bar)  2..13 mean ms per start of each phase (docs/probes/runc.md)
+#   1 label (with N, the container starts of the bar)  2..nphases+1 mean ms per
+#   start of each phase (docs/probes/runc.md), in the order drawn (bottom up)
 
 w = 360 + 70 * ncells
 if (term eq 'svg') {
@@ -15,10 +16,14 @@ if (term eq 'svg') {
 }
 set output outfile
 
-# one colour per phase, in the probe's order
-array c[12] = ['#4477aa', '#66ccee', '#228833', '#ccbb44', '#ee6677', '#aa3377', \
-	'#bbbbbb', '#332288', '#88ccee', '#44aa99', '#999933', '#dddddd']
-do for [i = 1:12] { set linetype i lc rgb c[i] }
+# one colour per phase, in the order of the data's columns: runtime blues,
+# state, cgroup green, init purples, namespaces yellows, mounts reds,
+# seccomp, the waits grey, exec to reply greens, teardown olive, other pale
+array c[19] = ['#4477aa', '#77aadd', '#99ddff', '#228833', '#882255', '#cc6699', \
+	'#ccbb44', '#eedd88', '#ee6677', '#ee8866', '#332288', \
+	'#555555', '#888888', '#bbbbbb', \
+	'#117733', '#44aa99', '#88ccee', '#999933', '#eeeeee']
+do for [i = 1:19] { set linetype i lc rgb c[i] }
 set title sprintf("Container cold start by phase (mean per start), run %d\nN = container starts per bar", run)
 set style data histograms
 set style histogram rowstacked
@@ -30,5 +35,6 @@ set xtics rotate by -30 nomirror noenhanced
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set border 3
-set key outside right top noenhanced title 'phase'
-plot for [i = 2:13] datafile using i:xtic(1) title columnheader(i)
+# key in the stacking order: the top segment first
+set key outside right top noenhanced invert title 'phase (top to bottom)'
+plot for [i = 2:nphases + 1] datafile using i:xtic(1) title columnheader(i)
