@@ -92,7 +92,8 @@ static int write_row(struct figure_ctx *ctx, const struct runc_cell *c)
 int fig_runc_phases_data(struct figure_ctx *ctx)
 {
 	struct runc_cell *cells = NULL;
-	size_t n = 0, i;
+	size_t n = 0, i, longest = 0;
+	char tick[200];
 	int ret = phases_placed(ctx);
 
 	if (ret)
@@ -112,10 +113,14 @@ int fig_runc_phases_data(struct figure_ctx *ctx)
 			fprintf(ctx->data, " %s", phases[i]);
 		fprintf(ctx->data, "\n");
 	}
-	for (i = 0; !ret && i < n; i++)
+	for (i = 0; !ret && i < n; i++) {
 		ret = write_row(ctx, &cells[i]);
+		if (strlen(runc_cell_tick(&cells[i], tick, sizeof(tick))) > longest)
+			longest = strlen(tick);
+	}
 	figure_var_int(ctx, "ncells", (long long)n);
 	figure_var_int(ctx, "nphases", NPHASES);
+	figure_var_int(ctx, "longest", (long long)longest);
 	figure_var_int(ctx, "run", ctx->run_id);
 	free(cells);
 	return ret;

@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=12
+N=13
 plan $N
 [ "$(id -u)" = 0 ] || skip_all $N "needs root"
 for rt in runc crun; do
@@ -72,5 +72,7 @@ is "$missing" "" "crun: every start has runtime-start and runtime (its re-exec i
 is "$(q "SELECT count(*) FROM runc_start s WHERE coalesce((SELECT duration_ns FROM runc_phase
 	WHERE start_id = s.id AND phase = 'other'), 0) > 0.10 * total_ns")" 0 \
 	"no start, runc or crun, has more than 10 % in other"
+"$CVMBENCH" plot runc-phases --db "$db" --out "$tmp/phases.png" 2>"$tmp/plot.err"; rc=$?
+is "$rc:$(grep -ci warning "$tmp/plot.err")" "0:0" "runc-phases figure drawn with every phase, gnuplot printed no warning ($(grep -m1 -i warning "$tmp/plot.err"))"
 left="$(ls -d /sys/kernel/tracing/instances/cvmbench-runc-* "$CVMBENCH_STATE_DIR"/oci/* 2>/dev/null) $(cat "$CVMBENCH_STATE_DIR/journal" 2>/dev/null)"
 is "$(echo $left)" "" "no tracefs instance, bundle or journal entry left"
