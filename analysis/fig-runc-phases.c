@@ -11,7 +11,8 @@
  * seccomp it sets up - then the waits (sched-wait, lock-wait, blocked),
  * the container's exec to its reply, teardown, and other last. Phases are
  * read by name (runc_phase.seq is the probe's numbering, which appends new
- * phases); a name this list does not know is added to other.
+ * phases); a name not drawn is added to other. The order is
+ * RUNC_PHASES_DRAWN of probes/runc-metrics.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,36 +26,43 @@
 #include "gp-string.h"
 #include "runc-metrics.h"
 
-static const char *const phases[] = {
-	"runtime-start", "runtime", "state", "cgroup", "init-start", "init",
-	"namespaces", "netns", "mounts", "pivot-root", "seccomp",
-	"sched-wait", "lock-wait", "blocked",
-	"exec", "function-init", "first-response", "teardown", "other",
-};
-#define NPHASES ((int)(sizeof(phases) / sizeof(phases[0])))
+#define PHASE_ID(id, name) id,
+enum { RUNC_PHASES(PHASE_ID) NPROBE };
+#undef PHASE_ID
+#define PHASE_NAME(id, name) [id] = name,
+static const char *const names[NPROBE] = { RUNC_PHASES(PHASE_NAME) };
+#undef PHASE_NAME
+#define PHASE_DRAWN(id) id,
+static const int drawn[] = { RUNC_PHASES_DRAWN(PHASE_DRAWN) };
+#undef PHASE_DRAWN
+#define NPHASES ((int)(sizeof(drawn) / sizeof(drawn[0])))
 
-/* The column of phase @name; other's for a name not in the list. */
+/* The column of phase @name; other's for a name not drawn. */
 static int phase_col(const char *name)
 {
 	int i;
 
-	for (i = 0; i < NPHASES - 1 && strcmp(phases[i], name ? name : ""); i++)
+	for (i = 0; i < NPHASES && strcmp(names[drawn[i]], name ? name : ""); i++)
+		;
+	if (i < NPHASES)
+		return i;
+	for (i = 0; drawn[i] != RT_OTHER; i++)
 		;
 	return i;
 }
 
-/* Every phase the probe names has its own column (a new one must be placed). */
+/* Every phase the probe names is drawn once (a new one must be placed). */
 static int phases_placed(struct figure_ctx *ctx)
 {
-#define PHASE_NAME(id, name) name,
-	static const char *const probe[] = { RUNC_PHASES(PHASE_NAME) };
-#undef PHASE_NAME
-	size_t i;
+	int i, seen[NPROBE] = { 0 };
 
-	for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++)
-		if (phase_col(probe[i]) == NPHASES - 1 && strcmp(probe[i], "other")) {
-			snprintf(ctx->why, sizeof(ctx->why), "phase %s of the runc probe has "
-				 "no place in analysis/fig-runc-phases.c", probe[i]);
+	for (i = 0; i < NPHASES; i++)
+		seen[drawn[i]]++;
+	for (i = 0; i < NPROBE; i++)
+		if (seen[i] != 1) {
+			snprintf(ctx->why, sizeof(ctx->why), "phase %s of the runc probe is "
+				 "drawn %d times (RUNC_PHASES_DRAWN, probes/runc-metrics.h)",
+				 names[i], seen[i]);
 			return -EINVAL;
 		}
 	return 0;
@@ -110,7 +118,7 @@ int fig_runc_phases_data(struct figure_ctx *ctx)
 	if (!ret) {
 		fprintf(ctx->data, "label");
 		for (i = 0; i < NPHASES; i++)
-			fprintf(ctx->data, " %s", phases[i]);
+			fprintf(ctx->data, " %s", names[drawn[i]]);
 		fprintf(ctx->data, "\n");
 	}
 	for (i = 0; !ret && i < n; i++) {

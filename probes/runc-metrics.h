@@ -35,4 +35,17 @@
 	X(RT_LOCK_WAIT, "lock-wait") \
 	X(RT_BLOCKED, "blocked")
 
+/*
+ * The order the runc-phases figure stacks them in, bottom up: the start's
+ * chronology (runtime, its state and cgroup, init and what it sets up),
+ * the waits, the container's exec to its reply, teardown, other.
+ */
+#define RUNC_PHASES_DRAWN(Y) \
+	Y(RT_RUNTIME_START) Y(RT_RUNTIME) Y(RT_STATE) Y(RT_CGROUP) \
+	Y(RT_INIT_START) Y(RT_INIT) Y(RT_NAMESPACES) Y(RT_NETNS) Y(RT_MOUNTS) \
+	Y(RT_PIVOT_ROOT) Y(RT_SECCOMP) \
+	Y(RT_SCHED_WAIT) Y(RT_LOCK_WAIT) Y(RT_BLOCKED) \
+	Y(RT_EXEC_PHASE) Y(RT_FUNCTION_INIT) Y(RT_FIRST_RESPONSE) Y(RT_TEARDOWN) \
+	Y(RT_OTHER)
+
 #endif
