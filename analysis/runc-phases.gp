@@ -23,11 +23,11 @@ set output outfile
 # one colour per phase, in the order of the data's columns: runtime blues,
 # state, cgroup green, init purples, namespaces yellows, mounts reds,
 # seccomp, the waits grey, exec to reply greens, teardown olive, other pale
-array c[19] = ['#4477aa', '#77aadd', '#99ddff', '#228833', '#882255', '#cc6699', \
+array c[20] = ['#223f66', '#4477aa', '#77aadd', '#99ddff', '#228833', '#882255', '#cc6699', \
 	'#ccbb44', '#eedd88', '#ee6677', '#ee8866', '#332288', \
 	'#555555', '#888888', '#bbbbbb', \
 	'#117733', '#44aa99', '#88ccee', '#999933', '#eeeeee']
-do for [i = 1:19] { set linetype i lc rgb c[i] }
+do for [i = 1:20] { set linetype i lc rgb c[i] }
 set title sprintf("Container cold start by phase (mean per start), run %d\nN = container starts per bar", run)
 set style data histograms
 set style histogram rowstacked

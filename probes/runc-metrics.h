@@ -33,7 +33,8 @@
 	X(RT_STATE, "state") \
 	X(RT_SCHED_WAIT, "sched-wait") \
 	X(RT_LOCK_WAIT, "lock-wait") \
-	X(RT_BLOCKED, "blocked")
+	X(RT_BLOCKED, "blocked") \
+	X(RT_RUNTIME_EXEC, "runtime-exec")
 
 /*
  * The order the runc-phases figure stacks them in, bottom up: the start's
@@ -41,7 +42,7 @@
  * the waits, the container's exec to its reply, teardown, other.
  */
 #define RUNC_PHASES_DRAWN(Y) \
-	Y(RT_RUNTIME_START) Y(RT_RUNTIME) Y(RT_STATE) Y(RT_CGROUP) \
+	Y(RT_RUNTIME_EXEC) Y(RT_RUNTIME_START) Y(RT_RUNTIME) Y(RT_STATE) Y(RT_CGROUP) \
 	Y(RT_INIT_START) Y(RT_INIT) Y(RT_NAMESPACES) Y(RT_NETNS) Y(RT_MOUNTS) \
 	Y(RT_PIVOT_ROOT) Y(RT_SECCOMP) \
 	Y(RT_SCHED_WAIT) Y(RT_LOCK_WAIT) Y(RT_BLOCKED) \

@@ -9,8 +9,9 @@
  *      mounts, state - the first of these in this order;
  *   2. a task of the container's init is on a CPU: init-start before the
  *      first mark of an init task, else init;
- *   3. a task of the runtime is on a CPU: runtime-start before the first
- *      mark or init's exec, else runtime;
+ *   3. a task of the runtime is on a CPU: runtime-exec before the first
+ *      traced system call after the runtime's exec, runtime-start before
+ *      the first mark or init's exec, else runtime;
  *   4. a task of the start is runnable but not on a CPU: sched-wait;
  *   5. a task waits for a kernel lock (contention_begin .. _end): lock-wait;
  *   6. a task is asleep (switched out sleeping, not yet woken): blocked;
@@ -35,7 +36,7 @@ struct edge {
 };
 
 struct cut {
-	long long runtime_end, init_mark;
+	struct rt_bounds bd;
 	long open[RT_K_COUNT];
 };
 
@@ -60,9 +61,10 @@ static int classify(const struct cut *c, long long at)
 		if (c->open[mark_order[i]] > 0)
 			return mark_order[i];
 	if (c->open[RT_K_RUN_INIT] > 0)
-		return at < c->init_mark ? RT_INIT_START : RT_INIT;
+		return at < c->bd.init_mark ? RT_INIT_START : RT_INIT;
 	if (c->open[RT_K_RUN_RUNTIME] > 0)
-		return at < c->runtime_end ? RT_RUNTIME_START : RT_RUNTIME;
+		return at < c->bd.runtime_exec_end ? RT_RUNTIME_EXEC :
+		       at < c->bd.runtime_end ? RT_RUNTIME_START : RT_RUNTIME;
 	if (c->open[RT_K_READY] > 0)
 		return RT_SCHED_WAIT;
 	if (c->open[RT_K_LOCK] > 0)
@@ -82,15 +84,16 @@ static long long clamp(long long v, long long lo, long long hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* The edges of the intervals of @s inside [t0, @end), and the two boundaries. */
+/* The edges of the intervals of @s inside [t0, @end), and the three bounds. */
 static size_t edges_fill(const struct rt_start *s, long long end, const struct cut *c,
 			 struct edge *e)
 {
 	long long lo, hi;
 	size_t i, n = 0;
 
-	e[n++] = (struct edge){ clamp(c->runtime_end, s->t0, end), -1, 0 };
-	e[n++] = (struct edge){ clamp(c->init_mark, s->t0, end), -1, 0 };
+	e[n++] = (struct edge){ clamp(c->bd.runtime_exec_end, s->t0, end), -1, 0 };
+	e[n++] = (struct edge){ clamp(c->bd.runtime_end, s->t0, end), -1, 0 };
+	e[n++] = (struct edge){ clamp(c->bd.init_mark, s->t0, end), -1, 0 };
 	for (i = 0; i < s->niv; i++) {
 		lo = clamp(s->iv[i].begin, s->t0, end);
 		hi = clamp(s->iv[i].end, s->t0, end);
@@ -104,15 +107,14 @@ static size_t edges_fill(const struct rt_start *s, long long end, const struct c
 
 /**
  * rt_partition() - every instant of [t0, @end) of @s to one phase (see the
- * top of this file); @runtime_end and @init_mark bound runtime-start and
- * init-start. The on-CPU intervals must be resolved to their class
- * (rt_sched_classes()). Returns 0 or -ENOMEM.
+ * top of this file); @bd bounds runtime-exec, runtime-start and init-start.
+ * The on-CPU intervals must be resolved to their class (rt_sched_classes()).
+ * Returns 0 or -ENOMEM.
  */
-int rt_partition(struct rt_start *s, long long end, long long runtime_end,
-		 long long init_mark)
+int rt_partition(struct rt_start *s, long long end, const struct rt_bounds *bd)
 {
-	struct cut c = { .runtime_end = runtime_end, .init_mark = init_mark };
-	struct edge *e = malloc((2 * s->niv + 2) * sizeof(*e));
+	struct cut c = { .bd = *bd };
+	struct edge *e = malloc((2 * s->niv + 3) * sizeof(*e));
 	long long cur = s->t0;
 	size_t n, i;
 

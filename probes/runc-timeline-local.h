@@ -67,9 +67,15 @@ void rt_sched_fork(struct rt_task *child, const struct rt_task *parent, long lon
 int rt_sched_close(struct builder *b);
 void rt_sched_classes(struct builder *b, struct rt_start *s);
 
+/* Where the runtime's and init's on-CPU phases change (runc-partition.c). */
+struct rt_bounds {
+	long long runtime_exec_end;  /* runtime-exec until, then runtime-start */
+	long long runtime_end;       /* runtime-start until, then runtime */
+	long long init_mark;         /* init-start until, then init */
+};
+
 /* runc-partition.c */
 void rt_phase_add(struct rt_start *s, int phase, long long from, long long to);
-int rt_partition(struct rt_start *s, long long end, long long runtime_end,
-		 long long init_mark);
+int rt_partition(struct rt_start *s, long long end, const struct rt_bounds *bd);
 
 #endif

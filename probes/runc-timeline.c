@@ -17,7 +17,8 @@
  *   highest-priority mark wins where they overlap, state (the runtime's
  *   writes of its state directory) last; unmarked time goes by the
  *   scheduler state of the start's tasks (runc-sched.c: init-start, init,
- *   runtime-start, runtime, sched-wait, lock-wait, blocked; the rule is in
+ *   runtime-exec, runtime-start, runtime, sched-wait, lock-wait, blocked;
+ *   the rule is in
  *   runc-partition.c), other where nothing is known. Then exec,
  *   function-init (to the "ready" line), first-response (to the reply) and
  *   teardown (to t_end). Every instant is in exactly one phase, so the
@@ -368,6 +369,8 @@ static int on_event(struct builder *b, const struct rt_event *e)
 		on_exec(b, s, t, e);
 		return 0;
 	case RT_SYS_ENTER:
+		if (s->runtime_exec && !s->first_call)
+			s->first_call = e->ts;
 		t->nr = e->nr;
 		t->enter = e->ts;
 		t->a0 = e->arg0;
@@ -451,13 +454,14 @@ static long long init_first_mark(struct builder *b, const struct rt_start *s,
 static int phases(struct builder *b, struct rt_start *s, long long child_exec)
 {
 	long long setup_end = s->exec_enter > 0 ? s->exec_enter : s->t_end;
-	long long runtime_end = setup_end, init_mark;
+	long long runtime_end = setup_end;
+	struct rt_bounds bd;
 	size_t i;
 	int p;
 
 	for (p = 0; p < RT_PHASE_COUNT; p++)
 		s->phase_first[p] = -1;
-	init_mark = init_first_mark(b, s, setup_end);
+	bd.init_mark = init_first_mark(b, s, setup_end);
 	spanify(s, RT_CGROUP, 0);
 	spanify(s, RT_MOUNTS, s->container_tid);
 	for (i = 0; i < s->niv; i++)
@@ -465,8 +469,11 @@ static int phases(struct builder *b, struct rt_start *s, long long child_exec)
 			runtime_end = s->iv[i].begin;
 	if (child_exec && child_exec < runtime_end)
 		runtime_end = child_exec;
+	bd.runtime_end = runtime_end;
+	bd.runtime_exec_end = s->first_call && s->first_call < runtime_end ?
+			      s->first_call : runtime_end;
 	rt_sched_classes(b, s);
-	if (rt_partition(s, setup_end, runtime_end, init_mark))
+	if (rt_partition(s, setup_end, &bd))
 		return -ENOMEM;
 	if (s->exec_enter > 0)
 		chain(s, setup_end);

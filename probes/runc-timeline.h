@@ -63,6 +63,7 @@ struct rt_start {
 	int root;                 /* the task the harness forked */
 	long long t0, t_end;      /* the fork; the last exit or event */
 	long long runtime_exec;   /* the root's exec */
+	long long first_call;     /* entry of the first traced call after it */
 	long long exec_enter, exec_done; /* the container program's execve */
 	int container_tid;
 	long long ready, done;    /* ends of its first two writes to fd 1 */

@@ -529,7 +529,8 @@ const struct probe_ops probe_runc = {
 	.measures = "phases of each runc/crun container start (runtime-start, cgroup, "
 		    "namespaces, netns, mounts, pivot-root, seccomp, exec, function-init, "
 		    "first-response, teardown, other, runtime, init-start, init, state, "
-		    "sched-wait, lock-wait, blocked) and lock-blocked time, from tracefs",
+		    "sched-wait, lock-wait, blocked, runtime-exec) and lock-blocked time, "
+		    "from tracefs",
 	.windows = PROBE_WINDOW_INVOCATION,
 	.side = PROBE_HOST,
 	.supported = runc_supported,

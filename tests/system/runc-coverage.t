@@ -58,17 +58,17 @@ for rt in runc crun; do
 	ok "${r:-0}" -ge 900 "$rt: named phases cover $((${r:-0} / 10)).$((${r:-0} % 10)) % of the starts (>= 90 %)"
 done
 missing=
-for ph in runtime-start runtime init state sched-wait; do
+for ph in runtime-exec runtime-start runtime init state sched-wait; do
 	[ "$(has runc $ph)" = "$(starts runc)" ] || missing="$missing $ph"
 done
-is "$missing" "" "runc: every start has runtime-start, runtime, init, state, sched-wait"
+is "$missing" "" "runc: every start has runtime-exec, runtime-start, runtime, init, state, sched-wait"
 # crun re-execs its own memfd copy: still the runtime (runtime-start and
 # runtime; before that was fixed its whole process counted as init)
 missing=
-for ph in runtime-start runtime; do
+for ph in runtime-exec runtime; do
 	[ "$(has crun $ph)" = "$(starts crun)" ] || missing="$missing $ph"
 done
-is "$missing" "" "crun: every start has runtime-start and runtime (its re-exec is the runtime's)"
+is "$missing" "" "crun: every start has runtime-exec and runtime (its re-exec is the runtime's)"
 is "$(q "SELECT count(*) FROM runc_start s WHERE coalesce((SELECT duration_ns FROM runc_phase
 	WHERE start_id = s.id AND phase = 'other'), 0) > 0.10 * total_ns")" 0 \
 	"no start, runc or crun, has more than 10 % in other"

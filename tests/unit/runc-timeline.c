@@ -10,6 +10,7 @@
  * one stretch, against the next rule that also applies there:
  *   mark over init on a CPU      5000..6000 (netns while 300 runs)
  *   state mark over runtime      3520..3580, 2500..2600
+ *   runtime-exec, runtime-start  1200..2100 (to the first traced call), ..2500
  *   init over runtime on a CPU   4200..4300 (both run)
  *   runtime over runnable        4000..4100 (300 forked, not yet run)
  *   runnable over lock           6200..6250 (300 woken, lock not yet taken)
@@ -33,9 +34,11 @@ static struct rt_event ev[] = {
 	E(1000, RT_FORK, 100, 200, 0, 0, 0),               /* t0: harness forks runc */
 	E(1200, RT_SWITCH, 100, 200, 0, 1, 0),             /* 200 runnable 1000..1200 */
 	E(2000, RT_EXEC, 200, 0, RT_EXEC_OTHER, 0, 0),     /* runc's exec */
+	E(2100, RT_SYS_ENTER, 200, 0, SYS_seccomp, 0, 0),  /* a probe: first traced call */
+	E(2110, RT_SYS_EXIT, 200, 0, SYS_seccomp, 0, -22), /* runtime-exec 1200..2100 */
 	E(2200, RT_EXEC, 200, 0, RT_EXEC_OTHER, 0, 0),     /* crun: its memfd copy */
 	E(2500, RT_SYS_ENTER, 200, 0, SYS_mkdirat, -100, 0), /* state dir: 2500..2600 */
-	E(2600, RT_SYS_EXIT, 200, 0, SYS_mkdirat, 0, 0),   /* runtime-start 1200..2500 */
+	E(2600, RT_SYS_EXIT, 200, 0, SYS_mkdirat, 0, 0),   /* runtime-start 2100..2500 */
 	E(3000, RT_SYS_ENTER, 200, 0, SYS_mkdirat, -100, 0), /* cgroup: 3000 .. 3500 */
 	E(3100, RT_CG_MKDIR, 200, 0, 0, 0, 0),
 	E(3200, RT_SYS_EXIT, 200, 0, SYS_mkdirat, 0, 0),
@@ -103,7 +106,7 @@ static struct rt_event ev[] = {
 };
 
 static const long long want[RT_PHASE_COUNT] = {
-	[RT_RUNTIME_START] = 1300, [RT_CGROUP] = 500, [RT_NAMESPACES] = 0,
+	[RT_RUNTIME_EXEC] = 900, [RT_RUNTIME_START] = 400, [RT_CGROUP] = 500, [RT_NAMESPACES] = 0,
 	[RT_NETNS] = 1000, [RT_MOUNTS] = 700, [RT_PIVOT_ROOT] = 100,
 	[RT_SECCOMP] = 940, [RT_EXEC_PHASE] = 500, [RT_FUNCTION_INIT] = 600,
 	[RT_FIRST_RESPONSE] = 1100, [RT_TEARDOWN] = 1800,
