@@ -16,16 +16,14 @@
  *   the end of its successful install) - the
  *   highest-priority mark wins where they overlap, state (the runtime's
  *   writes of its state directory) last; unmarked time goes by the
- *   scheduler state of the start's tasks (runc-sched.c: init-start, init,
- *   runtime-exec, runtime-start, runtime, sched-wait, lock-wait, blocked;
- *   the rule is in
- *   runc-partition.c), other where nothing is known. Then exec,
+ *   scheduler state of the start's tasks (runc-sched.c): init-start, init,
+ *   runtime-exec, runtime-start, runtime, sched-wait, lock-wait, blocked,
+ *   and other where nothing is known (the rule: runc-partition.c). Then exec,
  *   function-init (to the "ready" line), first-response (to the reply) and
  *   teardown (to t_end). Every instant is in exactly one phase, so the
  *   phases sum to t_end - t0.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
