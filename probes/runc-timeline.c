@@ -14,53 +14,28 @@
  *   filter - from the writing task's previous traced call, or another
  *   task's later one, to libseccomp's write of the compiled program - to
  *   the end of its successful install) - the
- *   highest-priority mark wins where they overlap; unmarked time before
- *   the first mark is runtime-start, after it other. Then exec,
+ *   highest-priority mark wins where they overlap, state (the runtime's
+ *   writes of its state directory) last; unmarked time goes by the
+ *   scheduler state of the start's tasks (runc-sched.c): init-start, init,
+ *   runtime-exec, runtime-start, runtime, sched-wait, lock-wait, blocked,
+ *   and other where nothing is known (the rule: runc-partition.c). Then exec,
  *   function-init (to the "ready" line), first-response (to the reply) and
  *   teardown (to t_end). Every instant is in exactly one phase, so the
  *   phases sum to t_end - t0.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
-#include "runc-timeline.h"
+#include "runc-timeline-local.h"
 
-#define TASK_SLOTS 16384
-#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | \
-		  CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWCGROUP)
+#define NS_FLAGS RT_NS_FLAGS
 
 #define PHASE_NAME(id, name) [id] = name,
 static const char *const phase_names[RT_PHASE_COUNT] = { RUNC_PHASES(PHASE_NAME) };
 #undef PHASE_NAME
-
-/* Where marks overlap, the first of these wins. */
-static const int priority[] = { RT_SECCOMP, RT_PIVOT_ROOT, RT_NETNS, RT_NAMESPACES,
-				RT_CGROUP, RT_MOUNTS };
-
-struct rt_task {
-	int tid;                  /* 0: free slot */
-	int start;
-	long nr;                  /* pending system call, -1 none */
-	long long enter;
-	unsigned long long a0;
-	int cg;                   /* the pending call touched a cgroup */
-	long long last_exit;      /* end of its previous traced system call */
-	long long lock_ts;
-	unsigned long long lock_addr;
-	unsigned int lock_flags;
-};
-
-struct builder {
-	struct rt_task *tasks;
-	struct rt_result *res;
-	size_t cap;
-	int harness;
-	long long *child_exec;    /* per start: first exec of a non-root task */
-};
 
 const char *rt_phase_name(int phase)
 {
@@ -74,11 +49,11 @@ long long rt_start_total(const struct rt_start *s)
 
 static struct rt_task *task_slot(struct builder *b, int tid, int create)
 {
-	unsigned int h = ((unsigned int)tid * 2654435761u) % TASK_SLOTS, i;
+	unsigned int h = ((unsigned int)tid * 2654435761u) % RT_TASK_SLOTS, i;
 
 	if (tid <= 0)             /* idle or interrupt context: no task of ours */
 		return NULL;
-	for (i = 0; i < TASK_SLOTS; i++, h = (h + 1) % TASK_SLOTS) {
+	for (i = 0; i < RT_TASK_SLOTS; i++, h = (h + 1) % RT_TASK_SLOTS) {
 		if (b->tasks[h].tid == tid)
 			return &b->tasks[h];
 		if (!b->tasks[h].tid)
@@ -87,7 +62,14 @@ static struct rt_task *task_slot(struct builder *b, int tid, int create)
 	return NULL;
 }
 
-static int task_add(struct builder *b, int tid, int start)
+/** rt_task_find() - the task @tid of a start, or NULL. */
+struct rt_task *rt_task_find(struct builder *b, int tid)
+{
+	return task_slot(b, tid, 0);
+}
+
+static int task_add(struct builder *b, int tid, int start, const struct rt_task *parent,
+		    long long ts)
 {
 	struct rt_task *t = task_slot(b, tid, 1);
 
@@ -97,6 +79,7 @@ static int task_add(struct builder *b, int tid, int start)
 	t->tid = tid;
 	t->start = start;
 	t->nr = -1;
+	rt_sched_fork(t, parent, ts);
 	return 0;
 }
 
@@ -123,10 +106,11 @@ static int start_new(struct builder *b, const struct rt_event *e)
 	s->root = e->other;
 	s->t0 = s->t_end = e->ts;
 	b->child_exec[r->nstarts] = 0;
-	return task_add(b, e->other, (int)r->nstarts++);
+	return task_add(b, e->other, (int)r->nstarts++, NULL, e->ts);
 }
 
-static int iv_add(struct rt_start *s, int phase, int tid, long long begin, long long end)
+/** rt_iv_add() - an interval of @s (a mark, or a scheduler state). */
+int rt_iv_add(struct rt_start *s, int phase, int tid, long long begin, long long end)
 {
 	if (s->niv == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 16;
@@ -138,8 +122,14 @@ static int iv_add(struct rt_start *s, int phase, int tid, long long begin, long 
 		s->cap = cap;
 	}
 	s->iv[s->niv++] = (struct rt_iv){ phase, tid, begin, end };
-	s->marked = 1;
 	return 0;
+}
+
+/* A mark: container-like activity, so the start is kept. */
+static int iv_add(struct rt_start *s, int phase, int tid, long long begin, long long end)
+{
+	s->marked = 1;
+	return rt_iv_add(s, phase, tid, begin, end);
 }
 
 static void on_write(struct rt_start *s, const struct rt_task *t,
@@ -158,9 +148,18 @@ static int syscall_phase(const struct rt_task *t, const struct rt_event *e)
 {
 	switch (t->nr) {
 	case SYS_write:
-	case SYS_mkdir:
-	case SYS_mkdirat:
 		return t->cg ? RT_CGROUP : -1;
+	case SYS_mkdir:
+	case SYS_mkdirat:         /* else the runtime's state directory */
+		return t->cg ? RT_CGROUP : t->init ? -1 : RT_STATE;
+#ifdef SYS_rename
+	case SYS_rename:
+	case SYS_mknod:
+#endif
+	case SYS_renameat:
+	case SYS_renameat2:       /* state.json, crun's status: written, renamed */
+	case SYS_mknodat:         /* exec.fifo */
+		return t->init ? -1 : RT_STATE;
 	case SYS_unshare:
 	case SYS_clone:
 		if (!(t->a0 & NS_FLAGS))
@@ -240,15 +239,46 @@ static int seccomp_marks(struct rt_start *s, const struct rt_task *t, long long 
 	return ret ?: iv_add(s, RT_SECCOMP, t->tid, begin, end);
 }
 
+static int is_rename(long nr)
+{
+#ifdef SYS_rename
+	if (nr == SYS_rename)
+		return 1;
+#endif
+	return nr == SYS_renameat || nr == SYS_renameat2;
+}
+
+/*
+ * A state file is written to a new file (openat with O_CREAT: only those
+ * are traced), then renamed over the old: the state mark of a rename
+ * starts at that open when the task made no other traced call between
+ * them but writes.
+ */
+static long long state_begin(struct rt_task *t, const struct rt_event *e)
+{
+	long long begin = t->enter;
+
+	if (t->nr == SYS_openat) {
+		t->creat_enter = e->ret >= 0 ? t->enter : 0;
+		return 0;
+	}
+	if (is_rename(t->nr) && t->creat_enter)
+		begin = t->creat_enter;
+	if (t->nr != SYS_write)
+		t->creat_enter = 0;
+	return begin;
+}
+
 static int on_syscall_exit(struct rt_start *s, struct rt_task *t,
 			   const struct rt_event *e)
 {
-	long long prev = t->last_exit;
+	long long prev = t->last_exit, begin;
 	long nr = t->nr;
 	int phase;
 
 	if (nr != e->nr)
 		return 0;
+	begin = state_begin(t, e);
 	if (nr == SYS_write)
 		on_write(s, t, e);
 	phase = s->exec_done ? -1 : syscall_phase(t, e);
@@ -263,6 +293,8 @@ static int on_syscall_exit(struct rt_start *s, struct rt_task *t,
 		s->ns_flags |= t->a0 & NS_FLAGS;
 	if (phase == RT_SECCOMP)
 		return seccomp_marks(s, t, e->ts);
+	if (phase == RT_STATE)    /* not container-like: helpers write state too */
+		return rt_iv_add(s, phase, t->tid, begin, e->ts);
 	return iv_add(s, phase, t->tid, t->enter, e->ts);
 }
 
@@ -271,30 +303,35 @@ static void on_exec(struct builder *b, struct rt_start *s, struct rt_task *t,
 {
 	long long *child = &b->child_exec[t->start];
 
-	if (t->tid == s->root && !s->runtime_exec) {
-		s->runtime_exec = e->ts;
-		return;
-	}
 	if (e->nr == RT_EXEC_CONTAINER && !s->exec_done) {
 		s->exec_done = e->ts;
 		s->exec_enter = t->nr == SYS_execve || t->nr == SYS_execveat ? t->enter : e->ts;
 		s->container_tid = t->tid;
 		s->marked = 1;
+		t->init = 1;
 		return;
 	}
+	if (t->tid == s->root) {  /* the runtime; again: crun re-exec'ing its memfd copy */
+		if (!s->runtime_exec)
+			s->runtime_exec = e->ts;
+		return;
+	}
+	t->init = 1;              /* runc init */
 	if (!*child)
 		*child = e->ts;
 }
 
-static void lock_end(struct rt_start *s, struct rt_task *t, const struct rt_event *e)
+static int lock_end(struct rt_start *s, struct rt_task *t, const struct rt_event *e)
 {
 	long long d = e->ts - t->lock_ts;
 	int i;
 
 	if (!t->lock_ts)
-		return;
+		return 0;
 	t->lock_ts = 0;
 	s->blocked_ns += d;
+	if (d > 0 && rt_iv_add(s, RT_K_LOCK, t->tid, e->ts - d, e->ts))
+		return -ENOMEM;
 	for (i = 0; i < s->nlocks; i++)
 		if (s->locks[i].addr == t->lock_addr)
 			break;
@@ -304,6 +341,7 @@ static void lock_end(struct rt_start *s, struct rt_task *t, const struct rt_even
 		i = RT_MAX_LOCKS - 1;
 	s->locks[i].count++;
 	s->locks[i].blocked_ns += d;
+	return 0;
 }
 
 static int on_event(struct builder *b, const struct rt_event *e)
@@ -313,6 +351,8 @@ static int on_event(struct builder *b, const struct rt_event *e)
 
 	if (e->type == RT_FORK && e->tid == b->harness)
 		return start_new(b, e);
+	if (e->type == RT_SWITCH || e->type == RT_WAKEUP)
+		return rt_sched_event(b, e);
 	t = task_slot(b, e->tid, 0);
 	if (!t)
 		return 0;
@@ -322,11 +362,13 @@ static int on_event(struct builder *b, const struct rt_event *e)
 		s->t_end = e->ts;
 	switch (e->type) {
 	case RT_FORK:
-		return task_add(b, e->other, t->start);
+		return task_add(b, e->other, t->start, t, e->ts);
 	case RT_EXEC:
 		on_exec(b, s, t, e);
 		return 0;
 	case RT_SYS_ENTER:
+		if (s->runtime_exec && !s->first_call)
+			s->first_call = e->ts;
 		t->nr = e->nr;
 		t->enter = e->ts;
 		t->a0 = e->arg0;
@@ -346,8 +388,7 @@ static int on_event(struct builder *b, const struct rt_event *e)
 		}
 		return 0;
 	case RT_LOCK_END:
-		lock_end(s, t, e);
-		return 0;
+		return lock_end(s, t, e);
 	default:
 		return 0;
 	}
@@ -377,69 +418,6 @@ static void spanify(struct rt_start *s, int phase, int tid)
 		s->iv[s->niv++] = (struct rt_iv){ phase, 0, lo, hi };
 }
 
-static void phase_add(struct rt_start *s, int phase, long long from, long long to)
-{
-	if (to <= from)
-		return;
-	if (s->phase_first[phase] < 0 || from < s->phase_first[phase])
-		s->phase_first[phase] = from;
-	s->phase_ns[phase] += to - from;
-}
-
-static long long clamp(long long v, long long lo, long long hi)
-{
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The mark covering [from, to) with the highest priority, or -1. */
-static int mark_at(const struct rt_start *s, long long from, long long to)
-{
-	size_t p, i;
-
-	for (p = 0; p < sizeof(priority) / sizeof(priority[0]); p++)
-		for (i = 0; i < s->niv; i++)
-			if (s->iv[i].phase == priority[p] && s->iv[i].begin <= from &&
-			    s->iv[i].end >= to)
-				return priority[p];
-	return -1;
-}
-
-/* Split [t0, end) at every mark's edge and give each piece one phase. */
-static int sweep(struct rt_start *s, long long end, long long runtime_end)
-{
-	size_t n = 0, i;
-	long long *b = malloc((2 * s->niv + 3) * sizeof(*b));
-	int phase;
-
-	if (!b)
-		return -ENOMEM;
-	b[n++] = s->t0;
-	b[n++] = end;
-	b[n++] = clamp(runtime_end, s->t0, end);
-	for (i = 0; i < s->niv; i++) {
-		b[n++] = clamp(s->iv[i].begin, s->t0, end);
-		b[n++] = clamp(s->iv[i].end, s->t0, end);
-	}
-	qsort(b, n, sizeof(*b), cmp_ll);
-	for (i = 0; i + 1 < n; i++) {
-		if (b[i + 1] == b[i])
-			continue;
-		phase = mark_at(s, b[i], b[i + 1]);
-		if (phase < 0)
-			phase = b[i] < runtime_end ? RT_RUNTIME_START : RT_OTHER;
-		phase_add(s, phase, b[i], b[i + 1]);
-	}
-	free(b);
-	return 0;
-}
-
 /* exec, function-init, first-response, teardown: milestone to milestone. */
 static void chain(struct rt_start *s, long long from)
 {
@@ -448,29 +426,52 @@ static void chain(struct rt_start *s, long long from)
 	size_t i;
 
 	for (i = 0; i < 3 && m[i] >= from && m[i] > 0; i++) {
-		phase_add(s, ph[i], from, m[i]);
+		rt_phase_add(s, ph[i], from, m[i]);
 		from = m[i];
 	}
-	phase_add(s, i == 3 ? RT_TEARDOWN : RT_OTHER, from, s->t_end);
+	rt_phase_add(s, i == 3 ? RT_TEARDOWN : RT_OTHER, from, s->t_end);
 }
 
-static int phases(struct rt_start *s, long long child_exec)
+/* The first instant of a mark of a task of the container's init, or @end. */
+static long long init_first_mark(struct builder *b, const struct rt_start *s,
+				 long long end)
+{
+	const struct rt_task *t;
+	size_t i;
+
+	for (i = 0; i < s->niv; i++) {
+		if (s->iv[i].phase >= RT_PHASE_COUNT || s->iv[i].begin >= end)
+			continue;
+		t = rt_task_find(b, s->iv[i].tid);
+		if (t && t->init)
+			end = s->iv[i].begin;
+	}
+	return end;
+}
+
+static int phases(struct builder *b, struct rt_start *s, long long child_exec)
 {
 	long long setup_end = s->exec_enter > 0 ? s->exec_enter : s->t_end;
 	long long runtime_end = setup_end;
+	struct rt_bounds bd;
 	size_t i;
 	int p;
 
 	for (p = 0; p < RT_PHASE_COUNT; p++)
 		s->phase_first[p] = -1;
+	bd.init_mark = init_first_mark(b, s, setup_end);
 	spanify(s, RT_CGROUP, 0);
 	spanify(s, RT_MOUNTS, s->container_tid);
 	for (i = 0; i < s->niv; i++)
-		if (s->iv[i].begin < runtime_end)
+		if (s->iv[i].phase < RT_PHASE_COUNT && s->iv[i].begin < runtime_end)
 			runtime_end = s->iv[i].begin;
 	if (child_exec && child_exec < runtime_end)
 		runtime_end = child_exec;
-	if (sweep(s, setup_end, runtime_end))
+	bd.runtime_end = runtime_end;
+	bd.runtime_exec_end = s->first_call && s->first_call < runtime_end ?
+			      s->first_call : runtime_end;
+	rt_sched_classes(b, s);
+	if (rt_partition(s, setup_end, &bd))
 		return -ENOMEM;
 	if (s->exec_enter > 0)
 		chain(s, setup_end);
@@ -508,15 +509,16 @@ int rt_build(struct rt_event *ev, size_t n, int harness_pid, struct rt_result *o
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	b.tasks = calloc(TASK_SLOTS, sizeof(*b.tasks));
+	b.tasks = calloc(RT_TASK_SLOTS, sizeof(*b.tasks));
 	if (!b.tasks)
 		return -ENOMEM;
 	qsort(ev, n, sizeof(*ev), cmp_event);
 	for (i = 0; i < n && !ret; i++)
 		ret = on_event(&b, &ev[i]);
+	ret = ret ?: rt_sched_close(&b);
 	keep_containers(&b);
 	for (i = 0; i < out->nstarts && !ret; i++)
-		ret = phases(&out->starts[i], b.child_exec[i]);
+		ret = phases(&b, &out->starts[i], b.child_exec[i]);
 	free(b.child_exec);
 	free(b.tasks);
 	if (ret)

@@ -23,6 +23,8 @@ enum rt_type {
 	RT_CG_ATTACH,     /* a task was moved into a cgroup by tid's syscall */
 	RT_LOCK_BEGIN,    /* arg0 lock address, arg1 flags */
 	RT_LOCK_END,      /* arg0 lock address */
+	RT_SWITCH,        /* tid switched out (arg0 prev_state), other switched in */
+	RT_WAKEUP,        /* other was woken (sched_wakeup, sched_wakeup_new) */
 };
 
 enum { RT_EXEC_OTHER, RT_EXEC_CONTAINER };
@@ -50,6 +52,7 @@ struct rt_lock {
 	long long blocked_ns;
 };
 
+/* An interval of a start: a phase's mark, or a task's scheduler state (RT_K_*). */
 struct rt_iv {
 	int phase;
 	int tid;
@@ -60,6 +63,7 @@ struct rt_start {
 	int root;                 /* the task the harness forked */
 	long long t0, t_end;      /* the fork; the last exit or event */
 	long long runtime_exec;   /* the root's exec */
+	long long first_call;     /* entry of the first traced call after it */
 	long long exec_enter, exec_done; /* the container program's execve */
 	int container_tid;
 	long long ready, done;    /* ends of its first two writes to fd 1 */

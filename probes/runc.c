@@ -8,9 +8,10 @@
  * set_event_pid = cvmbench and options/event-fork, so that exactly the
  * process trees cvmbench forks are followed; the syscalls events of the
  * calls that mark phases (write, mkdir, clone, unshare, setns, mount,
- * pivot_root, seccomp, prctl, execve, ...),
- * sched_process_fork/exec/exit, cgroup_mkdir/cgroup_attach_task and
- * lock:contention_begin/end. The instance is on only during each
+ * pivot_root, seccomp, prctl, execve, the state directory's openat with
+ * O_CREAT, rename and mknod ...), sched_process_fork/exec/exit,
+ * sched_switch/sched_wakeup(_new) (when each task ran, waited for a CPU or
+ * slept), cgroup_mkdir/cgroup_attach_task and lock:contention_begin/end. The instance is on only during each
  * invocation window; the events are read after it (trace_pipe_raw) and
  * turned into phases by runc-timeline.c. Lock addresses are named from
  * /proc/kallsyms when they are static kernel objects (e.g.
@@ -43,7 +44,8 @@
 #define BUFFER_KB 8192
 #define MAX_SLOTS 64
 
-enum { EV_FORK, EV_EXEC, EV_EXITP, EV_MKDIR, EV_ATTACH, EV_LBEGIN, EV_LEND, EV_COUNT };
+enum { EV_FORK, EV_EXEC, EV_EXITP, EV_MKDIR, EV_ATTACH, EV_LBEGIN, EV_LEND, EV_SWITCH,
+       EV_WAKEUP, EV_WAKEUP_NEW, EV_COUNT };
 
 static const struct {
 	const char *sys, *name, *f1, *f2;
@@ -57,6 +59,9 @@ static const struct {
 	[EV_ATTACH] = { "cgroup", "cgroup_attach_task", NULL, NULL, RT_CG_ATTACH, 1 },
 	[EV_LBEGIN] = { "lock", "contention_begin", "lock_addr", "flags", RT_LOCK_BEGIN, 1 },
 	[EV_LEND] = { "lock", "contention_end", "lock_addr", NULL, RT_LOCK_END, 1 },
+	[EV_SWITCH] = { "sched", "sched_switch", "next_pid", "prev_state", RT_SWITCH, 0 },
+	[EV_WAKEUP] = { "sched", "sched_wakeup", "pid", NULL, RT_WAKEUP, 0 },
+	[EV_WAKEUP_NEW] = { "sched", "sched_wakeup_new", "pid", NULL, RT_WAKEUP, 0 },
 };
 
 /*
@@ -74,6 +79,11 @@ static const struct {
 	{ "mount", SYS_mount }, { "umount", SYS_umount2 },
 	{ "pivot_root", SYS_pivot_root }, { "seccomp", SYS_seccomp },
 	{ "prctl", SYS_prctl }, { "execve", SYS_execve }, { "execveat", SYS_execveat },
+	{ "openat", SYS_openat }, { "renameat", SYS_renameat },
+	{ "renameat2", SYS_renameat2 }, { "mknodat", SYS_mknodat },
+#ifdef SYS_rename
+	{ "rename", SYS_rename }, { "mknod", SYS_mknod },
+#endif
 #ifdef SYS_open_tree
 	{ "open_tree", SYS_open_tree }, { "move_mount", SYS_move_mount },
 	{ "fsopen", SYS_fsopen }, { "fsconfig", SYS_fsconfig }, { "fsmount", SYS_fsmount },
@@ -145,6 +155,9 @@ static int syscall_enable(struct runc_priv *p, const char *name, long nr)
 	if (nr == SYS_prctl || nr == SYS_seccomp)
 		tracefs_event_file_write(p->inst, "syscalls", ev, "filter",
 					 nr == SYS_prctl ? "option == 22" : "op == 1");
+	/* only files created: state files (O_CREAT, 0100) */
+	if (nr == SYS_openat)
+		tracefs_event_file_write(p->inst, "syscalls", ev, "filter", "flags & 64");
 	snprintf(ev, sizeof(ev), "sys_exit_%s", name);
 	e = tep_find_event_by_name(p->tep, "syscalls", ev);
 	if (!e || tracefs_event_enable(p->inst, "syscalls", ev) ||
@@ -302,7 +315,12 @@ static void fill_event(struct runc_priv *p, const struct ev_slot *sl,
 		e->ret = (long long)field_val(sl->f1, rec);
 		break;
 	case RT_FORK:
+	case RT_WAKEUP:
 		e->other = (int)field_val(sl->f1, rec);
+		break;
+	case RT_SWITCH:
+		e->other = (int)field_val(sl->f1, rec);
+		e->arg0 = field_val(sl->f2, rec);
 		break;
 	case RT_EXEC:
 		e->nr = exec_kind(p, event, rec);
@@ -510,7 +528,9 @@ const struct probe_ops probe_runc = {
 	.name = "runc",
 	.measures = "phases of each runc/crun container start (runtime-start, cgroup, "
 		    "namespaces, netns, mounts, pivot-root, seccomp, exec, function-init, "
-		    "first-response, teardown, other) and lock-blocked time, from tracefs",
+		    "first-response, teardown, other, runtime, init-start, init, state, "
+		    "sched-wait, lock-wait, blocked, runtime-exec) and lock-blocked time, "
+		    "from tracefs",
 	.windows = PROBE_WINDOW_INVOCATION,
 	.side = PROBE_HOST,
 	.supported = runc_supported,
