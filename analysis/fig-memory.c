@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * fig-memory.c - data of the study's Fig. 3 a-c: host memory (the summed
+ * fig-memory.c - `plot memory-scaling` (old name `memory`, still
+ * accepted: figures.c), the study's Fig. 3 a-c: host memory (the summed
  * PSS of a cell's instance processes, from the hostmem probe) against the
  * VMs per cell (cell_param `vms`; 1 where the key is absent: one VM per
  * cell), one line per workload and memory variant: "ksm on", "ksm off",
@@ -16,23 +17,11 @@
 
 #include "figures.h"
 #include "gp-string.h"
-#include "hostmem-metrics.h"
+#include "memory-cells.h"
 
 static const char *const SQL =
-	"WITH p AS (SELECT c.id, "
-	" (SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'workload') AS wl,"
-	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'ksm'),"
-	"  'unchanged') AS ksm,"
-	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND"
-	"  key = 'confidential'), 'none') AS conf,"
-	" CAST(COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND"
-	"  key = 'vms'), '1') AS INTEGER) AS vms,"
-	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'"
-	"  AND name = '" HOSTMEM_PSS "' AND invocation_id IS NULL) AS pss"
-	" FROM cell c WHERE c.run_id = ?1) "
-	"SELECT wl, CASE WHEN conf = 'model' THEN"
-	"  'model' || CASE WHEN ksm = 'off' THEN '' ELSE ', ksm ' || ksm END"
-	"  ELSE 'ksm ' || ksm END AS variant, vms, avg(pss) / 1024.0, min(pss) / 1024.0,"
+	"WITH " MEMORY_CELLS_CTE " "
+	"SELECT wl, variant, vms, avg(pss) / 1024.0, min(pss) / 1024.0,"
 	" max(pss) / 1024.0, count(pss), sum(pss IS NULL) "
 	"FROM p GROUP BY wl, variant, vms ORDER BY wl, variant, vms";
 
@@ -118,6 +107,6 @@ int fig_memory_data(struct figure_ctx *ctx)
 }
 
 const struct figure figure_memory = {
-	"memory", "Fig. 3 a-c: host memory (summed PSS) against VMs, KSM on, off, model",
+	"memory-scaling", "Fig. 3 a-c: host memory (summed PSS) against VMs, KSM on, off, model",
 	"memory.gp", fig_memory_data,
 };

@@ -18,4 +18,8 @@
 	X(overhead) \
 	X(vmexit_rate) \
 	X(vm_boot) \
-	X(memory)
+	X(memory) \
+	X(memory_overhead) \
+	X(memory_mixed) \
+	X(consolidation) \
+	X(ksm_convergence)

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fig-memory-overhead.c - `plot memory-overhead`, the study's Fig. 3 d:
+ * the host memory (summed PSS, hostmem probe) of each memory variant other
+ * than "ksm on" as a percentage over the "ksm on" cells of the same
+ * workload and VM count: 100 * (mean PSS of the variant - mean PSS of ksm
+ * on) / mean PSS of ksm on, against the VMs per cell. A (workload, VMs)
+ * point without a ksm = on cell has no reference and is left out, counted
+ * in `noref`. One gnuplot block per line, headed by its title:
+ *   vms, overhead %, N (variant's cells), N (ksm-on cells)
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "figures.h"
+#include "gp-string.h"
+#include "memory-cells.h"
+
+static const char *const SQL =
+	"WITH " MEMORY_CELLS_CTE ", "
+	"g AS (SELECT wl, variant, vms, avg(pss) AS pss, count(pss) AS n FROM p"
+	" WHERE pss IS NOT NULL GROUP BY wl, variant, vms) "
+	"SELECT v.wl, v.variant, v.vms, 100.0 * (v.pss - o.pss) / o.pss, v.n, o.n "
+	"FROM g v LEFT JOIN g o ON o.wl IS v.wl AND o.vms = v.vms AND"
+	" o.variant = 'ksm on' "
+	"WHERE v.variant <> 'ksm on' ORDER BY v.wl, v.variant, v.vms";
+
+struct ovh_state {
+	char series[160];
+	int blocks, maxvms, multi_wl, noref;
+};
+
+static void write_row(struct figure_ctx *ctx, struct ovh_state *m, sqlite3_stmt *st)
+{
+	char series[160];
+	const char *wl = (const char *)sqlite3_column_text(st, 0);
+	const char *var = (const char *)sqlite3_column_text(st, 1);
+	int vms = sqlite3_column_int(st, 2);
+
+	if (sqlite3_column_type(st, 3) == SQLITE_NULL) {
+		m->noref++;
+		return;
+	}
+	snprintf(series, sizeof(series), "%s%s%s against ksm on", m->multi_wl ?
+		 (wl ? wl : "?") : "", m->multi_wl ? ": " : "", var ? var : "?");
+	if (strcmp(series, m->series)) {
+		if (m->blocks)
+			fprintf(ctx->data, "\n\n");
+		gp_data_string(ctx->data, series);
+		fprintf(ctx->data, " n nref\n");
+		snprintf(m->series, sizeof(m->series), "%s", series);
+		m->blocks++;
+	}
+	fprintf(ctx->data, "%d %.3f %d %d\n", vms, sqlite3_column_double(st, 3),
+		sqlite3_column_int(st, 4), sqlite3_column_int(st, 5));
+	m->maxvms = vms > m->maxvms ? vms : m->maxvms;
+}
+
+static int count_workloads(struct figure_ctx *ctx)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(ctx->h, "WITH " MEMORY_CELLS_CTE " SELECT count(DISTINCT wl)"
+			       " FROM p WHERE pss IS NOT NULL", -1, &st, NULL))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/**
+ * fig_memory_overhead_data() - write the memory-overhead figure's data (see
+ * the top of this file). Returns 0, -ENODATA when no workload and VM count
+ * has both a ksm = on cell and another variant with hostmem data, or -errno.
+ */
+int fig_memory_overhead_data(struct figure_ctx *ctx)
+{
+	struct ovh_state m = { .maxvms = 1 };
+	sqlite3_stmt *st;
+	int rc;
+
+	m.multi_wl = count_workloads(ctx) > 1;
+	if (sqlite3_prepare_v2(ctx->h, SQL, -1, &st, NULL))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		write_row(ctx, &m, st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return -EIO;
+	figure_var_int(ctx, "nblocks", m.blocks);
+	figure_var_int(ctx, "maxvms", m.maxvms);
+	figure_var_int(ctx, "noref", m.noref);
+	figure_var_int(ctx, "run", ctx->run_id);
+	if (!m.blocks) {
+		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no ksm = on cell with a "
+			 "ksm = off or model cell of the same workload and VM count, both "
+			 "measured with the hostmem probe", (long long)ctx->run_id);
+		return -ENODATA;
+	}
+	return 0;
+}
+
+const struct figure figure_memory_overhead = {
+	"memory-overhead", "Fig. 3 d: host memory overhead % of ksm off and model "
+	"against ksm on, per workload and VMs",
+	"memory-overhead.gp", fig_memory_overhead_data,
+};
