@@ -6,10 +6,11 @@
  * workload and VM count: 100 * (mean PSS of the variant - mean PSS of ksm
  * on) / mean PSS of ksm on, against the VMs per cell. A (workload, VMs)
  * point without a ksm = on cell has no reference and is left out, counted
- * in `noref`. One gnuplot block per line, headed by its title:
+ * in `noref`; ylo and yhi frame the points and 0. One gnuplot block per line, headed by its title:
  *   vms, overhead %, N (variant's cells), N (ksm-on cells)
  */
 #include <errno.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,7 @@ static const char *const SQL =
 struct ovh_state {
 	char series[160];
 	int blocks, maxvms, multi_wl, noref;
+	double lo, hi;                /* the overheads' range, 0 included */
 };
 
 static void write_row(struct figure_ctx *ctx, struct ovh_state *m, sqlite3_stmt *st)
@@ -55,6 +57,8 @@ static void write_row(struct figure_ctx *ctx, struct ovh_state *m, sqlite3_stmt 
 	}
 	fprintf(ctx->data, "%d %.3f %d %d\n", vms, sqlite3_column_double(st, 3),
 		sqlite3_column_int(st, 4), sqlite3_column_int(st, 5));
+	m->lo = fmin(m->lo, sqlite3_column_double(st, 3));
+	m->hi = fmax(m->hi, sqlite3_column_double(st, 3));
 	m->maxvms = vms > m->maxvms ? vms : m->maxvms;
 }
 
@@ -96,6 +100,9 @@ int fig_memory_overhead_data(struct figure_ctx *ctx)
 	figure_var_int(ctx, "nblocks", m.blocks);
 	figure_var_int(ctx, "maxvms", m.maxvms);
 	figure_var_int(ctx, "noref", m.noref);
+	/* whole percents around the points and 0: one point is not an empty range */
+	figure_var_int(ctx, "ylo", (long long)floor(m.lo) - 5);
+	figure_var_int(ctx, "yhi", (long long)ceil(m.hi) + 10);
 	figure_var_int(ctx, "run", ctx->run_id);
 	if (!m.blocks) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no ksm = on cell with a "

@@ -5,7 +5,7 @@
 #
 # Run by `cvmbench plot memory-overhead` (analysis/plot.c), which sets:
 #   datafile, outfile, term, nblocks, maxvms, noref (points left out: no
-#   ksm on cell to compare with), run
+#   ksm on cell to compare with), run, ylo, yhi (the y range, 0 in it)
 # Data (analysis/fig-memory-overhead.c): one block per line, its first row
 # the title (columnheader(1)), then columns
 #   1 VMs  2 overhead %  3 N of the variant  4 N of ksm on
@@ -24,6 +24,7 @@ set format x '%.0f'
 set xlabel 'VMs'
 set ylabel 'host memory over ksm on (%)'
 set ytics nomirror
+set yrange [ylo:yhi]
 set grid xtics ytics lc rgb '#dddddd'
 set border 3
 set xzeroaxis lt 1 lc rgb '#888888'
