@@ -55,7 +55,7 @@ static void write_row(struct figure_ctx *ctx, struct ovh_state *m, sqlite3_stmt 
 		snprintf(m->series, sizeof(m->series), "%s", series);
 		m->blocks++;
 	}
-	fprintf(ctx->data, "%d %.3f %d %d\n", vms, sqlite3_column_double(st, 3),
+	fprintf(ctx->data, "%d %.6f %d %d\n", vms, sqlite3_column_double(st, 3),
 		sqlite3_column_int(st, 4), sqlite3_column_int(st, 5));
 	m->lo = fmin(m->lo, sqlite3_column_double(st, 3));
 	m->hi = fmax(m->hi, sqlite3_column_double(st, 3));

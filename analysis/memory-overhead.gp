@@ -1,7 +1,7 @@
 # memory-overhead.gp - host memory of ksm off and model cells as a
 # percentage over the ksm on cells of the same workload and VM count,
-# against the VMs per cell, as the study's Fig. 3 d; N (cells of the
-# variant / of ksm on) beside each point.
+# against the VMs per cell, as the study's Fig. 3 d; the overhead and N
+# (cells of the variant / of ksm on) beside each point.
 #
 # Run by `cvmbench plot memory-overhead` (analysis/plot.c), which sets:
 #   datafile, outfile, term, nblocks, maxvms, noref (points left out: no
@@ -35,5 +35,5 @@ set title sprintf("Host memory overhead against KSM on (summed PSS), run %d%s", 
 
 plot for [i = 0:nblocks - 1] datafile index i using 1:2 \
 	with linespoints lw 2 pt 7 title columnheader(1), \
-     for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('N=%d/%d', $3, $4)) \
-	with labels offset char 3, char 0.6 font ',8' notitle
+     for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('%+.1f %%, N=%d/%d', $2, $3, $4)) \
+	with labels left offset char 1, char 0.6 font ',8' notitle
