@@ -7,7 +7,9 @@
 # draws from this run (memory-scaling, memory-overhead with the overhead
 # computed here from the metrics, memory-mixed, consolidation,
 # ksm-convergence); afterwards KSM and THP
-# read exactly as before and no QEMU of the run is left. Then a run killed
+# read exactly as before and no QEMU of the run is left. A VM whose QEMU is
+# killed while the cell waits for KSM: the wait stops and both probes skip
+# with the reason (no steady-state number). Then a run killed
 # with -9 while it waits for a convergence that cannot come (1 page per
 # second), and `cvmbench restore`: the same. Root, KSM, QEMU needed.
 #   flock /tmp/cvmbench-host.lock prove -v tests/system/hostmem.t
@@ -15,7 +17,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=17
+N=20
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -107,14 +109,37 @@ fi
 is "$(settings)" "$before" "KSM and THP exactly as before the run"
 is "$(qemus)" "" "no QEMU of the run left"
 
-# kill -9 while waiting for a convergence that cannot come (1 page per second)
+# 1 VM, ksm on, a convergence that cannot come (1 page per second)
 sed -i 's/^ksm-pages-to-scan = 5000/ksm-pages-to-scan = 1/; s/^ksm-sleep-ms = 10/ksm-sleep-ms = 1000/; s/^ksm = on, off/ksm = on/; /^vms = 2/d; /^instances = 2/d' "$tmp/m.ini"
-$CVMBENCH run "$tmp/m.ini" --db "$tmp/k.db" >"$tmp/out2" 2>&1 & run=$!
-for ((i = 0; i < 1200; i++)); do
-	[ "$(sqlite3 "$tmp/k.db" "SELECT count(*) FROM invocation WHERE phase = 'measured'" 2>/dev/null)" = 3 ] && break
-	sleep 0.1
-done
-sleep 1
+# start a run and wait until its calls are done: it is then in the convergence wait
+converging() {
+	local i
+	$CVMBENCH run "$tmp/m.ini" --db "$1" >"$tmp/out2" 2>&1 & run=$!
+	for ((i = 0; i < 1200; i++)); do
+		[ "$(sqlite3 "$1" "SELECT count(*) FROM invocation WHERE phase = 'measured'" 2>/dev/null)" = 3 ] && break
+		sleep 0.1
+	done
+	sleep 1
+}
+
+# the VM dies (its QEMU killed) during the wait: the wait stops (before the
+# fix it ran to ksm-timeout, 60 s, and stored KSM's counters of a host
+# without the VM as the cell's); both probes say why, no steady-state number
+converging "$tmp/d.db"
+t0=$(date +%s)
+kill -9 $(qemus)
+wait $run
+el=$(($(date +%s) - t0))
+skips=$(sqlite3 "$tmp/d.db" "SELECT probe || ': ' || reason FROM skip WHERE reason LIKE '%ended during the cell%' ORDER BY probe")
+n=$(sqlite3 "$tmp/d.db" "SELECT count(*) FROM metric WHERE invocation_id IS NULL AND name IN ('pss_kb', 'pages_sharing', 'converged')")
+ok "$((el < 30 && n == 0))" = 1 "a VM killed while converging: the cell ends in ${el} s (ksm-timeout 60), no pss_kb, pages_sharing or converged stored"
+is "$(sed 's/(pid [0-9]*)/(pid P)/' <<<"$skips")" "hostmem: instance process 0 (pid P) ended during the cell: no steady-state memory for the cell
+ksm: instance process 0 (pid P) ended during the cell: no steady-state KSM numbers for the cell" \
+	"and both probes say why"
+is "$(settings)/$(qemus)" "$before/" "KSM and THP as before, no QEMU left"
+
+# kill -9 of cvmbench while waiting for the convergence
+converging "$tmp/k.db"
 seen="$(cat /sys/kernel/mm/ksm/run) $(cat /sys/kernel/mm/ksm/pages_to_scan)"
 kill -9 $run; wait $run 2>/dev/null
 $CVMBENCH restore >"$tmp/restore" 2>&1
