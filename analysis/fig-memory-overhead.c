@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "figures.h"
-#include "gp-string.h"
 #include "memory-cells.h"
 
 static const char *const SQL =
@@ -28,53 +27,30 @@ static const char *const SQL =
 	" o.variant = 'ksm on' "
 	"WHERE v.variant <> 'ksm on' ORDER BY v.wl, v.variant, v.vms";
 
+/* The lines, first: memory_lines_run() hands it to write_row as its arg. */
 struct ovh_state {
-	char series[160];
-	int blocks, maxvms, multi_wl, noref;
+	struct memory_lines l;
+	int noref;
 	double lo, hi;                /* the overheads' range, 0 included */
 };
 
-static void write_row(struct figure_ctx *ctx, struct ovh_state *m, sqlite3_stmt *st)
+static void write_row(struct figure_ctx *ctx, void *arg, sqlite3_stmt *st)
 {
-	char series[160];
-	const char *wl = (const char *)sqlite3_column_text(st, 0);
-	const char *var = (const char *)sqlite3_column_text(st, 1);
+	struct ovh_state *m = arg;
 	int vms = sqlite3_column_int(st, 2);
+	double pct = sqlite3_column_double(st, 3);
 
 	if (sqlite3_column_type(st, 3) == SQLITE_NULL) {
 		m->noref++;
 		return;
 	}
-	snprintf(series, sizeof(series), "%s%s%s against ksm on", m->multi_wl ?
-		 (wl ? wl : "?") : "", m->multi_wl ? ": " : "", var ? var : "?");
-	if (strcmp(series, m->series)) {
-		if (m->blocks)
-			fprintf(ctx->data, "\n\n");
-		gp_data_string(ctx->data, series);
-		fprintf(ctx->data, " n nref\n");
-		snprintf(m->series, sizeof(m->series), "%s", series);
-		m->blocks++;
-	}
-	fprintf(ctx->data, "%d %.6f %d %d\n", vms, sqlite3_column_double(st, 3),
-		sqlite3_column_int(st, 4), sqlite3_column_int(st, 5));
-	m->lo = fmin(m->lo, sqlite3_column_double(st, 3));
-	m->hi = fmax(m->hi, sqlite3_column_double(st, 3));
-	m->maxvms = vms > m->maxvms ? vms : m->maxvms;
-}
-
-static int count_workloads(struct figure_ctx *ctx)
-{
-	sqlite3_stmt *st;
-	int n = 0;
-
-	if (sqlite3_prepare_v2(ctx->h, "WITH " MEMORY_CELLS_CTE " SELECT count(DISTINCT wl)"
-			       " FROM p WHERE pss IS NOT NULL", -1, &st, NULL))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	memory_lines_point(ctx, &m->l, (const char *)sqlite3_column_text(st, 0),
+			   (const char *)sqlite3_column_text(st, 1), " against ksm on",
+			   "n nref", vms);
+	fprintf(ctx->data, "%d %.6f %d %d\n", vms, pct, sqlite3_column_int(st, 4),
+		sqlite3_column_int(st, 5));
+	m->lo = fmin(m->lo, pct);
+	m->hi = fmax(m->hi, pct);
 }
 
 /**
@@ -84,33 +60,18 @@ static int count_workloads(struct figure_ctx *ctx)
  */
 int fig_memory_overhead_data(struct figure_ctx *ctx)
 {
-	struct ovh_state m = { .maxvms = 1 };
-	sqlite3_stmt *st;
-	int rc;
+	struct ovh_state m = { .noref = 0 };
+	int ret = memory_lines_run(ctx, &m.l, SQL, write_row);
 
-	m.multi_wl = count_workloads(ctx) > 1;
-	if (sqlite3_prepare_v2(ctx->h, SQL, -1, &st, NULL))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		write_row(ctx, &m, st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -EIO;
-	figure_var_int(ctx, "nblocks", m.blocks);
-	figure_var_int(ctx, "maxvms", m.maxvms);
 	figure_var_int(ctx, "noref", m.noref);
 	/* whole percents around the points and 0: one point is not an empty range */
 	figure_var_int(ctx, "ylo", (long long)floor(m.lo) - 5);
 	figure_var_int(ctx, "yhi", (long long)ceil(m.hi) + 10);
-	figure_var_int(ctx, "run", ctx->run_id);
-	if (!m.blocks) {
+	if (ret == -ENODATA)
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no ksm = on cell with a "
 			 "ksm = off or model cell of the same workload and VM count, both "
 			 "measured with the hostmem probe", (long long)ctx->run_id);
-		return -ENODATA;
-	}
-	return 0;
+	return ret;
 }
 
 const struct figure figure_memory_overhead = {

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "figures.h"
-#include "gp-string.h"
 #include "memory-cells.h"
 
 static const char *const SQL =
@@ -25,53 +24,25 @@ static const char *const SQL =
 	" max(pss) / 1024.0, count(pss), sum(pss IS NULL) "
 	"FROM p GROUP BY wl, variant, vms ORDER BY wl, variant, vms";
 
+/* The lines, first: memory_lines_run() hands it to write_row as its arg. */
 struct mem_state {
-	char series[160];
-	int blocks, maxvms, multi_wl, nodata;
-	char first_wl[64];
+	struct memory_lines l;
+	int nodata;
 };
 
-static void write_row(struct figure_ctx *ctx, struct mem_state *m, sqlite3_stmt *st)
+static void write_row(struct figure_ctx *ctx, void *arg, sqlite3_stmt *st)
 {
-	char series[160];
-	const char *wl = (const char *)sqlite3_column_text(st, 0);
-	const char *var = (const char *)sqlite3_column_text(st, 1);
+	struct mem_state *m = arg;
 	int vms = sqlite3_column_int(st, 2);
 
 	m->nodata += sqlite3_column_int(st, 7);
 	if (!sqlite3_column_int(st, 6))
 		return;
-	snprintf(series, sizeof(series), "%s%s%s", m->multi_wl ? (wl ? wl : "?") : "",
-		 m->multi_wl ? ": " : "", var ? var : "?");
-	if (strcmp(series, m->series)) {
-		if (m->blocks)
-			fprintf(ctx->data, "\n\n");
-		gp_data_string(ctx->data, series);
-		fprintf(ctx->data, " min max n\n");
-		snprintf(m->series, sizeof(m->series), "%s", series);
-		m->blocks++;
-	}
+	memory_lines_point(ctx, &m->l, (const char *)sqlite3_column_text(st, 0),
+			   (const char *)sqlite3_column_text(st, 1), "", "min max n", vms);
 	fprintf(ctx->data, "%d %.3f %.3f %.3f %d\n", vms, sqlite3_column_double(st, 3),
 		sqlite3_column_double(st, 4), sqlite3_column_double(st, 5),
 		sqlite3_column_int(st, 6));
-	m->maxvms = vms > m->maxvms ? vms : m->maxvms;
-}
-
-/* One workload or several: the titles name it only when several. */
-static int count_workloads(struct figure_ctx *ctx)
-{
-	sqlite3_stmt *st;
-	int n = 0;
-
-	if (sqlite3_prepare_v2(ctx->h, "SELECT count(DISTINCT value) FROM cell_param p JOIN"
-			       " cell c ON c.id = p.cell_id WHERE c.run_id = ?1 AND"
-			       " p.key = 'workload'", -1, &st, NULL))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
 }
 
 /**
@@ -81,29 +52,14 @@ static int count_workloads(struct figure_ctx *ctx)
  */
 int fig_memory_data(struct figure_ctx *ctx)
 {
-	struct mem_state m = { .maxvms = 1 };
-	sqlite3_stmt *st;
-	int rc;
+	struct mem_state m = { .nodata = 0 };
+	int ret = memory_lines_run(ctx, &m.l, SQL, write_row);
 
-	m.multi_wl = count_workloads(ctx) > 1;
-	if (sqlite3_prepare_v2(ctx->h, SQL, -1, &st, NULL))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		write_row(ctx, &m, st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -EIO;
-	figure_var_int(ctx, "nblocks", m.blocks);
-	figure_var_int(ctx, "maxvms", m.maxvms);
 	figure_var_int(ctx, "nodata", m.nodata);
-	figure_var_int(ctx, "run", ctx->run_id);
-	if (!m.blocks) {
+	if (ret == -ENODATA)
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no cell measured with the "
 			 "hostmem probe (probes = hostmem, ksm)", (long long)ctx->run_id);
-		return -ENODATA;
-	}
-	return 0;
+	return ret;
 }
 
 const struct figure figure_memory = {

@@ -6,12 +6,31 @@
  * "model" or "model, ksm on") and the hostmem probe's summed PSS in kB
  * (pss; NULL: the cell has no hostmem data). A plain string literal:
  * it concatenates into each figure's query (fig-memory*.c,
- * fig-consolidation.c).
+ * fig-consolidation.c). And the helpers of memory-cells.c.
  */
 #ifndef CVMBENCH_MEMORY_CELLS_H
 #define CVMBENCH_MEMORY_CELLS_H
 
+#include "figures.h"
 #include "hostmem-metrics.h"
+
+struct sqlite3_stmt;
+
+/* Called with each row of a query (memory_cells_each). */
+typedef void (*memory_row_fn)(struct figure_ctx *ctx, void *arg, struct sqlite3_stmt *st);
+
+/* The lines of a line figure, one data block each (memory_lines_point). */
+struct memory_lines {
+	char series[160];         /* the title of the block being written */
+	int blocks, maxvms, multi_wl;
+};
+
+int memory_cells_workloads(struct figure_ctx *ctx);
+int memory_cells_each(struct figure_ctx *ctx, const char *sql, memory_row_fn row, void *arg);
+void memory_lines_point(struct figure_ctx *ctx, struct memory_lines *l, const char *wl,
+			const char *var, const char *suffix, const char *cols, int vms);
+int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char *sql,
+		     memory_row_fn row);
 
 #define MEMORY_CELL_PARAM(key) \
 	"(SELECT value FROM cell_param WHERE cell_id = c.id AND key = '" key "')"
