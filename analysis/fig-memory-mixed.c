@@ -2,15 +2,16 @@
 /*
  * fig-memory-mixed.c - `plot memory-mixed`, the study's Fig. 3 e: host
  * memory (summed PSS) of cells of several VMs with one instance each, a
- * group of bars (ksm on, ksm off, model) per VM count and function. A cell
- * runs one workload in all its VMs today, so the groups are "3 VMs:
- * hello-world" and the like (configs/memory-mixed.ini,
- * docs/experiments/memory.md). Data and script: memory-bars.c, .gp.
+ * group of bars (ksm on, ksm off, model) per VM count and functions: "3
+ * VMs: hello-world" when every VM runs the cell's workload, "3 VMs:
+ * hello-world+pyaes+compression" with vm-workloads (a workload per VM;
+ * configs/memory-mixed.ini, docs/experiments/memory.md). Data and script:
+ * memory-bars.c, memory-bars.gp.
  */
 #include "memory-bars.h"
 
 static const struct memory_bars bars = {
-	.label_sql = "printf('%d VMs: %s', vms, wl)",
+	.label_sql = "printf('%d VMs: %s', vms, COALESCE(vmwl, wl))",
 	.where_sql = "vms >= 2 AND inst = vms",
 	.title = "Host memory of several VMs, one function each (summed PSS)",
 	.nodata = "no cell of 2 or more VMs with one instance each measured with the "

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * memory-cells.h - the SQL every memory figure starts from: per cell of run
- * ?1 its workload (wl), VMs (vms; 1 where the key is absent), instances
+ * ?1 its workload (wl), its workload per VM (vmwl: "a+b+c", NULL when all
+ * VMs run wl), VMs (vms; 1 where the key is absent), instances
  * (inst), memory variant (variant: "ksm on", "ksm off", "ksm unchanged",
  * "model" or "model, ksm on") and the hostmem probe's summed PSS in kB
  * (pss; NULL: the cell has no hostmem data). A plain string literal:
@@ -37,6 +38,7 @@ int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char 
 
 #define MEMORY_CELLS_CTE \
 	"p0 AS (SELECT c.id, " MEMORY_CELL_PARAM("workload") " AS wl," \
+	" NULLIF(" MEMORY_CELL_PARAM("vm-workloads") ", '') AS vmwl," \
 	" COALESCE(" MEMORY_CELL_PARAM("ksm") ", 'unchanged') AS ksm," \
 	" COALESCE(" MEMORY_CELL_PARAM("confidential") ", 'none') AS conf," \
 	" CAST(COALESCE(" MEMORY_CELL_PARAM("vms") ", '1') AS INTEGER) AS vms," \

@@ -115,6 +115,9 @@
 	X("thp", thp, char, [12], KEY_ENUM, 1, 0, 0, "unchanged|always|madvise|never", \
 	  "unchanged", NULL, "host transparent hugepages (enabled) for the cell") \
 	X("hostmem-interval", hostmem_interval, double, , KEY_DOUBLE, 0, 0.01, 3600, NULL, \
-	  "1", NULL, "hostmem/ksm probes: seconds between memory samples")
+	  "1", NULL, "hostmem/ksm probes: seconds between memory samples") \
+	X("vm-workloads", vm_workloads, char, [160], KEY_STRING, 1, 0, 0, NULL, "", \
+	  config_check_vm_workloads, \
+	  "qemu: a workload per VM joined by '+' (VM i runs item i); empty = workload in all")
 
 #endif

@@ -1,8 +1,9 @@
 #!/bin/bash
 # tests/system/hostmem.t - the hostmem and ksm probes through a real run:
-# two qemu (TCG) cells of hello-world, 2 VMs of 256 MiB each (the issue's
-# small variant of configs/memory-scaling.ini), ksm = on then off, thp =
-# never; their metrics, notes and memory_sample rows are in the database,
+# two qemu (TCG) cells of 2 VMs of 256 MiB each (the issue's small variant
+# of configs/memory-scaling.ini), one running hello-world and one null
+# (vm-workloads: each VM's instance answers as its own workload), ksm = on
+# then off, thp = never; their metrics, notes and memory_sample rows are in the database,
 # the KSM-on cell converged and its VMs merged pages; every memory figure
 # draws from this run (memory-scaling, memory-overhead with the overhead
 # computed here from the metrics, memory-mixed, consolidation,
@@ -17,7 +18,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=20
+N=21
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -48,6 +49,7 @@ accel = tcg
 memory = 256
 vms = 2
 instances = 2
+vm-workloads = hello-world+null
 boot-timeout = 180
 probes = latency, hostmem, ksm
 invocations = 3
@@ -59,10 +61,16 @@ hostmem-interval = 0.2
 thp = never
 ksm = on, off
 INI
-$CVMBENCH run "$tmp/m.ini" --db "$db" >"$tmp/out" 2>&1
+$CVMBENCH run "$tmp/m.ini" --db "$db" --wait-lock 600 >"$tmp/out" 2>&1
 is "$?" 0 "two qemu cells (ksm on, off) run" || sed 's/^/# /' "$tmp/out" | tail -5
 m() { q "SELECT m.value FROM metric m JOIN cell_param p ON p.cell_id = m.cell_id AND p.key = 'ksm'
 	WHERE p.value = '$1' AND m.probe = '$2' AND m.name = '$3' AND m.invocation_id IS NULL"; }
+# vm-workloads: VM 0 runs hello-world, VM 1 null; their outputs' digests as cvmfn gives them here
+dg() { ./cvmfn run "$1" --size test --seed 1 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["digest"])'; }
+want="0 $(dg hello-world)
+1 $(dg null)"
+is "$(q "SELECT DISTINCT instance_idx || ' ' || digest FROM invocation ORDER BY 1")" "$want" \
+	"vm-workloads = hello-world+null: VM 0's instance answers as hello-world, VM 1's as null"
 ok "$(m on hostmem pss_kb | cut -d. -f1)" -gt 50000 "ksm = on: summed PSS stored ($(m on hostmem pss_kb) kB)"
 ok "$(m on hostmem mem_available_drop_kb | cut -d. -f1)" -gt 0 \
 	"MemAvailable drop from the baseline before the VM booted ($(m on hostmem mem_available_drop_kb) kB)"
@@ -91,9 +99,9 @@ else
 	grep -q ">$want %, N=1/1<" "$tmp/memory-overhead.svg"
 	is "$out:$?" ":0" "plot memory-overhead: ksm off $want % over ksm on, as the metrics say" || echo "# $out"
 	out=$(plot memory-mixed)
-	grep -q '>2 VMs: hello-world<' "$tmp/memory-mixed.svg"
+	grep -q '>2 VMs: hello-world+null<' "$tmp/memory-mixed.svg"
 	is "$out:$?:$(grep -c '>N=1<' "$tmp/memory-mixed.svg")" ":0:2" \
-		"plot memory-mixed: a group for 2 VMs of hello-world, ksm on and off, N=1 each" || echo "# $out"
+		"plot memory-mixed: a group for 2 VMs of hello-world+null, ksm on and off, N=1 each" || echo "# $out"
 	out=$(plot consolidation)
 	grep -q '>hello-world: 2 instances in 2 VMs<' "$tmp/consolidation.svg"
 	is "$out:$?" ":0" "plot consolidation: 2 instances in 2 VMs" || echo "# $out"
@@ -110,11 +118,11 @@ is "$(settings)" "$before" "KSM and THP exactly as before the run"
 is "$(qemus)" "" "no QEMU of the run left"
 
 # 1 VM, ksm on, a convergence that cannot come (1 page per second)
-sed -i 's/^ksm-pages-to-scan = 5000/ksm-pages-to-scan = 1/; s/^ksm-sleep-ms = 10/ksm-sleep-ms = 1000/; s/^ksm = on, off/ksm = on/; /^vms = 2/d; /^instances = 2/d' "$tmp/m.ini"
+sed -i 's/^ksm-pages-to-scan = 5000/ksm-pages-to-scan = 1/; s/^ksm-sleep-ms = 10/ksm-sleep-ms = 1000/; s/^ksm = on, off/ksm = on/; /^vms = 2/d; /^instances = 2/d; /^vm-workloads/d' "$tmp/m.ini"
 # start a run and wait until its calls are done: it is then in the convergence wait
 converging() {
 	local i
-	$CVMBENCH run "$tmp/m.ini" --db "$1" >"$tmp/out2" 2>&1 & run=$!
+	$CVMBENCH run "$tmp/m.ini" --db "$1" --wait-lock 600 >"$tmp/out2" 2>&1 & run=$!
 	for ((i = 0; i < 1200; i++)); do
 		[ "$(sqlite3 "$1" "SELECT count(*) FROM invocation WHERE phase = 'measured'" 2>/dev/null)" = 3 ] && break
 		sleep 0.1
@@ -132,7 +140,8 @@ wait $run
 el=$(($(date +%s) - t0))
 skips=$(sqlite3 "$tmp/d.db" "SELECT probe || ': ' || reason FROM skip WHERE reason LIKE '%ended during the cell%' ORDER BY probe")
 n=$(sqlite3 "$tmp/d.db" "SELECT count(*) FROM metric WHERE invocation_id IS NULL AND name IN ('pss_kb', 'pages_sharing', 'converged')")
-ok "$((el < 30 && n == 0))" = 1 "a VM killed while converging: the cell ends in ${el} s (ksm-timeout 60), no pss_kb, pages_sharing or converged stored"
+ok "$((el < 30 && n == 0))" = 1 "a VM killed while converging: the cell ends in ${el} s (ksm-timeout 60), no pss_kb, pages_sharing or converged stored" ||
+	sed 's/^/# /' "$tmp/out2" | tail -5
 is "$(sed 's/(pid [0-9]*)/(pid P)/' <<<"$skips")" "hostmem: instance process 0 (pid P) ended during the cell: no steady-state memory for the cell
 ksm: instance process 0 (pid P) ended during the cell: no steady-state KSM numbers for the cell" \
 	"and both probes say why"
