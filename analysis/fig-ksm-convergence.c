@@ -24,7 +24,8 @@
 #define KSMC_MAX_CELLS 8
 
 static const char *const CELLS_SQL =
-	"WITH " MEMORY_CELLS_CTE " SELECT id, wl, vms, conf FROM p WHERE ksm = 'on' AND"
+	"WITH " MEMORY_CELLS_CTE " SELECT id, COALESCE(vmwl, wl), vms, conf FROM p WHERE"
+	" ksm = 'on' AND"
 	" EXISTS (SELECT 1 FROM memory_sample WHERE cell_id = p.id AND source = 'ksm'"
 	" AND name = 'pages_sharing') ORDER BY id";
 

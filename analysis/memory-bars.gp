@@ -13,7 +13,7 @@
 #   1 label  2 ksm on MiB  3 ksm off MiB  4 model MiB (NaN: none)
 #   5..7 N of each
 
-w = 520 + 150 * ngroups
+w = 560 + 170 * ngroups
 if (term eq 'svg') {
 	set terminal svg size w,560 dynamic enhanced font 'Sans,11' background rgb 'white'
 } else {
@@ -31,7 +31,8 @@ set boxwidth 0.9
 set ylabel 'host memory, summed PSS (MiB)'
 set yrange [0:*]
 set offsets 0, 0, graph 0.1, 0
-set xtics nomirror noenhanced
+# long labels (vm-workloads lists) slope down to their tick instead of overlapping
+set xtics nomirror noenhanced rotate by 20 right
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set border 3

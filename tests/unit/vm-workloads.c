@@ -59,6 +59,10 @@ static void test_layout(void)
 	       strstr(why, "names 2 workloads but vms = 3"), "2 workloads for 3 VMs: %s", why);
 	c.vms = c.instances = 2;
 	tap_ok(qemu_vms_layout(&c, why, sizeof(why)) == 1, "2 for 2 VMs: fits");
+	snprintf(c.guest_image, sizeof(c.guest_image), "/x.img");
+	tap_ok(!qemu_vms_layout(&c, why, sizeof(why)) && strstr(why, "guest-image = /x.img"),
+	       "with guest-image (one disk for all VMs): not run, said why (%s)", why);
+	c.guest_image[0] = '\0';
 	snprintf(c.backend, sizeof(c.backend), "native");
 	snprintf(c.mode, sizeof(c.mode), "warm");
 	tap_ok(!cell_runnable(&c, why, sizeof(why)) &&
@@ -68,7 +72,7 @@ static void test_layout(void)
 
 int main(void)
 {
-	tap_plan(10);
+	tap_plan(11);
 	test_items();
 	test_key();
 	test_layout();

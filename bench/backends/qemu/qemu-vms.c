@@ -47,6 +47,12 @@ int qemu_vms_layout(const struct cell *c, char *why, size_t len)
 			 "(one per VM)", c->vm_workloads, nwl, c->vms);
 		return 0;
 	}
+	if (c->vm_workloads[0] && c->guest_image[0]) {
+		snprintf(why, len, "qemu: vm-workloads = %s needs a data disk per workload, "
+			 "but guest-image = %s gives every VM the same disk", c->vm_workloads,
+			 c->guest_image);
+		return 0;
+	}
 
 	if (c->instances > c->vms * c->instances_per_vm) {
 		snprintf(why, len, "qemu: instances = %d do not fit vms = %d x "
@@ -176,7 +182,7 @@ static int vm_workload_disk(const struct cell *c, int i, struct qemu_vm *q,
 	struct guest_disk d;
 	int ret;
 
-	if (!c->vm_workloads[0] || c->guest_image[0])
+	if (!c->vm_workloads[0])
 		return 0;
 	if (plus_list_item(c->vm_workloads, i, q->workload, sizeof(q->workload)) <= i) {
 		snprintf(err, errlen, "vm-workloads = %s has no item %d", c->vm_workloads, i + 1);
