@@ -33,7 +33,9 @@ set title sprintf("Host memory overhead against KSM on (summed PSS), run %d%s", 
 	noref > 0 ? sprintf(" (%d points without a ksm on cell left out)", noref) : '') \
 	noenhanced
 
+# the labels of line i sit i lines lower, in its colour: lines that coincide stay readable
 plot for [i = 0:nblocks - 1] datafile index i using 1:2 \
-	with linespoints lw 2 pt 7 title columnheader(1), \
+	with linespoints lw 2 pt 7 lt i + 1 title columnheader(1), \
      for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('%+.1f %%, N=%d/%d', $2, $3, $4)) \
-	with labels left offset char 1, char 0.6 font ',8' notitle
+	with labels left offset char 1, char (0.6 - 1.1 * i) font ',8' \
+	textcolor lt i + 1 notitle
