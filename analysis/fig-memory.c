@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * fig-memory.c - data of the study's Fig. 3 a-c: host memory (the summed
+ * fig-memory.c - `plot memory-scaling` (old name `memory`, still
+ * accepted: figures.c), the study's Fig. 3 a-c: host memory (the summed
  * PSS of a cell's instance processes, from the hostmem probe) against the
  * VMs per cell (cell_param `vms`; 1 where the key is absent: one VM per
  * cell), one line per workload and memory variant: "ksm on", "ksm off",
@@ -15,74 +16,33 @@
 #include <string.h>
 
 #include "figures.h"
-#include "gp-string.h"
-#include "hostmem-metrics.h"
+#include "memory-cells.h"
 
 static const char *const SQL =
-	"WITH p AS (SELECT c.id, "
-	" (SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'workload') AS wl,"
-	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'ksm'),"
-	"  'unchanged') AS ksm,"
-	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND"
-	"  key = 'confidential'), 'none') AS conf,"
-	" CAST(COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND"
-	"  key = 'vms'), '1') AS INTEGER) AS vms,"
-	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'"
-	"  AND name = '" HOSTMEM_PSS "' AND invocation_id IS NULL) AS pss"
-	" FROM cell c WHERE c.run_id = ?1) "
-	"SELECT wl, CASE WHEN conf = 'model' THEN"
-	"  'model' || CASE WHEN ksm = 'off' THEN '' ELSE ', ksm ' || ksm END"
-	"  ELSE 'ksm ' || ksm END AS variant, vms, avg(pss) / 1024.0, min(pss) / 1024.0,"
+	"WITH " MEMORY_CELLS_CTE " "
+	"SELECT wl, variant, vms, avg(pss) / 1024.0, min(pss) / 1024.0,"
 	" max(pss) / 1024.0, count(pss), sum(pss IS NULL) "
 	"FROM p GROUP BY wl, variant, vms ORDER BY wl, variant, vms";
 
+/* The lines, first: memory_lines_run() hands it to write_row as its arg. */
 struct mem_state {
-	char series[160];
-	int blocks, maxvms, multi_wl, nodata;
-	char first_wl[64];
+	struct memory_lines l;
+	int nodata;
 };
 
-static void write_row(struct figure_ctx *ctx, struct mem_state *m, sqlite3_stmt *st)
+static void write_row(struct figure_ctx *ctx, void *arg, sqlite3_stmt *st)
 {
-	char series[160];
-	const char *wl = (const char *)sqlite3_column_text(st, 0);
-	const char *var = (const char *)sqlite3_column_text(st, 1);
+	struct mem_state *m = arg;
 	int vms = sqlite3_column_int(st, 2);
 
 	m->nodata += sqlite3_column_int(st, 7);
 	if (!sqlite3_column_int(st, 6))
 		return;
-	snprintf(series, sizeof(series), "%s%s%s", m->multi_wl ? (wl ? wl : "?") : "",
-		 m->multi_wl ? ": " : "", var ? var : "?");
-	if (strcmp(series, m->series)) {
-		if (m->blocks)
-			fprintf(ctx->data, "\n\n");
-		gp_data_string(ctx->data, series);
-		fprintf(ctx->data, " min max n\n");
-		snprintf(m->series, sizeof(m->series), "%s", series);
-		m->blocks++;
-	}
+	memory_lines_point(ctx, &m->l, (const char *)sqlite3_column_text(st, 0),
+			   (const char *)sqlite3_column_text(st, 1), "", "min max n", vms);
 	fprintf(ctx->data, "%d %.3f %.3f %.3f %d\n", vms, sqlite3_column_double(st, 3),
 		sqlite3_column_double(st, 4), sqlite3_column_double(st, 5),
 		sqlite3_column_int(st, 6));
-	m->maxvms = vms > m->maxvms ? vms : m->maxvms;
-}
-
-/* One workload or several: the titles name it only when several. */
-static int count_workloads(struct figure_ctx *ctx)
-{
-	sqlite3_stmt *st;
-	int n = 0;
-
-	if (sqlite3_prepare_v2(ctx->h, "SELECT count(DISTINCT value) FROM cell_param p JOIN"
-			       " cell c ON c.id = p.cell_id WHERE c.run_id = ?1 AND"
-			       " p.key = 'workload'", -1, &st, NULL))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
 }
 
 /**
@@ -92,32 +52,17 @@ static int count_workloads(struct figure_ctx *ctx)
  */
 int fig_memory_data(struct figure_ctx *ctx)
 {
-	struct mem_state m = { .maxvms = 1 };
-	sqlite3_stmt *st;
-	int rc;
+	struct mem_state m = { .nodata = 0 };
+	int ret = memory_lines_run(ctx, &m.l, SQL, write_row);
 
-	m.multi_wl = count_workloads(ctx) > 1;
-	if (sqlite3_prepare_v2(ctx->h, SQL, -1, &st, NULL))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		write_row(ctx, &m, st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -EIO;
-	figure_var_int(ctx, "nblocks", m.blocks);
-	figure_var_int(ctx, "maxvms", m.maxvms);
 	figure_var_int(ctx, "nodata", m.nodata);
-	figure_var_int(ctx, "run", ctx->run_id);
-	if (!m.blocks) {
+	if (ret == -ENODATA)
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no cell measured with the "
 			 "hostmem probe (probes = hostmem, ksm)", (long long)ctx->run_id);
-		return -ENODATA;
-	}
-	return 0;
+	return ret;
 }
 
 const struct figure figure_memory = {
-	"memory", "Fig. 3 a-c: host memory (summed PSS) against VMs, KSM on, off, model",
+	"memory-scaling", "Fig. 3 a-c: host memory (summed PSS) against VMs, KSM on, off, model",
 	"memory.gp", fig_memory_data,
 };

@@ -19,4 +19,8 @@
 	X(vmexit_rate) \
 	X(vm_boot) \
 	X(memory) \
-	X(vmexit_reasons)
+	X(vmexit_reasons) \
+	X(memory_overhead) \
+	X(memory_mixed) \
+	X(consolidation) \
+	X(ksm_convergence)

@@ -24,13 +24,21 @@ static const struct figure *const figures[] = { FIGURES(LIST_FIGURE) };
 
 #define N_FIGURES (sizeof(figures) / sizeof(figures[0]))
 
+/* Old names a figure had, still accepted by `plot` (not listed). */
+static const char *const aliases[][2] = {
+	{ "memory", "memory-scaling" },
+};
+
 /**
- * figure_find() - the figure called @name, or NULL.
+ * figure_find() - the figure called @name (or an old name of it), or NULL.
  */
 const struct figure *figure_find(const char *name)
 {
 	size_t i;
 
+	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(aliases[i][0], name))
+			name = aliases[i][1];
 	for (i = 0; i < N_FIGURES; i++)
 		if (!strcmp(figures[i]->name, name))
 			return figures[i];

@@ -59,5 +59,9 @@ int fig_vmexit_rate_data(struct figure_ctx *ctx);
 int fig_vm_boot_data(struct figure_ctx *ctx);
 int fig_memory_data(struct figure_ctx *ctx);
 int fig_vmexit_reasons_data(struct figure_ctx *ctx);
+int fig_memory_overhead_data(struct figure_ctx *ctx);
+int fig_memory_mixed_data(struct figure_ctx *ctx);
+int fig_consolidation_data(struct figure_ctx *ctx);
+int fig_ksm_convergence_data(struct figure_ctx *ctx);
 
 #endif

@@ -119,6 +119,9 @@
 	X("hostmem-interval", hostmem_interval, double, , KEY_DOUBLE, 0, 0.01, 3600, NULL, \
 	  "1", NULL, "hostmem/ksm probes: seconds between memory samples") \
 	X("noise-threshold", noise_threshold, double, , KEY_DOUBLE, 0, 0, 100, NULL, "10", \
-	  NULL, "flag a cell when other processes' CPU use or steal exceeds this % of all CPUs")
+	  NULL, "flag a cell when other processes' CPU use or steal exceeds this % of all CPUs") \
+	X("vm-workloads", vm_workloads, char, [160], KEY_STRING, 1, 0, 0, NULL, "", \
+	  config_check_vm_workloads, \
+	  "qemu: a workload per VM joined by '+' (VM i runs item i); empty = workload in all")
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "backend.h"
 #include "config.h"
+#include "plus-list.h"
 #include "knob-idle.h"
 #include "knob-halt-poll.h"
 #include "pool.h"
@@ -27,6 +28,7 @@ static int config_check_wait(const char *v, char *err, size_t errlen);
 static int config_check_idle(const char *v, char *err, size_t errlen);
 static int config_check_probe(const char *v, char *err, size_t errlen);
 static int config_check_halt_poll(const char *v, char *err, size_t errlen);
+static int config_check_vm_workloads(const char *v, char *err, size_t errlen);
 
 #define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
 		  check, help) \
@@ -150,6 +152,28 @@ static int config_check_workload(const char *v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/* "a+b+a": every item a known workload, none empty (plus-list.h). */
+static int config_check_vm_workloads(const char *v, char *err, size_t errlen)
+{
+	char name[48];
+	int i, n = *v ? plus_list_item(v, 0, NULL, 0) : 0;
+
+	if (n < 0) {
+		snprintf(err, errlen, "vm-workloads = %s: an empty item (workloads joined by "
+			 "'+', e.g. hello-world+image-recognition)", v);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		if (plus_list_item(v, i, name, sizeof(name)) < 0) {
+			snprintf(err, errlen, "vm-workloads = %s: item %d is too long", v, i + 1);
+			return -EINVAL;
+		}
+		if (config_check_workload(name, err, errlen))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int config_check_wait(const char *v, char *err, size_t errlen)
 {
 	struct pool_wait w;
@@ -224,8 +248,8 @@ static int check_value(const struct config_key *k, const char *v, char *err,
 	case KEY_BACKEND:
 		return config_check_backend(k, v, err, errlen);
 	default:
-		if (strlen(v) < 1024)
-			return 0;
+		if (strlen(v) < 1024)    /* a KEY_STRING may have a check (vm-workloads) */
+			return k->check ? k->check(v, err, errlen) : 0;
 		snprintf(err, errlen, "value of %s is too long", k->name);
 		return -EINVAL;
 	}

@@ -9,7 +9,7 @@
  * on guests that are about to merge (measured: "converged" in 0.3 s with
  * pages_sharing 0 on two fresh guests). So it takes three advances: two
  * whole scans, whose ends are compared. full_scans and pages_sharing are
- * polled every 20 ms.
+ * polled every 20 ms; the wait stops when one of the cell's processes ends.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "ksm-state.h"
+#include "procmem.h"
 #include "sysfs.h"
 
 static struct {
@@ -51,8 +52,22 @@ void ksm_converge_reset(void)
 	pthread_mutex_unlock(&conv.mu);
 }
 
-/* Poll until two scan boundaries agree within 1 %, or the timeout. */
-static void wait_scans(struct ksm_convergence *r)
+/* The first of @pids that has ended (a VM that died), or 0. */
+static pid_t one_ended(const pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (procmem_ended(pids[i]))
+			return pids[i];
+	return 0;
+}
+
+/*
+ * Poll until two scan boundaries agree within 1 %, the timeout, or one of
+ * @pids ends (what KSM does then is no longer about the cell's VMs).
+ */
+static void wait_scans(struct ksm_convergence *r, const pid_t *pids, int n)
 {
 	struct timespec pause = { 0, 20000000 };
 	long long t0 = clock_now_ns(), f0 = ksm_counter("full_scans"), last = f0, f;
@@ -72,6 +87,9 @@ static void wait_scans(struct ksm_convergence *r)
 			last = f;
 		}
 		r->wait_s = (double)(clock_now_ns() - t0) / 1e9;
+		r->ended = one_ended(pids, n);
+		if (r->ended)
+			break;
 		if (r->wait_s >= r->timeout_s) {
 			r->timed_out = 1;
 			break;
@@ -118,8 +136,11 @@ static void converge(double timeout_s, const pid_t *pids, int n,
 		return;
 	}
 	r->waited = 1;
-	wait_scans(r);
-	if (r->converged)
+	wait_scans(r, pids, n);
+	if (r->ended)
+		snprintf(r->how, sizeof(r->how), "stopped after %.1f s: instance process "
+			 "pid %d ended during the wait", r->wait_s, (int)r->ended);
+	else if (r->converged)
 		snprintf(r->how, sizeof(r->how), "converged: %lld full scans in %.1f s, "
 			 "pages_sharing %lld stable within 1 %%", r->scans, r->wait_s,
 			 r->pages_sharing);

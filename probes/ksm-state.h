@@ -27,6 +27,7 @@ struct ksm_convergence {
 	double wait_s, timeout_s;
 	long long scans;              /* full scans seen during the wait */
 	long long pages_sharing;      /* at the last scan seen */
+	pid_t ended;                  /* a process that ended during the wait, or 0 */
 	char how[256];                /* in words, for the cell's notes */
 };
 

@@ -57,6 +57,7 @@ struct ksm_probe {
 	struct sampler smp;
 	long long t0;
 	const struct ksm_convergence *conv;
+	int ended;                    /* index + 1 of a process that ended, or 0 */
 };
 
 static int ksm_supported(char *why, size_t len)
@@ -154,6 +155,7 @@ static int ksm_start(struct probe *p, enum probe_window w)
 static int ksm_stop(struct probe *p, enum probe_window w)
 {
 	struct ksm_probe *k = p->priv;
+	int i;
 
 	(void)w;
 	k->conv = ksm_converge_wait(p->target->cell->ksm_timeout, k->pid, k->n);
@@ -161,6 +163,9 @@ static int ksm_stop(struct probe *p, enum probe_window w)
 	sample(k);
 	read_counters(k->end);
 	k->have_stat = read_stats(k);
+	for (i = 0; i < k->n && !k->ended; i++)
+		if (procmem_ended(k->pid[i]))
+			k->ended = i + 1;
 	return 0;
 }
 
@@ -274,6 +279,16 @@ static int ksm_emit(struct probe *p, enum probe_window w, struct sink *s)
 
 	(void)w;
 	emit_settings(s);
+	sink_note(s, "convergence", k->conv->how);
+	if (k->ended) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "instance process %d (pid %d) ended during the "
+			 "cell: no steady-state KSM numbers for the cell", k->ended - 1,
+			 (int)k->pid[k->ended - 1]);
+		sink_skip(s, why);
+		return memory_series_emit(&k->ser, s);
+	}
 	emit_counters(k, s);
 	emit_stats(p, s);
 	if (k->left_out) {
@@ -283,7 +298,6 @@ static int ksm_emit(struct probe *p, enum probe_window w, struct sink *s)
 			 "takes at most %d", k->left_out, KSM_MAXP);
 		sink_skip(s, why);
 	}
-	sink_note(s, "convergence", k->conv->how);
 	sink_metric(s, "ksm_timeout_s", k->conv->timeout_s, "s");
 	if (k->conv->waited) {
 		sink_metric(s, "converged", k->conv->converged, "flag");

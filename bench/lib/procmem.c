@@ -150,3 +150,19 @@ int meminfo_read(struct meminfo *m)
 
 	return n < 0 ? (int)n : meminfo_parse(buf, m);
 }
+
+/**
+ * procmem_ended() - whether process @pid has ended: its /proc/PID/stat
+ * (under the sysroot) is gone, or says it is a zombie (Z) or dead (X), as
+ * a killed QEMU not yet reaped by cvmbench is. Returns 1 or 0.
+ */
+int procmem_ended(pid_t pid)
+{
+	char path[64], st[1024], *rp;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (procmem_read(path, st, sizeof(st)) <= 0 || !(rp = strrchr(st, ')')) ||
+	    rp[1] != ' ')
+		return 1;
+	return rp[2] == 'Z' || rp[2] == 'X';
+}

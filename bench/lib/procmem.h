@@ -11,6 +11,7 @@
 #define CVMBENCH_PROCMEM_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* The fields of smaps_rollup this tool stores, kB; -1: not printed. */
 struct smaps_rollup {
@@ -57,6 +58,8 @@ long procmem_pread(int fd, char *buf, size_t len);
  * Returns its length or -errno.
  */
 long procmem_read(const char *path, char *buf, size_t len);
+/** procmem_ended() - 1 when process @pid has ended (or is a zombie), else 0. */
+int procmem_ended(pid_t pid);
 /** meminfo_read() - /proc/meminfo into @m. 0 or -errno. */
 int meminfo_read(struct meminfo *m);
 

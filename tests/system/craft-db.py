@@ -7,8 +7,9 @@
 #                traced starts and lock contention: every runc figure
 #                draws, with NAME in its titles and labels
 #   memory NAME  add memory cells (hostmem pss_kb, ksm pages_sharing) with
-#                workload, ksm and confidential NAME at 1 and 2 VMs: the
-#                memory figure and table draw, with NAME in their labels
+#                workload, ksm and confidential NAME at 1 and 2 VMs, and ksm
+#                = on cells with a memory_sample series (vm-workloads NAME):
+#                every memory figure and the table draw, NAME in their labels
 #   names NAME   rename the run's workloads, sizes and idle values to NAME
 #   noidle       make the cells idle-policy cells (idle = hlt, probes
 #                latency, idle, cpu) whose idle probe was skipped
@@ -86,6 +87,26 @@ elif mode == "memory":
                    "(?, 'hostmem', 'pss_kb', ?, 'kB')", (c, 200000 * (i % 2 + 1)))
         db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
                    "(?, 'ksm', 'pages_sharing', 1000, 'pages')", (c,))
+    # ksm = on cells at 1 and 2 VMs (the second with 2 instances and a
+    # vm-workloads of NAME) with a time series: memory-overhead,
+    # memory-mixed, consolidation and ksm-convergence draw
+    for i in range(2):
+        p = {"workload": name, "ksm": "on", "confidential": name,
+             "vms": str(i + 1), "instances": str(i + 1)}
+        if i:
+            p["vm-workloads"] = name
+        c = add_cell("mk%d" % i, p, name)
+        db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+                   "(?, 'hostmem', 'pss_kb', ?, 'kB')", (c, 150000 * (i + 1)))
+        for t in range(4):
+            for k in range(i + 1):
+                db.execute("INSERT INTO memory_sample (cell_id, t_ns, source, instance, "
+                           "pid, name, value, unit) VALUES (?, ?, 'smaps_rollup', ?, ?, "
+                           "'pss_kb', ?, 'kB')", (c, t * 500000000 + k, k, 100 + k,
+                                                   90000 - t * 1000))
+            db.execute("INSERT INTO memory_sample (cell_id, t_ns, source, instance, pid, "
+                       "name, value, unit) VALUES (?, ?, 'ksm', NULL, NULL, "
+                       "'pages_sharing', ?, 'pages')", (c, t * 500000000, 1000 * t))
 elif mode == "names":
     db.execute("UPDATE cell SET workload = ?, size = ? WHERE run_id = ?",
                (name, name, run))

@@ -5,11 +5,17 @@
 # counts taken from cell_param `vms` (set by hand here: these are native
 # cells) with N beside each; a cell without hostmem data is left out and
 # counted in the title; a run without any is "nothing to draw" (exit 3).
+# The other memory figures on the same cells: without their data (no ksm =
+# on cell, no cell of several VMs or instances, no KSM time series) each is
+# "nothing to draw" with its reason, never a crash; memory-overhead draws
+# once a ksm = on / off pair exists, with the overhead the metrics give; on
+# a run without hostmem data every one of them is exit 3. (The figures
+# drawn from a real run of two VMs: tests/system/hostmem.t.)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=8
+N=14
 plan $N
 if ! command -v gnuplot >/dev/null; then
 	[ -n "${CI:-}" ] && { echo "Bail out! gnuplot is missing under CI"; exit 1; }
@@ -41,6 +47,21 @@ grep -q '>N=2<' "$tmp/m.svg" && grep -q '>N=1<' "$tmp/m.svg"
 is "$?" 0 "N beside each point: N=2 at one VM, N=1 at two (cell 4 has no data)"
 grep -q '1 cells without hostmem data left out' "$tmp/m.svg"
 is "$?" 0 "the cell without data is counted in the title"
+nodata() {   # FIGURE DB REASON: exit 3, "nothing to draw: REASON"
+	$CVMBENCH plot "$1" --db "$2" --out "$tmp/$1.svg" 2>"$tmp/err"
+	local rc=$?
+	grep -q "$1: nothing to draw: $3" "$tmp/err"
+	is "$rc:$?" "3:0" "$1 on ${4:-these cells}: nothing to draw, exit 3, the reason given" ||
+		sed 's/^/# /' "$tmp/err"
+}
+nodata memory-overhead "$tmp/r.db" "run 1 has no ksm = on cell with a ksm = off or model cell" \
+	"cells without a ksm = on / off pair"
+nodata memory-mixed "$tmp/r.db" "run 1 has no cell of 2 or more VMs with one instance each" \
+	"cells of 2 VMs without an instance each"
+nodata consolidation "$tmp/r.db" "run 1 has no cell of 2 or more instances" \
+	"cells of one instance"
+nodata ksm-convergence "$tmp/r.db" "run 1 has no ksm = on cell with the ksm probe's time series" \
+	"cells without the ksm probe"
 # the memory table: cell 1 as the ksm = off twin of cell 2
 sqlite3 "$tmp/r.db" "UPDATE cell_param SET value = 'off' WHERE cell_id = 1 AND key = 'ksm';
 	UPDATE cell_param SET value = 'on' WHERE cell_id = 2 AND key = 'ksm'"
@@ -51,6 +72,15 @@ $CVMBENCH show --db "$tmp/r.db" --table memory --json > "$tmp/t.json"
 got=$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))
 print(t["rows"][1][11], len(t["rows"]))' "$tmp/t.json")
 is "$got" "$want 3" "show --table memory: cell 2's PSS saving against its ksm = off twin, 3 rows (not cell 4)"
+$CVMBENCH plot memory-overhead --db "$tmp/r.db" --out "$tmp/o.svg" >"$tmp/plot.out" 2>&1
+rc=$?
+w=$(sqlite3 "$tmp/r.db" "SELECT printf('%+.1f', 100.0 * ((SELECT value FROM metric WHERE cell_id = 1
+	AND name = 'pss_kb' AND probe = 'hostmem') - (SELECT value FROM metric WHERE cell_id = 2
+	AND name = 'pss_kb' AND probe = 'hostmem')) / (SELECT value FROM metric WHERE cell_id = 2
+	AND name = 'pss_kb' AND probe = 'hostmem'))")
+grep -q ">$w %, N=1/1<" "$tmp/o.svg"
+is "$rc:$?:$(grep -v 'info: wrote' "$tmp/plot.out")" "0:0:" \
+	"memory-overhead: cell 1 (ksm off) $w % over cell 2 (ksm on) at one VM, N=1/1"
 $CVMBENCH report "$tmp/rep" --db "$tmp/r.db" >/dev/null 2>&1
 grep -q "Host memory and KSM" "$tmp/rep/index.md"
 is "$?" 0 "the report holds the memory table"
@@ -60,3 +90,8 @@ $CVMBENCH plot memory --db "$tmp/n.db" --out "$tmp/n.svg" 2>"$tmp/err"
 rc=$?
 grep -q "nothing to draw: run 1 has no cell measured with the hostmem probe" "$tmp/err"
 is "$rc:$?" "3:0" "a run without hostmem data: nothing to draw, exit 3"
+for f in memory-overhead memory-mixed consolidation ksm-convergence; do
+	$CVMBENCH plot $f --db "$tmp/n.db" --out "$tmp/n.svg" 2>"$tmp/err"; echo "$?"
+done > "$tmp/rcs"
+is "$(tr '\n' ' ' < "$tmp/rcs")$(grep -c 'nothing to draw: run 1 has no' "$tmp/err")" "3 3 3 3 1" \
+	"a run without hostmem data: memory-overhead, memory-mixed, consolidation, ksm-convergence exit 3"

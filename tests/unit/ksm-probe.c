@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cell.h"
+#include "clock.h"
 #include "probe.h"
 #include "sink.h"
 #include "fake-file.h"
@@ -95,6 +96,18 @@ static void mkdir_rel(const char *rel)
 		exit(1);
 }
 
+/* /proc/PID/stat of a process in state @state (R runs, Z a zombie). */
+static void proc_stat(pid_t pid, char state)
+{
+	char rel[64], text[96];
+
+	snprintf(rel, sizeof(rel), "/proc/%d", (int)pid);
+	mkdir_rel(rel);
+	snprintf(rel, sizeof(rel), "/proc/%d/stat", (int)pid);
+	snprintf(text, sizeof(text), "%d (qemu-system-x86) %c 1 1 1 0 -1\n", (int)pid, state);
+	put(rel, text);
+}
+
 /* A tree with KSM at @run; @full: general_profit, ksm_zero_pages, ksm_stat. */
 static void tree(const char *run, int full)
 {
@@ -104,6 +117,7 @@ static void tree(const char *run, int full)
 		 root, root, (int)getpid());
 	if (system(cmd))
 		exit(1);
+	proc_stat(getpid(), 'R');
 	put(K "run", run);
 	put(K "pages_shared", "5012\n");
 	put(K "pages_sharing", "22834\n");
@@ -245,8 +259,8 @@ static void test_unreadable(void)
 	char rel[64], want[160];
 
 	tree("0\n", 1);
-	snprintf(rel, sizeof(rel), "/proc/%d", (int)getppid());
-	mkdir_rel(rel);
+	proc_stat(999999, 'S');
+	proc_stat(getppid(), 'S');
 	snprintf(rel, sizeof(rel), "/proc/%d/ksm_stat", (int)getppid());
 	put(rel, "ksm_rmap_items 10\nksm_merging_pages 4\n");
 	run_pids("model", 5, pids, 3);
@@ -275,8 +289,7 @@ static void test_too_many(void)
 	tree("0\n", 1);
 	for (i = 0; i < 300; i++) {
 		pids[i] = 300000 + i;
-		snprintf(rel, sizeof(rel), "/proc/%d", (int)pids[i]);
-		mkdir_rel(rel);
+		proc_stat(pids[i], 'S');
 		snprintf(rel, sizeof(rel), "/proc/%d/ksm_stat", (int)pids[i]);
 		put(rel, "ksm_merging_pages 1\nksm_process_profit 4096\n");
 	}
@@ -288,6 +301,34 @@ static void test_too_many(void)
 	tap_contains(metrics, "proc255.ksm_merging_pages=1 pages", "the 256 are stored");
 }
 
+/*
+ * A VM that died during the cell (its QEMU a zombie, or gone): the wait
+ * for a convergence stops at once instead of running to the timeout, and
+ * no steady-state KSM number is stored for the cell (a skip row says why).
+ */
+static void test_ended(void)
+{
+	pid_t zombie[2] = { getpid(), 888888 }, gone[1] = { 777777 };
+	long long t0;
+
+	tree("1\n", 1);
+	proc_stat(888888, 'Z');
+	t0 = clock_now_ns();
+	run_pids("none", 20, zombie, 2);
+	tap_contains(skips, "instance process 1 (pid 888888) ended during the cell: no "
+		     "steady-state KSM numbers", "a zombie QEMU: a skip row naming it");
+	tap_ok(!strstr(metrics, "pages_sharing=") && !strstr(metrics, "converged=") &&
+	       !strstr(metrics, "ksm_merging_pages="), "no steady-state number stored (%s)",
+	       metrics);
+	tap_ok(clock_now_ns() - t0 < 5000000000LL && strstr(notes, "convergence=stopped after")
+	       && strstr(notes, "pid 888888 ended during the wait"), "the convergence wait "
+	       "stopped at once (%.1f s of a 20 s timeout), said in the notes",
+	       (double)(clock_now_ns() - t0) / 1e9);
+	run_pids("none", 20, gone, 1);
+	tap_contains(skips, "instance process 0 (pid 777777) ended during the cell",
+		     "a QEMU already reaped (no /proc/PID): the same");
+}
+
 int main(void)
 {
 	char cmd[sizeof(root) + 16];
@@ -296,13 +337,14 @@ int main(void)
 	if (!mkdtemp(root))
 		return 1;
 	setenv("CVMBENCH_SYSROOT", root, 1);
-	tap_plan(34);
+	tap_plan(38);
 	test_present();
 	test_absent();
 	test_convergence();
 	test_unmergeable();
 	test_unreadable();
 	test_too_many();
+	test_ended();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	return system(cmd) ? 1 : tap_done();
 }

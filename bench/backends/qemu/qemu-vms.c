@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "agent-guest.h"
+#include "guest.h"
+#include "plus-list.h"
 #include "clock.h"
 #include "procmem.h"
 #include "qemu-vms.h"
@@ -38,6 +40,19 @@ static long mem_available_mib(void)
 int qemu_vms_layout(const struct cell *c, char *why, size_t len)
 {
 	long avail = mem_available_mib(), need = (long)c->vms * (c->memory + 64);
+	int nwl = c->vm_workloads[0] ? plus_list_item(c->vm_workloads, 0, NULL, 0) : c->vms;
+
+	if (nwl != c->vms) {
+		snprintf(why, len, "qemu: vm-workloads = %s names %d workloads but vms = %d "
+			 "(one per VM)", c->vm_workloads, nwl, c->vms);
+		return 0;
+	}
+	if (c->vm_workloads[0] && c->guest_image[0]) {
+		snprintf(why, len, "qemu: vm-workloads = %s needs a data disk per workload, "
+			 "but guest-image = %s gives every VM the same disk", c->vm_workloads,
+			 c->guest_image);
+		return 0;
+	}
 
 	if (c->instances > c->vms * c->instances_per_vm) {
 		snprintf(why, len, "qemu: instances = %d do not fit vms = %d x "
@@ -157,6 +172,31 @@ void qemu_vms_vm_config(const struct cell *c, int i, const char *fault,
 	out->instance_ports = (unsigned int)c->instances_per_vm;
 }
 
+/*
+ * vm-workloads: VM @i's workload (item i) and its data disk, built or
+ * cached like the cell's (guest-disk.c), in place of the cell's disk.
+ */
+static int vm_workload_disk(const struct cell *c, int i, struct qemu_vm *q,
+			    struct vm_config *cc, char *err, size_t errlen)
+{
+	struct guest_disk d;
+	int ret;
+
+	if (!c->vm_workloads[0])
+		return 0;
+	if (plus_list_item(c->vm_workloads, i, q->workload, sizeof(q->workload)) <= i) {
+		snprintf(err, errlen, "vm-workloads = %s has no item %d", c->vm_workloads, i + 1);
+		return -EINVAL;
+	}
+	ret = guest_disk_build(q->workload, c->size, (unsigned long long)c->seed, NULL, &d,
+			       err, errlen);
+	if (ret)
+		return ret;
+	snprintf(q->disk, sizeof(q->disk), "%s", d.path);
+	cc->data_disk = q->disk;
+	return 0;
+}
+
 static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 		    const struct vm_config *vc, struct qemu_accel *acc, char *err, size_t errlen)
 {
@@ -166,6 +206,11 @@ static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 	int ret;
 
 	qemu_vms_vm_config(c, i, test_fault(), vc, &cc, append, sizeof(append));
+	ret = vm_workload_disk(c, i, q, &cc, e, sizeof(e));
+	if (ret) {
+		snprintf(err, errlen, "vm %d of %d: %s", i, v->n, e);
+		return ret;
+	}
 	if (i == 0) {
 		ret = qemu_accel_start(c, &q->vm, &cc, c->boot_timeout, acc, e, sizeof(e));
 	} else {
@@ -243,11 +288,17 @@ int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backen
 	int k = v->nspawned, vi = k % v->n, port = k / v->n, ret;
 	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2], line[AGENT_LINE_MAX];
 	struct qemu_vm *q = &v->vm[vi];
+	struct cell own;
 
 	if (!q->booted || port >= v->per_vm || q->vm.port_fd[port] < 0) {
 		snprintf(err, errlen, "instance %d has no port (vms = %d, instances-per-vm = %d)",
 			 k, v->n, v->per_vm);
 		return -ENOSPC;
+	}
+	if (q->workload[0]) {          /* vm-workloads: this VM's own */
+		own = *c;
+		snprintf(own.workload, sizeof(own.workload), "%s", q->workload);
+		c = &own;
 	}
 	cvmfn_argv(&genv, "serve", c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS + 2);
 	ret = agent_spawn_encode(port, argv + 1, line, sizeof(line), err, errlen);

@@ -9,6 +9,7 @@
 #ifndef CVMBENCH_QEMU_VMS_H
 #define CVMBENCH_QEMU_VMS_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "backend.h"
@@ -29,6 +30,8 @@ struct qemu_vm {
 	char agent[64];                /* the agent's version from the ready line */
 	struct qemu_fact *facts;       /* the guest's environment (env request) */
 	int nfacts;
+	char workload[48];             /* vm-workloads: this VM's; empty: the cell's */
+	char disk[PATH_MAX];           /* vm-workloads: its data disk */
 };
 
 /** struct qemu_vms - the cell's VMs; instance k runs in VM k % n, port k / n. */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * memory-cells.c - what the line figures of host memory (fig-memory.c,
+ * fig-memory-overhead.c) share: how many workloads a run has (their
+ * titles name the workload only when there are several), running a
+ * query over the run a row at a time, and the data blocks of their lines.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gp-string.h"
+
+#include "memory-cells.h"
+
+/**
+ * memory_cells_workloads() - the number of distinct workloads among the
+ * cells of ctx->run_id (0 when the query fails).
+ */
+int memory_cells_workloads(struct figure_ctx *ctx)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(ctx->h, "SELECT count(DISTINCT value) FROM cell_param p JOIN"
+			       " cell c ON c.id = p.cell_id WHERE c.run_id = ?1 AND"
+			       " p.key = 'workload'", -1, &st, NULL))
+		return 0;
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/**
+ * memory_cells_each() - run @sql with ?1 bound to ctx->run_id and hand
+ * each row to @row with @arg. Returns 0 or -EIO.
+ */
+int memory_cells_each(struct figure_ctx *ctx, const char *sql, memory_row_fn row, void *arg)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(ctx->h, sql, -1, &st, NULL))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		row(ctx, arg, st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+/**
+ * memory_lines_point() - a point at @vms of the line of workload @wl and
+ * variant @var (its title: the workload only when l->multi_wl, then the
+ * variant and @suffix): a new data block, headed by the title and @cols,
+ * when the line changes. The caller then writes the point's row.
+ */
+void memory_lines_point(struct figure_ctx *ctx, struct memory_lines *l, const char *wl,
+			const char *var, const char *suffix, const char *cols, int vms)
+{
+	char series[sizeof(l->series)];
+
+	snprintf(series, sizeof(series), "%s%s%s%s", l->multi_wl ? (wl ? wl : "?") : "",
+		 l->multi_wl ? ": " : "", var ? var : "?", suffix);
+	if (strcmp(series, l->series)) {
+		if (l->blocks)
+			fprintf(ctx->data, "\n\n");
+		gp_data_string(ctx->data, series);
+		fprintf(ctx->data, " %s\n", cols);
+		snprintf(l->series, sizeof(l->series), "%s", series);
+		l->blocks++;
+	}
+	l->maxvms = vms > l->maxvms ? vms : l->maxvms;
+}
+
+/**
+ * memory_lines_run() - @sql's rows through @row (memory_cells_each), with
+ * @l set up first, then the variables nblocks, maxvms and run. Returns 0,
+ * -ENODATA when no line was written (ctx->why is the caller's to say), or
+ * -EIO.
+ */
+int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char *sql,
+		     memory_row_fn row)
+{
+	int ret;
+
+	l->series[0] = '\0';
+	l->blocks = 0;
+	l->maxvms = 1;
+	l->multi_wl = memory_cells_workloads(ctx) > 1;
+	ret = memory_cells_each(ctx, sql, row, l);
+	if (ret)
+		return ret;
+	figure_var_int(ctx, "nblocks", l->blocks);
+	figure_var_int(ctx, "maxvms", l->maxvms);
+	figure_var_int(ctx, "run", ctx->run_id);
+	return l->blocks ? 0 : -ENODATA;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * memory-cells.h - the SQL every memory figure starts from: per cell of run
+ * ?1 its workload (wl), its workload per VM (vmwl: "a+b+c", NULL when all
+ * VMs run wl), VMs (vms; 1 where the key is absent), instances
+ * (inst), memory variant (variant: "ksm on", "ksm off", "ksm unchanged",
+ * "model" or "model, ksm on") and the hostmem probe's summed PSS in kB
+ * (pss; NULL: the cell has no hostmem data). A plain string literal:
+ * it concatenates into each figure's query (fig-memory*.c,
+ * fig-consolidation.c). And the helpers of memory-cells.c.
+ */
+#ifndef CVMBENCH_MEMORY_CELLS_H
+#define CVMBENCH_MEMORY_CELLS_H
+
+#include "figures.h"
+#include "hostmem-metrics.h"
+
+struct sqlite3_stmt;
+
+/* Called with each row of a query (memory_cells_each). */
+typedef void (*memory_row_fn)(struct figure_ctx *ctx, void *arg, struct sqlite3_stmt *st);
+
+/* The lines of a line figure, one data block each (memory_lines_point). */
+struct memory_lines {
+	char series[160];         /* the title of the block being written */
+	int blocks, maxvms, multi_wl;
+};
+
+int memory_cells_workloads(struct figure_ctx *ctx);
+int memory_cells_each(struct figure_ctx *ctx, const char *sql, memory_row_fn row, void *arg);
+void memory_lines_point(struct figure_ctx *ctx, struct memory_lines *l, const char *wl,
+			const char *var, const char *suffix, const char *cols, int vms);
+int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char *sql,
+		     memory_row_fn row);
+
+#define MEMORY_CELL_PARAM(key) \
+	"(SELECT value FROM cell_param WHERE cell_id = c.id AND key = '" key "')"
+
+#define MEMORY_CELLS_CTE \
+	"p0 AS (SELECT c.id, " MEMORY_CELL_PARAM("workload") " AS wl," \
+	" NULLIF(" MEMORY_CELL_PARAM("vm-workloads") ", '') AS vmwl," \
+	" COALESCE(" MEMORY_CELL_PARAM("ksm") ", 'unchanged') AS ksm," \
+	" COALESCE(" MEMORY_CELL_PARAM("confidential") ", 'none') AS conf," \
+	" CAST(COALESCE(" MEMORY_CELL_PARAM("vms") ", '1') AS INTEGER) AS vms," \
+	" CAST(COALESCE(" MEMORY_CELL_PARAM("instances") ", '1') AS INTEGER) AS inst," \
+	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'" \
+	"  AND name = '" HOSTMEM_PSS "' AND invocation_id IS NULL) AS pss" \
+	" FROM cell c WHERE c.run_id = ?1), " \
+	"p AS (SELECT *, CASE WHEN conf = 'model' THEN" \
+	"  'model' || CASE WHEN ksm = 'off' THEN '' ELSE ', ksm ' || ksm END" \
+	"  ELSE 'ksm ' || ksm END AS variant FROM p0)"
+
+#endif
