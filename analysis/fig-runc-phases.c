@@ -42,6 +42,7 @@ static int write_row(struct figure_ctx *ctx, const struct runc_cell *c)
 			ms[i] = sqlite3_column_double(st, 1) / 1e6;
 	}
 	sqlite3_finalize(st);
+	figure_source(ctx, c->id, (long long)c->nstarts, "container starts");
 	gp_data_string(ctx->data, runc_cell_tick(c, tick, sizeof(tick)));
 	for (i = 0; i < NPHASES; i++)
 		fprintf(ctx->data, " %.4f", c->nstarts ? ms[i] / (double)c->nstarts : 0);

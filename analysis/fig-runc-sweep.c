@@ -7,15 +7,24 @@
  * blocks, each headed by a row holding its title, read as columnheader).
  *
  * Columns: x, median, p25, p75 (ms), mean lock-blocked ms per start,
- * mean total ms per start (with teardown), N (the starts of the point).
+ * mean total ms per start (with teardown), N (the starts of the point),
+ * the x tick label. Every swept key is an integer: ticks only at the
+ * values measured. cpus = 0 means all CPUs: drawn at the machine's CPU
+ * count as the run recorded it (topology.online_cpus, env-topology.c),
+ * ticked "N (all)"; left out when the run did not record it. A line
+ * joins the points only from three points on (`maxpts`): two points are
+ * two points, not a trend.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "fig-runc.h"
 #include "figures.h"
+#include "analysis.h"
 #include "gp-string.h"
 
 static int by_series(const void *pa, const void *pb)
@@ -26,48 +35,116 @@ static int by_series(const void *pa, const void *pb)
 	return r ? r : (a->x > b->x) - (a->x < b->x);
 }
 
-static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n)
+/* The x tick of @c: its value, "N (all)" for cpus = 0 drawn at N. */
+static void tick(const struct runc_cell *c, int all, char *buf, size_t len)
 {
-	size_t i, j, k, blocks = 0;
+	if (all)
+		snprintf(buf, len, "%g (all)", c->x);
+	else
+		snprintf(buf, len, "%g", c->x);
+}
+
+static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n,
+			   const int *all)
+{
+	size_t i, j, k, blocks = 0, maxpts = 0;
+	char t[48];
 
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && !strcmp(v[i].series, v[j].series); j++)
 			;
 		if (j - i < 2)
 			continue;
+		maxpts = j - i > maxpts ? j - i : maxpts;
 		gp_data_string(ctx->data, v[i].series);
-		fprintf(ctx->data, " median p25 p75 blocked total n\n");
-		for (k = i; k < j; k++)
-			fprintf(ctx->data, "%g %.4f %.4f %.4f %.4f %.4f %zu\n", v[k].x, v[k].median_ms,
+		fprintf(ctx->data, " median p25 p75 blocked total n tick\n");
+		for (k = i; k < j; k++) {
+			figure_source(ctx, v[k].id, (long long)v[k].nstarts, "container starts");
+			fprintf(ctx->data, "%g %.4f %.4f %.4f %.4f %.4f %zu ", v[k].x, v[k].median_ms,
 				v[k].p25_ms, v[k].p75_ms, v[k].blocked_ms, v[k].total_ms,
 				v[k].nstarts);
+			tick(&v[k], all[k], t, sizeof(t));
+			gp_data_string(ctx->data, t);
+			fputc('\n', ctx->data);
+		}
 		fprintf(ctx->data, "\n\n");
 		blocks++;
 	}
 	figure_var_int(ctx, "nblocks", (long long)blocks);
+	figure_var_int(ctx, "maxpts", (long long)maxpts);
 	return blocks;
 }
 
-/* @key's values from @xmin up (cpus = 0 means all CPUs: not a point). */
-static int sweep_data(struct figure_ctx *ctx, const char *key, double xmin,
+/* The CPUs the run's machine had online (env-topology.c); 0 if not recorded. */
+static int online_cpus(struct figure_ctx *ctx)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (analysis_prepare(ctx->h, "SELECT CAST(value AS INTEGER) FROM environment WHERE "
+			     "run_id = ?1 AND key = 'topology.online_cpus'", ctx->run_id, &st))
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n > 0 ? n : 0;
+}
+
+/* Keep the cells with starts at a value of the key; cpus = 0 at @all_x. */
+static size_t keep_points(struct runc_cell *cells, size_t n, int all_x, int *all)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		int is_all = all_x >= 0 && cells[i].x == 0;
+
+		if (is_all && all_x > 0)
+			cells[i].x = all_x;
+		if (cells[i].x < 0 || (is_all && !all_x) || !cells[i].nstarts)
+			continue;
+		all[k] = is_all;
+		cells[k++] = cells[i];
+	}
+	return k;
+}
+
+/* qsort() of the cells and their "all" marks together. */
+static void sort_points(struct runc_cell *cells, int *all, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++)   /* carry the mark in x's sign bit: x > 0 here */
+		cells[i].x = all[i] ? -cells[i].x : cells[i].x;
+	if (k)   /* qsort(NULL, 0, ...) is undefined (UBSan) */
+		qsort(cells, k, sizeof(*cells), by_series);
+	for (i = 0; i < k; i++) {
+		all[i] = cells[i].x < 0;
+		cells[i].x = all[i] ? -cells[i].x : cells[i].x;
+	}
+}
+
+/* @key's values; @has_all: 0 of cpus means all CPUs (online_cpus()). */
+static int sweep_data(struct figure_ctx *ctx, const char *key, int has_all,
 		      const char *xlabel)
 {
 	struct runc_cell *cells = NULL;
-	size_t n = 0, i, k = 0;
-	int ret = runc_cells_load(ctx->h, ctx->run_id, key, &cells, &n);
+	size_t n = 0, k = 0;
+	int *all = NULL, ret = runc_cells_load(ctx->h, ctx->run_id, key, &cells, &n);
 
-	for (i = 0; !ret && i < n; i++)
-		if (cells[i].x >= xmin && cells[i].nstarts)
-			cells[k++] = cells[i];
-	if (!ret && k)   /* qsort(NULL, 0, ...) is undefined (UBSan) */
-		qsort(cells, k, sizeof(*cells), by_series);
+	if (!ret && !(all = calloc(n ? n : 1, sizeof(*all))))
+		ret = -ENOMEM;
+	if (!ret)
+		k = keep_points(cells, n, has_all ? online_cpus(ctx) : -1, all);
+	if (!ret)
+		sort_points(cells, all, k);
 	figure_var_str(ctx, "xlabel", xlabel);
 	figure_var_int(ctx, "run", ctx->run_id);
-	if (!ret && !write_blocks(ctx, cells, k)) {
+	if (!ret && !write_blocks(ctx, cells, k, all)) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no runtime measured at two "
 			 "or more values of %s with the runc probe", (long long)ctx->run_id, key);
 		ret = -ENODATA;
 	}
+	free(all);
 	free(cells);
 	return ret;
 }

@@ -64,9 +64,11 @@ static void write_block(struct figure_ctx *ctx, const struct idle_cell *v, size_
 	fputc(' ', ctx->data);
 	gp_data_string(ctx->data, halt);
 	fprintf(ctx->data, " p25 p75 halt_per_call n\n");
-	for (; i < j; i++)
+	for (; i < j; i++) {
+		figure_source(ctx, v[i].id, (long long)v[i].n, "invocations");
 		fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g %zu\n", v[i].threads, v[i].median_ms,
 			v[i].p25_ms, v[i].p75_ms, v[i].halt_per_inv, v[i].n);
+	}
 	fprintf(ctx->data, "\n\n");
 }
 

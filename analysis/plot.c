@@ -289,6 +289,17 @@ static int draw(const char *root, const char *rel, const char *data, const char 
 int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
 		const char *out, char *why, size_t whylen)
 {
+	return plot_render_src(fig, h, run_id, out, why, whylen, NULL);
+}
+
+/**
+ * plot_render_src() - plot_render(), and when @src is not NULL, a copy of
+ * the figure's context after its data was written: src_* say where the
+ * data came from (figure_source()), for the report's caption.
+ */
+int plot_render_src(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
+		    const char *out, char *why, size_t whylen, struct figure_ctx *src)
+{
 	struct figure_ctx ctx = { .h = h, .run_id = run_id };
 	char rel[256], root[PATH_MAX], data[PATH_MAX], abs[PATH_MAX];
 	const char *term = term_for(out);
@@ -303,6 +314,8 @@ int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
 	if (ret)
 		return ret;
 	ret = write_data(fig, &ctx, data, sizeof(data), why, whylen);
+	if (src)
+		*src = ctx;
 	if (!ret) {
 		ret = draw(root, rel, data, abs, term, &ctx, why, whylen);
 		if (ret == -EIO)

@@ -1,0 +1,116 @@
+#!/bin/bash
+# tests/system/plot-look.t - how each figure looks, on crafted databases
+# (tests/system/craft-db.py) whose names are plain and whose names are
+# hostile and 100 characters long:
+#  - every figure draws, its PNG has a sane size (400x300 up to 4000x1400
+#    pixels: labels neither cut to nothing nor stretching the image), and
+#    gnuplot printed nothing at all (stderr holds only cvmbench's own
+#    "wrote" line: no "difficulty making room for xtic labels", no other
+#    warning);
+#  - integer dimensions are on integer axes: in the runc sweeps, the
+#    threads sweep and the memory figure every number on the x axis (SVG
+#    text anchored in the middle) is an integer, no tick at 0.8 or -0.2;
+#  - a sweep of two points is drawn as points: runc-parallel, whose
+#    crafted lines have two points each, has no joining line (the SVG
+#    path of a line has more than one segment);
+#  - runc-cpus draws cpus = 0 ("all") at the machine's CPU count as the
+#    run recorded it (topology.online_cpus), ticked "N (all)".
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+
+N=7
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "# tmp $tmp"
+export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
+craft() { $py tests/system/craft-db.py "$@"; }
+
+plan $N
+if [ ! -x ./cvmbench ] || [ ! -x $py ]; then
+	skip_rest $N "./cvmbench (make) and $py are needed"
+	exit 0
+fi
+if ! command -v gnuplot > /dev/null; then
+	[ -n "${CI:-}" ] && { echo "Bail out! gnuplot is missing under CI"; exit 1; }
+	skip_rest $N "gnuplot is not installed (apt-get install gnuplot-nox)"
+	exit 0
+fi
+cat > "$tmp/sweep.ini" <<'INI'
+[experiment sweep]
+workload = null
+threads = 1, 2
+invocations = 5
+warmup = 0
+INI
+./cvmbench run "$tmp/sweep.ini" --db "$tmp/base.db" > "$tmp/run.out" 2>&1
+is "$?" 0 "a warm sweep of the null function at threads 1 and 2 runs (latency only)"
+
+# PNG width and height from its IHDR chunk
+pngsize() { $py -c 'import struct, sys
+d = open(sys.argv[1], "rb").read(24)
+print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
+
+# Every figure of DB drawn as PNG and SVG into DIR: "" or what was wrong.
+look() { # DB DIR
+	local f bad="" size w h
+	mkdir -p "$2"
+	for f in $(./cvmbench plot --list | awk '{ print $1 }'); do
+		for ext in png svg; do
+			./cvmbench plot "$f" --db "$1" --out "$2/$f.$ext" 2> "$2/$f.$ext.err"
+			[ $? = 0 ] || { bad="$bad $f.$ext:failed"; continue; }
+			grep -v "^cvmbench: info: wrote " "$2/$f.$ext.err" > "$2/$f.$ext.gp"
+			[ -s "$2/$f.$ext.gp" ] && bad="$bad $f.$ext:stderr" &&
+				sed "s/^/# $f.$ext: /" "$2/$f.$ext.gp" | head -3
+		done
+		size=$(pngsize "$2/$f.png")
+		w=${size%x*} h=${size#*x}
+		[ "$w" -ge 400 ] && [ "$w" -le 4000 ] && [ "$h" -ge 300 ] && [ "$h" -le 1400 ] ||
+			bad="$bad $f:$size"
+	done
+	echo "$bad"
+}
+
+# Numbers under the x axis of an SVG that are not integers.
+nonint_x() { $py - "$1" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+bad = []
+for t in re.findall(r'<g [^>]*text-anchor(?::|=")middle[^>]*>\s*<text>(.*?)</text>',
+                   svg, re.S):
+    t = re.sub(r'<[^>]*>', '', t).strip()
+    if re.fullmatch(r'-?[0-9]*\.[0-9]+', t):
+        bad.append(t)
+print(" ".join(bad))
+PY
+}
+
+cp "$tmp/base.db" "$tmp/plain.db"
+craft "$tmp/plain.db" noidle && craft "$tmp/plain.db" runc runc &&
+	craft "$tmp/plain.db" pair tdx && craft "$tmp/plain.db" vmexit kvm_exit &&
+	craft "$tmp/plain.db" vmboot kvm && craft "$tmp/plain.db" memory hello
+is "$?" 0 "crafted a database with every figure's data (plain names)"
+is "$(look "$tmp/plain.db" "$tmp/plain")" "" \
+	"plain names: every figure draws, sane size, gnuplot printed nothing"
+
+long=$($py -c 'print(("x'"'"'\"; system(\"touch '"$tmp"'/pwned\"); print \"" * 5)[:100])')
+cp "$tmp/base.db" "$tmp/long.db"
+craft "$tmp/long.db" noidle && craft "$tmp/long.db" names "$long" &&
+	craft "$tmp/long.db" runc "$long" && craft "$tmp/long.db" pair "$long" &&
+	craft "$tmp/long.db" vmexit kvm_exit && craft "$tmp/long.db" vmboot "$long" &&
+	craft "$tmp/long.db" memory "$long"
+is "$?:${#long}" "0:100" "crafted a database with hostile names of 100 characters"
+is "$(look "$tmp/long.db" "$tmp/long")" "" \
+	"hostile 100-character names: every figure draws, sane size, gnuplot printed nothing"
+[ -e "$tmp/pwned" ]
+is "$?" 1 "... and no command in the names ran"
+
+bad=""
+for f in runc-cpus runc-quota runc-corunner runc-parallel threads-sweep memory; do
+	for d in plain long; do
+		[ -s "$tmp/$d/$f.svg" ] || { bad="$bad $d/$f:missing"; continue; }
+		b=$(nonint_x "$tmp/$d/$f.svg")
+		[ -n "$b" ] && bad="$bad $d/$f:$b"
+	done
+done
+is "$bad" "" "integer dimensions: no x tick between integers (sweeps, threads, VMs)"
