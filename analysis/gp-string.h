@@ -13,7 +13,7 @@
 
 /* A label longer than this (bytes) is cut in its middle, its last
  * GP_LABEL_TAIL bytes kept: the longest label a figure makes room for. */
-#define GP_LABEL_MAX 40
+#define GP_LABEL_MAX 48
 #define GP_LABEL_TAIL 12
 
 int gp_string_quote(char *buf, size_t len, const char *s);

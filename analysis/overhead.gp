@@ -10,7 +10,7 @@
 # block nsides: 1 x  2 tick label.
 
 w = 320 + 110 * ngroups
-w = (w < 900) ? 900 : w
+w = (w < 1200) ? 1200 : w   # rotated labels: see runc-phases.gp
 if (term eq 'svg') {
 	set terminal svg size w,600 dynamic enhanced font 'Sans,11' background rgb 'white'
 } else {
@@ -25,7 +25,7 @@ set style fill solid 0.8 border rgb '#555555'
 set boxwidth 0.8 / nsides
 set xrange [0.4:ngroups + 0.6]
 set yrange [0:*]
-# Labels (at most 40 characters, gp-string.c) end at their tick and reach
+# Labels (at most 48 characters, gp-string.c) end at their tick and reach
 # left and down: room for the longest under and left of the plot.
 set xtics rotate by 30 right nomirror noenhanced
 set lmargin 28

@@ -127,11 +127,6 @@ static void lead_experiments(FILE *f, const struct report_ops *ops, const cJSON 
 	const cJSON *e, *rows, *lo, *hi;
 	char c[96], a[160], b[160];
 
-	ops->para(f, "Headline numbers: the median latency (harness round trip) of each "
-		  "experiment's fastest and slowest cell, with the distribution-free 95 % "
-		  "interval of the median and the coverage it achieves (below 95 % for "
-		  "fewer than 6 invocations); a cell is named by what differs between "
-		  "the experiment's cells.");
 	ops->table_begin(f, head, 6);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(run, "experiments")) {
 		rows = cJSON_GetObjectItem(e, "rows");
@@ -144,6 +139,10 @@ static void lead_experiments(FILE *f, const struct report_ops *ops, const cJSON 
 		ops->table_row(f, row, 6);
 	}
 	ops->table_end(f);
+	ops->para(f, "Median latency (harness round trip) of each experiment's fastest and "
+		  "slowest cell, with the distribution-free 95 % interval of the median and "
+		  "the coverage it achieves (below 95 % under 6 invocations); a cell is "
+		  "named by what differs between the experiment's cells.");
 }
 
 static void lead_contents(FILE *f, const struct report_ops *ops,

@@ -102,8 +102,8 @@ static cJSON *row(const char *what, const cJSON *c, const char *label)
 static void label(struct sqlite3 *h, int64_t run_id, const cJSON **v, size_t n,
 		  size_t i, char *buf, size_t len)
 {
-	static const char *const keys[] = { "workload", "size", "backend", "mode",
-					     "threads" };
+	/* the keys cell-label.c leaves to the figure; it adds the others */
+	static const char *const keys[] = { "workload", "size", "mode", "threads" };
 	char (*extra)[CELL_LABEL_MAX] = calloc(n, sizeof(*extra));
 	int64_t *ids = calloc(n, sizeof(*ids));
 	size_t k, l;

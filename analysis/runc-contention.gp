@@ -21,7 +21,7 @@ set style fill solid 0.85 border rgb '#555555'
 set boxwidth 0.7
 set yrange [0:*]
 set xrange [-0.6:ncells - 0.4]
-# Labels (at most 40 characters, gp-string.c) end at their tick and reach
+# Labels (at most 48 characters, gp-string.c) end at their tick and reach
 # left and down: room for the longest under and left of the plot.
 set xtics rotate by 30 right nomirror noenhanced
 set lmargin 28

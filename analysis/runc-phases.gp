@@ -8,6 +8,9 @@
 #   1 label (with N, the container starts of the bar)  2..13 mean ms per start of each phase (docs/probes/runc.md)
 
 w = 360 + 70 * ncells
+# gnuplot wants a rotated label's width (up to 48 characters, gp-string.c)
+# to be under a quarter of the image
+w = (w < 1200) ? 1200 : w
 if (term eq 'svg') {
 	set terminal svg size w,560 dynamic enhanced font 'Sans,11' background rgb 'white'
 } else {
@@ -26,7 +29,10 @@ set style fill solid 0.85 border rgb '#555555'
 set boxwidth 0.7
 set ylabel 'time per start (ms)'
 set yrange [0:*]
-set xtics rotate by -30 nomirror noenhanced
+# Labels end at their tick and reach left and down: room left and under.
+set xtics rotate by 30 right nomirror noenhanced
+set lmargin 28
+set bmargin 12
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set border 3

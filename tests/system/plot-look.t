@@ -43,7 +43,7 @@ threads = 1, 2
 invocations = 5
 warmup = 0
 INI
-./cvmbench run "$tmp/sweep.ini" --db "$tmp/base.db" > "$tmp/run.out" 2>&1
+./cvmbench run "$tmp/sweep.ini" --db "$tmp/base.db" --wait-lock 300 > "$tmp/run.out" 2>&1
 is "$?" 0 "a warm sweep of the null function at threads 1 and 2 runs (latency only)"
 
 # PNG width and height from its IHDR chunk
