@@ -19,7 +19,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=7
+N=9
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "# tmp $tmp"
@@ -114,3 +114,22 @@ for f in runc-cpus runc-quota runc-corunner runc-parallel threads-sweep memory; 
 	done
 done
 is "$bad" "" "integer dimensions: no x tick between integers (sweeps, threads, VMs)"
+
+# cpus = 0 is "all": drawn at the CPU count the run recorded
+q() { $py -c 'import sqlite3, sys
+d = sqlite3.connect(sys.argv[1]); d.executescript(sys.argv[2]); d.commit()' "$@"; }
+cp "$tmp/plain.db" "$tmp/all.db"
+q "$tmp/all.db" "UPDATE cell_param SET value = '0' WHERE key = 'cpus' AND value = '1';
+	DELETE FROM environment WHERE key = 'topology.online_cpus';
+	INSERT INTO environment (run_id, key, value, source) SELECT max(id),
+	'topology.online_cpus', '3', 'test' FROM run"
+./cvmbench plot runc-cpus --db "$tmp/all.db" --out "$tmp/all.svg" 2> "$tmp/all.err"
+rc=$?
+grep -q ">3 (all)<" "$tmp/all.svg" && grep -q "> *2<" "$tmp/all.svg"
+is "$rc:$?:$(nonint_x "$tmp/all.svg")" "0:0:" \
+	"runc-cpus: cpus = 0 drawn at the 3 CPUs the run recorded, ticked '3 (all)', beside 2"
+q "$tmp/all.db" "DELETE FROM environment WHERE key = 'topology.online_cpus'"
+./cvmbench plot runc-cpus --db "$tmp/all.db" --out "$tmp/none.svg" 2> "$tmp/none.err"
+rc=$?
+grep -q "two or more values of cpus" "$tmp/none.err"
+is "$rc:$?" "3:0" "... the run without its CPU count: 'all' is no value, one point is no sweep (exit 3)"
