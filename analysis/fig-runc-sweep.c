@@ -13,7 +13,11 @@
  * count as the run recorded it (topology.online_cpus, env-topology.c),
  * ticked "N (all)"; left out when the run did not record it. A line
  * joins the points only from three points on (`maxpts`): two points are
- * two points, not a trend.
+ * two points, not a trend. A point at the key's default measured by
+ * another experiment than the line's other points (quick-runc-cold's
+ * plain runc start as the baseline of quick-runc-cpus) is marked as such:
+ * column 9 is 1, ringed in the figure, and the key says which experiment
+ * (variable baseline: "ringed: baseline from quick-runc-cold").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,11 +48,62 @@ static void tick(const struct runc_cell *c, int all, char *buf, size_t len)
 		snprintf(buf, len, "%g", c->x);
 }
 
+/* The experiment of cell @id into @buf ("" if unknown). */
+static void cell_experiment(struct figure_ctx *ctx, int64_t id, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(ctx->h, "SELECT experiment FROM cell WHERE id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0) ?: "");
+	sqlite3_finalize(st);
+}
+
+/*
+ * Whether point @k of the line [@i, @j) is at the default @def (or "all")
+ * and was measured by another experiment than the line's first point off
+ * the default; that experiment is appended to @from (", "-joined, once).
+ */
+static int other_baseline(struct figure_ctx *ctx, const struct runc_cell *v,
+			  const int *all, size_t i, size_t j, size_t k, double def,
+			  char *from, size_t len)
+{
+	char own[128] = "", exp[128];
+	size_t m, l = strlen(from);
+
+	if (!all[k] && v[k].x != def)
+		return 0;
+	for (m = i; m < j && !own[0]; m++)
+		if (!all[m] && v[m].x != def)
+			cell_experiment(ctx, v[m].id, own, sizeof(own));
+	cell_experiment(ctx, v[k].id, exp, sizeof(exp));
+	if (!own[0] || !exp[0] || !strcmp(own, exp))
+		return 0;
+	if (!strstr(from, exp) && l + strlen(exp) + 3 < len)
+		snprintf(from + l, len - l, "%s%s", l ? ", " : "", exp);
+	return 1;
+}
+
+/* The key's text for the ringed points, as a quoted gnuplot string. */
+static void baseline_var(struct figure_ctx *ctx, const char *from)
+{
+	char text[600], *p;
+
+	snprintf(text, sizeof(text), "%s%s", from[0] ? "ringed: baseline from " : "", from);
+	for (p = text; *p; p++)     /* a key entry, not a record: no control character */
+		*p = (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p;
+	figure_var_str(ctx, "baseline", text);
+}
+
 static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n,
-			   const int *all)
+			   const int *all, double def)
 {
 	size_t i, j, k, blocks = 0, maxpts = 0;
-	char t[48];
+	char t[48], from[512] = "";
 
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && !strcmp(v[i].series, v[j].series); j++)
@@ -57,7 +112,7 @@ static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n
 			continue;
 		maxpts = j - i > maxpts ? j - i : maxpts;
 		gp_data_string(ctx->data, v[i].series);
-		fprintf(ctx->data, " median p25 p75 blocked total n tick\n");
+		fprintf(ctx->data, " median p25 p75 blocked total n tick baseline\n");
 		for (k = i; k < j; k++) {
 			figure_source(ctx, v[k].id, (long long)v[k].nstarts, "container starts");
 			fprintf(ctx->data, "%g %.4f %.4f %.4f %.4f %.4f %zu ", v[k].x, v[k].median_ms,
@@ -65,13 +120,15 @@ static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n
 				v[k].nstarts);
 			tick(&v[k], all[k], t, sizeof(t));
 			gp_data_string(ctx->data, t);
-			fputc('\n', ctx->data);
+			fprintf(ctx->data, " %d\n", other_baseline(ctx, v, all, i, j, k, def,
+								     from, sizeof(from)));
 		}
 		fprintf(ctx->data, "\n\n");
 		blocks++;
 	}
 	figure_var_int(ctx, "nblocks", (long long)blocks);
 	figure_var_int(ctx, "maxpts", (long long)maxpts);
+	baseline_var(ctx, from);
 	return blocks;
 }
 
@@ -123,8 +180,11 @@ static void sort_points(struct runc_cell *cells, int *all, size_t k)
 	}
 }
 
-/* @key's values; @has_all: 0 of cpus means all CPUs (online_cpus()). */
-static int sweep_data(struct figure_ctx *ctx, const char *key, int has_all,
+/*
+ * @key's values; @has_all: 0 of cpus means all CPUs (online_cpus());
+ * @def: the key's default (config-keys.c), the baseline of the sweep.
+ */
+static int sweep_data(struct figure_ctx *ctx, const char *key, int has_all, double def,
 		      const char *xlabel)
 {
 	struct runc_cell *cells = NULL;
@@ -139,7 +199,7 @@ static int sweep_data(struct figure_ctx *ctx, const char *key, int has_all,
 		sort_points(cells, all, k);
 	figure_var_str(ctx, "xlabel", xlabel);
 	figure_var_int(ctx, "run", ctx->run_id);
-	if (!ret && !write_blocks(ctx, cells, k, all)) {
+	if (!ret && !write_blocks(ctx, cells, k, all, def)) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no runtime measured at two "
 			 "or more values of %s with the runc probe", (long long)ctx->run_id, key);
 		ret = -ENODATA;
@@ -152,25 +212,25 @@ static int sweep_data(struct figure_ctx *ctx, const char *key, int has_all,
 /** fig_runc_cpus_data() - Fig. 8a: cold start against cpus. */
 int fig_runc_cpus_data(struct figure_ctx *ctx)
 {
-	return sweep_data(ctx, "cpus", 1, "CPUs the runtime may use");
+	return sweep_data(ctx, "cpus", 1, 0, "CPUs the runtime may use");
 }
 
 /** fig_runc_quota_data() - Fig. 8b: cold start against cpu-quota. */
 int fig_runc_quota_data(struct figure_ctx *ctx)
 {
-	return sweep_data(ctx, "cpu-quota", 0, "CPU quota of the runtime (% of a period)");
+	return sweep_data(ctx, "cpu-quota", 0, 100, "CPU quota of the runtime (% of a period)");
 }
 
 /** fig_runc_corunner_data() - Fig. 8c: cold start against co-runner threads. */
 int fig_runc_corunner_data(struct figure_ctx *ctx)
 {
-	return sweep_data(ctx, "corunner", 0, "CPU-bound co-runner threads");
+	return sweep_data(ctx, "corunner", 0, 0, "CPU-bound co-runner threads");
 }
 
 /** fig_runc_parallel_data() - Fig. 8d: per-start cold start against parallel starts. */
 int fig_runc_parallel_data(struct figure_ctx *ctx)
 {
-	return sweep_data(ctx, "parallel", 0, "simultaneous starts");
+	return sweep_data(ctx, "parallel", 0, 1, "simultaneous starts");
 }
 
 const struct figure figure_runc_cpus = {

@@ -14,12 +14,14 @@
 #    crafted lines have two points each, has no joining line (the SVG
 #    path of a line has more than one segment);
 #  - runc-cpus draws cpus = 0 ("all") at the machine's CPU count as the
-#    run recorded it (topology.online_cpus), ticked "N (all)".
+#    run recorded it (topology.online_cpus), ticked "N (all)";
+#  - a sweep's baseline (its point at the key's default) measured by
+#    another experiment is ringed and the key names that experiment.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=9
+N=11
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "# tmp $tmp"
@@ -133,3 +135,15 @@ q "$tmp/all.db" "DELETE FROM environment WHERE key = 'topology.online_cpus'"
 rc=$?
 grep -q "two or more values of cpus" "$tmp/none.err"
 is "$rc:$?" "3:0" "... the run without its CPU count: 'all' is no value, one point is no sweep (exit 3)"
+
+# a baseline from another experiment is marked
+grep -q "baseline from" "$tmp/plain/runc-parallel.svg"
+is "$?" 1 "a sweep whose points are of one experiment marks no baseline"
+cp "$tmp/plain.db" "$tmp/base2.db"
+q "$tmp/base2.db" "UPDATE cell SET experiment = 'base-exp' WHERE id IN
+	(SELECT cell_id FROM cell_param WHERE key = 'parallel' AND value = '1')"
+./cvmbench plot runc-parallel --db "$tmp/base2.db" --out "$tmp/base2.svg" 2> "$tmp/base2.err"
+rc=$?
+grep -q "ringed: baseline from base-exp" "$tmp/base2.svg"
+is "$rc:$?:$(grep -vc '^cvmbench: info' "$tmp/base2.err")" "0:0:0" \
+	"the parallel = 1 point of another experiment is ringed, the key names base-exp"
