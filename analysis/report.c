@@ -108,8 +108,29 @@ static void threads_text(const cJSON *c, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", t);
 }
 
-static void rep_cell(FILE *f, const struct report_ops *ops, const cJSON *c)
+/*
+ * The flags raised on the cell @key (every flag_* metric, v_flag: a flag a
+ * new probe raises shows here without a change), ", "-joined, or "-".
+ */
+static const char *cell_flags(const cJSON *flags, const char *key, char *buf, size_t len)
 {
+	const cJSON *o;
+	size_t l;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(o, flags) {
+		if (strcmp(summary_str(o, "cell_key", ""), key))
+			continue;
+		l = strlen(buf);
+		snprintf(buf + l, len - l, "%s%s", l ? ", " : "", summary_str(o, "name", "?"));
+	}
+	return buf[0] ? buf : "-";
+}
+
+static void rep_cell(FILE *f, const struct report_ops *ops, const cJSON *c,
+		     const cJSON *flags)
+{
+	char fl[256];
 	const cJSON *l = cJSON_GetObjectItem(c, "latency_ms");
 	const cJSON *fn = cJSON_GetObjectItem(c, "fn_ms");
 	char b[10][NUM], ci[2 * NUM + 32];
@@ -129,15 +150,16 @@ static void rep_cell(FILE *f, const struct report_ops *ops, const cJSON *c)
 		summary_ms(l, "p75", b[7], NUM),
 		summary_ms(l, "p99", b[8], NUM),
 		summary_ms(fn, "median", b[9], NUM),
+		cell_flags(flags, summary_str(c, "cell_key", ""), fl, sizeof(fl)),
 	};
-	ops->table_row(f, row, 15);
+	ops->table_row(f, row, 16);
 }
 
 static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
 {
 	static const char *const head[] = { "cell", "workload", "size", "backend",
 		"threads", "mode", "status", "n", "failed", "median ms",
-		"95 % CI of median", "p25 ms", "p75 ms", "p99 ms", "fn median ms" };
+		"95 % CI of median", "p25 ms", "p75 ms", "p99 ms", "fn median ms", "flags" };
 	const cJSON *c, *cells = cJSON_GetObjectItem(run, "cells");
 
 	ops->heading(f, 2, "cells", "Cells");
@@ -145,9 +167,9 @@ static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
 		  "invocations; fn is the function's own time inside cvmfn. "
 		  "The CI of the median is distribution-free (order statistics), with "
 		  "the coverage it achieves; p99 is given from 100 invocations on.");
-	ops->table_begin(f, head, 15);
+	ops->table_begin(f, head, 16);
 	cJSON_ArrayForEach(c, cells)
-		rep_cell(f, ops, c);
+		rep_cell(f, ops, c, cJSON_GetObjectItem(run, "flags"));
 	ops->table_end(f);
 }
 

@@ -12,13 +12,16 @@
 #    the first screen (the figure with at least 200 px of it on it), every
 #    image loaded, every link to an anchor of the page has its target,
 #    the report holds no script and no external resource;
-#  - the summary names the skip's reason and the cells ok / skipped.
+#  - the summary names the skip's reason and the cells ok / skipped;
+#  - a flag any probe raises on a cell (a metric flag_*, here one no code
+#    knows) is counted in the summary and shown in the cell's row and
+#    under Fidelity flags, with no change to the report.
 # Under CI a missing chromium fails; elsewhere the test says SKIP.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=9
+N=10
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -125,3 +128,13 @@ is "$?" 0 "the first figure starts within the first screen, 200 px of it on it (
 is "${5:-}:${7:-}:${8:-}" "images:broken:0" "every image of the page loaded (${6:-?} images)"
 is "${9:-}:${10:-}:${11:-}:${12:-}:${13:-}:${14:-}" "dead:0:external:0:scripts:0" \
 	"every contents link has its anchor; no external resource, no script"
+
+$py -c 'import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+d.execute("INSERT INTO metric (cell_id, probe, name, value, unit) SELECT min(id), "
+          "\x27null\x27, \x27flag_made_up_noise\x27, 1, \x27\x27 FROM cell")
+d.commit()' "$tmp/r.db"
+./cvmbench report "$tmp/rep2" --db "$tmp/r.db" > /dev/null 2>&1
+n=$(grep -c "flag_made_up_noise" "$tmp/rep2/index.html")
+grep -q "1 fidelity flag raised" "$tmp/rep2/index.html"
+is "$?:$n" "0:2" "a flag no code knows: counted in the summary, in its cell's row and under Fidelity flags"
