@@ -25,15 +25,18 @@ static const char style[] =
 	"body{font-family:sans-serif;margin:1em 2em;max-width:80em;color:#222;"
 	"line-height:1.35}h1{font-size:1.5em;margin:0.3em 0}h2{font-size:1.25em;"
 	"margin:1em 0 0.4em;border-bottom:1px solid #ddd}h3{font-size:1.05em}"
-	"table{border-collapse:collapse;margin:0.4em 0 1.2em;max-width:100%}"
+	"table{border-collapse:collapse;margin:0;font-size:0.92em}"
 	"th,td{border:1px solid #ccc;padding:0.15em 0.5em;text-align:left;"
-	"vertical-align:top;overflow-wrap:anywhere}th{background:#f0f0f0}"
+	"vertical-align:top;overflow-wrap:break-word}th{background:#f0f0f0}"
+	"div.wide{overflow-x:auto;max-width:100%;margin:0.4em 0 1.2em}"
+	"details td:first-child{white-space:nowrap}"
+	"details td:nth-child(2){overflow-wrap:anywhere;min-width:20em}"
 	"td.num{text-align:right;white-space:nowrap}pre{background:#f6f6f6;"
 	"padding:0.8em;overflow:auto}img{max-width:100%;border:1px solid #eee}"
 	"figure{margin:0.5em 0 1.5em}figcaption{font-size:0.9em;color:#444}"
 	"ul.toc{padding:0;margin:0.3em 0}ul.toc li{display:inline;"
 	"margin-right:1em}details{margin:0.3em 0}summary{cursor:pointer;"
-	"font-weight:bold}#summary+p,#summary~table{font-size:0.92em}";
+	"font-weight:bold}";
 
 static void html_begin(FILE *f, const char *title)
 {
@@ -81,7 +84,7 @@ static void html_table_begin(FILE *f, const char *const *head, int ncols)
 {
 	int i;
 
-	fputs("<table>\n<tr>", f);
+	fputs("<div class=\"wide\"><table>\n<tr>", f);
 	for (i = 0; i < ncols; i++) {
 		fputs("<th>", f);
 		esc(f, head[i]);
@@ -116,7 +119,7 @@ static void html_table_row(FILE *f, const char *const *cells, int ncols)
 
 static void html_table_end(FILE *f)
 {
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 static void html_toc(FILE *f, const char *const *ids, const char *const *texts, int n)

@@ -94,13 +94,18 @@ static void lead_why(FILE *f, const struct report_ops *ops, const cJSON *run)
 	cJSON_Delete(errs);
 }
 
-/* "12.34 [12.1, 12.6; 96.1 %] N=20" or "-" */
+/* "12.34 [12.1, 12.6; 96.1 %] N=20", "0.07 (no interval) N=1" or "-" */
 static const char *headline_text(const cJSON *r, char *buf, size_t len)
 {
 	char m[NUM], lo[NUM], hi[NUM];
 
 	if (!r)
 		return "-";
+	if (!(summary_num(r, "ci_level") > 0)) {    /* one value: no interval */
+		snprintf(buf, len, "%s (no interval) N=%.0f", summary_ms(r, "median", m, NUM),
+			 summary_num(r, "n"));
+		return buf;
+	}
 	snprintf(buf, len, "%s [%s, %s; %.1f %%] N=%.0f", summary_ms(r, "median", m, NUM),
 		 summary_ms(r, "ci_lo", lo, NUM), summary_ms(r, "ci_hi", hi, NUM),
 		 100 * summary_num(r, "ci_level"), summary_num(r, "n"));

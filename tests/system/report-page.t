@@ -11,7 +11,8 @@
 #    things are: the summary and the first figure's image start within
 #    the first screen (the figure with at least 200 px of it on it), every
 #    image loaded, every link to an anchor of the page has its target,
-#    the report holds no script and no external resource;
+#    the report holds no script and no external resource, and the page
+#    is no wider than the screen;
 #  - the summary names the skip's reason and the cells ok / skipped;
 #  - a flag any probe raises on a cell (a metric flag_*, here one no code
 #    knows) is counted in the summary and shown in the cell's row and
@@ -21,7 +22,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=10
+N=11
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -111,6 +112,7 @@ document.getElementById('f').onload = function () {
 		ext += /^[a-z]+:/i.test(e.getAttribute('src') || e.getAttribute('href'));
 	});
 	r.push('dead ' + dead + ' external ' + ext + ' scripts ' + d.scripts.length);
+	r.push('width ' + d.documentElement.scrollWidth);
 	document.getElementById('out').textContent = r.join(' ');
 };
 </script>
@@ -128,6 +130,8 @@ is "$?" 0 "the first figure starts within the first screen, 200 px of it on it (
 is "${5:-}:${7:-}:${8:-}" "images:broken:0" "every image of the page loaded (${6:-?} images)"
 is "${9:-}:${10:-}:${11:-}:${12:-}:${13:-}:${14:-}" "dead:0:external:0:scripts:0" \
 	"every contents link has its anchor; no external resource, no script"
+[ "${15:-}" = width ] && [ "${16:-x}" -le $W ]
+is "$?" 0 "nothing makes the page wider than the screen (${16:-?} px of $W; wide tables scroll alone)"
 
 $py -c 'import sqlite3, sys
 d = sqlite3.connect(sys.argv[1])
