@@ -25,6 +25,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
+. tests/system/plot-lib.sh
 
 N=47
 py=/usr/bin/python3
@@ -37,23 +38,8 @@ for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
     print("|".join("" if v is None else str(v) for v in r))' "$1" "$2"; }
 
 plan $N
-if [ ! -x ./cvmbench ] || [ ! -x $py ]; then
-	skip_rest $N "./cvmbench (make) and $py are needed"
-	exit 0
-fi
-if ! command -v gnuplot > /dev/null; then
-	[ -n "${CI:-}" ] && { echo "Bail out! gnuplot is missing under CI"; exit 1; }
-	skip_rest $N "gnuplot is not installed (apt-get install gnuplot-nox)"
-	exit 0
-fi
-cat > "$tmp/sweep.ini" <<'INI'
-[experiment sweep]
-workload = null
-threads = 1, 2
-invocations = 5
-warmup = 0
-INI
-./cvmbench run "$tmp/sweep.ini" --db "$tmp/base.db" > "$tmp/run.out" 2>&1
+plot_needs $N
+plot_base_db "$tmp/base.db"
 is "$?" 0 "a warm sweep of the null function at threads 1 and 2 runs (latency only)"
 
 # --- nothing to draw ----------------------------------------------------
