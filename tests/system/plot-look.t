@@ -16,13 +16,15 @@
 #  - runc-cpus draws cpus = 0 ("all") at the machine's CPU count as the
 #    run recorded it (topology.online_cpus), ticked "N (all)";
 #  - a sweep's baseline (its point at the key's default) measured by
-#    another experiment is ringed and the key names that experiment.
+#    another experiment is ringed and the key names that experiment;
+#  - the overhead figure gives, beside N, the achieved coverage of the
+#    interval it draws, and names a regular twin of another experiment.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/plot-lib.sh
 
-N=11
+N=13
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "# tmp $tmp"
@@ -133,3 +135,14 @@ rc=$?
 grep -q "ringed: baseline from base-exp" "$tmp/base2.svg"
 is "$rc:$?:$(grep -vc '^cvmbench: info' "$tmp/base2.err")" "0:0:0" \
 	"the parallel = 1 point of another experiment is ringed, the key names base-exp"
+
+# the overhead figure: the interval's coverage, a baseline from elsewhere
+grep -qE 'N=[0-9]+/[0-9]+, [0-9.]+%<' "$tmp/plain/overhead.svg"
+is "$?" 0 "overhead: N of both sides and the interval's achieved coverage beside each bar"
+cp "$tmp/plain.db" "$tmp/pair2.db"
+q "$tmp/pair2.db" "UPDATE cell SET experiment = 'reg-exp' WHERE run_id NOT IN
+	(SELECT run_id FROM environment WHERE key = 'cvm.type' AND value = 'tdx')"
+./cvmbench plot overhead --db "$tmp/pair2.db" --out "$tmp/pair2.svg" 2> /dev/null
+grep -q "baseline from reg-exp" "$tmp/pair2.svg"
+is "$?:$(grep -c "baseline from" "$tmp/plain/overhead.svg")" "0:0" \
+	"... and 'baseline from reg-exp' when the regular twin is another experiment's (only then)"
