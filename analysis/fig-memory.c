@@ -39,6 +39,7 @@ static const char *const SQL =
 struct mem_state {
 	char series[160];
 	int blocks, maxvms, multi_wl, nodata;
+	int pts, maxpts;          /* points of the current line, of the longest */
 	char first_wl[64];
 };
 
@@ -61,7 +62,10 @@ static void write_row(struct figure_ctx *ctx, struct mem_state *m, sqlite3_stmt 
 		fprintf(ctx->data, " min max n\n");
 		snprintf(m->series, sizeof(m->series), "%s", series);
 		m->blocks++;
+		m->pts = 0;
 	}
+	m->pts++;
+	m->maxpts = m->pts > m->maxpts ? m->pts : m->maxpts;
 	fprintf(ctx->data, "%d %.3f %.3f %.3f %d\n", vms, sqlite3_column_double(st, 3),
 		sqlite3_column_double(st, 4), sqlite3_column_double(st, 5),
 		sqlite3_column_int(st, 6));
@@ -108,6 +112,7 @@ int fig_memory_data(struct figure_ctx *ctx)
 		return -EIO;
 	figure_var_int(ctx, "nblocks", m.blocks);
 	figure_var_int(ctx, "maxvms", m.maxvms);
+	figure_var_int(ctx, "maxpts", m.maxpts);
 	figure_var_int(ctx, "nodata", m.nodata);
 	figure_var_int(ctx, "run", ctx->run_id);
 	if (!m.blocks) {
