@@ -40,9 +40,9 @@ static int by_series(const void *pa, const void *pb)
 }
 
 /* The x tick of @c: its value, "N (all)" for cpus = 0 drawn at N. */
-static void tick(const struct runc_cell *c, int all, char *buf, size_t len)
+static void tick(const struct runc_cell *c, char *buf, size_t len)
 {
-	if (all)
+	if (c->all)
 		snprintf(buf, len, "%g (all)", c->x);
 	else
 		snprintf(buf, len, "%g", c->x);
@@ -69,16 +69,15 @@ static void cell_experiment(struct figure_ctx *ctx, int64_t id, char *buf, size_
  * the default; that experiment is appended to @from (", "-joined, once).
  */
 static int other_baseline(struct figure_ctx *ctx, const struct runc_cell *v,
-			  const int *all, size_t i, size_t j, size_t k, double def,
-			  char *from, size_t len)
+			  size_t i, size_t j, size_t k, double def, char *from, size_t len)
 {
 	char own[128] = "", exp[128];
 	size_t m, l = strlen(from);
 
-	if (!all[k] && v[k].x != def)
+	if (!v[k].all && v[k].x != def)
 		return 0;
 	for (m = i; m < j && !own[0]; m++)
-		if (!all[m] && v[m].x != def)
+		if (!v[m].all && v[m].x != def)
 			cell_experiment(ctx, v[m].id, own, sizeof(own));
 	cell_experiment(ctx, v[k].id, exp, sizeof(exp));
 	if (!own[0] || !exp[0] || !strcmp(own, exp))
@@ -100,7 +99,7 @@ static void baseline_var(struct figure_ctx *ctx, const char *from)
 }
 
 static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n,
-			   const int *all, double def)
+			   double def)
 {
 	size_t i, j, k, blocks = 0, maxpts = 0;
 	char t[48], from[512] = "";
@@ -118,9 +117,9 @@ static size_t write_blocks(struct figure_ctx *ctx, struct runc_cell *v, size_t n
 			fprintf(ctx->data, "%g %.4f %.4f %.4f %.4f %.4f %zu ", v[k].x, v[k].median_ms,
 				v[k].p25_ms, v[k].p75_ms, v[k].blocked_ms, v[k].total_ms,
 				v[k].nstarts);
-			tick(&v[k], all[k], t, sizeof(t));
+			tick(&v[k], t, sizeof(t));
 			gp_data_string(ctx->data, t);
-			fprintf(ctx->data, " %d\n", other_baseline(ctx, v, all, i, j, k, def,
+			fprintf(ctx->data, " %d\n", other_baseline(ctx, v, i, j, k, def,
 								     from, sizeof(from)));
 		}
 		fprintf(ctx->data, "\n\n");
@@ -148,36 +147,21 @@ static int online_cpus(struct figure_ctx *ctx)
 }
 
 /* Keep the cells with starts at a value of the key; cpus = 0 at @all_x. */
-static size_t keep_points(struct runc_cell *cells, size_t n, int all_x, int *all)
+static size_t keep_points(struct runc_cell *cells, size_t n, int all_x)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < n; i++) {
-		int is_all = all_x >= 0 && cells[i].x == 0;
-
-		if (is_all && all_x > 0)
+		cells[i].all = all_x >= 0 && cells[i].x == 0;
+		if (cells[i].all && all_x > 0)
 			cells[i].x = all_x;
-		if (cells[i].x < 0 || (is_all && !all_x) || !cells[i].nstarts)
+		if (cells[i].x < 0 || (cells[i].all && !all_x) || !cells[i].nstarts)
 			continue;
-		all[k] = is_all;
 		cells[k++] = cells[i];
 	}
-	return k;
-}
-
-/* qsort() of the cells and their "all" marks together. */
-static void sort_points(struct runc_cell *cells, int *all, size_t k)
-{
-	size_t i;
-
-	for (i = 0; i < k; i++)   /* carry the mark in x's sign bit: x > 0 here */
-		cells[i].x = all[i] ? -cells[i].x : cells[i].x;
 	if (k)   /* qsort(NULL, 0, ...) is undefined (UBSan) */
 		qsort(cells, k, sizeof(*cells), by_series);
-	for (i = 0; i < k; i++) {
-		all[i] = cells[i].x < 0;
-		cells[i].x = all[i] ? -cells[i].x : cells[i].x;
-	}
+	return k;
 }
 
 /*
@@ -189,22 +173,17 @@ static int sweep_data(struct figure_ctx *ctx, const char *key, int has_all, doub
 {
 	struct runc_cell *cells = NULL;
 	size_t n = 0, k = 0;
-	int *all = NULL, ret = runc_cells_load(ctx->h, ctx->run_id, key, &cells, &n);
+	int ret = runc_cells_load(ctx->h, ctx->run_id, key, &cells, &n);
 
-	if (!ret && !(all = calloc(n ? n : 1, sizeof(*all))))
-		ret = -ENOMEM;
 	if (!ret)
-		k = keep_points(cells, n, has_all ? online_cpus(ctx) : -1, all);
-	if (!ret)
-		sort_points(cells, all, k);
+		k = keep_points(cells, n, has_all ? online_cpus(ctx) : -1);
 	figure_var_str(ctx, "xlabel", xlabel);
 	figure_var_int(ctx, "run", ctx->run_id);
-	if (!ret && !write_blocks(ctx, cells, k, all, def)) {
+	if (!ret && !write_blocks(ctx, cells, k, def)) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no runtime measured at two "
 			 "or more values of %s with the runc probe", (long long)ctx->run_id, key);
 		ret = -ENODATA;
 	}
-	free(all);
 	free(cells);
 	return ret;
 }
