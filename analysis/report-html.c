@@ -24,8 +24,8 @@ static void esc(FILE *f, const char *s)
 static const char style[] =
 	"body{font-family:sans-serif;margin:1em 2em;max-width:80em;color:#222;"
 	"line-height:1.35}h1{font-size:1.5em;margin:0.3em 0}h2{font-size:1.25em;"
-	"margin:1em 0 0.4em;border-bottom:1px solid #ddd}h3{font-size:1.05em}"
-	"table{border-collapse:collapse;margin:0;font-size:0.92em}"
+	"margin:0.8em 0 0.3em;border-bottom:1px solid #ddd}h3{font-size:1.05em;margin:0.6em 0 0.3em}"
+	"table{border-collapse:collapse;margin:0;font-size:0.92em;line-height:1.2}"
 	"th,td{border:1px solid #ccc;padding:0.15em 0.5em;text-align:left;"
 	"vertical-align:top;overflow-wrap:break-word}th{background:#f0f0f0}"
 	"div.wide{overflow-x:auto;max-width:100%;margin:0.4em 0 1.2em}"

@@ -144,10 +144,9 @@ static void lead_experiments(FILE *f, const struct report_ops *ops, const cJSON 
 		ops->table_row(f, row, 6);
 	}
 	ops->table_end(f);
-	ops->para(f, "Median latency (harness round trip) of each experiment's fastest and "
-		  "slowest cell, with the distribution-free 95 % interval of the median and "
-		  "the coverage it achieves (below 95 % under 6 invocations); a cell is "
-		  "named by what differs between the experiment's cells.");
+	ops->para(f, "Median round trip of each experiment's fastest and slowest cell (named "
+		  "by what differs), its distribution-free 95 % interval and the coverage "
+		  "achieved (below 95 % under 6 calls).");
 }
 
 static void lead_contents(FILE *f, const struct report_ops *ops,
