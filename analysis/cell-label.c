@@ -4,8 +4,11 @@
  * cells, from cell_param (every key of every cell, as text), so a label
  * shows "idle=poll" or "runc" as soon as a config varies it, without a
  * change here. Keys a figure always shows, and settings that are not
- * dimensions of the matrix (probes, counts, timeout), are left out.
- * A value is shown alone unless it is a number ("instances=2").
+ * dimensions of the matrix (probes, counts, timeout, the experiment's
+ * name, and every dotted key: probe notes and guest facts), are left out.
+ * A value is shown alone unless it is a number ("instances=2"). From
+ * three cells on, the value more than half of them hold is left out of
+ * their labels (the backdrop: "native", "auto"), the others are shown.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,7 +23,7 @@
 
 static const char *const not_shown[] = {
 	"workload", "size", "threads", "mode", "probes", "invocations",
-	"warmup", "repeats", "timeout", "description",
+	"warmup", "repeats", "timeout", "description", "experiment",
 	"idle.applied", IDLE_PROBE "." IDLE_NOTE_SOURCE,   /* notes of how, not settings */
 	NULL,
 };
@@ -45,7 +48,8 @@ static int shown(const char *key)
 	for (i = 0; not_shown[i]; i++)
 		if (!strcmp(not_shown[i], key))
 			return 0;
-	return !probe_note(key);
+	/* no config key has a dot: "P.side", "guest.cpu.vendor" are notes, facts */
+	return !probe_note(key) && !strchr(key, '.');
 }
 
 static int numeric(const char *s)
@@ -69,23 +73,47 @@ static long find_id(const int64_t *ids, size_t n, int64_t id)
 	return -1;
 }
 
+/*
+ * The value most of @n cells hold (more than half, from three cells on):
+ * a label leaves it out, it is the backdrop; NULL when there is none.
+ */
+static const char *majority(char **vals, size_t n)
+{
+	size_t i, k, c;
+
+	if (n < 3)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		for (c = 0, k = 0; vals[i] && k < n; k++)
+			c += vals[k] && !strcmp(vals[k], vals[i]);
+		if (2 * c > n)
+			return vals[i];
+	}
+	return NULL;
+}
+
 /* One key's values (NULL: the cell lacks it); append when they differ. */
 static void flush_key(const char *key, char **vals, size_t n,
 		      char (*extra)[CELL_LABEL_MAX])
 {
+	const char *most;
 	size_t i, l;
 	int differ = 0;
 
 	for (i = 1; i < n; i++)
 		differ |= !vals[i] != !vals[0] ||
 			  (vals[i] && strcmp(vals[i], vals[0]));
+	most = majority(vals, n);
 	for (i = 0; i < n; i++) {
 		l = strlen(extra[i]);
-		if (differ && shown(key) && l + 1 < CELL_LABEL_MAX)
+		if (differ && shown(key) && l + 1 < CELL_LABEL_MAX &&
+		    !(most && vals[i] && !strcmp(vals[i], most)))
 			snprintf(extra[i] + l, CELL_LABEL_MAX - l, "/%s%s%s",
 				 vals[i] && !numeric(vals[i]) ? "" : key,
 				 vals[i] && !numeric(vals[i]) ? "" : "=",
 				 vals[i] ? vals[i] : "-");
+	}
+	for (i = 0; i < n; i++) {
 		free(vals[i]);
 		vals[i] = NULL;
 	}

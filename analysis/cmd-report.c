@@ -2,10 +2,10 @@
 /*
  * cmd-report.c - `cvmbench report DIR [--db F] [--run ID]`: draw every
  * figure of the registry that the run has data for (DIR/NAME.png and
- * DIR/NAME.svg), then write DIR/index.md and DIR/index.html with the runs,
- * the run's command line, version and configuration, its environment, its
- * cells with their latency summary, the figures (and why any was not
- * drawn), its skips and its errors.
+ * DIR/NAME.svg), then write DIR/index.md and DIR/index.html (report.c):
+ * a summary, the contents, the figures with their captions (and why any
+ * was not drawn), the cells and tables, flags, skips and errors, then the
+ * runs, the configuration and the environment.
  *
  * Exit status: 0 when the pages are written (figures without data are
  * listed with the reason, not an error); 1 when gnuplot is missing or
@@ -32,6 +32,8 @@
 #include "opts.h"
 #include "plot.h"
 #include "report.h"
+#include "report-source.h"
+#include "report-summary.h"
 #include "summary.h"
 
 enum { OPT_DB, OPT_RUN };
@@ -65,13 +67,24 @@ static int draw_one(struct report_fig *rf, struct analysis *an, int64_t run_id,
 {
 	static const char *const exts[] = { "png", "svg" };
 	char out[PATH_MAX], msg[sizeof(rf->why)];
+	struct figure_ctx *ctx = malloc(sizeof(*ctx));
 	size_t i;
 	int ret = 0;
 
+	if (!ctx) {
+		rf->failed = 1;
+		snprintf(rf->why, sizeof(rf->why), "out of memory");
+		return -ENOMEM;
+	}
+
 	for (i = 0; !ret && i < 2; i++) {
 		snprintf(out, sizeof(out), "%s/%s.%s", dir, rf->fig->name, exts[i]);
-		ret = plot_render(rf->fig, an->h, run_id, out, rf->why, sizeof(rf->why));
+		ret = plot_render_src(rf->fig, an->h, run_id, out, rf->why, sizeof(rf->why),
+				      ctx);
 	}
+	if (!ret)
+		report_source_text(an->h, ctx, rf->source, sizeof(rf->source));
+	free(ctx);
 	rf->drawn = !ret;
 	if (ret == -ENODATA) {
 		pr_info("%s: not drawn: %s", rf->fig->name, rf->why);
@@ -160,9 +173,12 @@ static int report(struct analysis *an, const struct report_args *a, int64_t run_
 	}
 	drawn = draw_all(an, run_id, a->dir, &figs, &n);
 	top = summary_build(an->db, run_id);
-	if (top && run_id >= 0 && cJSON_IsObject(cJSON_GetObjectItem(top, "run")))
-		cJSON_AddItemToObject(cJSON_GetObjectItem(top, "run"), "tables",
-				      idle_tables_json(an->h, run_id));
+	if (top && run_id >= 0 && cJSON_IsObject(cJSON_GetObjectItem(top, "run"))) {
+		cJSON *run = cJSON_GetObjectItem(top, "run");
+
+		cJSON_AddItemToObject(run, "tables", idle_tables_json(an->h, run_id));
+		cJSON_AddItemToObject(run, "experiments", report_summary_json(an->h, run_id, run));
+	}
 	written = top ? write_pages(a->dir, top, figs, n) : -EIO;
 	cJSON_Delete(top);
 	free(figs);

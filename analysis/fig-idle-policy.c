@@ -74,6 +74,7 @@ static void write_rows(struct figure_ctx *ctx, const struct idle_cell *v, size_t
 	fprintf(ctx->data, "# x label colour median p25 p75 mean halt_per_call burnt_pct "
 		"halt_label n\n");
 	for (i = 0; i < n; i++) {
+		figure_source(ctx, v[i].id, (long long)v[i].n, "invocations");
 		label(&v[i], many_threads, many_sizes, lab, sizeof(lab));
 		fprintf(ctx->data, "%zu ", i + 1);
 		gp_data_string(ctx->data, lab);

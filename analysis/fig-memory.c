@@ -43,6 +43,7 @@ static void write_row(struct figure_ctx *ctx, void *arg, sqlite3_stmt *st)
 	fprintf(ctx->data, "%d %.3f %.3f %.3f %d\n", vms, sqlite3_column_double(st, 3),
 		sqlite3_column_double(st, 4), sqlite3_column_double(st, 5),
 		sqlite3_column_int(st, 6));
+	figure_source(ctx, -1, sqlite3_column_int(st, 6), "cells measured by hostmem");
 }
 
 /**

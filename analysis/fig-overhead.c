@@ -12,11 +12,13 @@
  * the last block holds the x tick labels: x, "workload size mode".
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
 
 #include "compare.h"
 #include "figures.h"
@@ -63,12 +65,67 @@ static const char *group_of(const cJSON *p, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The experiments of the cells @arr (compare's cells_json: run, cell_key)
+ * into @buf, ", "-joined; each cell noted as a source of the figure with
+ * @n invocations shared out (the report's caption).
+ */
+static void cells_experiments(struct figure_ctx *ctx, const cJSON *arr, double n,
+			      char *buf, size_t len)
+{
+	const cJSON *c;
+	sqlite3_stmt *st;
+	const char *e;
+	size_t l;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(ctx->h, "SELECT id, experiment FROM cell WHERE run_id = ? "
+			       "AND cell_key = ?", -1, &st, NULL) != SQLITE_OK)
+		return;
+	cJSON_ArrayForEach(c, arr) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, (int64_t)jnum(c, "run"));
+		sqlite3_bind_text(st, 2, jstr(c, "cell_key"), -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_ROW)
+			continue;
+		figure_source(ctx, sqlite3_column_int64(st, 0),
+			      (long long)(n / cJSON_GetArraySize(arr)), "invocations");
+		e = (const char *)sqlite3_column_text(st, 1);
+		l = strlen(buf);
+		if (e && !strstr(buf, e) && l + strlen(e) + 3 < len)
+			snprintf(buf + l, len - l, "%s%s", l ? ", " : "", e);
+	}
+	sqlite3_finalize(st);
+}
+
+/*
+ * "N=base/side" with the interval's achieved coverage, and "baseline from
+ * EXP" when the regular twin was measured by another experiment.
+ */
+static void n_label(struct figure_ctx *ctx, const cJSON *p, const cJSON *st,
+		    char *buf, size_t len)
+{
+	double nb = jnum(cJSON_GetObjectItem(st, "base"), "n");
+	double ns = jnum(cJSON_GetObjectItem(st, "side"), "n");
+	double lv = jnum(st, "ratio_ci_level");
+	char eb[128], es[128];
+
+	cells_experiments(ctx, cJSON_GetObjectItem(p, "base_cells"), nb, eb, sizeof(eb));
+	cells_experiments(ctx, cJSON_GetObjectItem(p, "cells"), ns, es, sizeof(es));
+	char cov[32] = "";
+
+	if (!isnan(lv))   /* the interval's achieved coverage (stats-boot.c) */
+		snprintf(cov, sizeof(cov), ", %.1f%%", 100 * lv);
+	snprintf(buf, len, "N=%.0f/%.0f%s%s%s", nb, ns, cov,
+		 strcmp(eb, es) ? ", baseline from " : "", strcmp(eb, es) ? eb : "");
+}
+
 static void write_side(struct figure_ctx *ctx, const cJSON *pairs, const char *side,
 		       int si, int nsides, struct names *groups)
 {
 	double bw = 0.8 / nsides, x;
 	const cJSON *p, *st, *ci;
-	char g[256], n[64];
+	char g[256], n[320];
 
 	fprintf(ctx->data, "\"x\" ");
 	gp_data_string(ctx->data, side);
@@ -79,8 +136,7 @@ static void write_side(struct figure_ctx *ctx, const cJSON *pairs, const char *s
 		st = cJSON_GetObjectItem(p, "stats");
 		ci = cJSON_GetObjectItem(st, "ratio_ci");
 		x = name_index(groups, group_of(p, g, sizeof(g))) + 1 + (si - (nsides - 1) / 2.0) * bw;
-		snprintf(n, sizeof(n), "N=%.0f/%.0f", jnum(cJSON_GetObjectItem(st, "base"), "n"),
-			 jnum(cJSON_GetObjectItem(st, "side"), "n"));
+		n_label(ctx, p, st, n, sizeof(n));
 		fprintf(ctx->data, "%.4f %.6g %.6g %.6g ", x, jnum(st, "ratio"),
 			cJSON_GetArraySize(ci) == 2 ? cJSON_GetArrayItem(ci, 0)->valuedouble : jnum(st, "ratio"),
 			cJSON_GetArraySize(ci) == 2 ? cJSON_GetArrayItem(ci, 1)->valuedouble : jnum(st, "ratio"));

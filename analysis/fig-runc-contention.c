@@ -19,13 +19,15 @@
 #include "gp-string.h"
 
 #define NLOCKS 6
+/* a lock name whole: cut, it would match no row and draw as 0 */
+#define LOCK_NAME_MAX 512
 
 static const char sql_locks[] =
 	"SELECT l.lock FROM runc_lock l JOIN runc_start s ON s.id = l.start_id "
 	"JOIN cell c ON c.id = s.cell_id WHERE c.run_id = ? GROUP BY l.lock "
 	"ORDER BY sum(l.blocked_ns) DESC LIMIT " "6";
 
-static int top_locks(struct figure_ctx *ctx, char (*locks)[64], int *n)
+static int top_locks(struct figure_ctx *ctx, char (*locks)[LOCK_NAME_MAX], int *n)
 {
 	sqlite3_stmt *st;
 
@@ -34,7 +36,7 @@ static int top_locks(struct figure_ctx *ctx, char (*locks)[64], int *n)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, ctx->run_id);
 	while (*n < NLOCKS && sqlite3_step(st) == SQLITE_ROW)
-		snprintf(locks[(*n)++], 64, "%s", (const char *)sqlite3_column_text(st, 0) ?: "?");
+		snprintf(locks[(*n)++], LOCK_NAME_MAX, "%s", (const char *)sqlite3_column_text(st, 0) ?: "?");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -63,7 +65,7 @@ static double lock_ms(struct figure_ctx *ctx, int64_t cell, const char *lock)
 int fig_runc_contention_data(struct figure_ctx *ctx)
 {
 	struct runc_cell *cells = NULL;
-	char locks[NLOCKS][64], tick[200];
+	char locks[NLOCKS][LOCK_NAME_MAX], tick[200];
 	size_t n = 0, i;
 	int nl = 0, j, ret = runc_cells_load(ctx->h, ctx->run_id, NULL, &cells, &n);
 
@@ -83,6 +85,7 @@ int fig_runc_contention_data(struct figure_ctx *ctx)
 		fprintf(ctx->data, " total\n");
 	}
 	for (i = 0; !ret && i < n; i++) {
+		figure_source(ctx, cells[i].id, (long long)cells[i].nstarts, "container starts");
 		gp_data_string(ctx->data, runc_cell_tick(&cells[i], tick, sizeof(tick)));
 		for (j = 0; j < nl; j++)
 			fprintf(ctx->data, " %.4f", cells[i].nstarts ? lock_ms(ctx, cells[i].id,

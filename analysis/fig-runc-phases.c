@@ -85,6 +85,7 @@ static int write_row(struct figure_ctx *ctx, const struct runc_cell *c)
 		ms[i] += sqlite3_column_double(st, 1) / 1e6;
 	}
 	sqlite3_finalize(st);
+	figure_source(ctx, c->id, (long long)c->nstarts, "container starts");
 	gp_data_string(ctx->data, runc_cell_tick(c, tick, sizeof(tick)));
 	for (i = 0; i < NPHASES; i++)
 		fprintf(ctx->data, " %.4f", c->nstarts ? ms[i] / (double)c->nstarts : 0);
@@ -123,8 +124,8 @@ int fig_runc_phases_data(struct figure_ctx *ctx)
 	}
 	for (i = 0; !ret && i < n; i++) {
 		ret = write_row(ctx, &cells[i]);
-		if (strlen(runc_cell_tick(&cells[i], tick, sizeof(tick))) > longest)
-			longest = strlen(tick);
+		if (gp_label_len(runc_cell_tick(&cells[i], tick, sizeof(tick))) > longest)
+			longest = gp_label_len(tick);   /* as drawn: gp-string cuts long labels */
 	}
 	figure_var_int(ctx, "ncells", (long long)n);
 	figure_var_int(ctx, "nphases", NPHASES);

@@ -19,6 +19,7 @@ struct runc_cell {
 	char label[160];          /* "runc seccomp=off" */
 	char series[160];         /* the label without the swept key */
 	double x;                 /* the swept key's value; -1 if not set */
+	int all;                  /* x is cpus = 0, "all", drawn at the CPU count */
 	size_t nstarts;
 	double median_ms, p25_ms, p75_ms;    /* fork to reply (cold start) */
 	double total_ms, blocked_ms;         /* means per start */

@@ -64,16 +64,18 @@ static void write_block(struct figure_ctx *ctx, const struct idle_cell *v, size_
 	fputc(' ', ctx->data);
 	gp_data_string(ctx->data, halt);
 	fprintf(ctx->data, " p25 p75 halt_per_call n\n");
-	for (; i < j; i++)
+	for (; i < j; i++) {
+		figure_source(ctx, v[i].id, (long long)v[i].n, "invocations");
 		fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g %zu\n", v[i].threads, v[i].median_ms,
 			v[i].p25_ms, v[i].p75_ms, v[i].halt_per_inv, v[i].n);
+	}
 	fprintf(ctx->data, "\n\n");
 }
 
 static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n)
 {
 	char colours[400] = "";
-	size_t i, j, blocks = 0, maxt = 1, l;
+	size_t i, j, blocks = 0, maxt = 1, l, maxpts = 0;
 	int many_wl = 0, mixed = !idle_common_source(v, n);
 
 	for (i = 1; i < n; i++)
@@ -85,6 +87,7 @@ static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n
 		if (j - i < 2)
 			continue;
 		write_block(ctx, v, i, j, many_wl, mixed);
+		maxpts = j - i > maxpts ? j - i : maxpts;
 		l = strlen(colours);
 		snprintf(colours + l, sizeof(colours) - l, "%s#%06x", blocks ? " " : "",
 			 idle_policy_rgb(v[i].idle));
@@ -93,6 +96,7 @@ static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n
 	}
 	figure_var_int(ctx, "nblocks", (long long)blocks);
 	figure_var_int(ctx, "maxthreads", (long long)maxt);
+	figure_var_int(ctx, "maxpts", (long long)maxpts);
 	figure_var_str(ctx, "colours", colours);
 	figure_var_int(ctx, "run", ctx->run_id);
 	idle_halt_vars(ctx, v, n);

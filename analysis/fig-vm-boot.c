@@ -156,10 +156,12 @@ int fig_vm_boot_data(struct figure_ctx *ctx)
 		return -ENOMEM;
 	}
 	for (i = 0; i < nb; i++) {
-		if (complete(&b[i]))
+		if (complete(&b[i])) {
 			add_boot(v, &n, &b[i]);
-		else
+			figure_source(ctx, b[i].cell_id, 1, "VM boots");
+		} else {
 			left++;
+		}
 	}
 	if (!n) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no VM boot with the "

@@ -87,7 +87,7 @@ static int write_rows(struct figure_ctx *ctx, const char *event, const int64_t *
 		      char (*wl)[64], size_t n)
 {
 	char (*extra)[CELL_LABEL_MAX] = calloc(n, sizeof(*extra)), lab[256];
-	size_t i, k;
+	size_t i, k, longest = 0;
 
 	if (!extra)
 		return -ENOMEM;
@@ -99,11 +99,14 @@ static int write_rows(struct figure_ctx *ctx, const char *event, const int64_t *
 	for (i = 0; i < n; i++) {
 		snprintf(lab, sizeof(lab), "%s%s%s (N=%lld)", wl[i], extra[i][0] ? " " : "",
 			 extra[i], cell_measured(ctx->h, ids[i]));
+		figure_source(ctx, ids[i], cell_measured(ctx->h, ids[i]), "invocations");
 		gp_data_string(ctx->data, lab);
+		longest = gp_label_len(lab) > longest ? gp_label_len(lab) : longest;
 		for (k = 0; k < NCLASSES; k++)
 			fprintf(ctx->data, " %.6g", class_rate(ctx, ids[i], event, classes[k]));
 		fprintf(ctx->data, "\n");
 	}
+	figure_var_int(ctx, "maxlabel", (long long)longest);
 	free(extra);
 	return 0;
 }

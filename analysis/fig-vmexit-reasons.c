@@ -70,6 +70,7 @@ static int write_reasons(struct figure_ctx *ctx, int64_t id, const char *event, 
 {
 	char lab[256];
 	sqlite3_stmt *st;
+	size_t longest = 0;
 	int n = 0;
 
 	if (sqlite3_prepare_v2(ctx->h, reason_rows, -1, &st, NULL) != SQLITE_OK)
@@ -83,6 +84,7 @@ static int write_reasons(struct figure_ctx *ctx, int64_t id, const char *event, 
 			 sqlite3_column_type(st, 1) == SQLITE_NULL ? "-" :
 			 (const char *)sqlite3_column_text(st, 1));
 		gp_data_string(ctx->data, lab);
+		longest = gp_label_len(lab) > longest ? gp_label_len(lab) : longest;
 		fprintf(ctx->data, " %lld", (long long)sqlite3_column_int64(st, 2));
 		if (sqlite3_column_type(st, 3) == SQLITE_NULL) {
 			fprintf(ctx->data, " ?\n");
@@ -92,6 +94,7 @@ static int write_reasons(struct figure_ctx *ctx, int64_t id, const char *event, 
 		fprintf(ctx->data, " %.6g\n", (double)sqlite3_column_int64(st, 3) / 1e6);
 	}
 	sqlite3_finalize(st);
+	figure_var_int(ctx, "longest", (long long)longest);
 	return n;
 }
 

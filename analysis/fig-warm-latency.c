@@ -3,9 +3,10 @@
  * fig-warm-latency.c - data of the warm-latency figure: one x position per
  * warm cell of the run, with the quantiles of its measured warm-start
  * latencies (harness round trip; bench/lib/stats.c). Cells are ordered by
- * workload, size, threads, then cell id. The label is workload/size/
- * threads plus every other config key that is not the same in all cells
- * (cell-label.c). Log scale on y when the largest median is more than 20
+ * workload, size, threads, then cell id. The label is what differs between
+ * the cells: workload, size, threads when they do, plus every other config
+ * key that is not the same in all cells (cell-label.c); what they share is
+ * in the title (gnuplot variable common). Log scale on y when the largest median is more than 20
  * times the smallest. Values in ms, or in µs when every p95 is under 1 ms
  * (gnuplot variable unit).
  *
@@ -29,14 +30,14 @@
 
 struct wl_cell {
 	int64_t id;
-	char workload[48], size[8];
+	char workload[48], size[8], experiment[64];
 	int threads;
 	int wl_no;                        /* 1-based workload number, for colour */
 	const struct stats_summary *lat;
 };
 
 static const char sql_cells[] =
-	"SELECT cell_id, workload, size, threads FROM v_cell_latency "
+	"SELECT cell_id, workload, size, threads, experiment FROM v_cell_latency "
 	"WHERE run_id = ?1 AND mode = 'warm' ORDER BY workload, "
 	"CASE size WHEN 'test' THEN 0 WHEN 'small' THEN 1 WHEN 'large' THEN 2 "
 	"ELSE 3 END, size, threads, cell_id";
@@ -64,6 +65,7 @@ static int load_cells(struct figure_ctx *ctx, const struct cell_latency *lat,
 		col_copy(c.workload, sizeof(c.workload), st, 1);
 		col_copy(c.size, sizeof(c.size), st, 2);
 		c.threads = sqlite3_column_int(st, 3);
+		col_copy(c.experiment, sizeof(c.experiment), st, 4);
 		l = latency_find(lat, nlat, c.id);
 		if (!l || !l->lat_ms.n)
 			continue;
@@ -80,17 +82,90 @@ static int load_cells(struct figure_ctx *ctx, const struct cell_latency *lat,
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
-/* "workload/size/Nt" + @extra (gp_data_string() quotes it). */
-static void label(const struct wl_cell *c, const char *extra, char *buf,
-		  size_t len)
+/* Which of workload, size and threads differ between the cells (bits 0-2). */
+static int differing(const struct wl_cell *v, size_t n)
 {
-	char th[16];
+	size_t i;
+	int d = 0;
 
+	for (i = 1; i < n; i++) {
+		d |= strcmp(v[i].workload, v[0].workload) ? 1 : 0;
+		d |= strcmp(v[i].size, v[0].size) ? 2 : 0;
+		d |= v[i].threads != v[0].threads ? 4 : 0;
+	}
+	return d;
+}
+
+/* The thread count more than half of the cells have (from three on), or -1. */
+static int threads_majority(const struct wl_cell *v, size_t n)
+{
+	size_t i, k, c;
+
+	for (i = 0; n >= 3 && i < n; i++) {
+		for (c = 0, k = 0; k < n; k++)
+			c += v[k].threads == v[i].threads;
+		if (2 * c > n)
+			return v[i].threads;
+	}
+	return -1;
+}
+
+/*
+ * The parts of "workload/size/threads=N" that differ (@d), then @extra
+ * (the other keys that differ, cell-label.c); the workload alone when
+ * nothing differs. gp_data_string() quotes it.
+ */
+static void label(const struct wl_cell *c, int d, int most, const char *extra,
+		  char *buf, size_t len)
+{
+	char th[24];
+
+	if (c->threads == most)     /* the backdrop, as cell-label.c leaves it out */
+		d &= ~4;
 	if (c->threads)
-		snprintf(th, sizeof(th), "%dt", c->threads);
+		snprintf(th, sizeof(th), "threads=%d", c->threads);
 	else
-		snprintf(th, sizeof(th), "auto-t");
-	snprintf(buf, len, "%s/%s/%s%s", c->workload, c->size, th, extra);
+		snprintf(th, sizeof(th), "threads=auto");
+	snprintf(buf, len, "%s%s%s%s%s%s", d & 1 ? c->workload : "",
+		 d & 2 ? "/" : "", d & 2 ? c->size : "", d & 4 ? "/" : "", d & 4 ? th : "",
+		 extra);
+	if (buf[0] == '/')
+		memmove(buf, buf + 1, strlen(buf));
+	if (!buf[0])
+		snprintf(buf, len, "%s", c->workload);
+}
+
+/* Labels that are the same for two cells get their experiment appended. */
+static void label_unique(const struct wl_cell *v, size_t n, char (*lab)[256])
+{
+	size_t i, k, l;
+	char *dup = calloc(n ? n : 1, 1);
+
+	for (i = 0; dup && i < n; i++)
+		for (k = i + 1; k < n; k++)
+			if (!strcmp(lab[i], lab[k]))
+				dup[i] = dup[k] = 1;
+	for (i = 0; dup && i < n; i++) {
+		l = strlen(lab[i]);
+		if (dup[i])
+			snprintf(lab[i] + l, 256 - l, " (%s)", v[i].experiment);
+	}
+	free(dup);
+}
+
+/* What all cells share, for the title: "size test, 1 thread". */
+static void common(struct figure_ctx *ctx, const struct wl_cell *c, int d)
+{
+	char buf[160] = "", *p;
+
+	if (!(d & 2))
+		snprintf(buf, sizeof(buf), "size %s", c->size);
+	if (!(d & 4))
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%sthreads %s%.0d",
+			 buf[0] ? ", " : "", c->threads ? "" : "auto", c->threads);
+	for (p = buf; *p; p++)     /* a title, not a record: no control character */
+		*p = (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p;
+	figure_var_str(ctx, "common", buf);
 }
 
 /* 1000 (µs) when every p95 is under 1 ms, else 1 (ms). */
@@ -124,32 +199,40 @@ static void write_vars(struct figure_ctx *ctx, const struct wl_cell *v,
 static int write_rows(struct figure_ctx *ctx, const struct wl_cell *v, size_t n)
 {
 	char (*extra)[CELL_LABEL_MAX] = calloc(n, sizeof(*extra));
+	char (*lab)[256] = calloc(n, sizeof(*lab));
 	int64_t *ids = calloc(n, sizeof(*ids));
 	double k = unit_scale(v, n);
 	size_t i, longest = 0;
-	char lab[256];
 
-	if (!extra || !ids) {
+	if (!extra || !ids || !lab) {
 		free(extra);
 		free(ids);
+		free(lab);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
 		ids[i] = v[i].id;
 	cell_label_extras(ctx->h, ctx->run_id, ids, n, extra);
+	int d = differing(v, n), most = threads_majority(v, n);
+
+	common(ctx, v, d);
+	for (i = 0; i < n; i++)
+		label(&v[i], d, most, extra[i], lab[i], sizeof(lab[i]));
+	label_unique(v, n, lab);
 	fprintf(ctx->data, "# x label min p5 p25 median p75 p95 max n workload\n");
 	for (i = 0; i < n; i++) {
 		const struct stats_summary *s = v[i].lat;
 
-		label(&v[i], extra[i], lab, sizeof(lab));
-		longest = strlen(lab) > longest ? strlen(lab) : longest;
+		figure_source(ctx, v[i].id, (long long)s->n, "invocations");
+		longest = gp_label_len(lab[i]) > longest ? gp_label_len(lab[i]) : longest;
 		fprintf(ctx->data, "%zu ", i + 1);
-		gp_data_string(ctx->data, lab);
+		gp_data_string(ctx->data, lab[i]);
 		fprintf(ctx->data, " %.6g %.6g %.6g %.6g %.6g %.6g %.6g %zu %d\n", k * s->min,
 			k * s->p5, k * s->p25, k * s->median, k * s->p75, k * s->p95,
 			k * s->max, s->n, v[i].wl_no);
 	}
 	write_vars(ctx, v, n, k, longest);
+	free(lab);
 	free(extra);
 	free(ids);
 	return 0;

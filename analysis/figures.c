@@ -162,3 +162,23 @@ void figure_var_text(struct figure_ctx *ctx, const char *name, const char *text,
 	if (ret)
 		vars_fail(ctx, name, ret);
 }
+
+/**
+ * figure_source() - note that the figure draws @n @unit ("invocations",
+ * "container starts") of cell @cell_id: the report's caption names the
+ * experiments of these cells, their N and the run. A cell noted twice
+ * counts once among the cells, its @n each time.
+ */
+void figure_source(struct figure_ctx *ctx, int64_t cell_id, long long n,
+		   const char *unit)
+{
+	size_t i;
+
+	ctx->src_n += n;
+	ctx->src_unit = unit;
+	for (i = 0; i < ctx->src_ncells; i++)
+		if (ctx->src_cells[i] == cell_id)
+			return;
+	if (ctx->src_ncells < FIGURE_SRC_MAX)
+		ctx->src_cells[ctx->src_ncells++] = cell_id;
+}

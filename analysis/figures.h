@@ -17,6 +17,8 @@
 
 struct sqlite3;
 
+#define FIGURE_SRC_MAX 256
+
 /* What a figure's data function gets, and what it hands back. */
 struct figure_ctx {
 	struct sqlite3 *h;        /* read-only, with analysis/views.sql */
@@ -27,6 +29,11 @@ struct figure_ctx {
 	char vars_bad[32];        /* the variable it was about */
 	char why[256];            /* why there is nothing to draw (-ENODATA) */
 	const char *only;         /* plot --only CELLKEY: the one cell to draw, or NULL */
+	/* where the drawn data came from (figure_source()), for the caption */
+	int64_t src_cells[FIGURE_SRC_MAX];
+	size_t src_ncells;
+	long long src_n;          /* N: what the points are made of, summed */
+	const char *src_unit;     /* "invocations", "container starts", ... */
 };
 
 struct figure {
@@ -41,6 +48,8 @@ const struct figure *figure_find(const char *name);
 const struct figure *figure_at(size_t i);
 void figure_var_int(struct figure_ctx *ctx, const char *name, long long value);
 void figure_var_str(struct figure_ctx *ctx, const char *name, const char *value);
+void figure_source(struct figure_ctx *ctx, int64_t cell_id, long long n,
+		   const char *unit);
 void figure_var_text(struct figure_ctx *ctx, const char *name, const char *text,
 		     size_t width);
 

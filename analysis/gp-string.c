@@ -62,24 +62,58 @@ int gp_string_quote(char *buf, size_t len, const char *s)
 	return 0;
 }
 
+/* Bytes of @s to keep from its start/end so that no UTF-8 character is cut. */
+static size_t utf8_back(const char *s, size_t at)
+{
+	while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80)
+		at--;
+	return at;
+}
+
 /**
  * gp_data_string() - write @s to the data file @f as one double-quoted
  * field (columnheader, xticlabels): '"' is written as '\'', a control
  * character as ' '. An empty @s is written as "-" so that the field
- * still counts as a column.
+ * still counts as a column. A label longer than GP_LABEL_MAX bytes is
+ * cut in its middle ("head…tail": the end often says N=) so that it fits
+ * beside or under a plot; the database keeps the whole text.
  */
 void gp_data_string(FILE *f, const char *s)
 {
+	size_t len = strlen(s), head = len, tail = len, i;
+
+	if (len > GP_LABEL_MAX) {
+		head = utf8_back(s, GP_LABEL_MAX - GP_LABEL_TAIL - 1);
+		tail = utf8_back(s, len - GP_LABEL_TAIL);
+	}
 	fputc('"', f);
 	if (!*s)
 		fputc('-', f);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (i = 0; i < len; i++) {
+		if (i == head && head < tail) {
+			fputs("\u2026", f);        /* … */
+			i = tail;
+		}
+		if (s[i] == '"')
 			fputc('\'', f);
-		else if (is_control((unsigned char)*s))
+		else if (is_control((unsigned char)s[i]))
 			fputc(' ', f);
 		else
-			fputc(*s, f);
+			fputc(s[i], f);
 	}
 	fputc('"', f);
+}
+
+/**
+ * gp_label_len() - the characters gp_data_string() writes of @s (a
+ * multi-byte character counted as one), for a figure that makes room for
+ * its longest label.
+ */
+size_t gp_label_len(const char *s)
+{
+	size_t n = 0, len = strlen(s);
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return len > GP_LABEL_MAX ? GP_LABEL_MAX : n;
 }

@@ -11,7 +11,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* A label longer than this (bytes) is cut in its middle, its last
+ * GP_LABEL_TAIL bytes kept: the longest label a figure makes room for. */
+#define GP_LABEL_MAX 48
+#define GP_LABEL_TAIL 12
+
 int gp_string_quote(char *buf, size_t len, const char *s);
 void gp_data_string(FILE *f, const char *s);
+size_t gp_label_len(const char *s);
 
 #endif

@@ -72,13 +72,17 @@ void memory_lines_point(struct figure_ctx *ctx, struct memory_lines *l, const ch
 		fprintf(ctx->data, " %s\n", cols);
 		snprintf(l->series, sizeof(l->series), "%s", series);
 		l->blocks++;
+		l->pts = 0;
 	}
+	l->pts++;
+	l->maxpts = l->pts > l->maxpts ? l->pts : l->maxpts;
 	l->maxvms = vms > l->maxvms ? vms : l->maxvms;
 }
 
 /**
  * memory_lines_run() - @sql's rows through @row (memory_cells_each), with
- * @l set up first, then the variables nblocks, maxvms and run. Returns 0,
+ * @l set up first, then the variables nblocks, maxvms, maxpts (the most
+ * points of a line: two points are drawn as points, not a trend) and run. Returns 0,
  * -ENODATA when no line was written (ctx->why is the caller's to say), or
  * -EIO.
  */
@@ -90,12 +94,14 @@ int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char 
 	l->series[0] = '\0';
 	l->blocks = 0;
 	l->maxvms = 1;
+	l->pts = l->maxpts = 0;
 	l->multi_wl = memory_cells_workloads(ctx) > 1;
 	ret = memory_cells_each(ctx, sql, row, l);
 	if (ret)
 		return ret;
 	figure_var_int(ctx, "nblocks", l->blocks);
 	figure_var_int(ctx, "maxvms", l->maxvms);
+	figure_var_int(ctx, "maxpts", l->maxpts);
 	figure_var_int(ctx, "run", ctx->run_id);
 	return l->blocks ? 0 : -ENODATA;
 }

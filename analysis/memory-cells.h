@@ -24,6 +24,7 @@ typedef void (*memory_row_fn)(struct figure_ctx *ctx, void *arg, struct sqlite3_
 struct memory_lines {
 	char series[160];         /* the title of the block being written */
 	int blocks, maxvms, multi_wl;
+	int pts, maxpts;          /* points of the current line, of the longest */
 };
 
 int memory_cells_workloads(struct figure_ctx *ctx);

@@ -31,7 +31,9 @@ set title sprintf("Host memory against VMs, run %d%s", run, \
 	nodata > 0 ? sprintf(" (%d cells without hostmem data left out)", nodata) : '') \
 	noenhanced
 
+# maxpts: the most points of a line; two points are two points, not a trend
+if (maxpts < 3) { set style data yerrorbars } else { set style data yerrorlines }
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
-	with yerrorlines lw 2 pt 7 title columnheader(1), \
+	lw 2 pt 7 title columnheader(1), \
      for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('N=%d', $5)) \
 	with labels offset char 2.5, char 0.6 font ',8' notitle

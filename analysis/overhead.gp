@@ -10,22 +10,26 @@
 # block nsides: 1 x  2 tick label.
 
 w = 320 + 110 * ngroups
-w = (w < 640) ? 640 : w
+w = (w < 1200) ? 1200 : w   # rotated labels: see runc-phases.gp
 if (term eq 'svg') {
-	set terminal svg size w,520 dynamic enhanced font 'Sans,11' background rgb 'white'
+	set terminal svg size w,600 dynamic enhanced font 'Sans,11' background rgb 'white'
 } else {
-	set terminal pngcairo size w,520 enhanced font 'Sans,10' background rgb 'white'
+	set terminal pngcairo size w,600 enhanced font 'Sans,10' background rgb 'white'
 }
 set output outfile
 
 array c[6] = ['#cc3311', '#0077bb', '#ee7733', '#009988', '#aa3377', '#bbbbbb']
-set title sprintf("Latency overhead of the confidential VM: median ratio to the regular twin\n95 %% bootstrap interval (%d resamples); N = invocations regular/confidential", resamples) noenhanced
+set title sprintf("Latency overhead of the confidential VM: median ratio to the regular twin\n95 %% bootstrap interval (%d resamples); N = invocations regular/confidential, then the interval's achieved coverage", resamples) noenhanced
 set ylabel 'median latency ratio (confidential / regular)'
 set style fill solid 0.8 border rgb '#555555'
 set boxwidth 0.8 / nsides
 set xrange [0.4:ngroups + 0.6]
 set yrange [0:*]
-set xtics nomirror rotate by -20 noenhanced
+# Labels (at most 48 characters, gp-string.c) end at their tick and reach
+# left and down: room for the longest under and left of the plot.
+set xtics rotate by 30 right nomirror noenhanced
+set lmargin 28
+set bmargin 12
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set border 3

@@ -289,11 +289,32 @@ static int draw(const char *root, const char *rel, const char *data, const char 
 int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
 		const char *out, char *why, size_t whylen)
 {
-	return plot_render_only(fig, h, run_id, NULL, out, why, whylen);
+	return plot_render_src(fig, h, run_id, out, why, whylen, NULL);
 }
 
+static int render(const struct figure *fig, struct sqlite3 *h, int64_t run_id, const char *only,
+		  const char *out, char *why, size_t whylen, struct figure_ctx *src);
+
+/** plot_render_only() - plot_render() of the one cell @only (plot --only CELLKEY). */
 int plot_render_only(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
 		     const char *only, const char *out, char *why, size_t whylen)
+{
+	return render(fig, h, run_id, only, out, why, whylen, NULL);
+}
+
+/**
+ * plot_render_src() - plot_render(), and when @src is not NULL, a copy of
+ * the figure's context after its data was written: src_* say where the
+ * data came from (figure_source()), for the report's caption.
+ */
+int plot_render_src(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
+		    const char *out, char *why, size_t whylen, struct figure_ctx *src)
+{
+	return render(fig, h, run_id, NULL, out, why, whylen, src);
+}
+
+static int render(const struct figure *fig, struct sqlite3 *h, int64_t run_id, const char *only,
+		  const char *out, char *why, size_t whylen, struct figure_ctx *src)
 {
 	struct figure_ctx ctx = { .h = h, .run_id = run_id, .only = only };
 	char rel[256], root[PATH_MAX], data[PATH_MAX], abs[PATH_MAX];
@@ -309,6 +330,8 @@ int plot_render_only(const struct figure *fig, struct sqlite3 *h, int64_t run_id
 	if (ret)
 		return ret;
 	ret = write_data(fig, &ctx, data, sizeof(data), why, whylen);
+	if (src)
+		*src = ctx;
 	if (!ret) {
 		ret = draw(root, rel, data, abs, term, &ctx, why, whylen);
 		if (ret == -EIO)

@@ -11,6 +11,7 @@
 
 struct sqlite3;
 struct figure;
+struct figure_ctx;
 
 int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
 		const char *out, char *why, size_t whylen);
@@ -20,5 +21,8 @@ int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
  */
 int plot_render_only(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
 		     const char *only, const char *out, char *why, size_t whylen);
+
+int plot_render_src(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
+		    const char *out, char *why, size_t whylen, struct figure_ctx *src);
 
 #endif

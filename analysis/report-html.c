@@ -22,12 +22,21 @@ static void esc(FILE *f, const char *s)
 }
 
 static const char style[] =
-	"body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}"
-	"table{border-collapse:collapse;margin:0.5em 0 1.5em}"
-	"th,td{border:1px solid #ccc;padding:0.2em 0.6em;text-align:left;"
-	"vertical-align:top}th{background:#f0f0f0}"
-	"td.num{text-align:right}pre{background:#f6f6f6;padding:0.8em;"
-	"overflow:auto}img{max-width:100%;border:1px solid #eee}";
+	"body{font-family:sans-serif;margin:1em 2em;max-width:80em;color:#222;"
+	"line-height:1.35}h1{font-size:1.5em;margin:0.3em 0}h2{font-size:1.25em;"
+	"margin:0.8em 0 0.3em;border-bottom:1px solid #ddd}h3{font-size:1.05em;margin:0.6em 0 0.3em}"
+	"table{border-collapse:collapse;margin:0;font-size:0.92em;line-height:1.2}"
+	"th,td{border:1px solid #ccc;padding:0.15em 0.5em;text-align:left;"
+	"vertical-align:top;overflow-wrap:break-word}th{background:#f0f0f0}"
+	"div.wide{overflow-x:auto;max-width:100%;margin:0.4em 0 1.2em}"
+	"details td:first-child{white-space:nowrap}"
+	"details td:nth-child(2){overflow-wrap:anywhere;min-width:20em}"
+	"td.num{text-align:right;white-space:nowrap}pre{background:#f6f6f6;"
+	"padding:0.8em;overflow:auto}img{max-width:100%;border:1px solid #eee}"
+	"figure{margin:0.5em 0 1.5em}figcaption{font-size:0.9em;color:#444}"
+	"ul.toc{padding:0;margin:0.3em 0}ul.toc li{display:inline;"
+	"margin-right:1em}details{margin:0.3em 0}summary{cursor:pointer;"
+	"font-weight:bold}";
 
 static void html_begin(FILE *f, const char *title)
 {
@@ -44,9 +53,15 @@ static void html_end(FILE *f)
 	fputs("</body>\n</html>\n", f);
 }
 
-static void html_heading(FILE *f, int level, const char *text)
+static void html_heading(FILE *f, int level, const char *id, const char *text)
 {
-	fprintf(f, "<h%d>", level);
+	fprintf(f, "<h%d", level);
+	if (id) {
+		fputs(" id=\"", f);
+		esc(f, id);
+		fputc('"', f);
+	}
+	fputc('>', f);
 	esc(f, text);
 	fprintf(f, "</h%d>\n", level);
 }
@@ -69,7 +84,7 @@ static void html_table_begin(FILE *f, const char *const *head, int ncols)
 {
 	int i;
 
-	fputs("<table>\n<tr>", f);
+	fputs("<div class=\"wide\"><table>\n<tr>", f);
 	for (i = 0; i < ncols; i++) {
 		fputs("<th>", f);
 		esc(f, head[i]);
@@ -104,10 +119,38 @@ static void html_table_row(FILE *f, const char *const *cells, int ncols)
 
 static void html_table_end(FILE *f)
 {
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
-static void html_image(FILE *f, const char *name, const char *caption)
+static void html_toc(FILE *f, const char *const *ids, const char *const *texts, int n)
+{
+	int i;
+
+	fputs("<nav><ul class=\"toc\">\n", f);
+	for (i = 0; i < n; i++) {
+		fputs("<li><a href=\"#", f);
+		esc(f, ids[i]);
+		fputs("\">", f);
+		esc(f, texts[i]);
+		fputs("</a></li>\n", f);
+	}
+	fputs("</ul></nav>\n", f);
+}
+
+static void html_fold_begin(FILE *f, const char *summary, int open)
+{
+	fprintf(f, "<details%s><summary>", open ? " open" : "");
+	esc(f, summary);
+	fputs("</summary>\n", f);
+}
+
+static void html_fold_end(FILE *f)
+{
+	fputs("</details>\n", f);
+}
+
+static void html_image(FILE *f, const char *name, const char *caption,
+		       const char *source)
 {
 	fputs("<figure>\n<a href=\"", f);
 	esc(f, name);
@@ -117,6 +160,8 @@ static void html_image(FILE *f, const char *name, const char *caption)
 	esc(f, caption);
 	fputs("\"></a>\n<figcaption>", f);
 	esc(f, caption);
+	fputs("<br>", f);
+	esc(f, source);
 	fputs(" (<a href=\"", f);
 	esc(f, name);
 	fputs(".svg\">SVG</a>, <a href=\"", f);
@@ -129,6 +174,9 @@ const struct report_ops report_html_ops = {
 	.begin = html_begin,
 	.end = html_end,
 	.heading = html_heading,
+	.toc = html_toc,
+	.fold_begin = html_fold_begin,
+	.fold_end = html_fold_end,
 	.para = html_para,
 	.pre = html_pre,
 	.table_begin = html_table_begin,

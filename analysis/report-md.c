@@ -36,10 +36,22 @@ static void md_end(FILE *f)
 	(void)f;
 }
 
-static void md_heading(FILE *f, int level, const char *text)
+/* An anchor id is ours (a section or figure name): letters, digits, '-' only. */
+static void anchor(FILE *f, const char *id)
+{
+	for (; *id; id++)
+		fputc(strchr("abcdefghijklmnopqrstuvwxyz0123456789-", *id) ? *id : '-', f);
+}
+
+static void md_heading(FILE *f, int level, const char *id, const char *text)
 {
 	int i;
 
+	if (id) {
+		fputs("<a id=\"", f);
+		anchor(f, id);
+		fputs("\"></a>\n\n", f);
+	}
 	for (i = 0; i < level; i++)
 		fputc('#', f);
 	fputc(' ', f);
@@ -98,12 +110,40 @@ static void md_table_end(FILE *f)
 	fputc('\n', f);
 }
 
-static void md_image(FILE *f, const char *name, const char *caption)
+static void md_toc(FILE *f, const char *const *ids, const char *const *texts, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		fputs("- [", f);
+		esc(f, texts[i], 1);
+		fputs("](#", f);
+		anchor(f, ids[i]);
+		fputs(")\n", f);
+	}
+	fputc('\n', f);
+}
+
+static void md_fold_begin(FILE *f, const char *summary, int open)
+{
+	fprintf(f, "<details%s><summary>", open ? " open" : "");
+	esc(f, summary, 1);
+	fputs("</summary>\n\n", f);
+}
+
+static void md_fold_end(FILE *f)
+{
+	fputs("</details>\n\n", f);
+}
+
+static void md_image(FILE *f, const char *name, const char *what, const char *source)
 {
 	fputs("![", f);
-	esc(f, caption, 1);
+	esc(f, what, 1);
 	fprintf(f, "](%s.png)\n\n", name);
-	esc(f, caption, 0);
+	esc(f, what, 0);
+	fputs("  \n", f);
+	esc(f, source, 0);
 	fprintf(f, " ([SVG](%s.svg), [PNG](%s.png))\n\n", name, name);
 }
 
@@ -112,6 +152,9 @@ const struct report_ops report_md_ops = {
 	.begin = md_begin,
 	.end = md_end,
 	.heading = md_heading,
+	.toc = md_toc,
+	.fold_begin = md_fold_begin,
+	.fold_end = md_fold_end,
 	.para = md_para,
 	.pre = md_pre,
 	.table_begin = md_table_begin,

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * report.c - the body of the report page, the same for Markdown and HTML:
- * the runs, the chosen run (command line, version, config text), its
- * environment (key, value, source), its cells with status and latency
- * summary, the figures (or why each was not drawn), the skips with their
- * reasons and the errors. Content comes from summary_build().
+ * report.c - the body of the report page, the same for Markdown and HTML,
+ * in the order a reader needs it: a summary (what ran, cells ok / skipped
+ * / failed and why, the headline numbers of each experiment with their
+ * intervals), the contents, the figures (each captioned with what it
+ * shows and where its data came from; then those not drawn and why), the
+ * cells and the study tables, the fidelity flags (every metric named
+ * flag_* that a probe raised on a cell, view v_flag: a new flag shows
+ * here without a change), the skips and the errors, and last the runs,
+ * the run's command line and configuration and its environment, grouped
+ * (report-env.c). Content comes from summary_build(), plus "experiments"
+ * (report-summary.c) and "tables" (idle-tables.c) added by cmd-report.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +32,7 @@ static void rep_runs(FILE *f, const struct report_ops *ops, const cJSON *runs)
 	char b[5][NUM];
 	const cJSON *r;
 
-	ops->heading(f, 2, "Runs in this database");
+	ops->heading(f, 2, "runs", "Runs in this database");
 	ops->table_begin(f, head, 11);
 	cJSON_ArrayForEach(r, runs) {
 		const char *row[] = {
@@ -56,7 +62,7 @@ static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run)
 	size_t i;
 
 	snprintf(title, sizeof(title), "Run %.0f", summary_num(run, "id"));
-	ops->heading(f, 2, title);
+	ops->heading(f, 2, "run", title);
 	ops->table_begin(f, head, 2);
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		const char *row[] = { fields[i][1], summary_str(run, fields[i][0], "-") };
@@ -64,8 +70,10 @@ static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run)
 		ops->table_row(f, row, 2);
 	}
 	ops->table_end(f);
-	ops->heading(f, 3, "Configuration");
+	ops->heading(f, 3, "config", "Configuration");
+	ops->fold_begin(f, summary_str(run, "config_path", "configuration"), 0);
 	ops->pre(f, summary_str(run, "config_text", "(not recorded)"));
+	ops->fold_end(f);
 }
 
 /*
@@ -90,18 +98,6 @@ static void rep_rows(FILE *f, const struct report_ops *ops, const cJSON *arr,
 		ops->table_end(f);
 }
 
-static void rep_env(FILE *f, const struct report_ops *ops, const cJSON *run)
-{
-	static const char *const cols[] = { "key", "value", "source" };
-	const cJSON *env = cJSON_GetObjectItem(run, "environment");
-
-	ops->heading(f, 2, "Environment");
-	if (!cJSON_GetArraySize(env))
-		ops->para(f, "No environment facts were recorded for this run.");
-	else
-		rep_rows(f, ops, env, cols, cols, 3, 1);
-}
-
 static void threads_text(const cJSON *c, char *buf, size_t len)
 {
 	double t = summary_num(c, "threads");
@@ -112,8 +108,29 @@ static void threads_text(const cJSON *c, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", t);
 }
 
-static void rep_cell(FILE *f, const struct report_ops *ops, const cJSON *c)
+/*
+ * The flags raised on the cell @key (every flag_* metric, v_flag: a flag a
+ * new probe raises shows here without a change), ", "-joined, or "-".
+ */
+static const char *cell_flags(const cJSON *flags, const char *key, char *buf, size_t len)
 {
+	const cJSON *o;
+	size_t l;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(o, flags) {
+		if (strcmp(summary_str(o, "cell_key", ""), key))
+			continue;
+		l = strlen(buf);
+		snprintf(buf + l, len - l, "%s%s", l ? ", " : "", summary_str(o, "name", "?"));
+	}
+	return buf[0] ? buf : "-";
+}
+
+static void rep_cell(FILE *f, const struct report_ops *ops, const cJSON *c,
+		     const cJSON *flags)
+{
+	char fl[256];
 	const cJSON *l = cJSON_GetObjectItem(c, "latency_ms");
 	const cJSON *fn = cJSON_GetObjectItem(c, "fn_ms");
 	char b[10][NUM], ci[2 * NUM + 32];
@@ -133,25 +150,26 @@ static void rep_cell(FILE *f, const struct report_ops *ops, const cJSON *c)
 		summary_ms(l, "p75", b[7], NUM),
 		summary_ms(l, "p99", b[8], NUM),
 		summary_ms(fn, "median", b[9], NUM),
+		cell_flags(flags, summary_str(c, "cell_key", ""), fl, sizeof(fl)),
 	};
-	ops->table_row(f, row, 15);
+	ops->table_row(f, row, 16);
 }
 
 static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
 {
 	static const char *const head[] = { "cell", "workload", "size", "backend",
 		"threads", "mode", "status", "n", "failed", "median ms",
-		"95 % CI of median", "p25 ms", "p75 ms", "p99 ms", "fn median ms" };
+		"95 % CI of median", "p25 ms", "p75 ms", "p99 ms", "fn median ms", "flags" };
 	const cJSON *c, *cells = cJSON_GetObjectItem(run, "cells");
 
-	ops->heading(f, 2, "Cells");
+	ops->heading(f, 2, "cells", "Cells");
 	ops->para(f, "Latency is the harness round trip of the measured, successful "
 		  "invocations; fn is the function's own time inside cvmfn. "
 		  "The CI of the median is distribution-free (order statistics), with "
 		  "the coverage it achieves; p99 is given from 100 invocations on.");
-	ops->table_begin(f, head, 15);
+	ops->table_begin(f, head, 16);
 	cJSON_ArrayForEach(c, cells)
-		rep_cell(f, ops, c);
+		rep_cell(f, ops, c, cJSON_GetObjectItem(run, "flags"));
 	ops->table_end(f);
 }
 
@@ -167,7 +185,7 @@ static void rep_tables(FILE *f, const struct report_ops *ops, const cJSON *run)
 		n = cJSON_GetArraySize(h) > 16 ? 16 : cJSON_GetArraySize(h);
 		for (i = 0; i < n; i++)
 			head[i] = cJSON_GetArrayItem(h, i)->valuestring;
-		ops->heading(f, 2, summary_str(t, "title", "-"));
+		ops->heading(f, 2, NULL, summary_str(t, "title", "-"));
 		ops->para(f, summary_str(t, "note", ""));
 		ops->table_begin(f, head, n);
 		cJSON_ArrayForEach(r, cJSON_GetObjectItem(t, "rows")) {
@@ -187,18 +205,22 @@ static void rep_figures(FILE *f, const struct report_ops *ops,
 	static const char *const head[] = { "figure", "why it was not drawn" };
 	size_t i, missing = 0;
 
-	ops->heading(f, 2, "Figures");
+	char id[80];
+
+	ops->heading(f, 2, "figures", "Figures");
 	for (i = 0; i < n; i++) {
 		if (figs[i].drawn) {
-			ops->heading(f, 3, figs[i].fig->name);
-			ops->image(f, figs[i].fig->name, figs[i].fig->description);
+			snprintf(id, sizeof(id), "fig-%s", figs[i].fig->name);
+			ops->heading(f, 3, id, figs[i].fig->name);
+			ops->image(f, figs[i].fig->name, figs[i].fig->description,
+				   figs[i].source);
 		} else {
 			missing++;
 		}
 	}
 	if (!missing)
 		return;
-	ops->heading(f, 3, "Figures not drawn");
+	ops->heading(f, 3, "not-drawn", "Figures not drawn");
 	ops->table_begin(f, head, 2);
 	for (i = 0; i < n; i++) {
 		const char *row[] = { figs[i].fig->name, figs[i].why };
@@ -242,17 +264,17 @@ static void rep_skips_errors(FILE *f, const struct report_ops *ops,
 	const cJSON *errors = cJSON_GetObjectItem(run, "errors");
 	const cJSON *flags = cJSON_GetObjectItem(run, "flags");
 
-	ops->heading(f, 2, "Fidelity flags");
+	ops->heading(f, 2, "flags", "Fidelity flags");
 	if (!cJSON_GetArraySize(flags))
 		ops->para(f, "No check flagged a measurement.");
 	else
 		rep_rows(f, ops, flags, flag_cols, flag_head, 4, 1);
-	ops->heading(f, 2, "Skips");
+	ops->heading(f, 2, "skips", "Skips");
 	if (!cJSON_GetArraySize(skips))
 		ops->para(f, "Nothing was skipped.");
 	else
 		rep_rows(f, ops, skips, skip_cols, skip_head, 3, 1);
-	ops->heading(f, 2, "Errors");
+	ops->heading(f, 2, "errors", "Errors");
 	if (!cJSON_GetArraySize(errors) && !rep_figure_errors(f, ops, figs, n, 0)) {
 		ops->para(f, "No errors.");
 		return;
@@ -278,16 +300,18 @@ int report_write(const char *path, const struct report_ops *ops,
 		return -EIO;
 	}
 	ops->begin(f, "cvmbench report");
-	rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));
 	if (cJSON_IsObject(run)) {
-		rep_run(f, ops, run);
-		rep_env(f, ops, run);
+		report_lead(f, ops, run, figs, n);
+		rep_figures(f, ops, figs, n);
 		rep_cells(f, ops, run);
 		rep_tables(f, ops, run);
-		rep_figures(f, ops, figs, n);
 		rep_skips_errors(f, ops, run, figs, n);
+		rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));
+		rep_run(f, ops, run);
+		report_env(f, ops, cJSON_GetObjectItem(run, "environment"));
 	} else {
 		ops->para(f, "The database holds no run.");
+		rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));
 	}
 	ops->end(f);
 	if (ferror(f) | fclose(f)) {

@@ -20,24 +20,35 @@ struct report_fig {
 	int drawn;                /* NAME.png and NAME.svg are in the directory */
 	int failed;               /* not drawn for an error (an Errors row), not for want of data */
 	char why[768];            /* why not, when not drawn */
+	char source[768];         /* where its data came from (report-source.c) */
 };
 
 struct report_ops {
 	const char *ext;          /* "md", "html" */
 	void (*begin)(FILE *f, const char *title);
 	void (*end)(FILE *f);
-	void (*heading)(FILE *f, int level, const char *text);
+	/* @id: an anchor the contents link to, or NULL */
+	void (*heading)(FILE *f, int level, const char *id, const char *text);
+	/* a list of links to the anchors @ids, reading @texts */
+	void (*toc)(FILE *f, const char *const *ids, const char *const *texts, int n);
+	/* a block the reader may fold away, open or not at first */
+	void (*fold_begin)(FILE *f, const char *summary, int open);
+	void (*fold_end)(FILE *f);
 	void (*para)(FILE *f, const char *text);
 	void (*pre)(FILE *f, const char *text);
 	void (*table_begin)(FILE *f, const char *const *head, int ncols);
 	void (*table_row)(FILE *f, const char *const *cells, int ncols);
 	void (*table_end)(FILE *f);
-	void (*image)(FILE *f, const char *name, const char *caption);
+	/* figure NAME.png (NAME.svg), captioned what it shows, then its source */
+	void (*image)(FILE *f, const char *name, const char *what, const char *source);
 };
 
 extern const struct report_ops report_md_ops;
 extern const struct report_ops report_html_ops;
 
+void report_lead(FILE *f, const struct report_ops *ops, const struct cJSON *run,
+		 const struct report_fig *figs, size_t n);
+void report_env(FILE *f, const struct report_ops *ops, const struct cJSON *env);
 int report_write(const char *path, const struct report_ops *ops,
 		 const struct cJSON *top, const struct report_fig *figs, size_t n);
 

@@ -8,7 +8,7 @@
 # Data (analysis/fig-runc-contention.c): header row, then per cell
 #   1 label (with N, the container starts of the bar)  2..nlocks+1 blocked ms per start per lock  nlocks+2 total ms per start
 
-w = 500 + 120 * ncells
+w = 700 + 120 * ncells
 if (term eq 'svg') {
 	set terminal svg size w,520 dynamic enhanced font 'Sans,11' background rgb 'white'
 } else {
@@ -21,7 +21,11 @@ set style fill solid 0.85 border rgb '#555555'
 set boxwidth 0.7
 set yrange [0:*]
 set xrange [-0.6:ncells - 0.4]
-set xtics rotate by -30 nomirror noenhanced
+# Labels (at most 48 characters, gp-string.c) end at their tick and reach
+# left and down: room for the longest under and left of the plot.
+set xtics rotate by 30 right nomirror noenhanced
+set lmargin 28
+set bmargin 12
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set border 3

@@ -5,7 +5,9 @@
 # Run by `cvmbench plot threads-sweep` (analysis/plot.c), which sets:
 #   datafile, outfile, term, nblocks, maxthreads, colours (space-separated,
 #   one per block), run, havehalt (0|1), haltnote (why no halt entries),
-#   haltsource (where the entries came from, when one source for all)
+#   haltsource (where the entries came from, when one source for all),
+#   maxpts (the most points of a line: below three they are not joined)
+# Threads are integers: ticked only at the counts measured (xtic(1)).
 # Data (analysis/fig-threads-sweep.c): one block per line, its first row the
 # title (columnheader(1)) and the title in the halt panel (columnheader(2),
 # with the entries' source when blocks differ), then columns
@@ -32,16 +34,18 @@ set key top left noenhanced
 set multiplot layout 1,2 title sprintf("Threads sweep per idle policy, run %d", run)
 set title "latency (median, 25-75 %)\nN = measured invocations per point"
 set ylabel 'latency (ms)'
-plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
-	with yerrorlines lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(1), \
+if (maxpts < 3) { set style data yerrorbars } else { set style data yerrorlines }
+plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4:xtic(1) \
+	lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(1), \
      for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('N=%d', int($6))) \
 	with labels offset char 2.5, char 0.6 font ',8' notitle
 set title 'halt-state entries per call'.(haltsource ne '' ? "\nfrom ".haltsource : '') \
 	noenhanced
 set ylabel 'entries per call'
 if (havehalt) {
-	plot for [i = 0:nblocks - 1] datafile index i using 1:5 \
-		with linespoints lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(2)
+	if (maxpts < 3) { set style data points } else { set style data linespoints }
+	plot for [i = 0:nblocks - 1] datafile index i using 1:5:xtic(1) \
+		lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(2)
 } else {
 	set label 1 haltnote at graph 0.5, 0.5 center noenhanced
 	set yrange [0:1]

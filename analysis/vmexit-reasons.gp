@@ -4,16 +4,20 @@
 #
 # Run by `cvmbench plot vmexit-reasons` (analysis/plot.c), which sets:
 #   datafile, outfile, term, run, cell, event, nreasons, has_time, n (the
-#   cell's measured invocations)
+#   cell's measured invocations), longest (characters of the longest label,
+#   as drawn: the slanted labels get room below and the image width gnuplot
+#   wants for them, so none runs off and gnuplot does not warn)
 # Data (analysis/fig-vmexit-reasons.c): a header row, then one row per
 # reason, largest count first:
 #   1 label "reason (class)"  2 count  3 time in ms ("?": not measured)
 
 w = 420 + 46 * nreasons
+w = (w < 22 * longest) ? 22 * longest : w
+h0 = 400 + 7 * longest
 if (term eq 'svg') {
-	set terminal svg size w,(has_time ? 820 : 520) dynamic enhanced font 'Sans,11' background rgb 'white'
+	set terminal svg size w,(has_time ? h0 + 300 : h0) dynamic enhanced font 'Sans,11' background rgb 'white'
 } else {
-	set terminal pngcairo size w,(has_time ? 820 : 520) enhanced font 'Sans,10' background rgb 'white'
+	set terminal pngcairo size w,(has_time ? h0 + 300 : h0) enhanced font 'Sans,10' background rgb 'white'
 }
 set output outfile
 set datafile missing '?'
@@ -27,7 +31,7 @@ set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set border 3
 unset key
-set bmargin 7
+set bmargin 2 + 0.3 * longest
 set xrange [-0.5:nreasons - 0.5]
 if (has_time) { set multiplot layout 2,1 }
 set title sprintf("%s by reason, cell %s (cell window), run %d\nN = %d measured invocations", event, cell, run, n) noenhanced

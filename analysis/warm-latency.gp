@@ -3,7 +3,8 @@
 # Run by `cvmbench plot warm-latency` (analysis/plot.c), which sets:
 #   datafile, outfile, term ('pngcairo' or 'svg'), logy (0|1), ncells, run,
 #   unit ('ms' or 'µs': the unit of the latency columns),
-#   maxlabel (characters in the longest x label)
+#   maxlabel (characters in the longest x label),
+#   common (what every cell shares and the labels leave out: "size test")
 # Data columns (analysis/fig-warm-latency.c):
 #   1 x  2 label  3 min  4 p5  5 p25  6 median  7 p75  8 p95  9 max
 #   10 n (written above the whisker as N=n)  11 workload number (colour)
@@ -19,7 +20,7 @@ if (term eq 'svg') {
 }
 set output outfile
 
-set title sprintf("Warm-start latency per cell, run %d; N = measured invocations per cell", run)
+set title sprintf("Warm-start latency per cell, run %d%s\nN = measured invocations per cell", run, common ne '' ? '; every cell: '.common : '') noenhanced
 set ylabel sprintf('latency (%s)', unit)
 set xrange [0.4:ncells + 0.6]
 set xtics rotate by 30 right nomirror noenhanced

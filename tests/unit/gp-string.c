@@ -60,6 +60,36 @@ static void test_data(void)
 	       "data field: '\"' becomes ', newline a space, empty is \"-\" (%s)", buf);
 }
 
+/* A label longer than GP_LABEL_MAX is cut in its middle, its end kept. */
+static void test_data_cut(void)
+{
+	char buf[512] = "", want[128], in[128], utf[128];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	size_t i;
+
+	for (i = 0; i < 100; i++)
+		in[i] = (char)('a' + i % 26);
+	in[100] = '\0';
+	gp_data_string(f, in);
+	fputc(' ', f);
+	memset(utf, 'x', 100);
+	memcpy(utf + GP_LABEL_MAX - GP_LABEL_TAIL - 2, "\xc3\xa9", 2);
+	utf[100] = '\0';
+	gp_data_string(f, utf);
+	fclose(f);
+	snprintf(want, sizeof(want), "\"%.*s\u2026%s\" ", GP_LABEL_MAX - GP_LABEL_TAIL - 1, in,
+		 in + 100 - GP_LABEL_TAIL);
+	tap_ok(!strncmp(buf, want, strlen(want)) && gp_label_len(in) == GP_LABEL_MAX,
+	       "a 100-character label: head, '\u2026', its last %d characters (%s)",
+	       GP_LABEL_TAIL, buf);
+	/* é at bytes 34-35, astride the cut after 35: left out, not halved */
+	tap_ok(!strcmp(buf + strlen(want), "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\u2026"
+		       "xxxxxxxxxxxx\""),
+	       "... a two-byte character astride the cut is left out, not halved (%s)",
+	       buf + strlen(want));
+	tap_ok(gp_label_len("h\xc3\xa9llo") == 5, "a short label's length counts characters");
+}
+
 static void test_vars(void)
 {
 	struct figure_ctx c = { 0 };
@@ -149,9 +179,10 @@ static void test_gnuplot(void)
 
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(17);
 	test_quote();
 	test_data();
+	test_data_cut();
 	test_vars();
 	test_gnuplot();
 	return tap_done();
