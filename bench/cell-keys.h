@@ -115,6 +115,9 @@
 	X("thp", thp, char, [12], KEY_ENUM, 1, 0, 0, "unchanged|always|madvise|never", \
 	  "unchanged", NULL, "host transparent hugepages (enabled) for the cell") \
 	X("hostmem-interval", hostmem_interval, double, , KEY_DOUBLE, 0, 0.01, 3600, NULL, \
-	  "1", NULL, "hostmem/ksm probes: seconds between memory samples")
+	  "1", NULL, "hostmem/ksm probes: seconds between memory samples") \
+	X("pmu-events", pmu_events, char, [256], KEY_LIST, 0, 0, 0, NULL, "", \
+	  config_check_pmu_event, "pmu probe: event names (libpfm4); empty = cycles, " \
+	  "instructions, cache-references, cache-misses, branch-misses, dTLB-load-misses")
 
 #endif

@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "config.h"
 #include "knob-idle.h"
+#include "pmu-events.h"
 #include "pool.h"
 #include "probe.h"
 #include "workload.h"
@@ -25,6 +26,7 @@ static int config_check_workload(const char *v, char *err, size_t errlen);
 static int config_check_wait(const char *v, char *err, size_t errlen);
 static int config_check_idle(const char *v, char *err, size_t errlen);
 static int config_check_probe(const char *v, char *err, size_t errlen);
+static int config_check_pmu_event(const char *v, char *err, size_t errlen);
 
 #define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
 		  check, help) \
@@ -176,6 +178,17 @@ static int config_check_probe(const char *v, char *err, size_t errlen)
 		return 0;
 	join_names(names, sizeof(names), probe_count(), probe_name);
 	snprintf(err, errlen, "unknown probe '%s': known probes are %s", v, names);
+	return -EINVAL;
+}
+
+/* An event name libpfm4 (or, without it, the pmu probe's table) encodes. */
+static int config_check_pmu_event(const char *v, char *err, size_t errlen)
+{
+	char why[256];
+
+	if (!pmu_event_check(v, why, sizeof(why)))
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for pmu-events: %s", v, why);
 	return -EINVAL;
 }
 
