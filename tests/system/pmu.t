@@ -7,7 +7,9 @@
 # level); the default hardware set either counts (a PMU: hardware.* rows
 # and instructions_per_cycle) or is a skip row per event with the software fallback (no PMU,
 # as `cvmbench env` pmu.hardware says), never a zero; an event name
-# libpfm4 does not know is a config error naming file:line (exit 2).
+# libpfm4 does not know is a config error naming file:line (exit 2). In a
+# qemu guest (TCG) the probe runs in the guest agent, per CPU, with the
+# agent's built-in table of generic events (SKIP without root or QEMU).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -16,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 
-N=8
+N=10
 plan $N
 $CVMBENCH list 2>/dev/null | grep -q '^ *pmu .*unsupported' &&
 	skip_all $N "pmu probe unsupported here: $($CVMBENCH list 2>/dev/null | grep '^ *pmu ')"
@@ -96,3 +98,31 @@ printf '[defaults]\nprobes = pmu\n\n[experiment x]\nworkload = null\npmu-events 
 $CVMBENCH run "$tmp/bad.ini" --db "$tmp/bad.db" 2>"$tmp/bad.err"; rc=$?
 is "$rc $(grep -c "bad.ini:6: .*no-such-event" "$tmp/bad.err")" "2 1" \
 	"an event libpfm4 does not know is a config error at file:line (exit 2)"
+
+# --- in a guest: the agent's side --------------------------------------------------
+why=
+[ "$(id -u)" = 0 ] || why="needs root"
+[ -z "$why" ] && ! command -v qemu-system-x86_64 >/dev/null && why="qemu-system-x86_64 is not installed"
+command -v mkfs.ext4 >/dev/null || PATH=$PATH:/usr/sbin:/sbin
+[ -z "$why" ] && ! $CVMBENCH guest build >"$tmp/gb" 2>&1 && why="no guest image: $(tail -c 200 "$tmp/gb")"
+if [ -n "$why" ]; then
+	skip_all 2 "$why"
+fi
+cat > "$tmp/g.ini" <<INI
+[experiment g]
+workload = graph-bfs
+backend = qemu
+accel = tcg
+size = test
+invocations = 5
+warmup = 1
+probes = latency, pmu
+INI
+TMPDIR=$tmp $CVMBENCH run "$tmp/g.ini" --db "$tmp/g.db" 2>"$tmp/gerr"; rc=$?
+is "$rc $(sqlite3 "$tmp/g.db" "SELECT count(*) FROM metric WHERE probe = 'pmu' AND
+	invocation_id IS NOT NULL AND name = 'software.context-switches'")" "3 5" \
+	"in a guest: a context-switches row per call (partial: the uncounted events)" ||
+	sed 's/^/# /' "$tmp/gerr"
+is "$(sqlite3 "$tmp/g.db" "SELECT substr(value, 1, 6) FROM cell_param WHERE key IN
+	('pmu.vantage', 'pmu.scope') ORDER BY key" | tr '\n' ,)" "per CP,guest:," \
+	"... measured by the guest agent, per CPU"
