@@ -116,8 +116,12 @@
 	  "unchanged", NULL, "host transparent hugepages (enabled) for the cell") \
 	X("hostmem-interval", hostmem_interval, double, , KEY_DOUBLE, 0, 0.01, 3600, NULL, \
 	  "1", NULL, "hostmem/ksm probes: seconds between memory samples") \
-	X("pmu-events", pmu_events, char, [256], KEY_LIST, 0, 0, 0, NULL, "", \
-	  config_check_pmu_event, "pmu probe: event names (libpfm4); empty = cycles, " \
-	  "instructions, cache-references, cache-misses, branch-misses, dTLB-load-misses")
+	X("pmu-events", pmu_events, char, [256], KEY_LIST, 0, 0, 0, NULL, "default", \
+	  config_check_pmu_event, "pmu probe: event names (libpfm4); default = cycles, " \
+	  "instructions, cache-references, cache-misses, branch-misses, dTLB-load-misses") \
+	X("pin", pin, char, [16], KEY_NAME, 1, 0, 0, NULL, "none", config_check_pin, \
+	  "instances' CPUs (hwloc): none, core, numa:N, llc:N (native, runc, crun)") \
+	X("membind", membind, char, [8], KEY_ENUM, 1, 0, 0, "none|local|remote", "none", \
+	  NULL, "instances' memory: NUMA node(s) of their pinned CPUs, or the others")
 
 #endif

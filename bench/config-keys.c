@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "config.h"
 #include "knob-idle.h"
+#include "placement.h"
 #include "pmu-events.h"
 #include "pool.h"
 #include "probe.h"
@@ -27,6 +28,7 @@ static int config_check_wait(const char *v, char *err, size_t errlen);
 static int config_check_idle(const char *v, char *err, size_t errlen);
 static int config_check_probe(const char *v, char *err, size_t errlen);
 static int config_check_pmu_event(const char *v, char *err, size_t errlen);
+static int config_check_pin(const char *v, char *err, size_t errlen);
 
 #define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
 		  check, help) \
@@ -181,14 +183,25 @@ static int config_check_probe(const char *v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-/* An event name libpfm4 (or, without it, the pmu probe's table) encodes. */
+/* `default`, or an event name libpfm4 (without it, the pmu probe's table) encodes. */
 static int config_check_pmu_event(const char *v, char *err, size_t errlen)
 {
 	char why[256];
 
-	if (!pmu_event_check(v, why, sizeof(why)))
+	if (!strcmp(v, "default") || !pmu_event_check(v, why, sizeof(why)))
 		return 0;
 	snprintf(err, errlen, "bad value '%s' for pmu-events: %s", v, why);
+	return -EINVAL;
+}
+
+/* A placement spec (placement.h); whether this machine has it: knob pin. */
+static int config_check_pin(const char *v, char *err, size_t errlen)
+{
+	struct placement_spec p;
+
+	if (!placement_parse(v, &p))
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for pin: allowed none, core, numa:N, llc:N", v);
 	return -EINVAL;
 }
 

@@ -145,7 +145,8 @@ static int alloc_snaps(struct pmu_state *st)
 static int pmu_open(struct probe *p)
 {
 	const struct probe_target *t = p->target;
-	const char *list = t->cell ? t->cell->pmu_events : "";
+	const char *list = t->cell && strcmp(t->cell->pmu_events, "default") ?
+			   t->cell->pmu_events : "";
 	struct pmu_state *st = calloc(1, sizeof(*st));
 	int counted, i;
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "journal.h"
-#include "knob.h"
+#include "knob-corunner.h"
 #include "log.h"
 
 static struct {
@@ -80,6 +80,11 @@ static void corunner_restore(const struct cell *c)
 		pr_warn("cannot close journal entry %ld (%s)", corunner.journal_id,
 			journal_path());
 	memset(&corunner, 0, sizeof(corunner));
+}
+
+pid_t corunner_pid(void)
+{
+	return corunner.journal_id > 0 ? corunner.pid : 0;
 }
 
 const struct knob_ops knob_corunner = {

@@ -9,4 +9,6 @@
 	X(favordynmods) \
 	X(corunner)     \
 	X(thp)          \
-	X(ksm)
+	X(ksm)          \
+	X(pin)          \
+	X(membind)
