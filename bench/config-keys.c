@@ -29,6 +29,7 @@ static int config_check_idle(const char *v, char *err, size_t errlen);
 static int config_check_probe(const char *v, char *err, size_t errlen);
 static int config_check_pmu_event(const char *v, char *err, size_t errlen);
 static int config_check_pin(const char *v, char *err, size_t errlen);
+static int config_check_corunner_pin(const char *v, char *err, size_t errlen);
 
 #define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
 		  check, help) \
@@ -203,6 +204,16 @@ static int config_check_pin(const char *v, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "bad value '%s' for pin: allowed none, core, numa:N, llc:N", v);
 	return -EINVAL;
+}
+
+static int config_check_corunner_pin(const char *v, char *err, size_t errlen)
+{
+	int ret = config_check_pin(v, err, errlen);
+
+	if (ret)
+		snprintf(err, errlen, "bad value '%s' for corunner-pin: allowed none, core, "
+			 "numa:N, llc:N", v);
+	return ret;
 }
 
 /* A backend of the registry (backend-list.h): no list of names copied here. */

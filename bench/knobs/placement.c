@@ -108,6 +108,22 @@ const char *placement_llc_name(struct placement *pl)
 	return pl->llc == HWLOC_OBJ_L3CACHE ? "L3" : "L2";
 }
 
+size_t placement_llc_size(struct placement *pl, const cpu_set_t *cpus)
+{
+	int i, n = hwloc_get_nbobjs_by_type(pl->topo, pl->llc), cpu = -1;
+	hwloc_obj_t o;
+
+	for (i = 0; cpus && i < CPU_SETSIZE && cpu < 0; i++)
+		if (CPU_ISSET(i, cpus))
+			cpu = i;
+	for (i = 0; i < n; i++) {
+		o = hwloc_get_obj_by_type(pl->topo, pl->llc, (unsigned int)i);
+		if (cpu < 0 || hwloc_bitmap_isset(o->cpuset, (unsigned int)cpu))
+			return (size_t)o->attr->cache.size;
+	}
+	return 0;
+}
+
 int placement_numa_nodes(struct placement *pl)
 {
 	int n = hwloc_get_nbobjs_by_type(pl->topo, HWLOC_OBJ_NUMANODE);
@@ -239,6 +255,12 @@ int placement_numa_nodes(struct placement *pl)
 {
 	(void)pl;
 	return 1;
+}
+
+size_t placement_llc_size(struct placement *pl, const cpu_set_t *cpus)
+{
+	(void)pl, (void)cpus;
+	return 0;
 }
 
 int placement_cpus(struct placement *pl, const struct placement_spec *p, int idx,

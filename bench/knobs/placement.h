@@ -49,6 +49,11 @@ int placement_numa_nodes(struct placement *pl);
  * both @a and @b sit under, or -1 (none, or no cache known).
  */
 int placement_shared_llc(struct placement *pl, const cpu_set_t *a, const cpu_set_t *b);
+/**
+ * placement_llc_size() - bytes of the last-level cache over the first CPU
+ * of @cpus (NULL: the first such cache), or 0 when hwloc knows none.
+ */
+size_t placement_llc_size(struct placement *pl, const cpu_set_t *cpus);
 /** placement_llc_name() - "L3" or "L2": what llc:N counts here. */
 const char *placement_llc_name(struct placement *pl);
 /**
