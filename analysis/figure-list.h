@@ -18,4 +18,5 @@
 	X(overhead) \
 	X(vmexit_rate) \
 	X(vm_boot) \
-	X(memory)
+	X(memory) \
+	X(ipc)

@@ -57,5 +57,6 @@ int fig_overhead_data(struct figure_ctx *ctx);
 int fig_vmexit_rate_data(struct figure_ctx *ctx);
 int fig_vm_boot_data(struct figure_ctx *ctx);
 int fig_memory_data(struct figure_ctx *ctx);
+int fig_ipc_data(struct figure_ctx *ctx);
 
 #endif
