@@ -58,52 +58,63 @@ static double cell_median(struct figure_ctx *ctx, int64_t id, const char *name, 
 	return med;
 }
 
+struct ipc_cells {
+	int64_t *ids;
+	char (*name)[96];         /* "workload backend" */
+	size_t n;
+};
+
+/* Add cell @id named @name to @c; 0 or -ENOMEM. */
+static int cells_add(struct ipc_cells *c, int64_t id, const char *name)
+{
+	int64_t *ids = realloc(c->ids, (c->n + 1) * sizeof(*ids));
+	char (*names)[96];
+
+	if (!ids)
+		return -ENOMEM;
+	c->ids = ids;
+	names = realloc(c->name, (c->n + 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	c->name = names;
+	c->ids[c->n] = id;
+	snprintf(c->name[c->n++], sizeof(*names), "%s", name);
+	return 0;
+}
+
 /* Cells of the run with an IPC row, in order, with workload and backend. */
-static int cells_with_ipc(struct figure_ctx *ctx, int64_t **ids, char (**wl)[96], size_t *n)
+static int cells_with_ipc(struct figure_ctx *ctx, struct ipc_cells *c)
 {
 	sqlite3_stmt *st;
-	size_t cap = 0;
-	void *p;
+	int ret = 0;
 
-	*n = 0;
 	if (sqlite3_prepare_v2(ctx->h, "SELECT c.id, c.workload || ' ' || c.backend FROM cell c "
 			       "WHERE c.run_id = ?1 AND EXISTS (SELECT 1 FROM metric m WHERE "
 			       "m.cell_id = c.id AND m.probe = '" PMU_PROBE "' AND m.name = '"
 			       PMU_IPC "') ORDER BY c.id", -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, ctx->run_id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			if (!(p = realloc(*ids, cap * sizeof(**ids))))
-				break;
-			*ids = p;
-			if (!(p = realloc(*wl, cap * sizeof(**wl))))
-				break;
-			*wl = p;
-		}
-		(*ids)[*n] = sqlite3_column_int64(st, 0);
-		snprintf((*wl)[(*n)++], sizeof(**wl), "%s",
-			 (const char *)sqlite3_column_text(st, 1));
-	}
+	while (!ret && sqlite3_step(st) == SQLITE_ROW)
+		ret = cells_add(c, sqlite3_column_int64(st, 0),
+				(const char *)sqlite3_column_text(st, 1));
 	sqlite3_finalize(st);
-	return 0;
+	return ret;
 }
 
-static int write_rows(struct figure_ctx *ctx, const int64_t *ids, char (*wl)[96], size_t n)
+static int write_rows(struct figure_ctx *ctx, const struct ipc_cells *c)
 {
-	char (*extra)[CELL_LABEL_MAX] = calloc(n, sizeof(*extra)), lab[320];
+	char (*extra)[CELL_LABEL_MAX] = calloc(c->n, sizeof(*extra)), lab[320];
 	double ipc, mpki;
 	size_t i, ni, nm;
 
 	if (!extra)
 		return -ENOMEM;
-	cell_label_extras(ctx->h, ctx->run_id, ids, n, extra);
+	cell_label_extras(ctx->h, ctx->run_id, c->ids, c->n, extra);
 	fprintf(ctx->data, "label ipc mpki\n");
-	for (i = 0; i < n; i++) {
-		ipc = cell_median(ctx, ids[i], PMU_IPC, &ni);
-		mpki = cell_median(ctx, ids[i], MPKI_LLC, &nm);
-		snprintf(lab, sizeof(lab), "%s%s%s (N=%zu)", wl[i], extra[i][0] ? " " : "",
+	for (i = 0; i < c->n; i++) {
+		ipc = cell_median(ctx, c->ids[i], PMU_IPC, &ni);
+		mpki = cell_median(ctx, c->ids[i], MPKI_LLC, &nm);
+		snprintf(lab, sizeof(lab), "%s%s%s (N=%zu)", c->name[i], extra[i][0] ? " " : "",
 			 extra[i], ni);
 		gp_data_string(ctx->data, lab);
 		fprintf(ctx->data, " %.6g", ipc);
@@ -122,23 +133,21 @@ static int write_rows(struct figure_ctx *ctx, const int64_t *ids, char (*wl)[96]
  */
 int fig_ipc_data(struct figure_ctx *ctx)
 {
-	char (*wl)[96] = NULL;
-	int64_t *ids = NULL;
-	size_t n = 0;
-	int ret = cells_with_ipc(ctx, &ids, &wl, &n);
+	struct ipc_cells c = { 0 };
+	int ret = cells_with_ipc(ctx, &c);
 
-	if (!ret && !n) {
+	if (!ret && !c.n) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no cell with instructions per "
 			 "cycle (probes = pmu where there is a hardware PMU; `show` lists the "
 			 "probe's skips)", (long long)ctx->run_id);
 		ret = -ENODATA;
 	}
 	if (!ret)
-		ret = write_rows(ctx, ids, wl, n);
-	figure_var_int(ctx, "ncells", (long long)n);
+		ret = write_rows(ctx, &c);
+	figure_var_int(ctx, "ncells", (long long)c.n);
 	figure_var_int(ctx, "run", ctx->run_id);
-	free(ids);
-	free(wl);
+	free(c.ids);
+	free(c.name);
 	return ret;
 }
 
