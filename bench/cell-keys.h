@@ -126,6 +126,8 @@
 	X("corunner-kind", corunner_kind, char, [8], KEY_ENUM, 1, 0, 0, "cpu|cache|memory", \
 	  "cpu", NULL, "co-runner threads: spin, thrash the LLC (hwloc size), stream memory") \
 	X("corunner-pin", corunner_pin, char, [16], KEY_NAME, 1, 0, 0, NULL, "none", \
-	  config_check_corunner_pin, "co-runner's CPUs, as pin: none, core, numa:N, llc:N")
+	  config_check_corunner_pin, "co-runner's CPUs, as pin: none, core, numa:N, llc:N") \
+	X("ple", ple, char, [8], KEY_ENUM, 1, 0, 0, "default|off", "default", NULL, \
+	  "host KVM pause-loop exiting: off only where it is off already (a skip otherwise)")
 
 #endif

@@ -11,4 +11,5 @@
 	X(thp)          \
 	X(ksm)          \
 	X(pin)          \
-	X(membind)
+	X(membind)      \
+	X(ple)
