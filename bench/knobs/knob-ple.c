@@ -71,6 +71,13 @@ static int ple_apply(const struct cell *c, char *why, size_t len)
 	return ple_supported(c, why, len) ? 0 : KNOB_SKIP;
 }
 
+/* Nothing was changed: nothing to undo (knobs_restore() calls every knob's). */
+static void ple_restore(const struct cell *c)
+{
+	(void)c;
+	ple_applied[0] = '\0';
+}
+
 static void ple_describe(const struct cell *c, char *buf, size_t len)
 {
 	(void)c;
@@ -81,5 +88,6 @@ const struct knob_ops knob_ple = {
 	.name = "ple",
 	.supported = ple_supported,
 	.apply = ple_apply,
+	.restore = ple_restore,
 	.describe = ple_describe,
 };

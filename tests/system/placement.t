@@ -7,7 +7,8 @@
 # land on that object's CPU; an LLC or NUMA node the machine lacks, remote
 # memory on one NUMA node, and pin on the qemu backend are skipped cells
 # with the reason; a bad spec is a config error at file:line; a co-runner
-# sharing the instance's last-level cache is a setup flag `show` prints.
+# sharing the instance's last-level cache is a setup flag `show` prints;
+# a runc container's cvmfn runs on the core its instance was pinned to.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -16,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 
-N=10
+N=11
 plan $N
 $CVMBENCH env 2>/dev/null | grep -q '^topology.hwloc .*built without' &&
 	skip_all $N "built without hwloc"
@@ -119,3 +120,24 @@ if [ "$llc" -gt 0 ]; then
 else
 	skip "hwloc knows no L2 or L3 cache here"
 fi
+
+# --- a container: the runtime and its container inherit the CPUs -----------------------
+why=
+[ "$(id -u)" = 0 ] || why="needs root"
+[ -z "$why" ] && ! command -v runc >/dev/null && why="runc is not installed"
+if [ -n "$why" ]; then
+	skip "$why"
+	exit 0
+fi
+sed 's/^pin = core$/pin = core\nbackend = runc/' "$tmp/core.ini" > "$tmp/runc.ini"
+$CVMBENCH run "$tmp/runc.ini" --db "$tmp/runc.db" --wait-lock 600 2>"$tmp/runc.err" & pid=$!
+allowed=
+for _ in $(seq 400); do
+	rt=$(pgrep -P "$pid" -x runc | head -1)
+	fn=${rt:+$(pgrep -P "$rt" -x cvmfn | head -1)}
+	[ -n "$fn" ] && allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$fn/status) &&
+		[ -n "$allowed" ] && break
+	sleep 0.05
+done
+kill -INT "$pid"; wait "$pid"
+is "$allowed" "$core0" "runc, pin = core: the container's cvmfn runs on core 0's CPUs"

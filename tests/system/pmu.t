@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 
-N=10
+N=11
 plan $N
 $CVMBENCH list 2>/dev/null | grep -q '^ *pmu .*unsupported' &&
 	skip_all $N "pmu probe unsupported here: $($CVMBENCH list 2>/dev/null | grep '^ *pmu ')"
@@ -106,7 +106,7 @@ why=
 command -v mkfs.ext4 >/dev/null || PATH=$PATH:/usr/sbin:/sbin
 [ -z "$why" ] && ! $CVMBENCH guest build >"$tmp/gb" 2>&1 && why="no guest image: $(tail -c 200 "$tmp/gb")"
 if [ -n "$why" ]; then
-	skip_all 2 "$why"
+	skip_all 3 "$why"
 fi
 cat > "$tmp/g.ini" <<INI
 [experiment g]
@@ -126,3 +126,5 @@ is "$rc $(sqlite3 "$tmp/g.db" "SELECT count(*) FROM metric WHERE probe = 'pmu' A
 is "$(sqlite3 "$tmp/g.db" "SELECT substr(value, 1, 6) FROM cell_param WHERE key IN
 	('pmu.vantage', 'pmu.scope') ORDER BY key" | tr '\n' ,)" "per CP,guest:," \
 	"... measured by the guest agent, per CPU"
+is "$(sqlite3 "$tmp/g.db" "SELECT count(*) FROM cell_param WHERE key = 'sanity.vcpus_unpinned'")" 1 \
+	"the qemu cell carries the setup flag of its unpinned vCPU threads"

@@ -4,7 +4,9 @@
  * no KVM vendor module: ple = off is a skip saying so; kvm_intel with
  * ple_gap 128: a skip naming the value and the reload it would need;
  * kvm_amd with pause_filter_count 0: off already, applied and said;
- * ple = default needs nothing. Nothing is written to the tree.
+ * ple = default needs nothing. Nothing is written to the tree. It has a
+ * restore op: knobs_restore() calls every knob's (without one every run
+ * crashed at the end of its first cell).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -40,7 +42,7 @@ int main(void)
 	struct cell c = { .ple = "off" };
 	char why[512] = "", desc[PATH_MAX] = "";
 
-	tap_plan(6);
+	tap_plan(7);
 	snprintf(root, sizeof(root), "/tmp/knob-ple-XXXXXX");
 	if (!mkdtemp(root))
 		return 1;
@@ -63,6 +65,10 @@ int main(void)
 	       knob_ple.apply(&c, why, sizeof(why)) == 0, "ple = default: always");
 	knob_ple.describe(&c, desc, sizeof(desc));
 	tap_ok(!desc[0], "and says nothing");
+	/* knobs_restore() calls every applied knob's restore: a NULL one crashed runs */
+	tap_ok(knob_ple.restore != NULL, "ple has a restore op (knobs_restore calls it)");
+	if (knob_ple.restore)
+		knob_ple.restore(&c);
 	snprintf(desc, sizeof(desc), "rm -rf '%s'", root);
 	return system(desc) ? 1 : tap_done();
 }
