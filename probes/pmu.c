@@ -31,6 +31,7 @@
 #include "pmu-metrics.h"
 #include "probe.h"
 #include "proc-tasks.h"
+#include "proc-tree.h"
 #include "sink.h"
 
 struct pmu_state {
@@ -76,6 +77,22 @@ static void load_events(struct pmu_counters *c, const char *list,
 	}
 }
 
+/*
+ * The threads of the instances and of every process below them: a
+ * container runtime's instance is the runtime, its function a child.
+ */
+static int instance_tasks(const struct probe_target *t, pid_t **tids, size_t *n)
+{
+	pid_t *procs;
+	size_t nprocs;
+	int ret = proc_tree(t->pids, (size_t)t->npids, &procs, &nprocs);
+
+	if (!ret)
+		ret = proc_tasks(procs, nprocs, NULL, tids, n);
+	free(procs);
+	return ret;
+}
+
 /* The groups' targets: the instances' threads, else every CPU. */
 static int open_scope(struct pmu_state *st, const struct probe_target *t)
 {
@@ -83,8 +100,7 @@ static int open_scope(struct pmu_state *st, const struct probe_target *t)
 	size_t n = 0;
 	int ret, cold = t->cell && !strcmp(t->cell->mode, "cold");
 
-	st->c.cpu_scope = cold || t->npids <= 0 ||
-			  proc_tasks(t->pids, (size_t)t->npids, NULL, &tids, &n) || !n;
+	st->c.cpu_scope = cold || t->npids <= 0 || instance_tasks(t, &tids, &n) || !n;
 	if (st->c.cpu_scope) {
 		free(tids);
 		n = (size_t)sysconf(_SC_NPROCESSORS_CONF);
@@ -93,7 +109,8 @@ static int open_scope(struct pmu_state *st, const struct probe_target *t)
 		return pmu_counters_open(&st->c, NULL, (int)n);
 	}
 	snprintf(st->scope, sizeof(st->scope), "per thread: %zu threads of %d instance "
-		 "process(es), and threads they start (inherit)", n, t->npids);
+		 "process(es) and their descendants, and threads they start (inherit)", n,
+		 t->npids);
 	ret = pmu_counters_open(&st->c, tids, (int)n);
 	free(tids);
 	return ret;

@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 
-N=11
+N=12
 plan $N
 $CVMBENCH list 2>/dev/null | grep -q '^ *pmu .*unsupported' &&
 	skip_all $N "pmu probe unsupported here: $($CVMBENCH list 2>/dev/null | grep '^ *pmu ')"
@@ -98,6 +98,23 @@ printf '[defaults]\nprobes = pmu\n\n[experiment x]\nworkload = null\npmu-events 
 $CVMBENCH run "$tmp/bad.ini" --db "$tmp/bad.db" 2>"$tmp/bad.err"; rc=$?
 is "$rc $(grep -c "bad.ini:6: .*no-such-event" "$tmp/bad.err")" "2 1" \
 	"an event libpfm4 does not know is a config error at file:line (exit 2)"
+
+# --- in a container: the function is the runtime's child --------------------------------
+if [ "$(id -u)" = 0 ] && command -v runc >/dev/null; then
+	sed -e 's/^\[experiment cs\]/[experiment cs-off]\nworkload = null\ninvocations = 1/' \
+		-e 's/^workload = logistic-regression$/workload = logistic-regression\nbackend = runc/' \
+		"$tmp/c.ini" | awk '/^\[experiment cs-off\]/ { exit } { print }' > "$tmp/runc.ini"
+	$CVMBENCH run "$tmp/runc.ini" --db "$tmp/runc.db" --wait-lock 600 2>"$tmp/runc.err"
+	r=$(sqlite3 "$tmp/runc.db" "WITH v AS (SELECT m.value / (i.fn_ns + max(i.digest_ns, 0))
+		AS x FROM metric m JOIN invocation i ON i.id = m.invocation_id WHERE
+		m.name = 'software.task-clock') SELECT x FROM v ORDER BY x LIMIT 1 OFFSET
+		(SELECT count(*) / 2 FROM v)")
+	echo "# runc: task-clock / (fn_ns + digest_ns), median: $r"
+	ok "$(awk -v r="${r:-0}" 'BEGIN { print (r > 0.95 && r < 1.25) }')" = 1 \
+		"runc: task-clock counts the container's cvmfn (the runtime's child), not runc alone"
+else
+	skip "runc needs root and runc"
+fi
 
 # --- in a guest: the agent's side --------------------------------------------------
 why=
