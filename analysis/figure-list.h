@@ -23,4 +23,5 @@
 	X(memory_overhead) \
 	X(memory_mixed) \
 	X(consolidation) \
-	X(ksm_convergence)
+	X(ksm_convergence) \
+	X(ipc)

@@ -72,5 +72,6 @@ int fig_memory_overhead_data(struct figure_ctx *ctx);
 int fig_memory_mixed_data(struct figure_ctx *ctx);
 int fig_consolidation_data(struct figure_ctx *ctx);
 int fig_ksm_convergence_data(struct figure_ctx *ctx);
+int fig_ipc_data(struct figure_ctx *ctx);
 
 #endif

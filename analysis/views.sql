@@ -60,7 +60,8 @@ SELECT e.id, e.run_id, e.cell_id, c.cell_key, e.at, e.source, e.message
 FROM error AS e LEFT JOIN cell AS c ON c.id = e.cell_id;
 
 -- Fidelity flags a probe raised on a cell (metrics named flag_*, value not 0),
--- with what each means (docs/probes/hostmem.md, docs/probes/ksm.md).
+-- with what each means (docs/probes/hostmem.md, docs/probes/ksm.md), and the
+-- cell's setup flags.
 CREATE TEMP VIEW v_flag AS
 SELECT m.id, c.run_id, c.cell_key, m.probe, m.name,
 	CASE m.name
@@ -83,7 +84,13 @@ SELECT m.id, c.run_id, c.cell_key, m.probe, m.name,
 			AND n.probe = m.probe AND n.name = 'threshold_pct'))
 	ELSE m.name END AS meaning
 FROM metric AS m JOIN cell AS c ON c.id = m.cell_id
-WHERE m.invocation_id IS NULL AND m.name LIKE 'flag\_%' ESCAPE '\' AND m.value != 0;
+WHERE m.invocation_id IS NULL AND m.name LIKE 'flag\_%' ESCAPE '\' AND m.value != 0
+UNION ALL
+-- Setup flags of a cell (cell_param sanity.*, e.g. sanity.corunner_shares_llc),
+-- their value says what is wrong with the setup.
+SELECT p.rowid, c.run_id, c.cell_key, 'setup', p.key, p.value
+FROM cell_param AS p JOIN cell AS c ON c.id = p.cell_id
+WHERE p.key LIKE 'sanity.%';
 
 -- Invocations naming their cell (cell_id, cell_key), for `cvmbench export`.
 CREATE TEMP VIEW v_export_invocation AS

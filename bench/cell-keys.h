@@ -122,6 +122,19 @@
 	  NULL, "flag a cell when other processes' CPU use or steal exceeds this % of all CPUs") \
 	X("vm-workloads", vm_workloads, char, [160], KEY_STRING, 1, 0, 0, NULL, "", \
 	  config_check_vm_workloads, \
-	  "qemu: a workload per VM joined by '+' (VM i runs item i); empty = workload in all")
+	  "qemu: a workload per VM joined by '+' (VM i runs item i); empty = workload in all") \
+	X("pmu-events", pmu_events, char, [256], KEY_LIST, 0, 0, 0, NULL, "default", \
+	  config_check_pmu_event, "pmu probe: event names (libpfm4); default = cycles, " \
+	  "instructions, cache-references, cache-misses, branch-misses, dTLB-load-misses") \
+	X("pin", pin, char, [16], KEY_NAME, 1, 0, 0, NULL, "none", config_check_pin, \
+	  "instances' CPUs (hwloc): none, core, numa:N, llc:N (native, runc, crun)") \
+	X("membind", membind, char, [8], KEY_ENUM, 1, 0, 0, "none|local|remote", "none", \
+	  NULL, "instances' memory: NUMA node(s) of their pinned CPUs, or the others") \
+	X("corunner-kind", corunner_kind, char, [8], KEY_ENUM, 1, 0, 0, "cpu|cache|memory", \
+	  "cpu", NULL, "co-runner threads: spin, thrash the LLC (hwloc size), stream memory") \
+	X("corunner-pin", corunner_pin, char, [16], KEY_NAME, 1, 0, 0, NULL, "none", \
+	  config_check_corunner_pin, "co-runner's CPUs, as pin: none, core, numa:N, llc:N") \
+	X("ple", ple, char, [8], KEY_ENUM, 1, 0, 0, "default|off", "default", NULL, \
+	  "host KVM pause-loop exiting: off only where it is off already (a skip otherwise)")
 
 #endif

@@ -16,6 +16,9 @@
 #include "clock.h"
 #include "db.h"
 #include "journal.h"
+#include "knob-corunner.h"
+#include "knob-membind.h"
+#include "knob-pin.h"
 #include "knob.h"
 #include "log.h"
 #include "probe-set.h"
@@ -45,6 +48,7 @@ struct cell_state {
 	int64_t *inv_ids;             /* invocation row of each call, by seq */
 	size_t ninv_ids, capinv_ids;
 	int failed;
+	int placement_noted;      /* pin.obtained and sanity.* stored */
 };
 
 void cell_fail_at(struct cell_ctx *ctx, const char *file, int line, const char *func,
@@ -119,8 +123,43 @@ static void record_instance(struct cell_state *cs, int idx, const struct instanc
 	db_instance_add(cs->ctx->db, &row);
 }
 
-/* Start one instance without waiting for it; the error goes to in->error. */
-static int spawn_begin(struct cell_state *cs, struct instance *in)
+static void note_applied(void *ctx, const char *key, const char *value);
+
+/* Bind this thread as `pin` and `membind` say for instance @idx; 0 or -errno. */
+static int placement_enter(struct cell_state *cs, int idx)
+{
+	int ret = pin_spawn_enter(idx) ?: membind_spawn_enter(idx);
+
+	if (ret) {
+		pin_spawn_leave();
+		membind_spawn_leave();
+		cell_fail(cs->ctx, "cannot bind instance %d as pin = %s, membind = %s: %s", idx,
+			  cs->ctx->cell->pin, cs->ctx->cell->membind, strerror(-ret));
+	}
+	return ret;
+}
+
+/*
+ * The CPUs instance @idx obtained (read back), stored per instance of a
+ * warm cell and for the first start of a cold one, and the cell's setup
+ * flags (knob-pin.h) once.
+ */
+static void placement_note(struct cell_state *cs, int idx, pid_t pid)
+{
+	char key[48], cpus[160];
+
+	if (cs->placement_noted || idx >= 8 || pin_obtained(pid, cpus, sizeof(cpus)))
+		return;
+	snprintf(key, sizeof(key), "pin.obtained.%d", idx);
+	db_cell_note(cs->ctx->db, cs->ctx->cell_id, key, cpus);
+	if (idx == 0)
+		pin_sanity(cs->ctx->cell->backend, pid, corunner_pid(), note_applied, cs->ctx);
+	if (!strcmp(cs->ctx->cell->mode, "cold") || idx + 1 >= cs->ctx->cell->instances)
+		cs->placement_noted = 1;
+}
+
+/* Start instance @idx without waiting for it; the error goes to in->error. */
+static int spawn_begin(struct cell_state *cs, struct instance *in, int idx)
 {
 	const struct cell *c = cs->ctx->cell;
 	int ret;
@@ -128,11 +167,18 @@ static int spawn_begin(struct cell_state *cs, struct instance *in)
 	memset(in, 0, sizeof(*in));
 	in->to_fd = in->from_fd = -1;
 	in->pid = -1;
+	ret = placement_enter(cs, idx);
+	if (ret)
+		return ret;
 	ret = cs->be->spawn(c, &cs->ctx->env, cs->be_state, in, in->error,
 			    sizeof(in->error));
+	pin_spawn_leave();
+	membind_spawn_leave();
 	if (ret)
 		cell_fail(cs->ctx, "cannot start an instance of %s: %s", c->workload,
 			  in->error);
+	else if (in->pid > 0)
+		placement_note(cs, idx, in->pid);
 	return ret;
 }
 
@@ -141,10 +187,10 @@ static double start_timeout(const struct cell *c)
 	return c->start_timeout > 0 ? c->start_timeout : c->timeout;
 }
 
-static int spawn_instance(struct cell_state *cs, struct instance *in)
+static int spawn_instance(struct cell_state *cs, struct instance *in, int idx)
 {
 	const struct cell *c = cs->ctx->cell;
-	int ret = spawn_begin(cs, in);
+	int ret = spawn_begin(cs, in, idx);
 
 	if (ret)
 		return ret;
@@ -162,7 +208,7 @@ static int start_instances(struct cell_state *cs)
 	int i;
 
 	for (i = 0; i < c->instances && i < MAX_INSTANCES; i++) {
-		if (spawn_instance(cs, &cs->inst[i]))
+		if (spawn_instance(cs, &cs->inst[i], i))
 			return -EIO;
 		cs->journal_id[i] = journal_process(cs->inst[i].pid);
 		if (cs->journal_id[i] < 0) {
@@ -268,7 +314,7 @@ static int cold_call(struct cell_state *cs, long seq, struct invoke_result *r)
 	if (!in)
 		return -ENOMEM;
 	for (; started < n && !ret; started++)
-		ret = spawn_begin(cs, &in[started]);
+		ret = spawn_begin(cs, &in[started], started);
 	cold_pids_add(cs, in, ret ? started - 1 : started);
 	if (ret) {
 		started--;

@@ -19,6 +19,8 @@
 #include "plus-list.h"
 #include "knob-idle.h"
 #include "knob-halt-poll.h"
+#include "placement.h"
+#include "pmu-events.h"
 #include "pool.h"
 #include "probe.h"
 #include "workload.h"
@@ -29,6 +31,9 @@ static int config_check_idle(const char *v, char *err, size_t errlen);
 static int config_check_probe(const char *v, char *err, size_t errlen);
 static int config_check_halt_poll(const char *v, char *err, size_t errlen);
 static int config_check_vm_workloads(const char *v, char *err, size_t errlen);
+static int config_check_pmu_event(const char *v, char *err, size_t errlen);
+static int config_check_pin(const char *v, char *err, size_t errlen);
+static int config_check_corunner_pin(const char *v, char *err, size_t errlen);
 
 #define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
 		  check, help) \
@@ -214,6 +219,38 @@ static int config_check_probe(const char *v, char *err, size_t errlen)
 	join_names(names, sizeof(names), probe_count(), probe_name);
 	snprintf(err, errlen, "unknown probe '%s': known probes are %s", v, names);
 	return -EINVAL;
+}
+
+/* `default`, or an event name libpfm4 (without it, the pmu probe's table) encodes. */
+static int config_check_pmu_event(const char *v, char *err, size_t errlen)
+{
+	char why[256];
+
+	if (!strcmp(v, "default") || !pmu_event_check(v, why, sizeof(why)))
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for pmu-events: %s", v, why);
+	return -EINVAL;
+}
+
+/* A placement spec (placement.h); whether this machine has it: knob pin. */
+static int config_check_pin(const char *v, char *err, size_t errlen)
+{
+	struct placement_spec p;
+
+	if (!placement_parse(v, &p))
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for pin: allowed none, core, numa:N, llc:N", v);
+	return -EINVAL;
+}
+
+static int config_check_corunner_pin(const char *v, char *err, size_t errlen)
+{
+	int ret = config_check_pin(v, err, errlen);
+
+	if (ret)
+		snprintf(err, errlen, "bad value '%s' for corunner-pin: allowed none, core, "
+			 "numa:N, llc:N", v);
+	return ret;
 }
 
 /* A backend of the registry (backend-list.h): no list of names copied here. */

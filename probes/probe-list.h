@@ -12,4 +12,5 @@
 	X(exitcost)     \
 	X(vmexit)       \
 	X(hostmem)      \
-	X(ksm)
+	X(ksm)          \
+	X(pmu)

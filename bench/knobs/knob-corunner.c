@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * knob-corunner.c - the co-runner (key corunner = N): a process of N
- * CPU-bound threads running beside the cell's instances, whatever their
- * backend, started before the cell's backend sets up and ended after it.
- * It dies with cvmbench (PR_SET_PDEATHSIG) and is journalled, so a crash
- * cannot leave it spinning.
+ * threads running beside the cell's instances, whatever their backend,
+ * started before the cell's backend sets up and ended after it. What its
+ * threads do is corunner-kind (corunner-load.h: cpu, cache, memory), where
+ * they run corunner-pin (the forms of pin, placement.h: thread i on its
+ * object). It dies with cvmbench (PR_SET_PDEATHSIG) and is journalled, so
+ * a crash cannot leave it running.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,35 +16,61 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "corunner-load.h"
 #include "journal.h"
-#include "knob.h"
+#include "knob-corunner.h"
 #include "log.h"
+#include "placement.h"
 
 static struct {
 	pid_t pid;
 	long journal_id;
+	struct corunner_plan plan;
 } corunner;
 
-static void *spin(void *arg)
+/* The plan of @c: kind, buffer size from the LLC's, each thread's CPUs. */
+static int corunner_plan_make(const struct cell *c, struct corunner_plan *plan,
+			      char *why, size_t len)
 {
-	volatile unsigned long n = 0;
+	struct placement_spec spec;
+	struct placement *pl = NULL;
+	int i, ret = 0;
 
-	(void)arg;
-	for (;;)
-		n++;
-	return NULL;
+	memset(plan, 0, sizeof(*plan));
+	plan->threads = c->corunner;
+	if (corunner_kind_parse(c->corunner_kind, &plan->kind) ||
+	    placement_parse(c->corunner_pin, &spec))
+		return -EINVAL;
+	if (plan->kind == CORUNNER_CPU && spec.kind == PLACE_NONE)
+		return 0;
+	ret = placement_open(&pl, why, len);
+	for (i = 0; !ret && spec.kind != PLACE_NONE && i < plan->threads &&
+		    i < CORUNNER_MAX_THREADS; i++)
+		ret = placement_cpus(pl, &spec, i, &plan->cpus[i], why, len);
+	plan->pinned = spec.kind != PLACE_NONE;
+	if (!ret)
+		plan->bytes = corunner_plan_bytes(plan->kind, placement_llc_size(
+			pl, plan->pinned ? &plan->cpus[0] : NULL), plan->threads);
+	placement_close(pl);
+	if (ret)
+		snprintf(why + strlen(why), len - strlen(why), " (co-runner)");
+	return ret;
 }
 
-static void corunner_child(int threads)
+static int corunner_supported(const struct cell *c, char *why, size_t len)
 {
-	pthread_t t;
-	int i;
+	static struct corunner_plan scratch;     /* not the running one's */
 
+	if (c->corunner <= 0)
+		return 1;
+	return !corunner_plan_make(c, &scratch, why, len);
+}
+
+static void corunner_child(void)
+{
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGINT, SIG_IGN);
-	for (i = 1; i < threads; i++)
-		pthread_create(&t, NULL, spin, NULL);
-	spin(NULL);
+	corunner_run(&corunner.plan);
 }
 
 static int corunner_apply(const struct cell *c, char *why, size_t len)
@@ -51,9 +78,11 @@ static int corunner_apply(const struct cell *c, char *why, size_t len)
 	memset(&corunner, 0, sizeof(corunner));
 	if (c->corunner <= 0)
 		return 0;
+	if (corunner_plan_make(c, &corunner.plan, why, len))
+		return KNOB_SKIP;
 	corunner.pid = fork();
 	if (corunner.pid == 0)
-		corunner_child(c->corunner);
+		corunner_child();
 	if (corunner.pid < 0) {
 		snprintf(why, len, "cannot start the co-runner: %s", strerror(errno));
 		return -errno;
@@ -69,21 +98,63 @@ static int corunner_apply(const struct cell *c, char *why, size_t len)
 	return 0;
 }
 
+/* Did it run through the cell? It ends only when killed. */
+static int corunner_verify(const struct cell *c, char *why, size_t len)
+{
+	int status;
+
+	(void)c;
+	if (corunner.journal_id <= 0 || waitpid(corunner.pid, &status, WNOHANG) != corunner.pid)
+		return 0;
+	snprintf(why, len, "the co-runner ended during the cell (%s %d%s)",
+		 WIFEXITED(status) ? "exit" : "signal",
+		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		 WIFEXITED(status) && WEXITSTATUS(status) == 3 ? ": its buffer could not be "
+		 "mapped" : "");
+	corunner.pid = 0;
+	return -EIO;
+}
+
 static void corunner_restore(const struct cell *c)
 {
 	(void)c;
 	if (corunner.journal_id <= 0)
 		return;
-	kill(corunner.pid, SIGKILL);
-	waitpid(corunner.pid, NULL, 0);
+	if (corunner.pid > 0) {
+		kill(corunner.pid, SIGKILL);
+		waitpid(corunner.pid, NULL, 0);
+	}
 	if (journal_forget(corunner.journal_id))
 		pr_warn("cannot close journal entry %ld (%s)", corunner.journal_id,
 			journal_path());
 	memset(&corunner, 0, sizeof(corunner));
 }
 
+static void corunner_describe(const struct cell *c, char *buf, size_t len)
+{
+	static const char *const kinds[] = { "cpu", "cache", "memory" };
+	char cpus[96] = "";
+
+	buf[0] = '\0';
+	if (c->corunner <= 0 || corunner.journal_id <= 0)
+		return;
+	if (corunner.plan.pinned)
+		placement_cpus_text(&corunner.plan.cpus[0], cpus, sizeof(cpus));
+	snprintf(buf, len, "%s: %d thread(s), %zu KiB each, thread 0 on CPUs %s",
+		 kinds[corunner.plan.kind], corunner.plan.threads, corunner.plan.bytes / 1024,
+		 cpus[0] ? cpus : "any");
+}
+
+pid_t corunner_pid(void)
+{
+	return corunner.journal_id > 0 ? corunner.pid : 0;
+}
+
 const struct knob_ops knob_corunner = {
 	.name = "corunner",
+	.supported = corunner_supported,
 	.apply = corunner_apply,
+	.verify = corunner_verify,
 	.restore = corunner_restore,
+	.describe = corunner_describe,
 };

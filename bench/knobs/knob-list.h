@@ -10,4 +10,7 @@
 	X(corunner)     \
 	X(thp)          \
 	X(halt_poll)    \
-	X(ksm)
+	X(ksm)          \
+	X(pin)          \
+	X(membind)      \
+	X(ple)

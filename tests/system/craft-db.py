@@ -34,6 +34,9 @@
 #                metric flag_vmexit_fidelity), KVM's
 #                statistics of VM 0 and a kvm-stats skip for VM 1, and one
 #                invocation window; the other cells have a vmexit skip
+#   ipc          give the measured calls of the first cell pmu rows
+#                instructions_per_cycle 1.5 and mpki.cache-misses 4 (the
+#                hardware events a PMU gives); the other cells keep none
 # Written for tests only: it writes rows the way cvmbench would.
 import sqlite3, sys
 
@@ -215,6 +218,14 @@ elif mode == "vmboot":
             t = ms * 1000000 + (10 ** 12 if clock == "host-monotonic" else 0)
             db.execute("INSERT INTO vm_boot VALUES (?, 0, ?, ?, ?, ?, ?, NULL)",
                        (c, seq * 10, ph, t, clock, name))
+elif mode == "ipc":
+    first = db.execute("SELECT min(id) FROM cell WHERE run_id = ?", (run,)).fetchone()[0]
+    for inv, in db.execute("SELECT id FROM invocation WHERE cell_id = ? AND "
+                           "phase = 'measured'", (first,)).fetchall():
+        for n, v, unit in [("instructions_per_cycle", 1.5, "ratio"),
+                           ("mpki.cache-misses", 4, "per 1000 instructions")]:
+            db.execute("INSERT INTO metric (cell_id, invocation_id, probe, name, value, "
+                       "unit) VALUES (?, ?, 'pmu', ?, ?, ?)", (first, inv, n, v, unit))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fig-ipc.c - data of the ipc figure: per cell of the run that the pmu
+ * probe measured with hardware counters, the median over its measured
+ * calls of instructions per cycle and of LLC misses per kilo-instruction
+ * (mpki.cache-misses, the generic event perf maps to last-level cache
+ * misses). Cells without an IPC row (no PMU: the software fallback; other
+ * probes) are left out; none at all is -ENODATA with the reason.
+ *
+ * Columns: label (workload, what sets the cell apart, backend, N the
+ * calls with an IPC row), ipc, mpki ("?" when the cell has no
+ * mpki.cache-misses). Variables: ncells, run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "cell-label.h"
+#include "figures.h"
+#include "gp-string.h"
+#include "pmu-metrics.h"
+#include "stats.h"
+
+#define MPKI_LLC PMU_MPKI_PREFIX "cache-misses"
+
+/* The median of metric @name over the calls of cell @id; *@n how many. */
+static double cell_median(struct figure_ctx *ctx, int64_t id, const char *name, size_t *n)
+{
+	double *v = NULL, *p, med = -1;
+	size_t cap = 0;
+	sqlite3_stmt *st;
+
+	*n = 0;
+	if (sqlite3_prepare_v2(ctx->h, "SELECT value FROM metric WHERE cell_id = ?1 AND "
+			       "probe = '" PMU_PROBE "' AND invocation_id IS NOT NULL AND "
+			       "name = ?2", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			if (!(p = realloc(v, cap * sizeof(*v))))
+				break;
+			v = p;
+		}
+		v[(*n)++] = sqlite3_column_double(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (*n) {
+		stats_sort(v, *n);
+		med = stats_quantile(v, *n, 0.5);
+	}
+	free(v);
+	return med;
+}
+
+struct ipc_cells {
+	int64_t *ids;
+	char (*name)[96];         /* "workload backend" */
+	size_t n;
+};
+
+/* Add cell @id named @name to @c; 0 or -ENOMEM. */
+static int cells_add(struct ipc_cells *c, int64_t id, const char *name)
+{
+	int64_t *ids = realloc(c->ids, (c->n + 1) * sizeof(*ids));
+	char (*names)[96];
+
+	if (!ids)
+		return -ENOMEM;
+	c->ids = ids;
+	names = realloc(c->name, (c->n + 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	c->name = names;
+	c->ids[c->n] = id;
+	snprintf(c->name[c->n++], sizeof(*names), "%s", name);
+	return 0;
+}
+
+/* Cells of the run with an IPC row, in order, with workload and backend. */
+static int cells_with_ipc(struct figure_ctx *ctx, struct ipc_cells *c)
+{
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(ctx->h, "SELECT c.id, c.workload || ' ' || c.backend FROM cell c "
+			       "WHERE c.run_id = ?1 AND EXISTS (SELECT 1 FROM metric m WHERE "
+			       "m.cell_id = c.id AND m.probe = '" PMU_PROBE "' AND m.name = '"
+			       PMU_IPC "') ORDER BY c.id", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, ctx->run_id);
+	while (!ret && sqlite3_step(st) == SQLITE_ROW)
+		ret = cells_add(c, sqlite3_column_int64(st, 0),
+				(const char *)sqlite3_column_text(st, 1));
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int write_rows(struct figure_ctx *ctx, const struct ipc_cells *c)
+{
+	char (*extra)[CELL_LABEL_MAX] = calloc(c->n, sizeof(*extra)), lab[320];
+	double ipc, mpki;
+	size_t i, ni, nm, longest = 0;
+
+	if (!extra)
+		return -ENOMEM;
+	cell_label_extras(ctx->h, ctx->run_id, c->ids, c->n, extra);
+	fprintf(ctx->data, "label ipc mpki\n");
+	for (i = 0; i < c->n; i++) {
+		ipc = cell_median(ctx, c->ids[i], PMU_IPC, &ni);
+		mpki = cell_median(ctx, c->ids[i], MPKI_LLC, &nm);
+		snprintf(lab, sizeof(lab), "%s%s%s (N=%zu)", c->name[i], extra[i][0] ? " " : "",
+			 extra[i], ni);
+		gp_data_string(ctx->data, lab);
+		longest = gp_label_len(lab) > longest ? gp_label_len(lab) : longest;
+		figure_source(ctx, c->ids[i], (long long)ni, "calls");
+		fprintf(ctx->data, " %.6g", ipc);
+		if (nm)
+			fprintf(ctx->data, " %.6g\n", mpki);
+		else
+			fprintf(ctx->data, " ?\n");
+	}
+	figure_var_int(ctx, "longest", (long long)longest);
+	free(extra);
+	return 0;
+}
+
+/**
+ * fig_ipc_data() - write the ipc data (see the top of this file). Returns
+ * 0, -ENODATA when no cell of the run has IPC rows, or -errno.
+ */
+int fig_ipc_data(struct figure_ctx *ctx)
+{
+	struct ipc_cells c = { 0 };
+	int ret = cells_with_ipc(ctx, &c);
+
+	if (!ret && !c.n) {
+		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no cell with instructions per "
+			 "cycle (probes = pmu where there is a hardware PMU; `show` lists the "
+			 "probe's skips)", (long long)ctx->run_id);
+		ret = -ENODATA;
+	}
+	if (!ret)
+		ret = write_rows(ctx, &c);
+	figure_var_int(ctx, "ncells", (long long)c.n);
+	figure_var_int(ctx, "run", ctx->run_id);
+	free(c.ids);
+	free(c.name);
+	return ret;
+}
+
+const struct figure figure_ipc = {
+	"ipc",
+	"instructions per cycle and LLC misses per kilo-instruction per cell (pmu probe)",
+	"ipc.gp", fig_ipc_data,
+};

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * knob-pin.h - the `pin` key (placement.h): the CPUs each instance of a
+ * cell runs on. The knob resolves the spec against the topology when the
+ * cell starts (an object the machine lacks skips the cell with the reason);
+ * the cell binds its own thread to instance i's CPUs around that
+ * instance's spawn (the child inherits them) and reads back what the
+ * instance obtained with sched_getaffinity(2).
+ */
+#ifndef CVMBENCH_KNOB_PIN_H
+#define CVMBENCH_KNOB_PIN_H
+
+#include <sched.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "knob.h"
+
+/** pin_instance_cpus() - instance @idx's CPUs: 1, or 0 when unpinned. */
+int pin_instance_cpus(int idx, cpu_set_t *set);
+/** pin_spawn_enter() - bind this thread for instance @idx: 0 or -errno. */
+int pin_spawn_enter(int idx);
+/** pin_spawn_leave() - give this thread its CPUs back. */
+void pin_spawn_leave(void);
+/** pin_obtained() - "CPUS" that @pid may run on, read back: 0 or -errno. */
+int pin_obtained(pid_t pid, char *buf, size_t len);
+/**
+ * pin_sanity() - the setup flags of the cell (stored as cell_param
+ * "sanity.*", listed by `cvmbench show`): the qemu backend's vCPU threads
+ * unpinned; a co-runner (@corunner > 0: its pid) under a last-level cache
+ * that the instance @pid also runs under.
+ */
+void pin_sanity(const char *backend, pid_t pid, pid_t corunner,
+		void (*put)(void *ctx, const char *key, const char *value), void *ctx);
+
+#endif
