@@ -86,7 +86,8 @@ static int write_cell(struct figure_ctx *ctx, sqlite3_stmt *cs, int first)
 	size_t lp = 0, ls = 0;
 	int np, ns;
 
-	snprintf(label, sizeof(label), "cell %lld %s, %d VM%s%s", id, wl ? (const char *)wl :
+	/* short: "#ID" is the cell id, so "...: pages_sharing (N=…)" fits uncut */
+	snprintf(label, sizeof(label), "#%lld %s, %d VM%s%s", id, wl ? (const char *)wl :
 		 "?", sqlite3_column_int(cs, 2), sqlite3_column_int(cs, 2) == 1 ? "" : "s",
 		 conf && !strcmp((const char *)conf, "model") ? ", model" : "");
 	np = series(ctx, PSS_SQL, id, &pss, &lp);

@@ -110,8 +110,8 @@ else
 		AND cell_id = $on")
 	out=$(plot ksm-convergence)
 	grep -q "pages_sharing (N=$ns)<" "$tmp/ksm-convergence.svg"
-	is "$out:$?:$(grep -o 'cell [0-9]* [^<]*: summed PSS' "$tmp/ksm-convergence.svg" | sort -u)" \
-		":0:cell $on hello-world+null, 2 VMs: summed PSS" \
+	is "$out:$?:$(grep -o '#[0-9]* [^<]*: summed PSS' "$tmp/ksm-convergence.svg" | sort -u)" \
+		":0:#$on hello-world+null, 2 VMs: summed PSS" \
 		"plot ksm-convergence: the ksm = on cell only, its $ns pages_sharing samples" || echo "# $out"
 fi
 is "$(settings)" "$before" "KSM and THP exactly as before the run"
