@@ -22,7 +22,8 @@ if (term eq 'svg') {
 }
 set output outfile
 set datafile missing '?'
-set title sprintf("run %d: median latency per call, pause-loop exiting on and off (N = calls)", run) noenhanced
+set title sprintf("run %d: median latency per call, pause-loop exiting on and off (N = calls)", \
+	run) noenhanced
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border rgb '#555555'

@@ -7,8 +7,9 @@
  * they run corunner-pin (the forms of pin, placement.h: thread i on its
  * object). corunner-kind = kv is a redis-server under redis-benchmark
  * load instead (corunner-kv.c: N connections; the server on object 0, the
- * load on object 1), whose requests/s are stored after the cell. It dies with cvmbench (PR_SET_PDEATHSIG) and is journalled, so
- * a crash cannot leave it running.
+ * load on object 1), whose requests/s are stored after the cell. It dies
+ * with cvmbench (PR_SET_PDEATHSIG) and is journalled, so a crash cannot
+ * leave it running.
  */
 #include <errno.h>
 #include <signal.h>

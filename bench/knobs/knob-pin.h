@@ -4,9 +4,9 @@
  * cell runs on. The knob resolves the spec against the topology when the
  * cell starts (an object the machine lacks skips the cell with the reason);
  * the qemu backend binds its VMs' vCPU threads once they are up
- * (pin_vcpus()); for the other backends the cell binds its own thread to instance i's CPUs around that
- * instance's spawn (the child inherits them) and reads back what the
- * instance obtained with sched_getaffinity(2).
+ * (pin_vcpus()); for the other backends the cell binds its own thread to
+ * instance i's CPUs around that instance's spawn (the child inherits them)
+ * and reads back what the instance obtained with sched_getaffinity(2).
  */
 #ifndef CVMBENCH_KNOB_PIN_H
 #define CVMBENCH_KNOB_PIN_H
@@ -43,8 +43,8 @@ void pin_vcpus_forget(void);
 /**
  * pin_sanity() - the setup flags of the cell (stored as cell_param
  * "sanity.*", listed by `cvmbench show`): the qemu backend's vCPU threads
- * unpinned (no pin_vcpus() pinned them); a co-runner (@corunner > 0: its pid) under a last-level cache
- * that the instance @pid also runs under.
+ * unpinned (no pin_vcpus() pinned them); a co-runner (@corunner > 0: its
+ * pid) under a last-level cache that the instance @pid also runs under.
  */
 void pin_sanity(const char *backend, pid_t pid, pid_t corunner,
 		void (*put)(void *ctx, const char *key, const char *value), void *ctx);
