@@ -147,6 +147,20 @@ static void __attribute__((noreturn)) drive(char *const *argv, int out)
 	}
 }
 
+/* Journal the child @p just forked (-errno of fork: @p < 0): its pid, or -errno. */
+static pid_t journalled(pid_t p, long *jid)
+{
+	if (p < 0)
+		return -errno;
+	*jid = journal_process(p);
+	if (*jid < 0 && *jid != -EBADF) {       /* -EBADF: no journal open */
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+		return (pid_t)*jid;
+	}
+	return p;
+}
+
 /* Fork @argv on @cpus (the server), journalled: its pid, or -errno. */
 static pid_t start_server(char *const *argv, const cpu_set_t *cpus, long *jid)
 {
@@ -157,21 +171,13 @@ static pid_t start_server(char *const *argv, const cpu_set_t *cpus, long *jid)
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	if (p < 0)
-		return -errno;
-	*jid = journal_process(p);
-	if (*jid < 0 && *jid != -EBADF) {
-		kill(p, SIGKILL);
-		waitpid(p, NULL, 0);
-		return (pid_t)*jid;
-	}
-	return p;
+	return journalled(p, jid);
 }
 
 /* Fork the driver of @argv (benchmark rounds) on @cpus, journalled. */
 static pid_t start_driver(char *const *argv, const cpu_set_t *cpus, const char *csv, long *jid)
 {
-	int out = open(csv, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	int out = open(csv, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600), ret;
 	pid_t p;
 
 	if (out < 0)
@@ -181,16 +187,9 @@ static pid_t start_driver(char *const *argv, const cpu_set_t *cpus, const char *
 		child_setup(cpus, -1);
 		drive(argv, out);
 	}
+	ret = p < 0 ? -errno : 0;
 	close(out);
-	if (p < 0)
-		return -errno;
-	*jid = journal_process(p);
-	if (*jid < 0 && *jid != -EBADF) {
-		kill(p, SIGKILL);
-		waitpid(p, NULL, 0);
-		return (pid_t)*jid;
-	}
-	return p;
+	return ret ? ret : journalled(p, jid);
 }
 
 /* The last line of the file @path into @buf. */
