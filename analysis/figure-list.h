@@ -24,4 +24,5 @@
 	X(memory_mixed) \
 	X(consolidation) \
 	X(ksm_convergence) \
-	X(ipc)
+	X(ipc) \
+	X(ple)

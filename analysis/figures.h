@@ -73,5 +73,6 @@ int fig_memory_mixed_data(struct figure_ctx *ctx);
 int fig_consolidation_data(struct figure_ctx *ctx);
 int fig_ksm_convergence_data(struct figure_ctx *ctx);
 int fig_ipc_data(struct figure_ctx *ctx);
+int fig_ple_data(struct figure_ctx *ctx);
 
 #endif

@@ -127,11 +127,11 @@
 	  config_check_pmu_event, "pmu probe: event names (libpfm4); default = cycles, " \
 	  "instructions, cache-references, cache-misses, branch-misses, dTLB-load-misses") \
 	X("pin", pin, char, [16], KEY_NAME, 1, 0, 0, NULL, "none", config_check_pin, \
-	  "instances' CPUs (hwloc): none, core, numa:N, llc:N (native, runc, crun)") \
+	  "instances' CPUs (hwloc): none, core, numa:N, llc:N (qemu: vCPU threads)") \
 	X("membind", membind, char, [8], KEY_ENUM, 1, 0, 0, "none|local|remote", "none", \
 	  NULL, "instances' memory: NUMA node(s) of their pinned CPUs, or the others") \
-	X("corunner-kind", corunner_kind, char, [8], KEY_ENUM, 1, 0, 0, "cpu|cache|memory", \
-	  "cpu", NULL, "co-runner threads: spin, thrash the LLC (hwloc size), stream memory") \
+	X("corunner-kind", corunner_kind, char, [8], KEY_ENUM, 1, 0, 0, "cpu|cache|memory|kv", \
+	  "cpu", NULL, "co-runner: spin, thrash the LLC (hwloc size), stream memory, kv: redis under load") \
 	X("corunner-pin", corunner_pin, char, [16], KEY_NAME, 1, 0, 0, NULL, "none", \
 	  config_check_corunner_pin, "co-runner's CPUs, as pin: none, core, numa:N, llc:N") \
 	X("ple", ple, char, [8], KEY_ENUM, 1, 0, 0, "default|off", "default", NULL, \

@@ -26,6 +26,8 @@ int corunner_kind_parse(const char *v, enum corunner_kind *k)
 		*k = CORUNNER_CACHE;
 	else if (!strcmp(v, "memory"))
 		*k = CORUNNER_MEMORY;
+	else if (!strcmp(v, "kv"))
+		*k = CORUNNER_KV;
 	else
 		return -EINVAL;
 	return 0;
@@ -37,7 +39,7 @@ size_t corunner_plan_bytes(enum corunner_kind kind, size_t llc, int threads)
 
 	if (!llc)
 		llc = 32 * MIB;
-	if (kind == CORUNNER_CPU)
+	if (kind == CORUNNER_CPU || kind == CORUNNER_KV)
 		return 0;
 	if (kind == CORUNNER_CACHE)
 		b = llc / (size_t)(threads > 0 ? threads : 1);     /* together: the LLC */

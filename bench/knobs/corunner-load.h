@@ -7,6 +7,9 @@
  *            cache (hwloc), over and over: the instance's lines are evicted
  *   memory   copy between two buffers far larger than the last-level cache
  *            (a STREAM-like copy): memory bandwidth
+ *   kv       no threads of its own: a redis-server under redis-benchmark load
+ *            (corunner-kv.h), N connections, the server on the first object
+ *            of corunner-pin and the load generator on the second
  *
  * The plan is made in cvmbench (knob-corunner.c); the child runs it.
  */
@@ -18,7 +21,7 @@
 
 #define CORUNNER_MAX_THREADS 256
 
-enum corunner_kind { CORUNNER_CPU, CORUNNER_CACHE, CORUNNER_MEMORY };
+enum corunner_kind { CORUNNER_CPU, CORUNNER_CACHE, CORUNNER_MEMORY, CORUNNER_KV };
 
 struct corunner_plan {
 	enum corunner_kind kind;
@@ -28,7 +31,7 @@ struct corunner_plan {
 	cpu_set_t cpus[CORUNNER_MAX_THREADS];
 };
 
-/** corunner_kind_parse() - "cpu", "cache", "memory": 0, or -EINVAL. */
+/** corunner_kind_parse() - "cpu", "cache", "memory", "kv": 0, or -EINVAL. */
 int corunner_kind_parse(const char *v, enum corunner_kind *k);
 /**
  * corunner_plan_bytes() - each thread's buffer for @kind given the

@@ -5,8 +5,11 @@
  * started before the cell's backend sets up and ended after it. What its
  * threads do is corunner-kind (corunner-load.h: cpu, cache, memory), where
  * they run corunner-pin (the forms of pin, placement.h: thread i on its
- * object). It dies with cvmbench (PR_SET_PDEATHSIG) and is journalled, so
- * a crash cannot leave it running.
+ * object). corunner-kind = kv is a redis-server under redis-benchmark
+ * load instead (corunner-kv.c: N connections; the server on object 0, the
+ * load on object 1), whose requests/s are stored after the cell. It dies
+ * with cvmbench (PR_SET_PDEATHSIG) and is journalled, so a crash cannot
+ * leave it running.
  */
 #include <errno.h>
 #include <signal.h>
@@ -16,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "corunner-kv.h"
 #include "corunner-load.h"
 #include "journal.h"
 #include "knob-corunner.h"
@@ -26,6 +30,7 @@ static struct {
 	pid_t pid;
 	long journal_id;
 	struct corunner_plan plan;
+	struct corunner_kv kv;         /* kind kv: its processes (pid, journal_id unused) */
 } corunner;
 
 /* The plan of @c: kind, buffer size from the LLC's, each thread's CPUs. */
@@ -34,18 +39,20 @@ static int corunner_plan_make(const struct cell *c, struct corunner_plan *plan,
 {
 	struct placement_spec spec;
 	struct placement *pl = NULL;
-	int i, ret = 0;
+	int i, n, ret = 0;
 
 	memset(plan, 0, sizeof(*plan));
 	plan->threads = c->corunner;
 	if (corunner_kind_parse(c->corunner_kind, &plan->kind) ||
 	    placement_parse(c->corunner_pin, &spec))
 		return -EINVAL;
-	if (plan->kind == CORUNNER_CPU && spec.kind == PLACE_NONE)
+	if (plan->kind == CORUNNER_KV && !corunner_kv_found(why, len))
+		return -ENOENT;
+	if ((plan->kind == CORUNNER_CPU || plan->kind == CORUNNER_KV) && spec.kind == PLACE_NONE)
 		return 0;
+	n = plan->kind == CORUNNER_KV ? 2 : plan->threads;     /* kv: server, load */
 	ret = placement_open(&pl, why, len);
-	for (i = 0; !ret && spec.kind != PLACE_NONE && i < plan->threads &&
-		    i < CORUNNER_MAX_THREADS; i++)
+	for (i = 0; !ret && spec.kind != PLACE_NONE && i < n && i < CORUNNER_MAX_THREADS; i++)
 		ret = placement_cpus(pl, &spec, i, &plan->cpus[i], why, len);
 	plan->pinned = spec.kind != PLACE_NONE;
 	if (!ret)
@@ -73,6 +80,16 @@ static void corunner_child(void)
 	corunner_run(&corunner.plan);
 }
 
+/* kind kv: the server and its load, placed as the plan says. */
+static int corunner_kv_apply(char *why, size_t len)
+{
+	const struct corunner_plan *p = &corunner.plan;
+	int ret = corunner_kv_start(&corunner.kv, p->pinned ? &p->cpus[0] : NULL,
+				    p->pinned ? &p->cpus[1] : NULL, p->threads, why, len);
+
+	return ret;
+}
+
 static int corunner_apply(const struct cell *c, char *why, size_t len)
 {
 	memset(&corunner, 0, sizeof(corunner));
@@ -80,6 +97,8 @@ static int corunner_apply(const struct cell *c, char *why, size_t len)
 		return 0;
 	if (corunner_plan_make(c, &corunner.plan, why, len))
 		return KNOB_SKIP;
+	if (corunner.plan.kind == CORUNNER_KV)
+		return corunner_kv_apply(why, len);
 	corunner.pid = fork();
 	if (corunner.pid == 0)
 		corunner_child();
@@ -98,12 +117,20 @@ static int corunner_apply(const struct cell *c, char *why, size_t len)
 	return 0;
 }
 
+/* kind kv: both still up through the cell. */
+static int corunner_kv_verify(char *why, size_t len)
+{
+	return corunner_kv_alive(&corunner.kv, why, len);
+}
+
 /* Did it run through the cell? It ends only when killed. */
 static int corunner_verify(const struct cell *c, char *why, size_t len)
 {
 	int status;
 
 	(void)c;
+	if (corunner.kv.server > 0)
+		return corunner_kv_verify(why, len);
 	if (corunner.journal_id <= 0 || waitpid(corunner.pid, &status, WNOHANG) != corunner.pid)
 		return 0;
 	snprintf(why, len, "the co-runner ended during the cell (%s %d%s)",
@@ -118,6 +145,8 @@ static int corunner_verify(const struct cell *c, char *why, size_t len)
 static void corunner_restore(const struct cell *c)
 {
 	(void)c;
+	if (corunner.kv.dir[0])
+		corunner_kv_stop(&corunner.kv);
 	if (corunner.journal_id <= 0)
 		return;
 	if (corunner.pid > 0) {
@@ -132,10 +161,20 @@ static void corunner_restore(const struct cell *c)
 
 static void corunner_describe(const struct cell *c, char *buf, size_t len)
 {
-	static const char *const kinds[] = { "cpu", "cache", "memory" };
-	char cpus[96] = "";
+	static const char *const kinds[] = { "cpu", "cache", "memory", "kv" };
+	char cpus[96] = "", load[96] = "";
 
 	buf[0] = '\0';
+	if (c->corunner > 0 && corunner.kv.server > 0) {
+		if (corunner.plan.pinned) {
+			placement_cpus_text(&corunner.plan.cpus[0], cpus, sizeof(cpus));
+			placement_cpus_text(&corunner.plan.cpus[1], load, sizeof(load));
+		}
+		snprintf(buf, len, "kv: redis-server on 127.0.0.1:%d (CPUs %s), redis-benchmark "
+			 "SET/GET with %d connection(s) (CPUs %s)", corunner.kv.port,
+			 cpus[0] ? cpus : "any", corunner.kv.clients, load[0] ? load : "any");
+		return;
+	}
 	if (c->corunner <= 0 || corunner.journal_id <= 0)
 		return;
 	if (corunner.plan.pinned)
@@ -145,8 +184,31 @@ static void corunner_describe(const struct cell *c, char *buf, size_t len)
 		 cpus[0] ? cpus : "any");
 }
 
+/* kind kv: the requests/s redis-benchmark achieved over the cell. */
+static void corunner_report(const struct cell *c,
+			    void (*put)(void *ctx, const char *key, const char *value), void *ctx)
+{
+	char v[64];
+	double rps;
+	int rows;
+
+	if (c->corunner <= 0 || !corunner.kv.dir[0])
+		return;
+	if (corunner_kv_load(&corunner.kv, &rps, &rows)) {
+		put(ctx, "corunner.kv_unmeasured", "no redis-benchmark round completed during "
+		    "the cell (a round is " CORUNNER_KV_ROUND_TEXT " SETs, then as many GETs)");
+		return;
+	}
+	snprintf(v, sizeof(v), "%.1f", rps);
+	put(ctx, "corunner.kv_requests_per_s", v);
+	snprintf(v, sizeof(v), "%d", rows);
+	put(ctx, "corunner.kv_results", v);
+}
+
 pid_t corunner_pid(void)
 {
+	if (corunner.kv.server > 0)
+		return corunner.kv.server;
 	return corunner.journal_id > 0 ? corunner.pid : 0;
 }
 
@@ -157,4 +219,5 @@ const struct knob_ops knob_corunner = {
 	.verify = corunner_verify,
 	.restore = corunner_restore,
 	.describe = corunner_describe,
+	.report = corunner_report,
 };

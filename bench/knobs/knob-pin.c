@@ -5,8 +5,8 @@
  * hwloc_set_cpubind(HWLOC_CPUBIND_THREAD) on cvmbench's own thread around
  * each spawn, so the instance (and a container runtime with its container)
  * starts on those CPUs; cvmbench's thread gets its CPUs back at once. The
- * qemu backend's vCPU threads are not pinned yet (that needs their thread
- * ids from QMP query-cpus-fast): a pinned qemu cell is skipped, saying so.
+ * qemu backend binds its VMs' vCPU threads, found with QMP query-cpus-fast,
+ * once each VM is up (pin-vcpu.c).
  * Nothing on the host changes, so nothing is journalled.
  */
 #include <errno.h>
@@ -33,11 +33,6 @@ static int pin_check(const struct cell *c, struct placement **pl, char *why, siz
 	*pl = NULL;
 	if (placement_parse(c->pin, &p) || p.kind == PLACE_NONE)
 		return 0;
-	if (!strcmp(c->backend, "qemu")) {
-		snprintf(why, len, "pin = %s: the qemu backend's vCPU threads are not pinned "
-			 "yet (their thread ids need QMP query-cpus-fast)", c->pin);
-		return -ENOTSUP;
-	}
 	ret = placement_open(pl, why, len);
 	if (!ret)
 		ret = placement_cpus(*pl, &p, 0, &set, why, len);
@@ -60,6 +55,7 @@ static int pin_supported(const struct cell *c, char *why, size_t len)
 static int pin_apply(const struct cell *c, char *why, size_t len)
 {
 	memset(&pin, 0, sizeof(pin));
+	pin_vcpus_forget();
 	if (pin_check(c, &pin.pl, why, len))
 		return KNOB_SKIP;
 	if (!pin.pl)
@@ -73,6 +69,7 @@ static void pin_restore(const struct cell *c)
 {
 	(void)c;
 	pin_spawn_leave();
+	pin_vcpus_forget();
 	placement_close(pin.pl);
 	memset(&pin, 0, sizeof(pin));
 }
@@ -84,13 +81,15 @@ static void pin_describe(const struct cell *c, char *buf, size_t len)
 	cpu_set_t set;
 	int i;
 
+	int qemu = !strcmp(c->backend, "qemu"), n = qemu ? c->vms * c->vcpus : c->instances;
+
 	buf[0] = '\0';
-	for (i = 0; pin.pl && i < c->instances && i < 8 && o < len; i++) {
+	for (i = 0; pin.pl && i < n && i < 8 && o < len; i++) {
 		if (!pin_instance_cpus(i, &set))
 			break;
 		placement_cpus_text(&set, cpus, sizeof(cpus));
-		o += (size_t)snprintf(buf + o, len - o, "%sinstance %d: CPUs %s", i ? "; " : "",
-				      i, cpus);
+		o += (size_t)snprintf(buf + o, len - o, "%s%s %d: CPUs %s", i ? "; " : "",
+				      qemu ? "vCPU" : "instance", i, cpus);
 	}
 }
 

@@ -15,12 +15,16 @@ static const struct knob_ops *const knobs[] = { KNOBS(LIST_KNOB) NULL };
 #undef LIST_KNOB
 
 static int applied;             /* how many of knobs[] are applied now */
+/* the cell's put of knobs_describe(), for the knobs' report() at restore */
+static void (*report_put)(void *ctx, const char *key, const char *value);
+static void *report_ctx;
 
 int knobs_apply(const struct cell *c, char *why, size_t len)
 {
 	int ret;
 
 	applied = 0;
+	report_put = NULL;
 	for (; knobs[applied]; applied++) {
 		ret = knobs[applied]->apply(c, why, len);
 		if (ret) {
@@ -57,6 +61,8 @@ void knobs_describe(const struct cell *c,
 	char key[64], buf[256];
 	int i;
 
+	report_put = put;
+	report_ctx = ctx;
 	for (i = 0; i < applied; i++) {
 		if (!knobs[i]->describe)
 			continue;
@@ -72,6 +78,8 @@ void knobs_restore(const struct cell *c)
 {
 	while (applied > 0) {
 		applied--;
+		if (report_put && knobs[applied]->report)
+			knobs[applied]->report(c, report_put, report_ctx);
 		knobs[applied]->restore(c);
 	}
 }

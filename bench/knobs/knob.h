@@ -36,6 +36,12 @@ struct knob_ops {
 	 * stored as cell_param "<knob>.applied"; "" or NULL op = nothing to say.
 	 */
 	void (*describe)(const struct cell *c, char *buf, size_t len);
+	/*
+	 * After the cell, before restore(): what the knob measured during it
+	 * (the kv co-runner's load), as cell_param rows through @put. NULL = none.
+	 */
+	void (*report)(const struct cell *c,
+		       void (*put)(void *ctx, const char *key, const char *value), void *ctx);
 };
 
 /**
@@ -53,7 +59,11 @@ int knobs_verify(const struct cell *c, char *why, size_t len);
  */
 void knobs_describe(const struct cell *c,
 		    void (*put)(void *ctx, const char *key, const char *value), void *ctx);
-/** knobs_restore() - restore every applied knob, in reverse order. */
+/**
+ * knobs_restore() - restore every applied knob, in reverse order; each
+ * one's report() first, through the @put that knobs_describe() was given
+ * for this cell (none when it was not called).
+ */
 void knobs_restore(const struct cell *c);
 
 #endif

@@ -39,7 +39,7 @@ static void corunner_llc(pid_t pid, pid_t corunner,
 void pin_sanity(const char *backend, pid_t pid, pid_t corunner,
 		void (*put)(void *ctx, const char *key, const char *value), void *ctx)
 {
-	if (!strcmp(backend, "qemu"))
+	if (!strcmp(backend, "qemu") && !pin_vcpus_pinned())
 		put(ctx, "sanity.vcpus_unpinned", "the VMs' vCPU threads are not pinned: "
 		    "they float over the host's CPUs");
 	if (pid > 0 && corunner > 0)

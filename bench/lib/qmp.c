@@ -255,6 +255,14 @@ int qmp_stats_parse(const char *json, const char *const *names, size_t n, uint64
 	return rc;
 }
 
+int qmp_execute(struct qmp *q, const char *cmd, char **reply, int timeout_ms)
+{
+	int ret = send_cmd(q, cmd);
+
+	*reply = NULL;
+	return ret ?: read_reply(q, reply, timeout_ms);
+}
+
 int qmp_vcpu_stats(struct qmp *q, const char *const *names, size_t n, uint64_t *sums,
 		   int *nvcpus, int timeout_ms, char *err, size_t errlen)
 {
@@ -291,6 +299,15 @@ int qmp_open(struct qmp **out, const char *path, int timeout_ms, char *err, size
 void qmp_close(struct qmp *q)
 {
 	(void)q;
+}
+
+int qmp_execute(struct qmp *q, const char *cmd, char **reply, int timeout_ms)
+{
+	(void)q;
+	(void)cmd;
+	(void)timeout_ms;
+	*reply = NULL;
+	return -ENOTSUP;
 }
 
 int qmp_stats_parse(const char *json, const char *const *names, size_t n, uint64_t *sums,

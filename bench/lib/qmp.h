@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * qmp.h - a QEMU Machine Protocol client for one question: KVM's per-vCPU
+ * qmp.h - a QEMU Machine Protocol client (qmp-cpus.h asks it for the vCPU
+ * threads; qmp_execute() is the plain exchange) for KVM's per-vCPU
  * statistics of a running QEMU (`query-stats`, QEMU 7.1 and later), summed
  * over its vCPUs. The socket is found on the QEMU process's own command
  * line (-qmp unix:PATH,...), and the VM's index in its cell there too
@@ -39,6 +40,13 @@ struct qmp;
 int qmp_open(struct qmp **out, const char *path, int timeout_ms, char *err, size_t errlen);
 /** qmp_close() - close and free @q (NULL is fine). */
 void qmp_close(struct qmp *q);
+
+/**
+ * qmp_execute() - send @cmd (one JSON object and a newline) and read the
+ * reply line (events QEMU sends in between are skipped) into *@reply,
+ * malloc'ed, within @timeout_ms. 0 or -errno (-EPIPE: QEMU is gone).
+ */
+int qmp_execute(struct qmp *q, const char *cmd, char **reply, int timeout_ms);
 
 /**
  * qmp_stats_parse() - a `query-stats` reply @json (target vcpu, provider

@@ -37,6 +37,10 @@
 #   ipc          give the measured calls of the first cell pmu rows
 #                instructions_per_cycle 1.5 and mpki.cache-misses 4 (the
 #                hardware events a PMU gives); the other cells keep none
+#   ple NAME     add four cells of workload NAME: ple default and off, each with
+#                corunner 0 and with corunner 8 of kind kv, with copies of the
+#                first cell's measured calls (latency x 1, 1.5, 1.2, 2.5); and a
+#                fifth, ple = off next to a cpu co-runner, that is not drawn
 # Written for tests only: it writes rows the way cvmbench would.
 import sqlite3, sys
 
@@ -226,6 +230,21 @@ elif mode == "ipc":
                            ("mpki.cache-misses", 4, "per 1000 instructions")]:
             db.execute("INSERT INTO metric (cell_id, invocation_id, probe, name, value, "
                        "unit) VALUES (?, ?, 'pmu', ?, ?, ?)", (first, inv, n, v, unit))
+elif mode == "ple":
+    first = db.execute("SELECT min(id) FROM cell WHERE run_id = ?", (run,)).fetchone()[0]
+    icols = [d[0] for d in db.execute("SELECT * FROM invocation LIMIT 0").description]
+    calls = db.execute("SELECT * FROM invocation WHERE cell_id = ? AND phase = 'measured' "
+                       "AND ok = 1", (first,)).fetchall()
+    for i, (ple, co, kind, f) in enumerate([("default", "0", "cpu", 1), ("default", "8", "kv", 1.5),
+                                            ("off", "0", "cpu", 1.2), ("off", "8", "kv", 2.5),
+                                            ("off", "2", "cpu", 9)]):
+        c = add_cell("ple%d" % i, {"ple": ple, "corunner": co, "corunner-kind": kind}, "qemu")
+        for r in calls:
+            row = dict(zip(icols, r))
+            del row["id"]
+            row.update(cell_id=c, latency_ns=int(row["latency_ns"] * f))
+            db.execute("INSERT INTO invocation (%s) VALUES (%s)" % (
+                ", ".join(row), ", ".join("?" * len(row))), list(row.values()))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()

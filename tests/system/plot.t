@@ -27,7 +27,7 @@ cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/plot-lib.sh
 
-N=47
+N=50
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -56,6 +56,30 @@ grep -q "| threads-sweep | run 1 has no workload and idle policy" "$tmp/rep/inde
 is "$?" 0 "... lists threads-sweep under Figures not drawn with the reason"
 sed -n '/^## Errors/,$p' "$tmp/rep/index.md" | grep -q "^No errors"
 is "$?" 0 "... and has no error"
+
+# --- ple: no ple cells; ple = off skipped (no PLE to turn off) -----------------
+./cvmbench plot ple --db "$tmp/base.db" --out "$tmp/ple.svg" 2> "$tmp/err"
+is "$?:$(grep -c "nothing to draw: run 1 has no measured cell with ple = off alone or next to a kv co-runner" "$tmp/err")" \
+	"3:1" "ple of a run without ple = off cells: exit 3, nothing to draw, why"
+cp "$tmp/base.db" "$tmp/ple.db" && craft "$tmp/ple.db" ple wl
+$py -c 'import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+off = [r[0] for r in d.execute("SELECT cell_id FROM cell_param WHERE key = ? AND value = ?",
+                               ("ple", "off"))]
+for c in off:
+    d.execute("DELETE FROM invocation WHERE cell_id = ?", (c,))
+    d.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES (1, ?, NULL, ?)",
+              (c, "ple = off: neither kvm_intel (ple_gap) nor kvm_amd (pause_filter_count) is loaded here"))
+d.commit()' "$tmp/ple.db"
+./cvmbench plot ple --db "$tmp/ple.db" --out "$tmp/ple.svg" 2> "$tmp/err"
+is "$?:$(grep -c "run 1 has no measured cell with ple = off (3 skipped: ple = off: neither kvm_intel" "$tmp/err")" \
+	"3:1" "ple with its off cells skipped: exit 3, with the skip's reason" || sed 's/^/# /' "$tmp/err"
+cp "$tmp/base.db" "$tmp/ple2.db" && craft "$tmp/ple2.db" ple wl
+./cvmbench plot ple --db "$tmp/ple2.db" --out "$tmp/ple2.svg" 2> "$tmp/err"
+rc=$?
+grep -q ">wl (N=20)<" "$tmp/ple2.svg" && ! grep -q ">null (N=" "$tmp/ple2.svg"
+is "$rc:$?" "0:0" "ple draws a workload with both ple values (N = its 4 cells' calls), not one with only ple = default" ||
+	sed 's/^/# /' "$tmp/err"
 
 # --- idle cells whose idle probe was skipped ------------------------------
 cp "$tmp/base.db" "$tmp/noidle.db" && craft "$tmp/noidle.db" noidle
@@ -122,7 +146,7 @@ for name in "${names[@]}"; do
 		craft "$tmp/h$i.db" runc "$name" && craft "$tmp/h$i.db" pair "$name" &&
 		craft "$tmp/h$i.db" vmexit kvm_exit && craft "$tmp/h$i.db" vmboot "$name" &&
 		craft "$tmp/h$i.db" memory "$name" && craft "$tmp/h$i.db" vmexit-rows "$name" &&
-		craft "$tmp/h$i.db" ipc
+		craft "$tmp/h$i.db" ipc && craft "$tmp/h$i.db" ple "$name"
 	$py -c 'import sqlite3, sys
 d = sqlite3.connect(sys.argv[1]); d.execute("UPDATE skip SET reason = ?", (sys.argv[2],))
 d.commit()' "$tmp/h$i.db" "$name"

@@ -9,7 +9,8 @@
  * (pid_shared: closing an instance neither waits for nor kills it); probes
  * with pid targets therefore watch the QEMU process. The instance-side
  * probes run in VM 0's agent (agent_link). cell_end() kills every QEMU by
- * its own pid and closes its journal entries.
+ * its own pid and closes its journal entries. With `pin`, every VM's vCPU
+ * threads are bound once it is up (qemu_vms_pin(), knobs/pin-vcpu.c).
  * The guest (built or the user's: qemu-cell.c) and the accelerator
  * (qemu-accel.c) are recorded per cell; a SEV-SNP or TDX cell runs only
  * where the host offers every piece it needs (cvm-host.c), else it is a
@@ -165,6 +166,8 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 		return ret;
 	qemu_cell_vm_config(c, c->accel, &st->guest, &vc);
 	ret = qemu_vms_boot(&st->vms, c, &vc, &st->acc, err, errlen);
+	if (!ret)
+		ret = qemu_vms_pin(&st->vms, c, env->note, env->note_ctx, err, errlen);
 	note_boot(env, st);
 	store_boots(env, &st->vms);
 	return ret;

@@ -19,6 +19,7 @@
 
 #include "agent-guest.h"
 #include "guest.h"
+#include "knob-pin.h"
 #include "plus-list.h"
 #include "clock.h"
 #include "procmem.h"
@@ -254,6 +255,23 @@ int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_conf
 				       sizeof(why));
 		if (ret) {
 			snprintf(err, errlen, "vm %d: %s", i, why);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int qemu_vms_pin(struct qemu_vms *v, const struct cell *c, backend_note_fn note, void *ctx,
+		 char *err, size_t errlen)
+{
+	char e[512];
+	int i, ret;
+
+	for (i = 0; i < v->n; i++) {
+		ret = pin_vcpus(v->vm[i].vm.pid, v->vm[i].vm.qmp, i, i * c->vcpus, note, ctx, e,
+				sizeof(e));
+		if (ret) {
+			snprintf(err, errlen, "vm %d: pin = %s: %s", i, c->pin, e);
 			return ret;
 		}
 	}

@@ -69,6 +69,13 @@ int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_conf
 void qemu_vms_vm_config(const struct cell *c, int i, const char *fault,
 			const struct vm_config *vc, struct vm_config *out, char *append,
 			size_t len);
+/**
+ * qemu_vms_pin() - bind every VM's vCPU threads as @c's pin says (knob-pin.h
+ * pin_vcpus(): VM i's vCPUs are the cell's vCPUs i x vcpus onwards), the
+ * CPUs read back to @note. 0, or -errno with @err naming the VM.
+ */
+int qemu_vms_pin(struct qemu_vms *v, const struct cell *c, backend_note_fn note, void *ctx,
+		 char *err, size_t errlen);
 /** qemu_vms_spawn() - the next instance: `spawn PORT serve ...` to its VM's agent. */
 int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backend_env *env,
 		   struct instance *in, char *err, size_t errlen);

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+/*
+ * corunner-kv.c - the kv co-runner's processes (corunner-kv.h): its
+ * directory $TMPDIR/cvmbench-kv-PID-N (journal kind "corunner-kv-dir":
+ * restore removes only the files named below, then the directory),
+ *   redis-server --port P --bind 127.0.0.1 --save '' --appendonly no
+ *                --dir DIR --logfile DIR/redis.log --daemonize no
+ * and a driver that runs, round after round until killed,
+ *   redis-benchmark -h 127.0.0.1 -p P -c CLIENTS -n 10000 -t set,get --csv
+ * with its output appended to DIR/bench.csv. P is a loopback port the
+ * kernel gave free a moment before. Nothing is run through a shell.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "corunner-kv.h"
+#include "journal.h"
+#include "log.h"
+
+static const char *const dir_files[] = { "redis.log", "bench.csv", "dump.rdb" };
+
+static int kv_dir_undo(const char *dir)
+{
+	const char *base = strrchr(dir, '/');
+	char path[PATH_MAX + 16];
+	size_t i;
+
+	if (!base || strncmp(base + 1, "cvmbench-kv-", 12))
+		return -EINVAL;
+	for (i = 0; i < sizeof(dir_files) / sizeof(dir_files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, dir_files[i]);
+		unlink(path);
+	}
+	return rmdir(dir) && errno != ENOENT ? -errno : 0;
+}
+
+static const struct journal_kind kind_kv_dir = { "corunner-kv-dir", kv_dir_undo };
+JOURNAL_KIND_REGISTER(kind_kv_dir)
+
+/* @name in PATH into @path: 0, or -ENOENT. */
+static int which(const char *name, char *path, size_t len)
+{
+	const char *p = getenv("PATH"), *end;
+
+	for (p = p && *p ? p : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		snprintf(path, len, "%.*s/%s", (int)(end - p), p, name);
+		if (end > p && !access(path, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int corunner_kv_found(char *why, size_t len)
+{
+	static const char *const need[][2] = { { "redis-server", "redis-server" },
+					       { "redis-benchmark", "redis-tools" } };
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (which(need[i][0], path, sizeof(path))) {
+			snprintf(why, len, "corunner-kind = kv: %s not found (Debian package %s)",
+				 need[i][0], need[i][1]);
+			return 0;
+		}
+	return 1;
+}
+
+/* A loopback TCP port free right now: > 0, or -errno. */
+static int free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t n = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	      getsockname(fd, (struct sockaddr *)&a, &n) ? -errno : ntohs(a.sin_port);
+	close(fd);
+	return ret;
+}
+
+/* The directory, journalled before it is made. */
+static int make_dir(struct corunner_kv *kv)
+{
+	static unsigned int seq;
+	const char *t = getenv("TMPDIR");
+	long id;
+
+	do
+		snprintf(kv->dir, sizeof(kv->dir), "%s/cvmbench-kv-%d-%u",
+			 t && *t && strlen(t) < 200 ? t : "/tmp", (int)getpid(), seq++);
+	while (!access(kv->dir, F_OK));
+	id = journal_object(kind_kv_dir.kind, kv->dir);
+	if (id < 0 && id != -EBADF)
+		return (int)id;
+	kv->dir_jid = id > 0 ? id : 0;
+	return mkdir(kv->dir, 0700) ? -errno : 0;
+}
+
+/* In a child: die with the parent, ignore Ctrl-C, run on @cpus, output to @out. */
+static void child_setup(const cpu_set_t *cpus, int out)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGINT, SIG_IGN);
+	if (cpus)
+		sched_setaffinity(0, sizeof(*cpus), cpus);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(out >= 0 ? out : null, 1);
+		dup2(null, 2);
+	}
+}
+
+/* The driver's loop (a child): one benchmark round after another. */
+static void __attribute__((noreturn)) drive(char *const *argv, int out)
+{
+	int status;
+	pid_t p;
+
+	for (;;) {
+		p = fork();
+		if (p == 0) {
+			child_setup(NULL, out);
+			execv(argv[0], argv);
+			_exit(127);
+		}
+		if (p < 0 || waitpid(p, &status, 0) != p)
+			_exit(4);
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			_exit(5);      /* a failed round: verify reports it */
+	}
+}
+
+/* Journal the child @p just forked (-errno of fork: @p < 0): its pid, or -errno. */
+static pid_t journalled(pid_t p, long *jid)
+{
+	if (p < 0)
+		return -errno;
+	*jid = journal_process(p);
+	if (*jid < 0 && *jid != -EBADF) {       /* -EBADF: no journal open */
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+		return (pid_t)*jid;
+	}
+	return p;
+}
+
+/* Fork @argv on @cpus (the server), journalled: its pid, or -errno. */
+static pid_t start_server(char *const *argv, const cpu_set_t *cpus, long *jid)
+{
+	pid_t p = fork();
+
+	if (p == 0) {
+		child_setup(cpus, -1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return journalled(p, jid);
+}
+
+/* Fork the driver of @argv (benchmark rounds) on @cpus, journalled. */
+static pid_t start_driver(char *const *argv, const cpu_set_t *cpus, const char *csv, long *jid)
+{
+	int out = open(csv, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600), ret;
+	pid_t p;
+
+	if (out < 0)
+		return -errno;
+	p = fork();
+	if (p == 0) {
+		child_setup(cpus, -1);
+		drive(argv, out);
+	}
+	ret = p < 0 ? -errno : 0;
+	close(out);
+	return ret ? ret : journalled(p, jid);
+}
+
+/* The last line of the file @path into @buf. */
+static void log_tail(const char *path, char *buf, size_t len)
+{
+	char t[512];
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+	char *nl;
+
+	if (end >= 0) {
+		lseek(fd, end > (off_t)sizeof(t) - 1 ? end - (off_t)sizeof(t) + 1 : 0, SEEK_SET);
+		n = read(fd, t, sizeof(t) - 1);
+	}
+	if (fd >= 0)
+		close(fd);
+	t[n > 0 ? n : 0] = '\0';
+	while (n > 0 && t[n - 1] == '\n')
+		t[--n] = '\0';
+	nl = strrchr(t, '\n');
+	snprintf(buf, len, "%s", nl ? nl + 1 : n > 0 ? t : "(nothing)");
+}
+
+/* PING the server until it answers +PONG (or @ms pass, or it ends). */
+static int wait_pong(struct corunner_kv *kv, int ms)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)kv->port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct timespec nap = { 0, 20 * 1000 * 1000 };
+	char buf[16] = "";
+	int fd, i;
+
+	for (i = 0; i < ms / 20; i++) {
+		if (waitpid(kv->server, NULL, WNOHANG) == kv->server) {
+			kv->server = 0;
+			return -ECHILD;
+		}
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
+		    write(fd, "PING\r\n", 6) == 6 && read(fd, buf, sizeof(buf) - 1) >= 5 &&
+		    !strncmp(buf, "+PONG", 5)) {
+			close(fd);
+			return 0;
+		}
+		if (fd >= 0)
+			close(fd);
+		nanosleep(&nap, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
+static int start_both(struct corunner_kv *kv, const cpu_set_t *server_cpus,
+		      const cpu_set_t *load_cpus, char *why, size_t len)
+{
+	char srv[PATH_MAX], bench[PATH_MAX], port[16], clients[16], round[16];
+	char log[PATH_MAX + 16], csv[PATH_MAX + 16];
+	char *sargv[] = { srv, "--port", port, "--bind", "127.0.0.1", "--save", "",
+			  "--appendonly", "no", "--dir", kv->dir, "--logfile", log,
+			  "--daemonize", "no", NULL };
+	char *bargv[] = { bench, "-h", "127.0.0.1", "-p", port, "-c", clients, "-n", round,
+			  "-t", "set,get", "--csv", NULL };
+	int ret;
+
+	if (which("redis-server", srv, sizeof(srv)) || which("redis-benchmark", bench,
+							       sizeof(bench)))
+		return corunner_kv_found(why, len), -ENOENT;
+	snprintf(port, sizeof(port), "%d", kv->port);
+	snprintf(clients, sizeof(clients), "%d", kv->clients);
+	snprintf(round, sizeof(round), "%d", CORUNNER_KV_ROUND);
+	snprintf(log, sizeof(log), "%s/redis.log", kv->dir);
+	snprintf(csv, sizeof(csv), "%s/bench.csv", kv->dir);
+	kv->server = start_server(sargv, server_cpus, &kv->server_jid);
+	if (kv->server < 0) {
+		ret = kv->server;
+		kv->server = 0;
+		snprintf(why, len, "cannot start redis-server: %s", strerror(-ret));
+		return ret;
+	}
+	ret = wait_pong(kv, 10000);
+	if (ret) {
+		snprintf(why, len, "redis-server on 127.0.0.1:%d did not answer PING (%s); "
+			 "its log ends: ", kv->port, ret == -ECHILD ? "it ended" : "within 10 s");
+		log_tail(log, why + strlen(why), len - strlen(why));
+		return ret;
+	}
+	kv->driver = start_driver(bargv, load_cpus, csv, &kv->driver_jid);
+	if (kv->driver < 0) {
+		ret = kv->driver;
+		kv->driver = 0;
+		snprintf(why, len, "cannot start redis-benchmark: %s", strerror(-ret));
+	}
+	return ret;
+}
+
+int corunner_kv_start(struct corunner_kv *kv, const cpu_set_t *server_cpus,
+		      const cpu_set_t *load_cpus, int clients, char *why, size_t len)
+{
+	int ret;
+
+	memset(kv, 0, sizeof(*kv));
+	kv->clients = clients > 0 ? clients : 1;
+	ret = make_dir(kv);
+	if (ret) {
+		snprintf(why, len, "the kv co-runner's directory %s: %s", kv->dir, strerror(-ret));
+		corunner_kv_stop(kv);
+		return ret;
+	}
+	kv->port = free_port();
+	ret = kv->port < 0 ? kv->port : start_both(kv, server_cpus, load_cpus, why, len);
+	if (kv->port < 0)
+		snprintf(why, len, "no free loopback port: %s", strerror(-ret));
+	if (ret)
+		corunner_kv_stop(kv);
+	return ret;
+}
+
+/* Is @pid (our child) still running? A reaped one is set to 0. */
+static int running(pid_t *pid, int *status)
+{
+	if (*pid <= 0 || waitpid(*pid, status, WNOHANG) != *pid)
+		return *pid > 0;
+	*pid = 0;
+	return 0;
+}
+
+int corunner_kv_alive(struct corunner_kv *kv, char *why, size_t len)
+{
+	int st = 0;
+
+	if (!running(&kv->server, &st)) {
+		snprintf(why, len, "the kv co-runner's redis-server ended during the cell");
+		return -EIO;
+	}
+	if (!running(&kv->driver, &st)) {
+		snprintf(why, len, "the kv co-runner's redis-benchmark driver ended during the "
+			 "cell (%s %d)", WIFEXITED(st) ? "exit" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		return -EIO;
+	}
+	return 0;
+}
+
+int corunner_kv_csv_parse(const char *text, double *rps, int *rows)
+{
+	const char *l;
+	double v, sum = 0;
+	char *end;
+
+	*rows = 0;
+	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *c = strchr(l, ',');
+
+		if (*l != '"' || !strncmp(l, "\"test\"", 6) || !c || c[1] != '"')
+			continue;
+		v = strtod(c + 2, &end);
+		if (end == c + 2 || *end != '"' || !(v > 0))
+			continue;
+		sum += v;
+		(*rows)++;
+	}
+	*rps = *rows ? sum / *rows : 0;
+	return *rows ? 0 : -ENODATA;
+}
+
+int corunner_kv_load(const struct corunner_kv *kv, double *rps, int *rows)
+{
+	char path[PATH_MAX + 16], *text;
+	FILE *f;
+	long n;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/bench.csv", kv->dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = n >= 0 ? calloc(1, (size_t)n + 1) : NULL;
+	ret = text && fread(text, 1, (size_t)n, f) == (size_t)n ?
+	      corunner_kv_csv_parse(text, rps, rows) : -EIO;
+	free(text);
+	fclose(f);
+	return ret;
+}
+
+static void end_process(pid_t *pid, long *jid, const char *what)
+{
+	if (*pid > 0) {
+		kill(*pid, SIGKILL);
+		waitpid(*pid, NULL, 0);
+	}
+	*pid = 0;
+	if (*jid > 0 && journal_forget(*jid))
+		pr_warn("cannot close the journal entry %ld of the kv co-runner's %s", *jid, what);
+	*jid = 0;
+}
+
+void corunner_kv_stop(struct corunner_kv *kv)
+{
+	end_process(&kv->driver, &kv->driver_jid, "redis-benchmark driver");
+	end_process(&kv->server, &kv->server_jid, "redis-server");
+	if (kv->dir[0] && kv_dir_undo(kv->dir))
+		pr_warn("cannot remove %s", kv->dir);
+	kv->dir[0] = '\0';
+	if (kv->dir_jid > 0 && journal_forget(kv->dir_jid))
+		pr_warn("cannot close the journal entry %ld of %s", kv->dir_jid, "its directory");
+	kv->dir_jid = 0;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * corunner-kv.h - corunner-kind = kv: a key-value server under load beside
+ * the cell (the study used memtier against memcached; Debian packages
+ * neither memtier nor a memcached load generator, so: redis-server driven
+ * by redis-benchmark, both from Debian). cvmbench starts its own
+ * redis-server on a free loopback port with its own directory (no
+ * persistence: --save '' --appendonly no) and a driver process that runs
+ * redis-benchmark rounds (SET and GET, --csv) back to back until it is
+ * killed; each round's CSV is appended to a file whose requests/s are the
+ * load achieved. Server and driver are journalled; the rounds die with
+ * their driver (PR_SET_PDEATHSIG), the directory is journalled too.
+ */
+#ifndef CVMBENCH_CORUNNER_KV_H
+#define CVMBENCH_CORUNNER_KV_H
+
+#include <limits.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* requests per redis-benchmark round (each of SET and GET) */
+#define CORUNNER_KV_ROUND 10000
+#define CORUNNER_KV_ROUND_TEXT "10000"
+
+/** struct corunner_kv - a running kv co-runner; read only. */
+struct corunner_kv {
+	pid_t server, driver;
+	long server_jid, driver_jid, dir_jid;
+	int port, clients;
+	char dir[PATH_MAX];
+};
+
+/** corunner_kv_found() - redis-server and redis-benchmark in PATH: 1, or 0 with @why. */
+int corunner_kv_found(char *why, size_t len);
+/**
+ * corunner_kv_start() - start the server on @server_cpus and the driver
+ * on @load_cpus (NULL: unpinned) with @clients connections, wait up to
+ * 10 s for the server's PONG. 0, or -errno with @why (all of it undone).
+ */
+int corunner_kv_start(struct corunner_kv *kv, const cpu_set_t *server_cpus,
+		      const cpu_set_t *load_cpus, int clients, char *why, size_t len);
+/** corunner_kv_alive() - both processes still run: 0, or -EIO with @why. */
+int corunner_kv_alive(struct corunner_kv *kv, char *why, size_t len);
+/**
+ * corunner_kv_csv_parse() - redis-benchmark --csv output @text: the mean
+ * requests/s of its test rows ("SET","43383.95",...; header rows skipped)
+ * into @rps, their number into @rows. 0, or -ENODATA (no complete row).
+ */
+int corunner_kv_csv_parse(const char *text, double *rps, int *rows);
+/** corunner_kv_load() - corunner_kv_csv_parse() of the rounds so far. */
+int corunner_kv_load(const struct corunner_kv *kv, double *rps, int *rows);
+/** corunner_kv_stop() - kill both by their pids, reap, remove the directory. */
+void corunner_kv_stop(struct corunner_kv *kv);
+
+#endif

@@ -1,0 +1,114 @@
+#!/bin/bash
+# tests/system/corunner-kv.t - corunner-kind = kv (bench/knobs/corunner-kv.c):
+# cvmbench's own redis-server on a loopback port, with its own directory,
+# under redis-benchmark load. While a cell runs, the server answers our own
+# redis-cli and counts the commands it processed (its INFO, independent of
+# the benchmark's CSV); with corunner-pin = core the server runs on core 0's
+# CPUs and the load on core 1's (/proc against the kernel's
+# thread_siblings_list); the cell stores the requests/s achieved (> 0);
+# server, driver, benchmark and directory are gone after the cell and after
+# kill -9 of the run and `cvmbench restore`, the journal empty; a redis-server
+# running before the test (the system's) still runs after it; without redis
+# in PATH the cell is skipped with the reason. Missing redis: SKIP (a
+# failure under CI).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+
+tmp=$(mktemp -d)
+trap '$CVMBENCH restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data TMPDIR=$tmp
+
+N=11
+plan $N
+for t in redis-server redis-benchmark redis-cli sqlite3; do
+	command -v $t >/dev/null || skip_all $N "$t is not installed (Debian: redis-server, redis-tools)"
+done
+sys=/sys/devices/system/cpu
+# running redis-servers (not zombies: a killed one waits for init to reap it)
+servers() { ps -C redis-server -o pid=,stat= | awk '$2 !~ /^Z/ { print $1 }' | sort; }
+before=$(servers)
+
+ini() {
+	cat > "$tmp/$1.ini" <<INI
+[experiment $1]
+workload = null
+corunner = 4
+corunner-kind = kv
+corunner-pin = ${2:-none}
+invocations = ${3:-400000}
+wait = block
+warmup = 0
+INI
+}
+# the children of process $1 named $2
+kids() { ps -o pid=,comm= --ppid "$1" 2>/dev/null | awk -v c="$2" '$2 == c { print $1 }'; }
+# start a run of $1.ini; sets run, srv (redis-server), drv (the driver) and port
+start() {
+	$CVMBENCH run "$tmp/$1.ini" --db "$tmp/$1.db" --wait-lock 600 2>"$tmp/$1.err" & run=$!
+	srv= drv= port=
+	for _ in $(seq 400); do
+		srv=$(kids "$run" redis-server | head -1)
+		drv=$(kids "$run" cvmbench | head -1)
+		[ -n "$srv" ] && [ -n "$drv" ] && [ -n "$(kids "$drv" redis-benchmark)" ] && break
+		sleep 0.05
+	done
+	# redis-server sets its title to "redis-server 127.0.0.1:PORT"
+	port=$(tr '\0' ' ' < /proc/$srv/cmdline 2>/dev/null | sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p')
+}
+gone() { local p; for p; do [ -d /proc/$p ] && [ "$(ps -o stat= -p $p)" != Z ] && { echo "$p runs"; return; }; done; echo gone; }
+
+ini pin core
+start pin
+bench=$(kids "$drv" redis-benchmark | head -1)
+cpus_srv=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$srv/status 2>/dev/null)
+cpus_bench=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$bench/status 2>/dev/null)
+sleep 1
+cmds=$(redis-cli -h 127.0.0.1 -p "${port:-1}" info stats 2>/dev/null |
+	awk -F: '/^total_commands_processed/ { print $2 + 0 }')
+dir=$(ls -d "$tmp"/cvmbench-kv-* 2>/dev/null)
+kill -INT "$run"; wait "$run"
+echo "# port $port, server $srv on CPUs $cpus_srv, benchmark $bench on CPUs $cpus_bench"
+ok "${port:-0}" -gt 0 "a redis-server of the cell's own on a loopback port ($port)"
+ok "${cmds:-0}" -gt 1000 "it is under load: it processed $cmds commands (its own INFO, our redis-cli)"
+core0=$(cat $sys/cpu0/topology/thread_siblings_list)
+if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+	expand() { local p; for p in ${1//,/ }; do seq "${p%-*}" "${p#*-}"; done; }
+	first1=$(expand "$(cat $sys/online)" | grep -vxF -f <(expand "$core0") | head -1)
+	is "$cpus_srv/$cpus_bench" "$core0/$(cat $sys/cpu$first1/topology/thread_siblings_list)" \
+		"corunner-pin = core: the server on core 0, the load on core 1 (/proc)"
+else
+	skip "one CPU: no second core for the load"
+fi
+rps=$(sqlite3 "$tmp/pin.db" "SELECT value FROM cell_param WHERE key = 'corunner.kv_requests_per_s'")
+echo "# requests/s: $rps"
+ok "$(awk -v r="${rps:-0}" 'BEGIN { print (r > 0) }')" = 1 \
+	"the cell stores the requests/s redis-benchmark achieved ($rps)"
+is "$(gone $srv $drv $bench)/$(wc -c < "$tmp/state/journal")/$([ -e "$dir" ] && echo "$dir" || echo none)" \
+	"gone/0/none" "after the cell: server, driver, benchmark gone, journal empty, directory removed"
+
+ini kill
+start kill
+bench=$(kids "$drv" redis-benchmark | head -1)
+kill -9 "$run"; wait "$run" 2>/dev/null
+$CVMBENCH restore --wait-lock 600 >"$tmp/restore.out" 2>&1; rc=$?
+sed 's/^/# /' "$tmp/restore.out"
+for _ in $(seq 50); do [ "$(gone $srv $drv $bench)" = gone ] && break; sleep 0.1; done
+is "$rc/$(gone $srv $drv $bench)" "0/gone" "after kill -9 of the run and restore: all gone"
+is "$(wc -c < "$tmp/state/journal")/$(ls -d "$tmp"/cvmbench-kv-* 2>/dev/null | wc -l)" "0/0" \
+	"... the journal empty and the directory removed"
+ok "$srv" != "" "(the killed run had started its server)"
+
+is "$(servers)" "$before" \
+	"the redis-servers that ran before the test (the system's) still run, no other is left"
+
+ini short none 2
+PATH=/nonexistent $CVMBENCH run "$tmp/short.ini" --db "$tmp/nopath.db" --wait-lock 600 2>/dev/null; rc=$?
+is "$rc $(sqlite3 "$tmp/nopath.db" "SELECT reason FROM skip")" \
+	"3 corunner-kind = kv: redis-server not found (Debian package redis-server)" \
+	"no redis-server in PATH: the cell is skipped, naming the package"
+$CVMBENCH run "$tmp/short.ini" --db "$tmp/short.db" --wait-lock 600 2>/dev/null
+is "$(sqlite3 "$tmp/short.db" "SELECT count(*) FROM cell_param WHERE key =
+	'corunner.kv_requests_per_s'")/$(sqlite3 "$tmp/short.db" "SELECT count(*) FROM
+	cell_param WHERE key = 'corunner.kv_unmeasured'")" "0/1" \
+	"a cell shorter than a benchmark round: no requests/s, the reason instead"
