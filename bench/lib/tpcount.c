@@ -102,11 +102,13 @@ static int open_one(struct tpcount *tc, const struct tpcount_spec *spec, int id,
 
 /*
  * The event's id, after checking it has the field (from its format); where
- * the field is into *@fl when not NULL.
+ * the field is into *@fl when not NULL (one lookup: the field's place is
+ * never a default).
  */
 static int event_id(const struct tpcount_spec *spec, struct tpbpf_field *fl, char *err,
 		    size_t errlen)
 {
+	struct tpbpf_field here;
 	struct tp_format f;
 	char dir[PATH_MAX];
 	int ret = tracefs_host_dir(dir, sizeof(dir), err, errlen);
@@ -116,15 +118,14 @@ static int event_id(const struct tpcount_spec *spec, struct tpbpf_field *fl, cha
 	ret = tp_format_load(&f, dir, spec->system, spec->event, err, errlen);
 	if (ret)
 		return ret;
-	if (spec->field && !tp_format_has_field(&f, spec->field)) {
+	if (spec->field && tp_format_field(&f, spec->field, fl ? &fl->offset : &here.offset,
+					   fl ? &fl->size : &here.size)) {
 		snprintf(err, errlen, "trace event %s:%s has no field %s", spec->system,
 			 spec->event, spec->field);
 		ret = -ENOENT;
 	} else {
 		ret = tp_format_id(&f);
 	}
-	if (ret >= 0 && fl && spec->field)
-		tp_format_field(&f, spec->field, &fl->offset, &fl->size);
 	tp_format_free(&f);
 	return ret;
 }
@@ -213,7 +214,7 @@ int tpcount_open(struct tpcount **out, const struct tpcount_spec *spec,
 		 const pid_t *ids, size_t nids, unsigned int flags, char *err, size_t errlen)
 {
 	struct tpcount *tc = NULL;
-	struct tpbpf_field fl = { 0, 8 };
+	struct tpbpf_field fl = { 0, 0 };
 	size_t ii, vi;
 	int id, ret;
 
