@@ -9,16 +9,21 @@
  *
  * The program, written here as instructions (no compiler, no libbpf):
  *   if (!ctl[0]) return;                      counting enabled?
- *   t = index of the current tid (or CPU); if none, return;   (compares, or a map)
- *   v = vals[the field's value, read at its offset in the record]; if none, return;
+ *   if (!(record.cond_field == cond_value)) return;  the extra condition (or !=)
+ *   t = index of the current tid, tgid (TPCOUNT_TGID) or CPU; if none, return;
+ *                                             (compares, or a map)
+ *   v = vals[the field's value, read at its offset in the record]; if none,
+ *       return (TPCOUNT_REST: v = the last counter);
  *                                             (an array map for values < 65536)
  *   counts[0][t * nvalues + v] += 1           (atomic add)
  * The kernel runs it for every hit of the tracepoint by any task (the
  * program array belongs to the event, not to the perf event it was
  * attached through), which is why it looks the thread up itself. Read:
  * one BPF_MAP_LOOKUP_ELEM returns every counter. Only specs that count a
- * field's values, with no extra condition and no per-counter filter, and
- * not threads started later (TPCOUNT_INHERIT): anything else is -EOPNOTSUPP.
+ * field's values, with no extra condition but one "FIELD == N", no
+ * per-counter filter, and not threads started later as TPCOUNT_INHERIT
+ * (TPCOUNT_TGID counts processes, every thread of them, later ones too):
+ * anything else is -EOPNOTSUPP.
  * Nothing outlives the process: no object is pinned, so its exit (also by
  * kill -9) closes the perf event, program and maps, and the kernel frees them.
  * CVMBENCH_TEST_BPF_MAPS (tests) makes it look up threads and values in
@@ -50,6 +55,7 @@ struct tpbpf {
 	uint32_t vals_max;            /* vals is an array of this many, or 0: a hash */
 	int maps_only;                /* test: hash maps for ids and values, no shortcut */
 	int ns_own;                   /* in a pid namespace of its own: ids of @ns */
+	int tgid, rest;               /* TPCOUNT_TGID, TPCOUNT_REST */
 	struct pidns_id ns;
 };
 
@@ -163,6 +169,8 @@ static void current_tid(struct prog *p, const struct tpbpf *b)
 
 	if (!b->ns_own) {
 		emit(p, CALL(BPF_FUNC_get_current_pid_tgid));
+		if (b->tgid)
+			emit(p, ALU_IMM(BPF_RSH, 0, 32));         /* the tgid: the upper half */
 		return;
 	}
 	emit(p, dev[0]);
@@ -174,7 +182,22 @@ static void current_tid(struct prog *p, const struct tpbpf *b)
 	emit(p, MOV_IMM(4, 8));
 	emit(p, CALL(BPF_FUNC_get_ns_current_pid_tgid));
 	jmp_out(p, BPF_JNE, 0, 0);
-	emit(p, LDX(BPF_W, 0, 10, -24));
+	emit(p, LDX(BPF_W, 0, 10, b->tgid ? -20 : -24));
+}
+
+/* The extra condition: if (record.field != value) goto out (== for "!="). */
+static void cond(struct prog *p, const struct tpbpf_field *f)
+{
+	struct bpf_insn v[2] = { LD64(2, f->cond_value) };
+
+	if (!f->cond_size)
+		return;
+	emit(p, LDX(ld_size(f->cond_size), 1, 6, (short)f->cond_offset));
+	emit(p, v[0]);
+	emit(p, v[1]);
+	if (p->nout < 16)
+		p->out[p->nout++] = p->n;
+	emit(p, I(BPF_JMP | (f->cond_ne ? BPF_JEQ : BPF_JNE) | BPF_X, 1, 2, 0, 0));
 }
 
 /*
@@ -204,22 +227,50 @@ static void id_index(struct prog *p, const struct tpbpf *b, const pid_t *ids)
 		p->i[p->found[k]].off = (short)(p->n - p->found[k] - 1);
 }
 
-/* The value's index into r8: an array map holds index + 1 (0: not counted). */
-static void value_index(struct prog *p, const struct tpbpf *b, const struct tpbpf_field *f)
+/* if (reg OP imm) goto the rest (patched by value_index()) */
+static void jmp_rest(struct prog *p, int *rest, int *nrest, int op, int reg, int imm)
 {
+	rest[(*nrest)++] = p->n;
+	emit(p, I(BPF_JMP | op | BPF_K, reg, 0, 0, imm));
+}
+
+/*
+ * The value's index into r8: an array map holds index + 1 (0: not
+ * counted). A value not counted: goto out, or (TPCOUNT_REST) r8 = the
+ * last counter.
+ */
+static void value_index(struct prog *p, const struct tpbpf *b, const struct tpbpf_field *f,
+			size_t nvalues)
+{
+	int rest[3], nrest = 0, k;
+
 	emit(p, LDX(ld_size(f->size), 1, 6, (short)f->offset));
 	if (b->vals_max) {
-		jmp_out(p, BPF_JGE, 1, (int)b->vals_max);
+		jmp_rest(p, rest, &nrest, BPF_JGE, 1, (int)b->vals_max);
 		emit(p, STX(BPF_W, 10, 1, -16));
 	} else {
 		emit(p, STX(BPF_DW, 10, 1, -16));
 	}
-	lookup(p, b->vals, -16);
+	emit(p, I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, b->vals));
+	emit(p, I(0, 0, 0, 0, 0));
+	emit(p, MOV_REG(2, 10));
+	emit(p, ALU_IMM(BPF_ADD, 2, -16));
+	emit(p, CALL(BPF_FUNC_map_lookup_elem));
+	jmp_rest(p, rest, &nrest, BPF_JEQ, 0, 0);
 	emit(p, LDX(BPF_W, 8, 0, 0));
 	if (b->vals_max) {
-		jmp_out(p, BPF_JEQ, 8, 0);
+		jmp_rest(p, rest, &nrest, BPF_JEQ, 8, 0);
 		emit(p, ALU_IMM(BPF_SUB, 8, 1));
 	}
+	if (!b->rest) {           /* the jumps to the rest go out */
+		for (k = 0; k < nrest && p->nout < 16; k++)
+			p->out[p->nout++] = rest[k];
+		return;
+	}
+	emit(p, I(BPF_JMP | BPF_JA, 0, 0, 1, 0));                 /* over the rest */
+	for (k = 0; k < nrest; k++)
+		p->i[rest[k]].off = (short)(p->n - rest[k] - 1);
+	emit(p, MOV_IMM(8, (int)nvalues - 1));
 }
 
 /* The program (above) for these maps, the field and the id kind. */
@@ -234,12 +285,13 @@ static int prog_load(struct tpbpf *b, const struct tpbpf_field *f, size_t nvalue
 	lookup(&p, b->ctl, -4);                          /* enabled? */
 	emit(&p, LDX(BPF_W, 1, 0, 0));
 	jmp_out(&p, BPF_JEQ, 1, 0);
+	cond(&p, f);
 	if (cpus)
 		emit(&p, CALL(BPF_FUNC_get_smp_processor_id));
 	else
 		current_tid(&p, b);
 	id_index(&p, b, ids);                            /* r7: the tid's or CPU's index */
-	value_index(&p, b, f);                           /* r8: the value's */
+	value_index(&p, b, f, nvalues);                  /* r8: the value's */
 	emit(&p, ALU_IMM(BPF_MUL, 7, (int)nvalues));
 	emit(&p, ALU_REG(BPF_ADD, 7, 8));
 	jmp_out(&p, BPF_JGE, 7, (int)b->n);              /* bounds, for the verifier */
@@ -281,7 +333,7 @@ static int maps_fill(struct tpbpf *b, const struct tpcount_spec *spec,
 	uint32_t i, k, v;
 	int ret = 0;
 
-	for (i = 0; i < spec->nvalues; i++)
+	for (i = 0; i + b->rest < spec->nvalues; i++)
 		max = (spec->values[i] & mask) > max ? spec->values[i] & mask : max;
 	b->vals_max = max < VALS_ARRAY_MAX && !b->maps_only ? (uint32_t)max + 1 : 0;
 	b->ctl = map_new(BPF_MAP_TYPE_ARRAY, 4, 4, 1);
@@ -295,7 +347,7 @@ static int maps_fill(struct tpbpf *b, const struct tpcount_spec *spec,
 		k = (uint32_t)ids[i];
 		ret = map_put(b->ids, &k, &i);
 	}
-	for (i = 0; !ret && i < spec->nvalues; i++) {
+	for (i = 0; !ret && i + b->rest < spec->nvalues; i++) {
 		key = spec->values[i] & mask;
 		k = (uint32_t)key;
 		v = i + 1;
@@ -325,10 +377,16 @@ static const char *unsupported(const struct tpcount_spec *spec, const struct tpb
 {
 	if (spec->filters || !spec->field)
 		return "counters with filters of their own";
-	if (spec->extra)
-		return "an extra condition";
+	if (spec->extra && !f->cond_size)
+		return "an extra condition other than one FIELD == N or FIELD != N";
+	if (f->cond_size && ld_size(f->cond_size) < 0)
+		return "a condition on a field of a size other than 1, 2, 4 or 8 bytes";
+	if ((flags & TPCOUNT_REST) && spec->nvalues < 2)
+		return "the rest of the values without a value of its own";
 	if (flags & TPCOUNT_INHERIT)
-		return "threads started later (inherit)";
+		return "threads started later by inherit (TPCOUNT_TGID counts processes)";
+	if ((flags & TPCOUNT_TGID) && (flags & TPCOUNT_CPUS))
+		return "processes and CPUs at once";
 	if (ld_size(f->size) < 0)
 		return "a field of a size other than 1, 2, 4 or 8 bytes";
 	return NULL;
@@ -403,6 +461,8 @@ int tpbpf_open(struct tpbpf **out, const struct tpcount_spec *spec,
 	b->n = nids * spec->nvalues;
 	b->nids = nids;
 	b->maps_only = getenv("CVMBENCH_TEST_BPF_MAPS") != NULL;
+	b->tgid = !!(flags & TPCOUNT_TGID);
+	b->rest = !!(flags & TPCOUNT_REST);
 	ret = ns_setup(b, ids, nids, flags, err, errlen);
 	if (!ret && (ret = maps_fill(b, spec, f, ids, nids)))
 		snprintf(err, errlen, "bpf maps for %s:%s: %s", spec->system, spec->event,
