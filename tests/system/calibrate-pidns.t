@@ -5,6 +5,8 @@
 # and bpf_get_current_pid_tgid() carry the initial namespace's. Every method
 # must count exactly there or refuse with the reason: never a 0 that looks
 # like a count (before the fix: every bpf and trace-stream row read 0).
+# Then the bpf method's count by process (TPCOUNT_TGID, the vmexit probe's
+# way) in the namespace: build/tests/tpcount-bpf.t run inside it.
 # Not root, or unshare refused (no CLONE_NEWPID here): SKIP with the reason.
 set -u
 . "$(dirname "$0")/tap.sh"
@@ -12,17 +14,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state
 
-plan 5
+plan 6
 if [ "$(id -u)" != 0 ]; then
-	skip_all 5 "needs root"
+	skip_all 6 "needs root"
 fi
 if ! why=$(unshare -p -f --mount-proc true 2>&1); then
-	skip_all 5 "unshare -p -f --mount-proc refused here: ${why:-no reason given}"
+	skip_all 6 "unshare -p -f --mount-proc refused here: ${why:-no reason given}"
 fi
 inns() { unshare -p -f --mount-proc "$@"; }
 out=$(inns "$CVMBENCH" calibrate counters --calls 2001 --windows 2 --wait-lock 300 2>&1); rc=$?
 if [ $rc = 3 ]; then
-	skip_all 5 "$(echo "$out" | grep '^SKIP' | head -1)"
+	skip_all 6 "$(echo "$out" | grep '^SKIP' | head -1)"
 fi
 echo "$out" | sed 's/^/# /'
 is $rc 0 "calibrate counters in a pid namespace of its own: exit 0"
@@ -48,4 +50,13 @@ if echo "$out" | grep -q '^bpf method not checked'; then
 else
 	is "$(echo "$out" | grep -c '^[a-z_]*:sys_enter[a-z_]* bpf .* ok$')" 6 \
 	   "bpf with hash maps for threads and values, in the namespace: exact"
+fi
+unit=${BUILD:-build}/tests/tpcount-bpf.t
+if [ -x "$unit" ]; then
+	out=$(inns "$unit" 2>&1)
+	echo "$out" | sed 's/^/# /'
+	is "$(echo "$out" | grep -c '^ok [78] - bpf, by process')" 2 \
+	   "bpf by process (tgid of the namespace), condition and rest in the namespace: exact"
+else
+	skip "$unit not built (make check builds it)"
 fi
