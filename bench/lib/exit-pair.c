@@ -156,10 +156,10 @@ int exit_pair_fields_load(struct exit_pair_fields *fl, const struct tp_format *x
 	memset(fl, 0, sizeof(*fl));
 	fl->exit_id = tp_format_id(x);
 	fl->entry_id = tp_format_id(e);
-	ret = field(x, "kvm_exit", "common_type", &fl->type_off, &fl->type_size, err, errlen) ?:
-	      field(x, "kvm_exit", "common_pid", &fl->xpid_off, &fl->xpid_size, err, errlen) ?:
-	      field(e, "kvm_entry", "common_pid", &fl->pid_off, &fl->pid_size, err, errlen) ?:
-	      field(x, "kvm_exit", "exit_reason", &fl->reason_off, &fl->reason_size, err,
+	ret = field(x, "the exit event", "common_type", &fl->type_off, &fl->type_size, err, errlen) ?:
+	      field(x, "the exit event", "common_pid", &fl->xpid_off, &fl->xpid_size, err, errlen) ?:
+	      field(e, "the entry event", "common_pid", &fl->pid_off, &fl->pid_size, err, errlen) ?:
+	      field(x, "the exit event", "exit_reason", &fl->reason_off, &fl->reason_size, err,
 		    errlen);
 	if (!ret && tp_format_field(x, "isa", &fl->isa_off, &fl->isa_size))
 		fl->isa_size = 0;         /* an older kernel's kvm_exit: no isa */
