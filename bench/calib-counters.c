@@ -211,6 +211,10 @@ int calib_counters(const struct calib_counters_opts *o, FILE *out, char *why,
 			fprintf(out, "bpf method not checked: %s\n", why);
 			continue;     /* a kernel without bpf, or refusing it */
 		}
+		if (ret == -EXDEV && (runs[i].flags & TPCOUNT_STREAM)) {
+			fprintf(out, "trace-stream method not checked: %s\n", why);
+			break;    /* a pid namespace of its own: refused, with the reason */
+		}
 		if (ret < 0 && !(runs[i].spec == 1 && ret == -ENOENT))
 			return ret;
 		if (ret < 0)      /* the second event is a cross-check only */

@@ -219,6 +219,13 @@ static int one_window(struct calib *c, int w, FILE *out, char *why, size_t len)
 
 static void summary(struct calib *c, FILE *out)
 {
+	int i;
+
+	fprintf(out, "counted with:");
+	for (i = 0; i < c->nsrc; i++)
+		fprintf(out, "%s %s %s", i ? ";" : "", c->src[i].label,
+			tpcount_method_name(tpcount_method(c->src[i].tc)));
+	fprintf(out, "\n");
 	if (!c->fired[1] && !c->fired[2])
 		fprintf(out, "kvm:kvm_exit did not fire for %llu user-space exits: this "
 			"kernel's KVM does not trace it (e.g. a PVM host, kvm_pvm); "

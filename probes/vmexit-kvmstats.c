@@ -259,9 +259,7 @@ int vx_kstats_emit(const struct vx_kstats *k, struct sink *sk, int w, double *ex
 
 void vx_kstats_close(struct vx_kstats *k)
 {
-	int i;
-
-	int j;
+	int i, j;
 
 	for (i = 0; k->vm && i < k->n; i++) {
 		qmp_close(k->vm[i].q);

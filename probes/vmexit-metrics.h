@@ -50,5 +50,6 @@
 #define VMEXIT_NOTE_THREADS "threads_counted"
 #define VMEXIT_NOTE_DETAIL  "detail"
 #define VMEXIT_NOTE_NO_RATE "no_rate"   /* a window without a length: why no rate */
+#define VMEXIT_NOTE_NO_BPF  "method_why"  /* why a source is not counted with bpf */
 
 #endif

@@ -7,12 +7,18 @@
  * by GHCB exit code on SVM hosts (SEV-ES/SNP guests).
  *
  * Where the numbers come from: the counting engine (bench/lib/tpcount.c),
- * one filtered perf tracepoint counter per (reason, thread) of every
- * thread of the cell's QEMU processes (probe_target pids, /proc/PID/task,
- * with inherit for threads they start later); opened and enabled at the
- * cell window's start, read at every window boundary (where perf refuses,
- * the engine streams the events into a tracefs instance instead:
- * tpcount-stream.c, method trace-stream).
+ * opened and enabled at the cell window's start, read at every window
+ * boundary. First choice, the bpf method (tpcount-bpf.c): one eBPF program
+ * per source counts the event by reason (exit_reason, with the table's
+ * "isa == N" tested in the program) for every thread of the cell's QEMU
+ * processes (TPCOUNT_TGID: by process, so vCPU and I/O threads started
+ * later count too), the codes no table names in a last counter
+ * (TPCOUNT_REST); classes are summed here from the reasons. Where the
+ * kernel refuses it (the reason is the cell note method_why), one
+ * filtered perf tracepoint counter per (reason or class, thread) of every
+ * thread of the processes (/proc/PID/task, with inherit for threads they
+ * start later); where perf refuses, the engine streams the events into a
+ * tracefs instance instead (tpcount-stream.c, method trace-stream).
  * Reason codes and names come from the running kernel's event formats
  * (bench/lib/kvm-reasons.c); the class from kvm_reason_class().
  *
@@ -38,7 +44,8 @@
  * Side: host: the VMs' threads are on cvmbench's machine.
  *
  * Test faults (CVMBENCH_TEST_VMEXIT_FAULT, for tests/unit/vmexit-probe.c):
- * "open@K" source K's counters fail to open (EMFILE), "hide@NAME" reason
+ * "open@K" source K's counters fail to open (EMFILE), "nobpf" the bpf
+ * method is not tried (perf-filter counters, as where the kernel refuses it), "hide@NAME" reason
  * NAME is missing from the tables (as from an older kernel's print
  * table), "window0" every window measures 0 ns.
  */
@@ -79,6 +86,9 @@ struct vx_src {
 	char **filters;           /* per counter: its codes or'ed; "" for "total" */
 	size_t n;
 	int by_class;             /* counters are classes, not reasons */
+	size_t ncodes;            /* reasons in @codes (bpf counts them, and the rest) */
+	int *map;                 /* bpf: reason j's counter in @names, -1: other */
+	int bpf;                  /* counted by reason with the bpf method */
 	struct tpcount *tc;
 	struct tpcount_snap snap[2][2];   /* [cell, invocation][start, stop] */
 	double event_ns;          /* counting's cost per event (cell rows), 0: unmeasured */
@@ -89,6 +99,7 @@ struct vx_priv {
 	int nsrc;
 	int by_class;             /* vmexit-detail = class */
 	char isa_note[160];
+	char bpf_note[400];       /* why a source is not counted with bpf */
 	size_t nthreads;
 	long long t[2][2];        /* CLOCK_MONOTONIC ns of the reads */
 	double read_ns[2];
@@ -169,11 +180,13 @@ static char *class_filter(const struct vx_src *s, enum kvm_class c)
 static int src_classes(struct vx_src *s)
 {
 	char **names = calloc(NCLASS, sizeof(*names)), **filters = calloc(NCLASS, sizeof(*filters));
+	int idx[NCLASS];
 	size_t c, n = 0;
 
 	if (!names || !filters)
 		goto nomem;
 	for (c = 0; c <= CLASS_OTHER; c++) {
+		idx[c] = c == CLASS_OTHER ? -1 : (int)n;
 		filters[n] = c == CLASS_OTHER ? strdup("") : class_filter(s, (enum kvm_class)c);
 		names[n] = strdup(c == CLASS_OTHER ? "total" : class_names[c]);
 		if (!filters[n] || !names[n])
@@ -183,10 +196,13 @@ static int src_classes(struct vx_src *s)
 		else {
 			free(filters[n]);
 			free(names[n]);
+			idx[c] = -1;
 		}
 	}
-	for (c = 0; c < s->n; c++)
+	for (c = 0; c < s->n; c++) {
+		s->map[c] = idx[kvm_reason_class(s->names[c])];
 		free(s->names[c]);
+	}
 	free(s->names);
 	s->names = names;
 	s->filters = filters;
@@ -247,18 +263,21 @@ static int src_fill(struct vx_src *s, const char *event, const char *field,
 		snprintf(s->isa, sizeof(s->isa), "%s", rs->tables[t].isa);
 		snprintf(s->filter, sizeof(s->filter), "%s", rs->tables[t].filter);
 	}
-	s->codes = calloc(rs->n, sizeof(*s->codes));
+	s->codes = calloc(rs->n + 1, sizeof(*s->codes));   /* + the rest (bpf) */
 	s->names = calloc(rs->n, sizeof(*s->names));
-	if (!s->codes || !s->names)
+	s->map = calloc(rs->n + 1, sizeof(*s->map));
+	if (!s->codes || !s->names || !s->map)
 		return -ENOMEM;
 	for (i = 0; i < rs->n; i++) {
 		if (rs->r[i].table != t || hidden(rs->r[i].name))
 			continue;
 		s->codes[s->n] = rs->r[i].code;
 		s->names[s->n] = strdup(rs->r[i].name);
+		s->map[s->n] = (int)s->n;
 		if (!s->names[s->n++])
 			return -ENOMEM;
 	}
+	s->ncodes = s->n;
 	return by_class ? src_classes(s) : src_reasons(s);
 }
 
@@ -342,6 +361,7 @@ static void vx_close(struct probe *p)
 		free(s->names);
 		free(s->filters);
 		free(s->codes);
+		free(s->map);
 	}
 	free(v);
 	p->priv = NULL;
@@ -374,9 +394,34 @@ static double ns_between(const long long *a, const long long *b)
 	return (double)(*b - *a);
 }
 
-/* Source @s's counters on @n threads @tids, its snapshots, enabled. */
-static int src_open(struct vx_src *s, int k, const pid_t *tids, size_t n, char *err,
-		    size_t len)
+/*
+ * Source @s counted by reason with the bpf method for every thread of the
+ * processes @t->pids, the rest of the codes last; or why not in @note
+ * (the first source's reason only: they share it).
+ */
+static int src_open_bpf(struct vx_src *s, const struct probe_target *t, char *note,
+			size_t notelen)
+{
+	struct tpcount_spec spec = { "kvm", s->event, s->field,
+				     s->filter[0] ? s->filter : NULL, s->codes, s->ncodes + 1,
+				     NULL };
+	char why[300] = "";
+	int ret = -EOPNOTSUPP;
+
+	if (fault("nobpf"))
+		snprintf(why, sizeof(why), "the bpf method not tried (test fault nobpf)");
+	else
+		ret = tpcount_open(&s->tc, &spec, t->pids, (size_t)t->npids,
+				   TPCOUNT_TGID | TPCOUNT_REST, why, sizeof(why));
+	s->bpf = !ret;
+	if (ret && !note[0])
+		snprintf(note, notelen, "%s: perf-filter counters, not bpf: %s", s->event, why);
+	return ret;
+}
+
+/* Source @s's counters (bpf, else on @n threads @tids), its snapshots, enabled. */
+static int src_open(struct vx_src *s, int k, const struct probe_target *t, const pid_t *tids,
+		    size_t n, char *note, size_t notelen, char *err, size_t len)
 {
 	const char *f = fault("open");
 	struct tpcount_spec spec = { "kvm", s->event, s->field,
@@ -388,7 +433,8 @@ static int src_open(struct vx_src *s, int k, const pid_t *tids, size_t n, char *
 		snprintf(err, len, "%s: too many open files (test fault open@%d)", s->event, k);
 		return -EMFILE;
 	}
-	ret = tpcount_open(&s->tc, &spec, tids, n, TPCOUNT_INHERIT, err, len);
+	ret = src_open_bpf(s, t, note, notelen) ?
+	      tpcount_open(&s->tc, &spec, tids, n, TPCOUNT_INHERIT, err, len) : 0;
 	for (i = 0; !ret && i < 4; i++)
 		ret = tpcount_snap_init(s->tc, &s->snap[i / 2][i % 2]);
 	return ret ?: tpcount_enable(s->tc);
@@ -414,8 +460,10 @@ static int counters_open(struct probe *p, struct vx_priv *v)
 	if (ret)
 		return probe_error(p, ret, "threads of the VM processes: %s", strerror(-ret));
 	v->nthreads = n;
+	v->bpf_note[0] = '\0';
 	for (k = 0; !ret && k < v->nsrc; k++)
-		ret = src_open(&v->src[k], k, tids, n, err, sizeof(err));
+		ret = src_open(&v->src[k], k, t, tids, n, v->bpf_note, sizeof(v->bpf_note), err,
+			       sizeof(err));
 	free(tids);
 	if (!ret && vx_kstats_open(&v->ks, t->pids, t->npids))
 		ret = -ENOMEM;
@@ -543,6 +591,25 @@ static int put(struct sink *sk, const char *name, double count, double secs)
 }
 
 /*
+ * Counter @i of source @s (a reason or class, the last the total) in window
+ * @w: with bpf the sum of its reasons' counts (the total: of every count,
+ * the rest too).
+ */
+static long long src_count(const struct vx_src *s, int w, size_t i)
+{
+	const struct tpcount_snap *a = &s->snap[w][0], *b = &s->snap[w][1];
+	long long c = 0;
+	size_t j;
+
+	if (!s->bpf)
+		return (long long)tpcount_diff(s->tc, a, b, i, -1);
+	for (j = 0; j <= s->ncodes; j++)
+		if (i == s->n - 1 || (j < s->ncodes && s->map[j] == (int)i))
+			c += (long long)tpcount_diff(s->tc, a, b, j, -1);
+	return c;
+}
+
+/*
  * Source @s's window @w into @tot (its "total" counter) and @cls ("other"
  * is the total less the other classes: also codes no table names); by
  * reason each nonzero reason is also a metric through @sk when not NULL.
@@ -556,7 +623,7 @@ static int src_tally(struct sink *sk, const struct vx_src *s, int w, double secs
 	int ret = 0;
 
 	for (i = 0; i < s->n && !ret; i++) {
-		c = (double)tpcount_diff(s->tc, &s->snap[w][0], &s->snap[w][1], i, -1);
+		c = (double)src_count(s, w, i);
 		if (i == s->n - 1) {           /* "total" */
 			cls[CLASS_OTHER] += c - sum;
 			*tot += c;
@@ -647,7 +714,7 @@ static int src_row(struct sink *sk, const struct vx_src *s, size_t i, long long 
 		r.class = s->by_class ? s->names[i] : class_names[kvm_reason_class(s->names[i])];
 	r.reason_code = rest || total || s->by_class ? -1 : (long long)s->codes[i];
 	r.count = skip ? -1 : c;
-	r.counters_per_event = (long long)s->n;
+	r.counters_per_event = s->bpf ? 1 : (long long)s->n;   /* bpf: one program */
 	if (s->event_ns > 0)
 		r.cost_ns_per_event = s->event_ns;
 	r.fidelity = total ? fid : NULL;
@@ -670,7 +737,7 @@ static int src_rows(struct sink *sk, const struct vx_src *s, int w, const char *
 	if (skip)
 		return src_row(sk, s, s->n - 1, -1, NULL, skip);
 	for (i = 0; i < s->n && !ret; i++) {
-		c = (long long)tpcount_diff(s->tc, &s->snap[w][0], &s->snap[w][1], i, -1);
+		c = src_count(s, w, i);
 		if (i < s->n - 1) {
 			sum += c;
 			ret = c ? src_row(sk, s, i, c, NULL, NULL) : 0;
@@ -718,7 +785,8 @@ static int emit_notes(struct vx_priv *v, struct sink *sk)
 	ret = sink_note(sk, VMEXIT_NOTE_METHOD, tpcount_method_name(tpcount_method(v->src[0].tc)));
 	ret = ret ?: sink_note(sk, VMEXIT_NOTE_THREADS, buf);
 	ret = ret ?: sink_note(sk, VMEXIT_NOTE_DETAIL, v->by_class ? "class" : "reason");
-	return ret ?: v->isa_note[0] ? sink_note(sk, "isa", v->isa_note) : 0;
+	ret = ret ?: v->isa_note[0] ? sink_note(sk, "isa", v->isa_note) : 0;
+	return ret ?: v->bpf_note[0] ? sink_note(sk, VMEXIT_NOTE_NO_BPF, v->bpf_note) : 0;
 }
 
 /*
@@ -754,7 +822,7 @@ static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
 	for (k = 0; k < v->nsrc; k++) {
 		counters += (double)tpcount_ncounters(v->src[k].tc);
 		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
-			per_exit += (double)v->src[k].n;
+			per_exit += v->src[k].bpf ? 1 : (double)v->src[k].n;
 	}
 	return sink_metric(sk, VMEXIT_COUNTERS, counters, "count") ?:
 	       sink_metric(sk, VMEXIT_PER_EXIT, per_exit, "count") ?:

@@ -3,12 +3,14 @@
  * qmp.c - KVM's per-vCPU statistics from a running QEMU over QMP (qmp.h):
  * one JSON object per line each way; the greeting, qmp_capabilities, then
  *   -> {"execute":"query-stats","arguments":{"target":"vcpu",
- *       "providers":[{"provider":"kvm"}]}}
+ *       "providers":[{"provider":"kvm","names":["exits",...]}]}}
  *   <- {"return":[{"provider":"kvm","qom-path":"/machine/...",
  *       "stats":[{"name":"exits","value":123}, ...]}, ...]}
  * (QEMU's qapi/stats.json: StatsFilter, StatsResult; a value is a u64 or,
  * for a histogram, a list). Asynchronous events ({"event": ...}) may come
- * between a command and its reply and are skipped.
+ * between a command and its reply and are skipped. Only the statistics
+ * asked for are requested (a vCPU's histograms are ~2 KB each), and a reply
+ * line may be as long as QMP_LINE_MAX: the buffer grows to hold it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +21,26 @@
 
 #include "qmp.h"
 
+/*
+ * The socket path of a "unix:PATH[,option...]" argument: QEMU's option
+ * syntax writes a comma of PATH as ",," (qemu-argv.c), undone here.
+ */
+static int unix_path(const char *v, char *path, size_t plen)
+{
+	size_t n = 0;
+
+	for (; *v && (*v != ',' || v[1] == ','); v += *v == ',' ? 2 : 1) {
+		if (n + 1 >= plen)
+			return -ENAMETOOLONG;
+		path[n++] = *v;
+	}
+	path[n] = '\0';
+	return 0;
+}
+
 int qmp_cmdline_find(const char *cmd, size_t len, char *path, size_t plen, int *vm_idx)
 {
-	const char *a = cmd, *end = cmd + len, *v, *comma;
+	const char *a = cmd, *end = cmd + len, *v;
 	int found = 0;
 
 	*vm_idx = -1;
@@ -30,11 +49,8 @@ int qmp_cmdline_find(const char *cmd, size_t len, char *path, size_t plen, int *
 			*vm_idx = atoi(v + 12);
 		if (strcmp(a, "-qmp") || a + 5 >= end || strncmp(a + 5, "unix:", 5))
 			continue;
-		v = a + 10;
-		comma = strchr(v, ',');
-		if ((size_t)(comma ? comma - v : (long)strlen(v)) >= plen)
+		if (unix_path(a + 10, path, plen))
 			return -ENAMETOOLONG;
-		snprintf(path, plen, "%.*s", (int)(comma ? comma - v : (long)strlen(v)), v);
 		found = 1;
 	}
 	return found ? 0 : -ENOENT;
@@ -64,11 +80,32 @@ int qmp_pid_find(pid_t pid, char *path, size_t plen, int *vm_idx)
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#define QMP_BUF_MIN 65536
+#define QMP_LINE_MAX (64u << 20)   /* a reply longer than this is refused */
+
 struct qmp {
 	int fd;
-	char buf[65536];
+	char *buf;
 	size_t len;               /* bytes in buf not yet returned */
+	size_t cap;               /* grows (doubling) to QMP_LINE_MAX for a long line */
 };
+
+/* Room for more in @q's buffer: doubled when full, -EMSGSIZE past QMP_LINE_MAX. */
+static int room(struct qmp *q)
+{
+	char *nb;
+
+	if (q->len < q->cap)
+		return 0;
+	if (q->cap >= QMP_LINE_MAX)
+		return -EMSGSIZE;
+	nb = realloc(q->buf, q->cap * 2);
+	if (!nb)
+		return -ENOMEM;
+	q->buf = nb;
+	q->cap *= 2;
+	return 0;
+}
 
 /* The next line (no newline) into *@line, malloc'ed. */
 static int read_line(struct qmp *q, char **line, int timeout_ms)
@@ -76,13 +113,14 @@ static int read_line(struct qmp *q, char **line, int timeout_ms)
 	struct pollfd p = { q->fd, POLLIN, 0 };
 	char *nl;
 	ssize_t r;
+	int ret;
 
 	while (!(nl = memchr(q->buf, '\n', q->len))) {
-		if (q->len == sizeof(q->buf))
-			return -EMSGSIZE;
+		if ((ret = room(q)))
+			return ret;
 		if (poll(&p, 1, timeout_ms) != 1)
 			return -ETIMEDOUT;
-		r = read(q->fd, q->buf + q->len, sizeof(q->buf) - q->len);
+		r = read(q->fd, q->buf + q->len, q->cap - q->len);
 		if (r <= 0)
 			return r ? -errno : -ECONNRESET;
 		q->len += (size_t)r;
@@ -145,8 +183,11 @@ int qmp_open(struct qmp **out, const char *path, int timeout_ms, char *err, size
 	}
 	strcpy(sa.sun_path, path);
 	q = calloc(1, sizeof(*q));
-	if (!q)
+	if (!q || !(q->buf = malloc(QMP_BUF_MIN))) {
+		free(q);
 		return -ENOMEM;
+	}
+	q->cap = QMP_BUF_MIN;
 	q->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (q->fd < 0 || connect(q->fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		ret = -errno;
@@ -169,6 +210,7 @@ void qmp_close(struct qmp *q)
 		return;
 	if (q->fd >= 0)
 		close(q->fd);
+	free(q->buf);
 	free(q);
 }
 
@@ -263,13 +305,38 @@ int qmp_execute(struct qmp *q, const char *cmd, char **reply, int timeout_ms)
 	return ret ?: read_reply(q, reply, timeout_ms);
 }
 
+/* The query-stats command for @names (JSON strings: names of [A-Za-z0-9_] only). */
+static char *stats_cmd(const char *const *names, size_t n)
+{
+	size_t i, cap = 128, used;
+	char *c;
+
+	for (i = 0; i < n; i++) {
+		if (strspn(names[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			   "0123456789_") != strlen(names[i]))
+			return NULL;
+		cap += strlen(names[i]) + 3;
+	}
+	c = malloc(cap);
+	if (!c)
+		return NULL;
+	used = (size_t)snprintf(c, cap, "{\"execute\":\"query-stats\",\"arguments\":"
+				"{\"target\":\"vcpu\",\"providers\":[{\"provider\":\"kvm\","
+				"\"names\":[");
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(c + used, cap - used, "%s\"%s\"", i ? "," : "",
+					 names[i]);
+	snprintf(c + used, cap - used, "]}]}}\n");
+	return c;
+}
+
 int qmp_vcpu_stats(struct qmp *q, const char *const *names, size_t n, uint64_t *sums,
 		   int *nvcpus, int timeout_ms, char *err, size_t errlen)
 {
-	char *line = NULL;
-	int ret = send_cmd(q, "{\"execute\":\"query-stats\",\"arguments\":{\"target\":"
-			   "\"vcpu\",\"providers\":[{\"provider\":\"kvm\"}]}}\n");
+	char *line = NULL, *cmd = stats_cmd(names, n);
+	int ret = cmd ? send_cmd(q, cmd) : -EINVAL;
 
+	free(cmd);
 	ret = ret ?: read_reply(q, &line, timeout_ms);
 	if (ret) {
 		snprintf(err, errlen, "QMP query-stats: %s", strerror(-ret));

@@ -60,7 +60,8 @@ int qmp_stats_parse(const char *json, const char *const *names, size_t n, uint64
 		    int *nvcpus, char *err, size_t errlen);
 
 /**
- * qmp_vcpu_stats() - ask @q for query-stats (vcpu, kvm) and parse the
+ * qmp_vcpu_stats() - ask @q for query-stats (vcpu, kvm, only @names: QEMU
+ * 7.1's StatsRequest names; each of [A-Za-z0-9_], else -EINVAL) and parse the
  * reply as qmp_stats_parse() (events QEMU sends in between are skipped),
  * waiting up to @timeout_ms. 0 or -errno with @err.
  */

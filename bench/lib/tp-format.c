@@ -130,7 +130,7 @@ int tp_format_has_field(const struct tp_format *f, const char *name)
 int tp_format_field(const struct tp_format *f, const char *name, unsigned int *offset,
 		    unsigned int *size)
 {
-	struct tep_format_field *fl = f->event ? tep_find_field(f->event, name) : NULL;
+	struct tep_format_field *fl = f->event ? tep_find_any_field(f->event, name) : NULL;
 
 	if (!fl)
 		return -ENOENT;

@@ -41,7 +41,7 @@ int tp_format_id(const struct tp_format *f);
 /** tp_format_has_field() - 1 if the event has a field named @name. */
 int tp_format_has_field(const struct tp_format *f, const char *name);
 /**
- * tp_format_field() - where field @name is in a record: its byte offset
+ * tp_format_field() - where field @name (common_* fields too) is in a record: its byte offset
  * and size into *@offset and *@size. Returns 0, or -ENOENT.
  */
 int tp_format_field(const struct tp_format *f, const char *name, unsigned int *offset,

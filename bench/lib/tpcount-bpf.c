@@ -9,20 +9,30 @@
  *
  * The program, written here as instructions (no compiler, no libbpf):
  *   if (!ctl[0]) return;                      counting enabled?
- *   t = index of the current tid (or CPU); if none, return;   (compares, or a map)
- *   v = vals[the field's value, read at its offset in the record]; if none, return;
+ *   if (!(record.cond_field == cond_value)) return;  the extra condition (or !=)
+ *   t = index of the current tid, tgid (TPCOUNT_TGID) or CPU; if none, return;
+ *                                             (compares, or a map)
+ *   v = vals[the field's value, read at its offset in the record]; if none,
+ *       return (TPCOUNT_REST: v = the last counter);
  *                                             (an array map for values < 65536)
  *   counts[0][t * nvalues + v] += 1           (atomic add)
  * The kernel runs it for every hit of the tracepoint by any task (the
  * program array belongs to the event, not to the perf event it was
  * attached through), which is why it looks the thread up itself. Read:
  * one BPF_MAP_LOOKUP_ELEM returns every counter. Only specs that count a
- * field's values, with no extra condition and no per-counter filter, and
- * not threads started later (TPCOUNT_INHERIT): anything else is -EOPNOTSUPP.
+ * field's values, with no extra condition but one "FIELD == N", no
+ * per-counter filter, and not threads started later as TPCOUNT_INHERIT
+ * (TPCOUNT_TGID counts processes, every thread of them, later ones too):
+ * anything else is -EOPNOTSUPP.
  * Nothing outlives the process: no object is pinned, so its exit (also by
  * kill -9) closes the perf event, program and maps, and the kernel frees them.
  * CVMBENCH_TEST_BPF_MAPS (tests) makes it look up threads and values in
  * hash maps always, the path of more than 32 threads and of large values.
+ * Thread ids: bpf_get_current_pid_tgid() gives the initial pid namespace's
+ * ids, the ids given here are this process's; in a pid namespace of its
+ * own (a container, `unshare -p`) the program asks for the ids of that
+ * namespace instead (bpf_get_ns_current_pid_tgid, kernel 5.7+), and only
+ * threads of that very namespace can be counted (-EXDEV for others).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -35,6 +45,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "pidns.h"
 #include "tpcount-local.h"
 
 struct tpbpf {
@@ -43,6 +54,9 @@ struct tpbpf {
 	size_t n, nids;               /* counters: nids x nvalues */
 	uint32_t vals_max;            /* vals is an array of this many, or 0: a hash */
 	int maps_only;                /* test: hash maps for ids and values, no shortcut */
+	int ns_own;                   /* in a pid namespace of its own: ids of @ns */
+	int tgid, rest;               /* TPCOUNT_TGID, TPCOUNT_REST */
+	struct pidns_id ns;
 };
 
 #define I(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
@@ -56,6 +70,8 @@ struct tpbpf {
 #define ST(sz, d, o, i)     I(BPF_ST | (sz) | BPF_MEM, d, 0, o, i)
 #define CALL(f)             I(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 #define EXIT()              I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define LD64(d, v)          I(BPF_LD | BPF_DW | BPF_IMM, d, 0, 0, (int)(uint32_t)(v)), \
+			    I(0, 0, 0, 0, (int)(uint32_t)((uint64_t)(v) >> 32))
 #define XADD64(d, s, o)     I(BPF_STX | BPF_DW | BPF_ATOMIC, d, s, o, BPF_ADD)
 
 #define IDS_INLINE 32      /* up to this many threads or CPUs: compared inline */
@@ -134,10 +150,54 @@ static int map_put(int fd, const void *key, const void *val)
 	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a) ? -errno : 0;
 }
 
-/* The load size of a field of @size bytes (1, 2, 4 or 8). */
+/* The load size of a field of @size bytes (1, 2, 4 or 8), or -1 for any other. */
 static int ld_size(unsigned int size)
 {
-	return size == 1 ? BPF_B : size == 2 ? BPF_H : size == 4 ? BPF_W : BPF_DW;
+	return size == 1 ? BPF_B : size == 2 ? BPF_H : size == 4 ? BPF_W :
+	       size == 8 ? BPF_DW : -1;
+}
+
+/*
+ * The current thread's id into r0: of the initial pid namespace, or (in a
+ * namespace of its own) of @b->ns: bpf_get_ns_current_pid_tgid(dev, ino,
+ * &info, 8) fills { pid (the thread's), tgid } at fp - 24; goto out when
+ * the thread is not in that namespace.
+ */
+static void current_tid(struct prog *p, const struct tpbpf *b)
+{
+	struct bpf_insn dev[2] = { LD64(1, b->ns.dev) }, ino[2] = { LD64(2, b->ns.ino) };
+
+	if (!b->ns_own) {
+		emit(p, CALL(BPF_FUNC_get_current_pid_tgid));
+		if (b->tgid)
+			emit(p, ALU_IMM(BPF_RSH, 0, 32));         /* the tgid: the upper half */
+		return;
+	}
+	emit(p, dev[0]);
+	emit(p, dev[1]);
+	emit(p, ino[0]);
+	emit(p, ino[1]);
+	emit(p, MOV_REG(3, 10));
+	emit(p, ALU_IMM(BPF_ADD, 3, -24));
+	emit(p, MOV_IMM(4, 8));
+	emit(p, CALL(BPF_FUNC_get_ns_current_pid_tgid));
+	jmp_out(p, BPF_JNE, 0, 0);
+	emit(p, LDX(BPF_W, 0, 10, b->tgid ? -20 : -24));
+}
+
+/* The extra condition: if (record.field != value) goto out (== for "!="). */
+static void cond(struct prog *p, const struct tpbpf_field *f)
+{
+	struct bpf_insn v[2] = { LD64(2, f->cond_value) };
+
+	if (!f->cond_size)
+		return;
+	emit(p, LDX(ld_size(f->cond_size), 1, 6, (short)f->cond_offset));
+	emit(p, v[0]);
+	emit(p, v[1]);
+	if (p->nout < 16)
+		p->out[p->nout++] = p->n;
+	emit(p, I(BPF_JMP | (f->cond_ne ? BPF_JEQ : BPF_JNE) | BPF_X, 1, 2, 0, 0));
 }
 
 /*
@@ -167,22 +227,50 @@ static void id_index(struct prog *p, const struct tpbpf *b, const pid_t *ids)
 		p->i[p->found[k]].off = (short)(p->n - p->found[k] - 1);
 }
 
-/* The value's index into r8: an array map holds index + 1 (0: not counted). */
-static void value_index(struct prog *p, const struct tpbpf *b, const struct tpbpf_field *f)
+/* if (reg OP imm) goto the rest (patched by value_index()) */
+static void jmp_rest(struct prog *p, int *rest, int *nrest, int op, int reg, int imm)
 {
+	rest[(*nrest)++] = p->n;
+	emit(p, I(BPF_JMP | op | BPF_K, reg, 0, 0, imm));
+}
+
+/*
+ * The value's index into r8: an array map holds index + 1 (0: not
+ * counted). A value not counted: goto out, or (TPCOUNT_REST) r8 = the
+ * last counter.
+ */
+static void value_index(struct prog *p, const struct tpbpf *b, const struct tpbpf_field *f,
+			size_t nvalues)
+{
+	int rest[3], nrest = 0, k;
+
 	emit(p, LDX(ld_size(f->size), 1, 6, (short)f->offset));
 	if (b->vals_max) {
-		jmp_out(p, BPF_JGE, 1, (int)b->vals_max);
+		jmp_rest(p, rest, &nrest, BPF_JGE, 1, (int)b->vals_max);
 		emit(p, STX(BPF_W, 10, 1, -16));
 	} else {
 		emit(p, STX(BPF_DW, 10, 1, -16));
 	}
-	lookup(p, b->vals, -16);
+	emit(p, I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, b->vals));
+	emit(p, I(0, 0, 0, 0, 0));
+	emit(p, MOV_REG(2, 10));
+	emit(p, ALU_IMM(BPF_ADD, 2, -16));
+	emit(p, CALL(BPF_FUNC_map_lookup_elem));
+	jmp_rest(p, rest, &nrest, BPF_JEQ, 0, 0);
 	emit(p, LDX(BPF_W, 8, 0, 0));
 	if (b->vals_max) {
-		jmp_out(p, BPF_JEQ, 8, 0);
+		jmp_rest(p, rest, &nrest, BPF_JEQ, 8, 0);
 		emit(p, ALU_IMM(BPF_SUB, 8, 1));
 	}
+	if (!b->rest) {           /* the jumps to the rest go out */
+		for (k = 0; k < nrest && p->nout < 16; k++)
+			p->out[p->nout++] = rest[k];
+		return;
+	}
+	emit(p, I(BPF_JMP | BPF_JA, 0, 0, 1, 0));                 /* over the rest */
+	for (k = 0; k < nrest; k++)
+		p->i[rest[k]].off = (short)(p->n - rest[k] - 1);
+	emit(p, MOV_IMM(8, (int)nvalues - 1));
 }
 
 /* The program (above) for these maps, the field and the id kind. */
@@ -197,9 +285,13 @@ static int prog_load(struct tpbpf *b, const struct tpbpf_field *f, size_t nvalue
 	lookup(&p, b->ctl, -4);                          /* enabled? */
 	emit(&p, LDX(BPF_W, 1, 0, 0));
 	jmp_out(&p, BPF_JEQ, 1, 0);
-	emit(&p, CALL(cpus ? BPF_FUNC_get_smp_processor_id : BPF_FUNC_get_current_pid_tgid));
+	cond(&p, f);
+	if (cpus)
+		emit(&p, CALL(BPF_FUNC_get_smp_processor_id));
+	else
+		current_tid(&p, b);
 	id_index(&p, b, ids);                            /* r7: the tid's or CPU's index */
-	value_index(&p, b, f);                           /* r8: the value's */
+	value_index(&p, b, f, nvalues);                  /* r8: the value's */
 	emit(&p, ALU_IMM(BPF_MUL, 7, (int)nvalues));
 	emit(&p, ALU_REG(BPF_ADD, 7, 8));
 	jmp_out(&p, BPF_JGE, 7, (int)b->n);              /* bounds, for the verifier */
@@ -241,7 +333,7 @@ static int maps_fill(struct tpbpf *b, const struct tpcount_spec *spec,
 	uint32_t i, k, v;
 	int ret = 0;
 
-	for (i = 0; i < spec->nvalues; i++)
+	for (i = 0; i + b->rest < spec->nvalues; i++)
 		max = (spec->values[i] & mask) > max ? spec->values[i] & mask : max;
 	b->vals_max = max < VALS_ARRAY_MAX && !b->maps_only ? (uint32_t)max + 1 : 0;
 	b->ctl = map_new(BPF_MAP_TYPE_ARRAY, 4, 4, 1);
@@ -255,7 +347,7 @@ static int maps_fill(struct tpbpf *b, const struct tpcount_spec *spec,
 		k = (uint32_t)ids[i];
 		ret = map_put(b->ids, &k, &i);
 	}
-	for (i = 0; !ret && i < spec->nvalues; i++) {
+	for (i = 0; !ret && i + b->rest < spec->nvalues; i++) {
 		key = spec->values[i] & mask;
 		k = (uint32_t)key;
 		v = i + 1;
@@ -280,23 +372,80 @@ static int attach(struct tpbpf *b, int id, pid_t who, int cpus)
 }
 
 /* The reason a spec is not for this method, or NULL. */
-static const char *unsupported(const struct tpcount_spec *spec, unsigned int flags)
+static const char *unsupported(const struct tpcount_spec *spec, const struct tpbpf_field *f,
+			       unsigned int flags)
 {
 	if (spec->filters || !spec->field)
 		return "counters with filters of their own";
-	if (spec->extra)
-		return "an extra condition";
+	if (spec->extra && !f->cond_size)
+		return "an extra condition other than one FIELD == N or FIELD != N";
+	if (f->cond_size && ld_size(f->cond_size) < 0)
+		return "a condition on a field of a size other than 1, 2, 4 or 8 bytes";
+	if ((flags & TPCOUNT_REST) && spec->nvalues < 2)
+		return "the rest of the values without a value of its own";
 	if (flags & TPCOUNT_INHERIT)
-		return "threads started later (inherit)";
+		return "threads started later by inherit (TPCOUNT_TGID counts processes)";
+	if ((flags & TPCOUNT_TGID) && (flags & TPCOUNT_CPUS))
+		return "processes and CPUs at once";
+	if (ld_size(f->size) < 0)
+		return "a field of a size other than 1, 2, 4 or 8 bytes";
 	return NULL;
+}
+
+/*
+ * Which thread ids the program sees: in a pid namespace of its own, those
+ * of this namespace, and every counted thread must be in it.
+ */
+static int ns_setup(struct tpbpf *b, const pid_t *ids, size_t nids, unsigned int flags,
+		    char *err, size_t errlen)
+{
+	size_t i;
+	int ret;
+
+	if (flags & TPCOUNT_CPUS)
+		return 0;
+	ret = pidns_self(&b->ns);
+	if (ret) {
+		snprintf(err, errlen, "/proc/self/ns/pid: %s", strerror(-ret));
+		return ret;
+	}
+	b->ns_own = !pidns_is_initial(&b->ns);
+	for (i = 0; b->ns_own && i < nids; i++) {
+		ret = pidns_of_task(ids[i], &b->ns);
+		if (ret) {
+			snprintf(err, errlen, "the bpf method in a pid namespace counts only "
+				 "threads of that namespace; thread %d: %s", (int)ids[i],
+				 ret == -EXDEV ? "in another" : strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* The program loaded, or the kernel's reason in @err. */
+static int load(struct tpbpf *b, const struct tpcount_spec *spec, const struct tpbpf_field *f,
+		const pid_t *ids, unsigned int flags, char *err, size_t errlen)
+{
+	char *log = calloc(1, 4096);
+	int ret;
+
+	if (!log)
+		return -ENOMEM;
+	ret = prog_load(b, f, spec->nvalues, ids, !!(flags & TPCOUNT_CPUS), log, 4096);
+	if (ret)
+		snprintf(err, errlen, "the kernel refused the bpf program for %s:%s%s: %s%s%.200s",
+			 spec->system, spec->event, b->ns_own ? " (in a pid namespace of its "
+			 "own: needs bpf_get_ns_current_pid_tgid, kernel 5.7+)" : "",
+			 strerror(-ret), log[0] ? ": " : "", log);
+	free(log);
+	return ret;
 }
 
 int tpbpf_open(struct tpbpf **out, const struct tpcount_spec *spec,
 	       const struct tpbpf_field *f, int id, const pid_t *ids, size_t nids,
 	       unsigned int flags, char *err, size_t errlen)
 {
-	const char *no = unsupported(spec, flags);
-	static char log[4096];
+	const char *no = unsupported(spec, f, flags);
 	struct tpbpf *b;
 	int ret;
 
@@ -312,15 +461,14 @@ int tpbpf_open(struct tpbpf **out, const struct tpcount_spec *spec,
 	b->n = nids * spec->nvalues;
 	b->nids = nids;
 	b->maps_only = getenv("CVMBENCH_TEST_BPF_MAPS") != NULL;
-	ret = maps_fill(b, spec, f, ids, nids);
-	if (ret)
+	b->tgid = !!(flags & TPCOUNT_TGID);
+	b->rest = !!(flags & TPCOUNT_REST);
+	ret = ns_setup(b, ids, nids, flags, err, errlen);
+	if (!ret && (ret = maps_fill(b, spec, f, ids, nids)))
 		snprintf(err, errlen, "bpf maps for %s:%s: %s", spec->system, spec->event,
 			 strerror(-ret));
-	log[0] = '\0';
-	if (!ret && (ret = prog_load(b, f, spec->nvalues, ids, !!(flags & TPCOUNT_CPUS), log,
-				     sizeof(log))))
-		snprintf(err, errlen, "the kernel refused the bpf program for %s:%s: %s%s%.200s",
-			 spec->system, spec->event, strerror(-ret), log[0] ? ": " : "", log);
+	if (!ret)
+		ret = load(b, spec, f, ids, flags, err, errlen);
 	if (!ret && (ret = attach(b, id, ids[0], !!(flags & TPCOUNT_CPUS))))
 		snprintf(err, errlen, "attaching the bpf program to %s:%s: %s", spec->system,
 			 spec->event, strerror(-ret));

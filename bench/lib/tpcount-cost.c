@@ -77,7 +77,7 @@ static int check_count(struct tpcount *tc, const struct tpcount_snap *a,
 int tpcount_cost_event(const struct tpcount_spec *spec, unsigned int flags, long calls,
 		       int reps, double *ns, double *rd_ns, char *why, size_t whylen)
 {
-	pid_t self = (pid_t)syscall(SYS_gettid);
+	pid_t self = flags & TPCOUNT_TGID ? getpid() : (pid_t)syscall(SYS_gettid);
 	struct tpcount *tc;
 	struct tpcount_snap a, b;
 	double rd = 0;
@@ -101,9 +101,10 @@ int tpcount_cost_event(const struct tpcount_spec *spec, unsigned int flags, long
 /* Counters of this shape on this thread: @k values of `id`, getpid's first. */
 static int shape_cost(enum tpcount_method m, size_t k, double *ns, char *why, size_t whylen)
 {
-	static unsigned long long v[COST_VALUES];
+	static unsigned long long v[COST_VALUES + 1];
 	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, v, k, NULL };
-	unsigned int flags = m == TPCOUNT_BPF ? TPCOUNT_BPF_M :
+	/* bpf: as the vmexit probe counts (by process, "isa == N" as "id != 0", the rest) */
+	unsigned int flags = m == TPCOUNT_BPF ? TPCOUNT_TGID | TPCOUNT_REST :
 			     m == TPCOUNT_TRACE_STREAM ? TPCOUNT_STREAM : TPCOUNT_PERF_M;
 	double off, on = 0, rd = 0;
 	size_t i;
@@ -115,6 +116,10 @@ static int shape_cost(enum tpcount_method m, size_t k, double *ns, char *why, si
 	for (i = 1; i < k; i++)
 		v[i] = 1000 + i;  /* no system call has these */
 	spec.nvalues = k;
+	if (m == TPCOUNT_BPF) {
+		spec.extra = "id != 0";
+		spec.nvalues = k + 1;     /* the rest: its value is not used */
+	}
 	off = tpcount_cost_calls(COST_CALLS, COST_REPS, NULL, NULL, NULL, NULL);
 	ret = tpcount_cost_event(&spec, flags, m == TPCOUNT_TRACE_STREAM ? COST_CALLS / 8 :
 				 COST_CALLS, COST_REPS, &on, &rd, why, whylen);

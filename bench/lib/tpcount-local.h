@@ -35,12 +35,16 @@ void tpstream_close(struct tpstream *st);
 struct tpbpf;
 struct tpbpf_field {
 	unsigned int offset, size;
+	/* the spec's extra condition when it is "FIELD == VALUE" or "!=" (cond_size != 0) */
+	unsigned int cond_offset, cond_size;
+	unsigned long long cond_value;
+	int cond_ne;
 };
 
 /**
  * tpbpf_open() - maps, the program and the perf event of tracepoint @id
  * it is attached to, counting disabled. -EOPNOTSUPP for a spec it cannot
- * count (filters, extra, inherit), -EPERM/-EACCES/-EINVAL when the kernel
+ * count (filters, an extra condition not in @f, inherit), -EPERM/-EACCES/-EINVAL when the kernel
  * refuses (the verifier's last line in @err).
  */
 int tpbpf_open(struct tpbpf **out, const struct tpcount_spec *spec,

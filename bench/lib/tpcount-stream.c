@@ -10,6 +10,9 @@
  * libtraceevent, or each counter's filter through tep_filter_match.
  * Costlier than perf (every counted event is written to a ring buffer)
  * and exact only while the buffer does not overrun, which it reports.
+ * Trace records and set_event_pid carry the initial pid namespace's thread
+ * ids: in a pid namespace of its own this method counts CPUs only, and
+ * refuses threads with the reason (-EXDEV).
  */
 #include <errno.h>
 #include <limits.h>
@@ -18,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pidns.h"
 #include "tpcount-local.h"
 
 #ifdef HAVE_TRACEFS
@@ -142,14 +146,35 @@ static int load_event(struct tpstream *st, const struct tpcount_spec *spec, char
 	return 0;
 }
 
+/* Thread ids of this namespace mean the same in trace records: in the initial one only. */
+static int ids_comparable(unsigned int flags, char *err, size_t errlen)
+{
+	struct pidns_id ns;
+	int ret = flags & TPCOUNT_CPUS ? 0 : pidns_self(&ns);
+
+	if (ret)
+		snprintf(err, errlen, "/proc/self/ns/pid: %s", strerror(-ret));
+	else if (!(flags & TPCOUNT_CPUS) && !pidns_is_initial(&ns)) {
+		snprintf(err, errlen, "the trace-stream method cannot count threads from a "
+			 "pid namespace of its own (trace records carry the initial "
+			 "namespace's thread ids)");
+		ret = -EXDEV;
+	}
+	return ret;
+}
+
 int tpstream_open(struct tpstream **out, const struct tpcount_spec *spec, const pid_t *ids,
 		  size_t nids, unsigned int flags, char *err, size_t errlen)
 {
-	struct tpstream *st = calloc(1, sizeof(*st));
+	struct tpstream *st;
 	size_t i;
-	int ret = st ? 0 : -ENOMEM;
+	int ret = ids_comparable(flags, err, errlen);
 
 	*out = NULL;
+	if (ret)
+		return ret;
+	st = calloc(1, sizeof(*st));
+	ret = st ? 0 : -ENOMEM;
 	if (st) {
 		st->nvalues = spec->nvalues;
 		st->nids = nids;

@@ -101,12 +101,35 @@ static int open_one(struct tpcount *tc, const struct tpcount_spec *spec, int id,
 }
 
 /*
+ * Where the spec's extra condition's field is, when the condition is one
+ * "FIELD == VALUE" or "FIELD != VALUE" (the bpf method tests that itself);
+ * else cond_size 0.
+ */
+static void cond_field(const struct tpcount_spec *spec, const struct tp_format *f,
+		       struct tpbpf_field *fl)
+{
+	char name[64], op[3];
+	int end = -1;
+
+	fl->cond_size = 0;
+	if (!spec->extra || sscanf(spec->extra, " %63[A-Za-z0-9_] %2[=!] %llu %n", name, op,
+				   &fl->cond_value, &end) != 3 ||
+	    (strcmp(op, "==") && strcmp(op, "!=")) ||
+	    (size_t)end != strlen(spec->extra) ||
+	    tp_format_field(f, name, &fl->cond_offset, &fl->cond_size))
+		fl->cond_size = 0;
+	fl->cond_ne = end > 0 && !strcmp(op, "!=");
+}
+
+/*
  * The event's id, after checking it has the field (from its format); where
- * the field is into *@fl when not NULL.
+ * the field is into *@fl when not NULL (one lookup: the field's place is
+ * never a default).
  */
 static int event_id(const struct tpcount_spec *spec, struct tpbpf_field *fl, char *err,
 		    size_t errlen)
 {
+	struct tpbpf_field here;
 	struct tp_format f;
 	char dir[PATH_MAX];
 	int ret = tracefs_host_dir(dir, sizeof(dir), err, errlen);
@@ -116,15 +139,16 @@ static int event_id(const struct tpcount_spec *spec, struct tpbpf_field *fl, cha
 	ret = tp_format_load(&f, dir, spec->system, spec->event, err, errlen);
 	if (ret)
 		return ret;
-	if (spec->field && !tp_format_has_field(&f, spec->field)) {
+	if (spec->field && tp_format_field(&f, spec->field, fl ? &fl->offset : &here.offset,
+					   fl ? &fl->size : &here.size)) {
 		snprintf(err, errlen, "trace event %s:%s has no field %s", spec->system,
 			 spec->event, spec->field);
 		ret = -ENOENT;
 	} else {
 		ret = tp_format_id(&f);
 	}
-	if (ret >= 0 && fl && spec->field)
-		tp_format_field(&f, spec->field, &fl->offset, &fl->size);
+	if (ret >= 0 && fl)
+		cond_field(spec, &f, fl);
 	tp_format_free(&f);
 	return ret;
 }
@@ -187,7 +211,7 @@ static int stream_instead(struct tpcount *tc, const struct tpcount_spec *spec,
 static int bpf_default(const struct tpcount_spec *spec, unsigned int flags)
 {
 	return !(flags & (TPCOUNT_PERF_M | TPCOUNT_STREAM | TPCOUNT_INHERIT)) &&
-	       !spec->filters && !spec->extra && spec->field && spec->nvalues >= 2;
+	       !spec->filters && spec->field && spec->nvalues >= 2;
 }
 
 static int bpf_open(struct tpcount **out, const struct tpcount_spec *spec,
@@ -213,7 +237,7 @@ int tpcount_open(struct tpcount **out, const struct tpcount_spec *spec,
 		 const pid_t *ids, size_t nids, unsigned int flags, char *err, size_t errlen)
 {
 	struct tpcount *tc = NULL;
-	struct tpbpf_field fl = { 0, 8 };
+	struct tpbpf_field fl = { 0, 0, 0, 0, 0, 0 };
 	size_t ii, vi;
 	int id, ret;
 
@@ -226,7 +250,7 @@ int tpcount_open(struct tpcount **out, const struct tpcount_spec *spec,
 	id = event_id(spec, &fl, err, errlen);
 	if (id < 0)
 		return id;
-	if (flags & TPCOUNT_BPF_M)
+	if (flags & (TPCOUNT_BPF_M | TPCOUNT_TGID | TPCOUNT_REST))
 		return bpf_open(out, spec, &fl, id, ids, nids, flags, err, errlen);
 	if (bpf_default(spec, flags) &&
 	    !bpf_open(out, spec, &fl, id, ids, nids, flags, err, errlen))

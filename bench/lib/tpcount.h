@@ -14,8 +14,9 @@
  * The bpf method (tpcount-bpf.c): one eBPF program on the tracepoint counts
  * every value, a cost per event that does not grow with the values (about
  * 130 ns here against 1.1 us for 40 perf counters, docs/performance.md). It
- * is the default for a spec of two or more values, no extra condition, no
- * filters and no inherit, where the kernel loads it (else perf-filter);
+ * is the default for a spec of two or more values, no extra condition but
+ * one "FIELD == N", no filters and no inherit, where the kernel loads it
+ * (else perf-filter);
  * TPCOUNT_BPF_M asks for it (an error where it cannot), TPCOUNT_PERF_M for
  * perf-filter counters.
  *
@@ -61,6 +62,16 @@ struct tpcount_spec {
 #define TPCOUNT_STREAM  4u        /* the trace-stream method, not perf (tests, fallback) */
 #define TPCOUNT_BPF_M   8u        /* the bpf method (tpcount-bpf.c): values only, no extra */
 #define TPCOUNT_PERF_M  16u       /* perf-filter counters, not the bpf default */
+/*
+ * The bpf method only (else -EOPNOTSUPP with the reason): TPCOUNT_TGID:
+ * @ids are processes, every thread of each is counted, also the threads
+ * they start later (index: the process). TPCOUNT_REST: the last counter
+ * counts the events whose value is none of the others' (its own value is
+ * not used), so the counters sum to every event that passed the extra
+ * condition.
+ */
+#define TPCOUNT_TGID    32u
+#define TPCOUNT_REST    64u
 
 struct tpcount;
 

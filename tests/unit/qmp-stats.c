@@ -7,7 +7,11 @@
  * sums below are worked out by hand from the file), a QMP server played by
  * a child process on a Unix socket (greeting, capabilities, an event
  * before the reply), the socket and VM index found on a QEMU command line,
- * and the flag on synthetic numbers on both sides of 1 %. Against a real
+ * and the flag on synthetic numbers on both sides of 1 %. Regressions: the
+ * request names the statistics it sums (it asked for all, histograms too);
+ * a reply of 40 vCPUs with histograms, over 64 KiB on one line, is read
+ * (it was -EMSGSIZE); a socket path with a comma, written ",," on QEMU's
+ * command line, is found unescaped. Against a real
  * QEMU (qemu-system-x86_64 -machine none under TCG, the -qmp argument as
  * the qemu backend writes it): the socket found from its pid, the
  * handshake, and query-stats giving no KVM statistics, which is a reason,
@@ -87,6 +91,8 @@ static void cmdline_checks(void)
 	static const char cmd[] = "qemu-system-x86_64\0-append\0console=ttyS0 panic=-1 "
 		"cvmbench.vm=3\0-qmp\0unix:/tmp/cvmbench-vm-1-0/qmp.sock,server=on,wait=off\0";
 	static const char none[] = "qemu-system-x86_64\0-qmp\0tcp:localhost:4444\0";
+	static const char comma[] = "qemu-system-x86_64\0-qmp\0"
+		"unix:/tmp/a,,b,,,,c/qmp.sock,server=on,wait=off\0";
 	char path[108] = "";
 	int vm = -2, ret = qmp_cmdline_find(cmd, sizeof(cmd) - 1, path, sizeof(path), &vm);
 
@@ -94,6 +100,9 @@ static void cmdline_checks(void)
 	       "socket and VM index from a QEMU command line (%s, %d)", path, vm);
 	ret = qmp_cmdline_find(none, sizeof(none) - 1, path, sizeof(path), &vm);
 	tap_ok(ret == -ENOENT && vm == -1, "no unix QMP socket, no VM index: -ENOENT");
+	ret = qmp_cmdline_find(comma, sizeof(comma) - 1, path, sizeof(path), &vm);
+	tap_ok(!ret && !strcmp(path, "/tmp/a,b,,c/qmp.sock"),
+	       "a path with commas, written ',,' by QEMU's syntax: unescaped (%s)", path);
 }
 
 /*
@@ -121,8 +130,50 @@ static void server(int lfd, const char *reply)
 	if (n <= 0 || !memmem(buf, (size_t)n, "\"query-stats\"", 13) ||
 	    !memmem(buf, (size_t)n, "\"vcpu\"", 6))
 		_exit(3);
+	if (!memmem(buf, (size_t)n, "\"names\":[\"exits\",\"halt_exits\"", 29))
+		_exit(4);         /* every statistic asked for, histograms too */
 	dprintf(fd, "{\"event\": \"RTC_CHANGE\", \"data\": {\"offset\": 0}}\r\n%s", r);
 	_exit(0);
+}
+
+/* A reply of @nv vCPUs, each exits = 7 and a histogram of 600 buckets (~2.4 KB). */
+static char *big_reply(int nv)
+{
+	size_t cap = (size_t)nv * 4096 + 64, used;
+	char *r = malloc(cap);
+	int i, b;
+
+	if (!r)
+		return NULL;
+	used = (size_t)snprintf(r, cap, "{\"return\": [");
+	for (i = 0; i < nv; i++) {
+		used += (size_t)snprintf(r + used, cap - used, "%s{\"provider\": \"kvm\", "
+					 "\"qom-path\": \"/machine/unattached/device[%d]\", "
+					 "\"stats\": [{\"name\": \"exits\", \"value\": 7}, "
+					 "{\"name\": \"halt_wait_hist\", \"value\": [",
+					 i ? ", " : "", i);
+		for (b = 0; b < 600; b++)
+			used += (size_t)snprintf(r + used, cap - used, "%s%d", b ? "," : "", b);
+		used += (size_t)snprintf(r + used, cap - used, "]}]}");
+	}
+	snprintf(r + used, cap - used, "]}\n");
+	return r;
+}
+
+static void big_server(int lfd, const char *reply)
+{
+	char buf[4096];
+	int fd = accept(lfd, NULL, NULL);
+
+	if (fd < 0 || !reply)
+		_exit(1);
+	dprintf(fd, "{\"QMP\": {\"version\": {}, \"capabilities\": []}}\r\n");
+	if (read(fd, buf, sizeof(buf)) <= 0)
+		_exit(2);
+	dprintf(fd, "{\"return\": {}}\r\n");
+	if (read(fd, buf, sizeof(buf)) <= 0)
+		_exit(3);
+	_exit(write(fd, reply, strlen(reply)) == (ssize_t)strlen(reply) ? 0 : 4);
 }
 
 static void socket_checks(void)
@@ -132,6 +183,7 @@ static void socket_checks(void)
 	struct qmp *q = NULL;
 	uint64_t s[N];
 	int lfd, nv = 0, ret, st = -1;
+	char *big;
 	pid_t kid;
 
 	if (!mkdtemp(dir))
@@ -161,6 +213,19 @@ static void socket_checks(void)
 	qmp_close(q);
 	tap_ok(ret < 0 && strstr(err, "query-stats"), "QEMU gone after the handshake: an "
 	       "error, not a SIGPIPE (%s)", err);
+	big = big_reply(40);
+	kid = fork();
+	if (!kid)
+		big_server(lfd, big);
+	err[0] = '\0';
+	ret = qmp_open(&q, path, 5000, err, sizeof(err));
+	ret = ret ?: qmp_vcpu_stats(q, names, N, s, &nv, 5000, err, sizeof(err));
+	qmp_close(q);
+	waitpid(kid, &st, 0);
+	tap_ok(!ret && nv == 40 && s[0] == 280, "a reply of 40 vCPUs with histograms, %zu "
+	       "bytes on one line: read (%d vCPUs, exits %llu; %s)", big ? strlen(big) : 0, nv,
+	       (unsigned long long)s[0], err);
+	free(big);
 	ret = qmp_open(&q, path, 500, err, sizeof(err));
 	tap_ok(ret < 0 && !q && err[0], "nobody answering: an error naming it (%s)", err);
 	close(lfd);
@@ -240,7 +305,7 @@ static void fidelity_checks(void)
 
 int main(void)
 {
-	tap_plan(16);
+	tap_plan(18);
 	parse_checks();
 	cmdline_checks();
 	socket_checks();

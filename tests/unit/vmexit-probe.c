@@ -29,6 +29,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdint.h>
@@ -52,7 +53,7 @@
 #include "vmexit-metrics.h"
 #include "vmexit-sink.h"
 
-#define NTESTS 17
+#define NTESTS 20
 
 /* A vmexit table row as written (strings copied; NULL as ""). */
 struct vrow {
@@ -164,11 +165,34 @@ static double val(const struct got *g, const char *name)
 	return -1;
 }
 
-/* The child: the micro-VM, one run per request (io count), ack after. */
+#define IN_NEW_THREAD 0x80000000u   /* a request run by a thread started for it */
+
+struct run_arg {
+	struct kvm_toy *t;
+	uint32_t n;
+	int ok;
+};
+
+static void *run_vm(void *arg)
+{
+	struct run_arg *a = arg;
+	struct kvm_toy_run r = { a->n, 0, 2, 0, 0, 0, 0, 0 };
+	char err[256];
+
+	a->ok = !kvm_toy_exec(a->t, &r, err, sizeof(err));
+	return NULL;
+}
+
+/*
+ * The child: the micro-VM, one run per request (io count), ack after; a
+ * request with IN_NEW_THREAD runs the vCPU on a thread started then (as
+ * QEMU starts threads after the probe's counters opened).
+ */
 static void child(int rd, int wr)
 {
 	struct kvm_toy *t;
-	struct kvm_toy_run r;
+	struct run_arg a;
+	pthread_t th;
 	uint32_t n;
 	char err[256], ok = 1;
 
@@ -177,8 +201,12 @@ static void child(int rd, int wr)
 	if (write(wr, &ok, 1) != 1 || !ok)
 		_exit(1);
 	while (read(rd, &n, sizeof(n)) == sizeof(n)) {
-		r = (struct kvm_toy_run){ n, 0, 2, 0, 0, 0, 0, 0 };
-		ok = !kvm_toy_exec(t, &r, err, sizeof(err));
+		a = (struct run_arg){ t, n & ~IN_NEW_THREAD, 0 };
+		if (!(n & IN_NEW_THREAD))
+			run_vm(&a);
+		else if (!pthread_create(&th, NULL, run_vm, &a))
+			pthread_join(th, NULL);
+		ok = (char)a.ok;
 		if (write(wr, &ok, 1) != 1)
 			break;
 	}
@@ -348,7 +376,8 @@ static void table_checks(const struct got *g)
 	int zeros = zero_rows(g);
 
 	tap_ok(io && io->count == 322 && io->code == 2 && tot && tot->count == 324 &&
-	       (!strcmp(io->method, "perf-filter") || !strcmp(io->method, "trace-stream")) &&
+	       (!strcmp(io->method, "perf-filter") || !strcmp(io->method, "trace-stream") ||
+		!strcmp(io->method, "bpf")) &&
 	       !zeros && kx && (kx->count > 0 || strstr(kx->skip, "kvm_exit")),
 	       "vmexit table: KVM_EXIT_IO (code 2) 322, total 324, by %s; no zero rows (%d); "
 	       "kvm_exit counted or a skip row (%s)", io ? io->method : "-", zeros,
@@ -427,6 +456,51 @@ static void db_checks(int wr, int rd, struct probe_target *t)
 	rmdir(dir);
 }
 
+/*
+ * The bpf method in the probe: its rows name bpf unless the cell's note
+ * method_why says why not (before: always perf-filter, with no reason); a
+ * vCPU thread started after the counters opened is counted; with bpf
+ * refused (test fault nobpf) perf-filter counts the same, and says why.
+ */
+static void bpf_checks(int wr, int rd, struct probe_target *t)
+{
+	struct probe p;
+	struct cell c;
+	struct got g, cellg;
+	struct sink s = { .ops = &ops, .ctx = &cellg };
+	const struct vrow *io;
+	int ret, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			setenv("CVMBENCH_TEST_VMEXIT_FAULT", "nobpf", 1);
+		memset(&cellg, 0, sizeof(cellg));
+		ret = open_with("qemu", "kvm", &p, t, &c) ?: p.ops->start(&p, PROBE_WINDOW_CELL) ?:
+		      window(&p, wr, rd, 40 | IN_NEW_THREAD, &g) ?:
+		      p.ops->stop(&p, PROBE_WINDOW_CELL) ?: p.ops->emit(&p, PROBE_WINDOW_CELL, &s);
+		unsetenv("CVMBENCH_TEST_VMEXIT_FAULT");
+		io = row_of(&g, "tracepoint", VMEXIT_USERSPACE, "io");
+		if (!pass) {
+			tap_ok(!ret && io && (!strcmp(io->method, "bpf") ||
+					      strstr(cellg.note, VMEXIT_NOTE_NO_BPF "=")),
+			       "the probe counts with bpf, or says why not (%s; %s)",
+			       io ? io->method : "no row", cellg.note);
+			tap_ok(!ret && val(&g, "kvm_userspace_exit.class.io") == 41 &&
+			       val(&g, "kvm_userspace_exit.total") == 43,
+			       "a vCPU thread started after the counters opened: counted "
+			       "(io %.0f of 41, by %s)", val(&g, "kvm_userspace_exit.class.io"),
+			       io ? io->method : "-");
+		} else {
+			tap_ok(!ret && io && !strcmp(io->method, "perf-filter") &&
+			       val(&g, "kvm_userspace_exit.class.io") == 41 &&
+			       strstr(cellg.note, "test fault nobpf"),
+			       "bpf refused: perf-filter counts the same and the note says why "
+			       "(%s)", cellg.note);
+		}
+		p.ops->close(&p);
+	}
+}
+
 static void vm_checks(int wr, int rd, pid_t kid)
 {
 	static const uint32_t n[3] = { 100, 2500, 7 };
@@ -467,6 +541,7 @@ static void vm_checks(int wr, int rd, pid_t kid)
 	       val(&cellg, "kvm_userspace_exit.class.io"));
 	p.ops->close(&p);
 	regression_checks(wr, rd, &t);
+	bpf_checks(wr, rd, &t);
 	db_checks(wr, rd, &t);
 	ret = open_detail("qemu", "kvm", "reason", &p, &t, &c) ?:
 	      p.ops->start(&p, PROBE_WINDOW_CELL) ?: window(&p, wr, rd, 321, &g);
