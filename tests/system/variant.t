@@ -5,7 +5,9 @@
 # the function on the native backend: the digest of each cell's output is the
 # digest `cvmfn run --variant V` prints when run directly (video-processing's
 # ramp and cube frames differ from its default clip, so a variant lost on the
-# way gives the default's digest), and cell_param records it.
+# way gives the default's digest), and cell_param records it; the same in a
+# runc container (root and runc needed, else a SKIP). The guest's spawn line
+# carries it too: tests/unit/agent-guest.c.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -16,7 +18,7 @@ export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
 
-plan 10
+plan 11
 
 cat > "$tmp/bad1.ini" <<'INI'
 [defaults]
@@ -76,3 +78,15 @@ ok "$(printf '%s\n' "$d0" "$d1" "$d2" | sort -u | grep -c .)" = 3 \
 	"three different outputs (a lost variant would repeat the default's digest)"
 is "$(q "SELECT count(*) FROM cell_param WHERE key = 'variant' AND value = ''")" 1 \
 	"the cell without a variant records it empty"
+
+if [ "$(id -u)" != 0 ]; then skip "runc container: needs root"
+elif ! command -v runc >/dev/null; then skip "runc container: runc is not installed"
+else
+	sed 's/^variant = ramp, cube$/variant = ramp\nbackend = runc/; /^\[experiment plain\]$/d' \
+		"$tmp/v.ini" > "$tmp/r.ini"
+	$CVMBENCH run "$tmp/r.ini" --db "$tmp/rc.db" --data-dir "$tmp/data" 2>"$tmp/err"; rc=$?
+	got=$(sqlite3 "$tmp/rc.db" "SELECT DISTINCT c.status || ' ' || i.digest FROM invocation i
+		JOIN cell c ON c.id = i.cell_id WHERE i.digest IS NOT NULL" 2>/dev/null)
+	is "$rc $got" "0 ok $d1" "runc: variant = ramp gives the digest of cvmfn run --variant ramp" ||
+		sed 's/^/# /' "$tmp/err" | tail -3
+fi
