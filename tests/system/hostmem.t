@@ -110,9 +110,9 @@ else
 	ns=$(q "SELECT count(*) FROM memory_sample WHERE source = 'ksm' AND name = 'pages_sharing'
 		AND cell_id = $on")
 	out=$(plot ksm-convergence)
-	grep -q "pages_sharing (N=$ns)<" "$tmp/ksm-convergence.svg"
-	is "$out:$?:$(grep -o 'cell [0-9]* [^<]*: summed PSS' "$tmp/ksm-convergence.svg" | sort -u)" \
-		":0:cell $on hello-world+null, 2 VMs: summed PSS" \
+	grep -q ">sharing: cell $on hello-world+null, 2 VMs (N=$ns)<" "$tmp/ksm-convergence.svg"
+	is "$out:$?:$(grep -o 'PSS: cell [0-9]* [^<(]*' "$tmp/ksm-convergence.svg" | sort -u)" \
+		":0:PSS: cell $on hello-world+null, 2 VMs " \
 		"plot ksm-convergence: the ksm = on cell only, its $ns pages_sharing samples" || echo "# $out"
 fi
 is "$(settings)" "$before" "KSM and THP exactly as before the run"
