@@ -6,8 +6,9 @@
 # digest `cvmfn run --variant V` prints when run directly (video-processing's
 # ramp and cube frames differ from its default clip, so a variant lost on the
 # way gives the default's digest), and cell_param records it; the same in a
-# runc container (root and runc needed, else a SKIP). The guest's spawn line
-# carries it too: tests/unit/agent-guest.c.
+# runc container (root and runc needed, else a SKIP) and in a TCG guest (one
+# boot; QEMU needed): there the data disk is prepared for the variant too.
+# The guest's spawn line: tests/unit/agent-guest.c.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -18,7 +19,7 @@ export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
 
-plan 11
+plan 12
 
 cat > "$tmp/bad1.ini" <<'INI'
 [defaults]
@@ -88,5 +89,16 @@ else
 	got=$(sqlite3 "$tmp/rc.db" "SELECT DISTINCT c.status || ' ' || i.digest FROM invocation i
 		JOIN cell c ON c.id = i.cell_id WHERE i.digest IS NOT NULL" 2>/dev/null)
 	is "$rc $got" "0 ok $d1" "runc: variant = ramp gives the digest of cvmfn run --variant ramp" ||
+		sed 's/^/# /' "$tmp/err" | tail -3
+fi
+
+if ! command -v qemu-system-x86_64 >/dev/null; then skip "guest: no qemu-system-x86_64"
+else
+	sed 's/^variant = ramp, cube$/variant = ramp\nbackend = qemu\naccel = tcg\nmemory = 256\nboot-timeout = 300/; /^\[experiment plain\]$/d' \
+		"$tmp/v.ini" > "$tmp/g.ini"
+	$CVMBENCH run "$tmp/g.ini" --db "$tmp/g.db" --wait-lock 600 2>"$tmp/err"; rc=$?
+	got=$(sqlite3 "$tmp/g.db" "SELECT DISTINCT c.status || ' ' || i.digest FROM invocation i
+		JOIN cell c ON c.id = i.cell_id WHERE i.digest IS NOT NULL" 2>/dev/null)
+	is "$rc $got" "0 ok $d1" "guest: variant = ramp gives the digest of cvmfn run --variant ramp" ||
 		sed 's/^/# /' "$tmp/err" | tail -3
 fi
