@@ -7,7 +7,8 @@
  * out rather than summed short) and KSM's pages_sharing (ksm probe), both
  * against seconds since the probe's cell window started. At most
  * KSMC_MAX_CELLS cells are drawn, the others counted (`nleft`). Two blocks
- * per cell, each headed by its title (with N, its samples):
+ * per cell, each headed by its title ("PSS: cell ..." and "sharing: cell
+ * ...", with N, its samples):
  *   block 2i:   seconds, summed PSS MiB
  *   block 2i+1: seconds, pages_sharing
  */
@@ -64,7 +65,11 @@ static int series(struct figure_ctx *ctx, const char *sql, long long id, char **
 	return rc == SQLITE_DONE ? n : -EIO;
 }
 
-/* One block: its title (the cell's @label, @what, N) then its rows. */
+/*
+ * One block: its title (@what, the cell's @label, N) then its rows. What
+ * comes first: a long title is cut in its middle (gp_data_string), which
+ * cut "pages_sharing" of a cell of two workloads to "pag…haring".
+ */
 static void block(struct figure_ctx *ctx, int first, const char *label, const char *what,
 		  int n, const char *rows)
 {
@@ -72,7 +77,7 @@ static void block(struct figure_ctx *ctx, int first, const char *label, const ch
 
 	if (!first)
 		fprintf(ctx->data, "\n\n");
-	snprintf(title, sizeof(title), "%s: %s (N=%d)", label, what, n);
+	snprintf(title, sizeof(title), "%s: %s (N=%d)", what, label, n);
 	gp_data_string(ctx->data, title);
 	fprintf(ctx->data, " value\n%s", n ? rows : "NaN NaN\n");
 }
@@ -86,15 +91,14 @@ static int write_cell(struct figure_ctx *ctx, sqlite3_stmt *cs, int first)
 	size_t lp = 0, ls = 0;
 	int np, ns;
 
-	/* short: "#ID" is the cell id, so "...: pages_sharing (N=…)" fits uncut */
-	snprintf(label, sizeof(label), "#%lld %s, %d VM%s%s", id, wl ? (const char *)wl :
+	snprintf(label, sizeof(label), "cell %lld %s, %d VM%s%s", id, wl ? (const char *)wl :
 		 "?", sqlite3_column_int(cs, 2), sqlite3_column_int(cs, 2) == 1 ? "" : "s",
 		 conf && !strcmp((const char *)conf, "model") ? ", model" : "");
 	np = series(ctx, PSS_SQL, id, &pss, &lp);
 	ns = np < 0 ? np : series(ctx, SHARING_SQL, id, &shr, &ls);
 	if (np >= 0 && ns >= 0) {
-		block(ctx, first, label, "summed PSS", np, pss);
-		block(ctx, 0, label, "pages_sharing", ns, shr);
+		block(ctx, first, label, "PSS", np, pss);
+		block(ctx, 0, label, "sharing", ns, shr);
 	}
 	free(pss);
 	free(shr);

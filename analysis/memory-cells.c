@@ -15,17 +15,17 @@
 #include "memory-cells.h"
 
 /**
- * memory_cells_workloads() - the number of distinct workloads among the
- * cells of ctx->run_id (0 when the query fails).
+ * memory_cells_workloads() - the number of distinct workloads (a workload
+ * with a variant counts as its own) among the cells of ctx->run_id (0 when
+ * the query fails).
  */
 int memory_cells_workloads(struct figure_ctx *ctx)
 {
 	sqlite3_stmt *st;
 	int n = 0;
 
-	if (sqlite3_prepare_v2(ctx->h, "SELECT count(DISTINCT value) FROM cell_param p JOIN"
-			       " cell c ON c.id = p.cell_id WHERE c.run_id = ?1 AND"
-			       " p.key = 'workload'", -1, &st, NULL))
+	if (sqlite3_prepare_v2(ctx->h, "WITH " MEMORY_CELLS_CTE " SELECT count(DISTINCT wl)"
+			       " FROM p", -1, &st, NULL))
 		return 0;
 	sqlite3_bind_int64(st, 1, ctx->run_id);
 	if (sqlite3_step(st) == SQLITE_ROW)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * memory-cells.h - the SQL every memory figure starts from: per cell of run
- * ?1 its workload (wl), its workload per VM (vmwl: "a+b+c", NULL when all
+ * ?1 its workload (wl: with its variant after a space where the cell sets
+ * one, "image-recognition resnet152"), its workload per VM (vmwl: "a+b+c", NULL when all
  * VMs run wl), VMs (vms; 1 where the key is absent), instances
  * (inst), memory variant (variant: "ksm on", "ksm off", "ksm unchanged",
  * "model" or "model, ksm on") and the hostmem probe's summed PSS in kB
@@ -38,7 +39,8 @@ int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char 
 	"(SELECT value FROM cell_param WHERE cell_id = c.id AND key = '" key "')"
 
 #define MEMORY_CELLS_CTE \
-	"p0 AS (SELECT c.id, " MEMORY_CELL_PARAM("workload") " AS wl," \
+	"p0 AS (SELECT c.id, " MEMORY_CELL_PARAM("workload") \
+	" || COALESCE(' ' || NULLIF(" MEMORY_CELL_PARAM("variant") ", ''), '') AS wl," \
 	" NULLIF(" MEMORY_CELL_PARAM("vm-workloads") ", '') AS vmwl," \
 	" COALESCE(" MEMORY_CELL_PARAM("ksm") ", 'unchanged') AS ksm," \
 	" COALESCE(" MEMORY_CELL_PARAM("confidential") ", 'none') AS conf," \

@@ -33,7 +33,10 @@ set title sprintf("Host memory against VMs, run %d%s", run, \
 
 # maxpts: the most points of a line; two points are two points, not a trend
 if (maxpts < 3) { set style data yerrorbars } else { set style data yerrorlines }
+# the labels of line i sit i lines lower, in its colour: lines that coincide
+# (ksm off and model of a workload often do) stay readable, as in memory-overhead.gp
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4 \
-	lw 2 pt 7 title columnheader(1), \
+	lw 2 pt 7 lt i + 1 title columnheader(1), \
      for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('N=%d', $5)) \
-	with labels offset char 2.5, char 0.6 font ',8' notitle
+	with labels left offset char 1, char (0.6 - 1.1 * i) font ',8' \
+	textcolor lt i + 1 notitle

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "cell-check.h"
 #include "clock.h"
@@ -433,6 +434,46 @@ static int run_calls(struct cell_state *cs)
 	return 0;
 }
 
+/*
+ * A warm instance's process (for qemu, the QEMU of the instance's VM) that
+ * ended before the cell did: the cell failed, whatever its calls and probes
+ * returned (a probe that needs the process skips, which alone would leave
+ * the cell "ok"); the rows measured before stay. One error row, for the
+ * first such process. 1 when one ended, else 0.
+ */
+/*
+ * Whether process @pid has ended. The backends start an instance (a VM's
+ * QEMU) as a child of cvmbench and reap it only at the cell's end. waitid()
+ * without reaping reports it once every thread has exited; a killed QEMU's
+ * main thread is a zombie in /proc/PID/stat before its other threads are
+ * done (what the probes see through procmem_ended()), so that counts too.
+ * Both of the real process, whatever a test's CVMBENCH_SYSROOT holds. A
+ * process that is not (or no longer) a child: procmem_ended().
+ */
+static int process_ended(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT))
+		return errno == ECHILD ? procmem_ended(pid) : 0;
+	return si.si_pid == pid || procmem_ended_here(pid);
+}
+
+static int instance_ended(struct cell_state *cs)
+{
+	int i;
+
+	for (i = 0; i < cs->ninst; i++)
+		if (cs->pids[i] > 0 && process_ended(cs->pids[i])) {
+			cell_fail(cs->ctx, "instance process %d (pid %d%s) ended during the cell",
+				  i, (int)cs->pids[i],
+				  cs->inst[i].pid_shared ? ", its VM's QEMU" : "");
+			return 1;
+		}
+	return 0;
+}
+
 static enum cell_status measure(struct cell_state *cs)
 {
 	struct noise noise;
@@ -451,6 +492,8 @@ static enum cell_status measure(struct cell_state *cs)
 	if (cell_noise_store(cs->ctx, &noise))
 		pr_warn("cell %s: cannot store the machine's load", cs->ctx->cell->key);
 	probe_set_emit(&cs->probes, PROBE_WINDOW_CELL, 0, 0);
+	if (ret != -EINTR && !runner_stop && instance_ended(cs))
+		ret = -EIO;
 	ret = ret ?: (probe_set_broken(&cs->probes) ? -EIO : 0);
 	probe_set_close(&cs->probes);
 	if (ret == -EINTR)

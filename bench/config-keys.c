@@ -26,6 +26,22 @@
 #include "workload.h"
 
 static int config_check_workload(const char *v, char *err, size_t errlen);
+/*
+ * A variant is one word cvmfn and the guest agent take as it is; whether
+ * the cell's workload has it is checked with the workload (config-variant.c).
+ */
+static int config_check_variant(const char *v, char *err, size_t errlen)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				 "0123456789_.:-";
+
+	if (strspn(v, ok) == strlen(v))
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for variant: letters, digits, '_', '.', ':', "
+		 "'-' (e.g. resnet152)", v);
+	return -EINVAL;
+}
+
 static int config_check_wait(const char *v, char *err, size_t errlen);
 static int config_check_idle(const char *v, char *err, size_t errlen);
 static int config_check_probe(const char *v, char *err, size_t errlen);
@@ -34,6 +50,7 @@ static int config_check_vm_workloads(const char *v, char *err, size_t errlen);
 static int config_check_pmu_event(const char *v, char *err, size_t errlen);
 static int config_check_pin(const char *v, char *err, size_t errlen);
 static int config_check_corunner_pin(const char *v, char *err, size_t errlen);
+static int config_check_variant(const char *v, char *err, size_t errlen);
 
 #define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
 		  check, help) \

@@ -136,6 +136,15 @@ int config_value_same(const struct config_key *k, const char *a, const char *b);
 /** config_values_free() - free what config_values_split() made. */
 void config_values_free(struct config_values *vals);
 /**
+ * config_variants_check() - whether each of @variants ("" = none) is a
+ * variant of the workloads its cells run: each of @workloads, or where a
+ * value of @vm_workloads ("a+b") is set, each workload in it. 0, or
+ * -EINVAL with the reason in @err (config-variant.c).
+ */
+int config_variants_check(const struct config_values *workloads,
+			  const struct config_values *vm_workloads,
+			  const struct config_values *variants, char *err, size_t errlen);
+/**
  * config_entry_check() - check the whole value of one entry: each element
  * whole, one value for a single-value key, no value twice, and every value
  * fits the cell's field. On error writes "key: why" to @err, one line.

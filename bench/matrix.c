@@ -112,6 +112,46 @@ err_nomem:
 	return -ENOMEM;
 }
 
+/* The line of @key in experiment @s, or else in [defaults]; 0: not set. */
+static int line_of(const struct config *cfg, const struct config_section *s,
+		   const char *key)
+{
+	const struct config_section *d = defaults_of(cfg);
+	size_t i;
+
+	for (i = 0; i < s->nentries; i++)
+		if (!strcmp(s->entries[i].key, key))
+			return s->entries[i].line;
+	for (i = 0; d && i < d->nentries; i++)
+		if (!strcmp(d->entries[i].key, key))
+			return d->entries[i].line;
+	return 0;
+}
+
+static const struct config_values *values_of(const struct dimension *dims, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < config_key_count; i++)
+		if (!strcmp(dims[i].key->name, key))
+			return &dims[i].vals;
+	return NULL;
+}
+
+/* Every variant of the experiment is one its workloads have (config-variant.c). */
+static int check_variants(const struct expansion *x, const struct config_section *s,
+			  const struct dimension *dims)
+{
+	char why[512];
+
+	if (!config_variants_check(values_of(dims, "workload"), values_of(dims, "vm-workloads"),
+				   values_of(dims, "variant"), why, sizeof(why)))
+		return 0;
+	snprintf(x->err, x->errlen, "%s:%d: [experiment %s] variant: %s", x->cfg->path,
+		 line_of(x->cfg, s, "variant"), s->name, why);
+	return -EINVAL;
+}
+
 /* Cells of one experiment: the product of its dimensions, times its repeats. */
 static unsigned long long section_cells(const struct dimension *dims)
 {
@@ -297,6 +337,8 @@ static int count_cells(struct expansion *x, struct dimension **dims,
 		if (cfg->sections[i].is_defaults)
 			continue;
 		ret = build_dimensions(x, &cfg->sections[i], &dims[i]);
+		if (!ret)
+			ret = check_variants(x, &cfg->sections[i], dims[i]);
 		if (ret)
 			return ret;
 		counts[i] = section_cells(dims[i]);

@@ -67,7 +67,7 @@
 #include "clock.h"
 #include "kvm-reasons.h"
 #include "proc-tasks.h"
-#include "sysfs.h"
+#include "procmem.h"
 #include "tpcount-cost.h"
 #include "tpcount.h"
 #include "tracefs-find.h"
@@ -491,15 +491,11 @@ static int counters_ready(const struct vx_priv *v)
  */
 static int vm_gone(const struct probe_target *t)
 {
-	char path[64], st[256], *rp;
 	int i;
 
-	for (i = 0; i < t->npids; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)t->pids[i]);
-		if (sysfs_read_line(path, st, sizeof(st)) < 0 || !(rp = strrchr(st, ')')) ||
-		    rp[1] != ' ' || rp[2] == 'Z' || rp[2] == 'X')
+	for (i = 0; i < t->npids; i++)
+		if (procmem_ended(t->pids[i]))
 			return (int)t->pids[i];
-	}
 	return 0;
 }
 

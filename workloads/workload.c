@@ -86,25 +86,36 @@ static int variant_listed(const char *list, const char *v)
 	return 0;
 }
 
-/* Refuse a --variant the workload does not list; 0 or -EINVAL. */
-static int check_variant(struct wl_instance *inst, const struct workload_ops *ops)
+int wl_variant_check(const struct workload_ops *ops, const char *v, char *err, size_t errlen)
 {
-	const char *v = inst->params.variant, *p;
+	const char *p;
 	char names[256];
 	size_t i = 0;
 
 	if (!v || !ops->variants || variant_listed(ops->variants, v))
 		return 0;
-	if (!*ops->variants)
-		return wl_error(inst, -EINVAL, "%s has no variants (got '%s')", ops->name, v);
+	if (!*ops->variants) {
+		snprintf(err, errlen, "%s has no variants (got '%s')", ops->name, v);
+		return -EINVAL;
+	}
 	for (p = ops->variants; *p && i + 3 < sizeof(names); p++) {
 		if (*p == '|')
 			names[i++] = ',';
 		names[i++] = *p == '|' ? ' ' : *p;
 	}
 	names[i] = '\0';
-	return wl_error(inst, -EINVAL, "%s: unknown variant '%s' (variants: %s)", ops->name, v,
-			names);
+	snprintf(err, errlen, "%s: unknown variant '%s' (variants: %s)", ops->name, v, names);
+	return -EINVAL;
+}
+
+/* Refuse a --variant the workload does not list; 0 or -EINVAL. */
+static int check_variant(struct wl_instance *inst, const struct workload_ops *ops)
+{
+	char msg[400];
+
+	if (!wl_variant_check(ops, inst->params.variant, msg, sizeof(msg)))
+		return 0;
+	return wl_error(inst, -EINVAL, "%s", msg);
 }
 
 /* Teardown, then the state wl_instance_open() allocated. */

@@ -116,6 +116,15 @@ size_t workload_count(void);
 const struct workload_ops *workload_at(size_t i);
 
 /**
+ * wl_variant_check() - whether @v (NULL: none) is a variant of @ops: 0, or
+ * -EINVAL with the reason in @err (a workload without variants, or one it
+ * does not list). A workload whose init() checks its variants itself
+ * (variants NULL) accepts any here.
+ */
+int wl_variant_check(const struct workload_ops *ops, const char *v, char *err,
+		     size_t errlen);
+
+/**
  * wl_instance_open() - check the variant against ops->variants, allocate
  * ops->state_size bytes of state, start the pool and run init. On failure
  * the error is in inst->error and everything already built is released

@@ -119,6 +119,10 @@ void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cel
 	argv[n++] = "--seed";
 	snprintf(num, sizeof(num), "%lld", c->seed);
 	argv[n++] = keep(store, storelen, &used, num);
+	if (c->variant[0]) {
+		argv[n++] = "--variant";
+		argv[n++] = keep(store, storelen, &used, c->variant);
+	}
 	argv[n++] = "--threads";
 	snprintf(num, sizeof(num), "%d", c->threads);
 	argv[n++] = keep(store, storelen, &used, num);

@@ -151,6 +151,18 @@ int meminfo_read(struct meminfo *m)
 	return n < 0 ? (int)n : meminfo_parse(buf, m);
 }
 
+/* Whether the /proc/PID/stat open as @fd (-1: not there) says ended. */
+static int stat_ended(int fd)
+{
+	char st[1024], *rp;
+	long n = fd < 0 ? -1 : procmem_pread(fd, st, sizeof(st));
+
+	if (fd >= 0)
+		close(fd);
+	return n <= 0 || !(rp = strrchr(st, ')')) || rp[1] != ' ' || rp[2] == 'Z' ||
+	       rp[2] == 'X';
+}
+
 /**
  * procmem_ended() - whether process @pid has ended: its /proc/PID/stat
  * (under the sysroot) is gone, or says it is a zombie (Z) or dead (X), as
@@ -158,11 +170,20 @@ int meminfo_read(struct meminfo *m)
  */
 int procmem_ended(pid_t pid)
 {
-	char path[64], st[1024], *rp;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (procmem_read(path, st, sizeof(st)) <= 0 || !(rp = strrchr(st, ')')) ||
-	    rp[1] != ' ')
-		return 1;
-	return rp[2] == 'Z' || rp[2] == 'X';
+	return stat_ended(sysroot_open(path, O_RDONLY | O_CLOEXEC));
+}
+
+/**
+ * procmem_ended_here() - procmem_ended() of this machine's real /proc,
+ * whatever CVMBENCH_SYSROOT says: for a process cvmbench itself started.
+ */
+int procmem_ended_here(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return stat_ended(open(path, O_RDONLY | O_CLOEXEC));
 }

@@ -60,6 +60,8 @@ long procmem_pread(int fd, char *buf, size_t len);
 long procmem_read(const char *path, char *buf, size_t len);
 /** procmem_ended() - 1 when process @pid has ended (or is a zombie), else 0. */
 int procmem_ended(pid_t pid);
+/** procmem_ended_here() - procmem_ended() of the real /proc, not the sysroot's. */
+int procmem_ended_here(pid_t pid);
 /** meminfo_read() - /proc/meminfo into @m. 0 or -errno. */
 int meminfo_read(struct meminfo *m);
 

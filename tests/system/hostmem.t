@@ -9,8 +9,9 @@
 # computed here from the metrics, memory-mixed, consolidation,
 # ksm-convergence); afterwards KSM and THP
 # read exactly as before and no QEMU of the run is left. A VM whose QEMU is
-# killed while the cell waits for KSM: the wait stops and both probes skip
-# with the reason (no steady-state number). Then a run killed
+# killed while the cell waits for KSM: the wait stops, both probes skip
+# with the reason (no steady-state number) and the cell fails with the VM's
+# death as its error row, its rows kept. Then a run killed
 # with -9 while it waits for a convergence that cannot come (1 page per
 # second), and `cvmbench restore`: the same. Root, KSM, QEMU needed.
 #   flock /tmp/cvmbench-host.lock prove -v tests/system/hostmem.t
@@ -18,7 +19,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=21
+N=22
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -109,9 +110,9 @@ else
 	ns=$(q "SELECT count(*) FROM memory_sample WHERE source = 'ksm' AND name = 'pages_sharing'
 		AND cell_id = $on")
 	out=$(plot ksm-convergence)
-	grep -q "pages_sharing (N=$ns)<" "$tmp/ksm-convergence.svg"
-	is "$out:$?:$(grep -o '#[0-9]* [^<]*: summed PSS' "$tmp/ksm-convergence.svg" | sort -u)" \
-		":0:#$on hello-world+null, 2 VMs: summed PSS" \
+	grep -q ">sharing: cell $on hello-world+null, 2 VMs (N=$ns)<" "$tmp/ksm-convergence.svg"
+	is "$out:$?:$(grep -o 'PSS: cell [0-9]* [^<(]*' "$tmp/ksm-convergence.svg" | sort -u)" \
+		":0:PSS: cell $on hello-world+null, 2 VMs " \
 		"plot ksm-convergence: the ksm = on cell only, its $ns pages_sharing samples" || echo "# $out"
 fi
 is "$(settings)" "$before" "KSM and THP exactly as before the run"
@@ -146,6 +147,13 @@ ok "$((el < 30 && n == 0 && calls == 3))" = 1 "a VM killed while converging: the
 is "$(sed 's/(pid [0-9]*)/(pid P)/' <<<"$skips")" "hostmem: instance process 0 (pid P) ended during the cell: no steady-state memory for the cell
 ksm: instance process 0 (pid P) ended during the cell: no steady-state KSM numbers for the cell" \
 	"and both probes say why"
+# ... and the cell failed with the reason as its error row (before the fix it
+# was "ok", and only the probe skips made the run "partial"); its rows stay
+st=$(sqlite3 "$tmp/d.db" "SELECT c.status || ' ' || r.status FROM cell c JOIN run r ON r.id = c.run_id")
+err=$(sqlite3 "$tmp/d.db" "SELECT message FROM error WHERE cell_id IS NOT NULL" | sed 's/pid [0-9]*/pid P/')
+rows=$(sqlite3 "$tmp/d.db" "SELECT (SELECT count(*) FROM invocation) > 0 AND (SELECT count(*) FROM memory_sample) > 0")
+is "$st|$err|$rows" "failed failed|instance process 0 (pid P, its VM's QEMU) ended during the cell|1" \
+	"the cell with the killed VM failed (run failed), its error row names the QEMU, its calls and samples kept"
 is "$(settings)/$(qemus)" "$before/" "KSM and THP as before, no QEMU left"
 
 # kill -9 of cvmbench while waiting for the convergence

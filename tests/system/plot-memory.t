@@ -9,13 +9,15 @@
 # on cell, no cell of several VMs or instances, no KSM time series) each is
 # "nothing to draw" with its reason, never a crash; memory-overhead draws
 # once a ksm = on / off pair exists, with the overhead the metrics give; on
-# a run without hostmem data every one of them is exit 3. (The figures
+# a run without hostmem data every one of them is exit 3. memory-scaling keeps
+# the N labels of coinciding lines apart (each line's a line lower, in its
+# colour) and draws a workload's variant as a line of its own. (The figures
 # drawn from a real run of two VMs: tests/system/hostmem.t.)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=14
+N=16
 plan $N
 if ! command -v gnuplot >/dev/null; then
 	[ -n "${CI:-}" ] && { echo "Bail out! gnuplot is missing under CI"; exit 1; }
@@ -81,6 +83,25 @@ w=$(sqlite3 "$tmp/r.db" "SELECT printf('%+.1f', 100.0 * ((SELECT value FROM metr
 grep -q ">$w %, N=1/1<" "$tmp/o.svg"
 is "$rc:$?:$(grep -v 'info: wrote' "$tmp/plot.out")" "0:0:" \
 	"memory-overhead: cell 1 (ksm off) $w % over cell 2 (ksm on) at one VM, N=1/1"
+# coinciding lines: cells 1 (ksm off) and 2 (ksm on) at the same PSS, one VM
+cp "$tmp/r.db" "$tmp/c.db"
+sqlite3 "$tmp/c.db" "UPDATE metric SET value = 300000 WHERE probe = 'hostmem' AND
+	name = 'pss_kb' AND invocation_id IS NULL AND cell_id IN (1, 2)"
+$CVMBENCH plot memory --db "$tmp/c.db" --out "$tmp/c.svg" >/dev/null 2>&1
+labels() {   # SVG: "x,y colour" of each N= label
+	python3 -c 'import re, sys
+s = open(sys.argv[1]).read()
+for m in re.finditer(r"translate\(([^)]*)\)[^>]*fill=\"([^\"]*)\"[^>]*>\s*<text><tspan[^>]*>N=", s):
+	print(m.group(1), m.group(2))' "$1"
+}
+labels "$tmp/c.svg" > "$tmp/lab"
+is "$(wc -l < "$tmp/lab") $(cut -d' ' -f1 "$tmp/lab" | sort -u | wc -l) $(cut -d' ' -f2 "$tmp/lab" | sort -u | wc -l)" \
+	"3 3 3" "memory-scaling: coinciding lines' N labels at 3 places in 3 colours (were one on the other)"
+# a variant is a line of its own, named in the legend
+sqlite3 "$tmp/c.db" "INSERT OR REPLACE INTO cell_param (cell_id, key, value) VALUES (2, 'variant', 'resnet152')"
+$CVMBENCH plot memory --db "$tmp/c.db" --out "$tmp/v.svg" >/dev/null 2>&1
+grep -q '>null resnet152: ksm on<' "$tmp/v.svg" && grep -q '>null: ksm off<' "$tmp/v.svg"
+is "$?" 0 "memory-scaling: a cell's variant names its own line (null resnet152: ksm on)"
 $CVMBENCH report "$tmp/rep" --db "$tmp/r.db" >/dev/null 2>&1
 grep -q "Host memory and KSM" "$tmp/rep/index.md"
 is "$?" 0 "the report holds the memory table"

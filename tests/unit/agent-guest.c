@@ -93,6 +93,13 @@ static void test_round_trip(void)
 		same &= s.argv[i] && !strcmp(s.argv[i], argv[i]);
 	tap_ok(!ret && same && s.port == 5 && s.argv[i] == NULL,
 	       "cvmfn_argv() -> spawn line -> the same argv in the guest (%s)", line);
+	snprintf(c.variant, sizeof(c.variant), "resnet152");
+	cvmfn_argv(&env, "serve", &c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS + 2);
+	ret = agent_spawn_encode(5, argv + 1, line, sizeof(line), err, sizeof(err)) ?:
+	      agent_spawn_parse(line, &s, err, sizeof(err));
+	for (i = 1, same = 0; !ret && s.argv[i] && s.argv[i + 1]; i++)
+		same |= !strcmp(s.argv[i], "--variant") && !strcmp(s.argv[i + 1], "resnet152");
+	tap_ok(!ret && same, "a cell's variant reaches the guest's cvmfn as --variant resnet152");
 	argv[2] = "bad word";
 	tap_ok(agent_spawn_encode(5, argv + 1, line, sizeof(line), err, sizeof(err)) == -EINVAL,
 	       "the host refuses to send a word with a space");
@@ -204,7 +211,7 @@ static void test_layout(void)
 
 int main(void)
 {
-	tap_plan(23);
+	tap_plan(24);
 	test_parse();
 	test_refused();
 	test_too_many();

@@ -132,11 +132,41 @@ static void test_touch(int mib)
 	       "and Pss_Anon by %lld kB (not shared)", b.pss_anon - a.pss_anon);
 }
 
+/*
+ * A killed child, not yet reaped: ended (a zombie); a live one: not. Under
+ * a CVMBENCH_SYSROOT without /proc, procmem_ended() says every process
+ * ended, procmem_ended_here() still reads the real one (cell-run.c's check
+ * of the instances it started).
+ */
+static void test_ended(void)
+{
+	pid_t pid = fork();
+	int alive, dead, fake;
+
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	alive = procmem_ended(pid) + 2 * procmem_ended_here(pid);
+	kill(pid, SIGKILL);
+	usleep(200000);
+	dead = procmem_ended(pid) + 2 * procmem_ended_here(pid);
+	setenv("CVMBENCH_SYSROOT", "/nonexistent-cvmbench-root", 1);
+	fake = procmem_ended(getpid()) + 2 * procmem_ended_here(getpid());
+	unsetenv("CVMBENCH_SYSROOT");
+	waitpid(pid, NULL, 0);
+	tap_ok(alive == 0 && dead == 3, "a live child: not ended; killed, not reaped: ended "
+	       "(procmem_ended %d/%d, _here %d/%d)", alive & 1, dead & 1, alive >> 1, dead >> 1);
+	tap_ok(fake == 1, "under a sysroot without /proc: procmem_ended 1, "
+	       "procmem_ended_here 0 (got %d, %d)", fake & 1, fake >> 1);
+}
+
 int main(void)
 {
-	tap_plan(17);
+	tap_plan(19);
 	test_parsers();
 	test_checks();
 	test_touch(48);
+	test_ended();
 	return tap_done();
 }

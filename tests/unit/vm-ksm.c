@@ -297,7 +297,7 @@ int main(int argc, char **argv)
 		tap_plan(11);
 	if (journal_open(err, sizeof(err)) ||
 	    guest_image_build(&b, &img, err, sizeof(err)) ||
-	    guest_disk_build("hello-world", "test", 1, NULL, &disk, err, sizeof(err))) {
+	    guest_disk_build("hello-world", NULL, "test", 1, NULL, &disk, err, sizeof(err))) {
 		printf("Bail out! %s\n", err);
 		return 1;
 	}

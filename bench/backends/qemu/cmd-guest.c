@@ -105,7 +105,7 @@ static int guest_disk(int argc, char **argv)
 	}
 	if (parse_seed(a.seed, &seed))
 		return EXIT_USAGE;
-	ret = guest_disk_build(argv[first], a.size, seed, NULL, &d, err, sizeof(err));
+	ret = guest_disk_build(argv[first], NULL, a.size, seed, NULL, &d, err, sizeof(err));
 	if (ret) {
 		pr_err("guest disk: %s", err);
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILED;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * guest-disk.c - a workload's read-only data disk: the model and input
- * files `cvmfn prepare` writes for a (workload, size, seed), in a raw ext4
- * image made with mkfs.ext4 -d (no journal: the guest mounts it read-only).
- * Kept out of the initramfs, which the guest copies into its RAM. Cached
- * as <cache>/disk/<workload>-<size>-<seed>-<cvmfn hash>.img.
+ * files `cvmfn prepare` writes for a (workload, variant, size, seed), in a
+ * raw ext4 image made with mkfs.ext4 -d (no journal: the guest mounts it
+ * read-only). Kept out of the initramfs, which the guest copies into its
+ * RAM. Cached as <cache>/disk/<workload>[-<variant>]-<size>-<seed>-<cvmfn
+ * hash>.img.
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -44,19 +45,22 @@ static long long disk_kib(const char *dir)
 	return (mib < 8 ? 8 : mib) * 1024;
 }
 
-static int make_disk(const char *cvmfn, const char *workload, const char *size,
-		     unsigned long long seed, const char *tmp, const char *img,
-		     char *err, size_t errlen)
+static int make_disk(const char *cvmfn, const char *workload, const char *variant,
+		     const char *size, unsigned long long seed, const char *tmp,
+		     const char *img, char *err, size_t errlen)
 {
 	char data[PATH_MAX], seedstr[32], kib[32];
 	char *prep[] = { (char *)cvmfn, "prepare", (char *)workload, "--size", (char *)size,
-			 "--seed", seedstr, "--data-dir", data, NULL };
+			 "--seed", seedstr, "--data-dir", data, "--variant", (char *)variant,
+			 NULL };
 	char *mkfs[] = { "mkfs.ext4", "-q", "-F", "-d", data, "-O", "^has_journal", "-m", "0",
 			 "-L", "cvmbench-data", "-E", "root_owner=0:0", (char *)img, kib, NULL };
 	int ret;
 
 	guest_path(data, sizeof(data), "%s/data", tmp);
 	snprintf(seedstr, sizeof(seedstr), "%llu", seed);
+	if (!variant || !*variant)
+		prep[9] = NULL;           /* no --variant: the workload's default */
 	ret = state_dir_create(data);
 	if (!ret)
 		ret = guest_exec(prep, NULL, NULL, 0, NULL, err, errlen);
@@ -69,8 +73,9 @@ static int make_disk(const char *cvmfn, const char *workload, const char *size,
 	return ret;
 }
 
-static int disk_name(const char *workload, const char *size, unsigned long long seed,
-		     const char *cvmfn, char *buf, size_t len, char *err, size_t errlen)
+static int disk_name(const char *workload, const char *variant, const char *size,
+		     unsigned long long seed, const char *cvmfn, char *buf, size_t len,
+		     char *err, size_t errlen)
 {
 	char sha[SHA256_HEX];
 	enum wl_size sz;
@@ -89,12 +94,14 @@ static int disk_name(const char *workload, const char *size, unsigned long long 
 		snprintf(err, errlen, "%s: %s", cvmfn, strerror(-ret));
 		return ret;
 	}
-	snprintf(buf, len, "%s-%s-%llu-%.16s.img", workload, size, seed, sha);
+	snprintf(buf, len, "%s%s%s-%s-%llu-%.16s.img", workload, variant && *variant ? "-" : "",
+		 variant ? variant : "", size, seed, sha);
 	return 0;
 }
 
-int guest_disk_build(const char *workload, const char *size, unsigned long long seed,
-		     const char *cvmfn_arg, struct guest_disk *d, char *err, size_t errlen)
+int guest_disk_build(const char *workload, const char *variant, const char *size,
+		     unsigned long long seed, const char *cvmfn_arg, struct guest_disk *d,
+		     char *err, size_t errlen)
 {
 	char cvmfn[PATH_MAX], root[PATH_MAX], name[256], tmp[PATH_MAX], img[PATH_MAX];
 	struct stat st;
@@ -104,7 +111,7 @@ int guest_disk_build(const char *workload, const char *size, unsigned long long 
 	snprintf(cvmfn, sizeof(cvmfn), "%s", cvmfn_arg ? cvmfn_arg : "");
 	if (!cvmfn_arg)
 		find_cvmfn(cvmfn, sizeof(cvmfn));
-	ret = disk_name(workload, size, seed, cvmfn, name, sizeof(name), err, errlen);
+	ret = disk_name(workload, variant, size, seed, cvmfn, name, sizeof(name), err, errlen);
 	if (ret)
 		return ret;
 	if (guest_cache_dir(tmp, sizeof(tmp)) || guest_path(root, sizeof(root), "%s/disk", tmp) ||
@@ -123,7 +130,7 @@ int guest_disk_build(const char *workload, const char *size, unsigned long long 
 		return -errno;
 	}
 	guest_path(img, sizeof(img), "%s/disk.img", tmp);
-	ret = make_disk(cvmfn, workload, size, seed, tmp, img, err, errlen);
+	ret = make_disk(cvmfn, workload, variant, size, seed, tmp, img, err, errlen);
 	if (!ret && (rename(img, d->path) || stat(d->path, &st)))
 		ret = -errno;
 	if (!ret)

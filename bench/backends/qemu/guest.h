@@ -77,13 +77,15 @@ struct guest_disk {
 };
 
 /**
- * guest_disk_build() - the data disk of @workload at @size ("test",
- * "small", "large") and @seed: the files `cvmfn prepare` writes, in an ext4
- * image made by mkfs.ext4 -d, cached under guest_cache_dir()/disk/ by
- * workload, size, seed and the cvmfn's hash. @cvmfn NULL: find_cvmfn().
+ * guest_disk_build() - the data disk of @workload and its @variant (NULL or
+ * "": the default) at @size ("test", "small", "large") and @seed: the files
+ * `cvmfn prepare` writes, in an ext4 image made by mkfs.ext4 -d, cached
+ * under guest_cache_dir()/disk/ by workload, variant, size, seed and the
+ * cvmfn's hash. @cvmfn NULL: find_cvmfn().
  * Returns 0, or -errno with the reason in @err.
  */
-int guest_disk_build(const char *workload, const char *size, unsigned long long seed,
-		     const char *cvmfn, struct guest_disk *d, char *err, size_t errlen);
+int guest_disk_build(const char *workload, const char *variant, const char *size,
+		     unsigned long long seed, const char *cvmfn, struct guest_disk *d,
+		     char *err, size_t errlen);
 
 #endif

@@ -109,8 +109,8 @@ static int data_disk(const struct cell *c, struct qemu_guest *g, char *err, size
 		snprintf(g->disk, sizeof(g->disk), "%s", c->guest_image);
 		return 0;
 	}
-	ret = guest_disk_build(c->workload, c->size, (unsigned long long)c->seed, NULL, &d,
-			       err, errlen);
+	ret = guest_disk_build(c->workload, c->variant, c->size,
+			       (unsigned long long)c->seed, NULL, &d, err, errlen);
 	if (!ret)
 		snprintf(g->disk, sizeof(g->disk), "%s", d.path);
 	return ret;

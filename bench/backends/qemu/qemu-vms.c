@@ -189,8 +189,8 @@ static int vm_workload_disk(const struct cell *c, int i, struct qemu_vm *q,
 		snprintf(err, errlen, "vm-workloads = %s has no item %d", c->vm_workloads, i + 1);
 		return -EINVAL;
 	}
-	ret = guest_disk_build(q->workload, c->size, (unsigned long long)c->seed, NULL, &d,
-			       err, errlen);
+	ret = guest_disk_build(q->workload, c->variant, c->size,
+			       (unsigned long long)c->seed, NULL, &d, err, errlen);
 	if (ret)
 		return ret;
 	snprintf(q->disk, sizeof(q->disk), "%s", d.path);
