@@ -20,9 +20,10 @@
  * Columns: 1 label (with N, the measured invocations of the cell), 2..9
  * one per class (VMEXIT_CLASSES order; the header row names them), 10 x
  * (0-based), 11 ratio, 12 lo, 13 hi ("?": not a compared side), 14 the
- * ratio and interval as text ("-": none), 15 a note (N, coverage,
- * baseline from; or "regular twin (baseline)", "pair refused: ..."; "-":
- * none), both drawn under the tick. Variables: ncells, npaired, run, event, maxlabel, resamples.
+ * ratio and interval as text ("-": none), 15 a note (N, coverage; or
+ * "regular twin (baseline)", "pair refused: ..."; "-": none), 16 "baseline
+ * from EXP, run R" ("-": the twin is of this run and experiment), all
+ * three drawn under the tick. Variables: ncells, npaired, run, event, maxlabel, resamples.
  */
 #include <errno.h>
 #include <math.h>
@@ -105,7 +106,8 @@ struct vx_pair {
 	int role;                 /* CMP_ROLE_* or 0 */
 	double ratio, lo, hi;     /* NAN unless the cell is a compared side */
 	char value[64];           /* under the tick: "slowdown 1.250 [1.198, 1.304]" */
-	char note[256];           /* under the tick: N, coverage, baseline from */
+	char note[256];           /* under the tick: N, coverage; or what the cell is */
+	char from[256];           /* under the tick: "baseline from EXP, run R" or "" */
 };
 
 /* The loaded cell @cell_key of run @run, or NULL. */
@@ -136,9 +138,9 @@ static double jnum(const cJSON *o, const char *name)
 }
 
 /*
- * ", baseline from EXP" when the twin's cells (@base, compare's cells_json)
+ * "baseline from EXP" when the twin's cells (@base, compare's cells_json)
  * are of another experiment than the drawn ones (@side), ", run R" (or
- * ", baseline from run R") when of another run than the one drawn; each
+ * "baseline from run R") when of another run than the one drawn; each
  * twin cell noted as a source of the figure with its invocations.
  */
 static void baseline_from(struct figure_ctx *ctx, const struct cmp_data *d,
@@ -163,10 +165,10 @@ static void baseline_from(struct figure_ctx *ctx, const struct cmp_data *d,
 	}
 	buf[0] = '\0';
 	if (exp)
-		snprintf(buf, len, ", baseline from %s", exp);
+		snprintf(buf, len, "baseline from %s", exp);
 	if (run != ctx->run_id)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s run %lld",
-			 exp ? "," : ", baseline from", (long long)run);
+			 exp ? "," : "baseline from", (long long)run);
 }
 
 /* The slowdown of the compared pair @p whose side the cell is, into @x. */
@@ -175,7 +177,6 @@ static void side_pair(struct figure_ctx *ctx, const struct cmp_data *d, const cJ
 {
 	const cJSON *st = cJSON_GetObjectItem(p, "stats"), *ci = cJSON_GetObjectItem(st, "ratio_ci");
 	const cJSON *b = cJSON_GetObjectItem(st, "base"), *s = cJSON_GetObjectItem(st, "side");
-	char from[256];
 
 	x->ratio = jnum(st, "ratio");
 	x->lo = cJSON_GetArraySize(ci) == 2 ? cJSON_GetArrayItem(ci, 0)->valuedouble : NAN;
@@ -187,11 +188,11 @@ static void side_pair(struct figure_ctx *ctx, const struct cmp_data *d, const cJ
 		snprintf(x->value, sizeof(x->value), "slowdown %.3f [%.3f, %.3f]", x->ratio,
 			 x->lo, x->hi);
 	baseline_from(ctx, d, cJSON_GetObjectItem(p, "base_cells"), cJSON_GetObjectItem(p, "cells"),
-		      from, sizeof(from));
-	snprintf(x->note, sizeof(x->note), "N=%.0f/%.0f, cov %.1f/%.1f%%%s%s", jnum(b, "n"),
+		      x->from, sizeof(x->from));
+	snprintf(x->note, sizeof(x->note), "N=%.0f/%.0f, cov %.1f/%.1f%%%s", jnum(b, "n"),
 		 jnum(s, "n"), 100 * jnum(b, "median_ci_coverage"),
 		 100 * jnum(s, "median_ci_coverage"),
-		 strcmp(jstr(p, "side"), "model") ? "" : ", model", from);
+		 strcmp(jstr(p, "side"), "model") ? "" : ", model");
 }
 
 /* Where cell @id (@cell_key) of the drawn run stands among @top's pairs. */
@@ -218,7 +219,7 @@ static void cell_pair(struct figure_ctx *ctx, const struct cmp_data *d, const cJ
 		side_pair(ctx, d, p, x);
 }
 
-/* One row: label, the class rates, x, ratio, lo, hi, value, note. */
+/* One row: label, the class rates, x, ratio, lo, hi, value, note, from. */
 static void write_row(struct figure_ctx *ctx, const char *event, int64_t id,
 		      const char *lab, size_t x, const struct vx_pair *p)
 {
@@ -237,6 +238,8 @@ static void write_row(struct figure_ctx *ctx, const char *event, int64_t id,
 	gp_data_string(ctx->data, p->value);
 	fputc(' ', ctx->data);
 	gp_data_string(ctx->data, p->note);
+	fputc(' ', ctx->data);
+	gp_data_string(ctx->data, p->from);
 	fprintf(ctx->data, "\n");
 }
 
@@ -258,14 +261,15 @@ static int write_rows(struct figure_ctx *ctx, const char *event, const int64_t *
 	fprintf(ctx->data, "label");
 	for (k = 0; k < NCLASSES; k++)
 		fprintf(ctx->data, " %s", classes[k]);
-	fprintf(ctx->data, " x ratio lo hi value note\n");
+	fprintf(ctx->data, " x ratio lo hi value note from\n");
 	for (i = 0; i < n; i++) {
 		snprintf(lab, sizeof(lab), "%s%s%s (N=%lld)", wl[i], extra[i][0] ? " " : "",
 			 extra[i], cell_measured(ctx->h, ids[i]));
 		figure_source(ctx, ids[i], cell_measured(ctx->h, ids[i]), "invocations");
 		cell_pair(ctx, d, top, ids[i], &p);
 		npaired += !isnan(p.ratio);
-		longest = max_len(max_len(max_len(longest, lab), p.note), p.value);
+		longest = max_len(max_len(max_len(max_len(longest, lab), p.note), p.value),
+				  p.from);
 		write_row(ctx, event, ids[i], lab, i, &p);
 	}
 	figure_var_int(ctx, "maxlabel", (long long)longest);

@@ -15,7 +15,8 @@
 #   1 label (with N, the measured invocations of the cell)  2..9 exits per
 #   second of idle, io, mmio, msr, cpuid, interrupt, page-state, other
 #   10 x  11 ratio  12 lo  13 hi ('?': no slowdown)  14 "slowdown R [LO, HI]"
-#   15 note ('-': none); 14 and 15 are drawn under the label
+#   15 note ('-': none)  16 "baseline from EXP, run R" ('-': none); 14, 15 and
+#   16 are drawn under the label
 
 # gnuplot wants the width of a rotated label (characters x cos 30 x ~8 px)
 # to be under a quarter of the image: wide enough for the longest one
@@ -53,17 +54,18 @@ set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set key outside right top noenhanced title 'class'
 # the tick: the label, and under it the slowdown and the note of the pair
-tick(l, v, n) = l . ((v eq '-') ? '' : "\n" . v) . ((n eq '-') ? '' : "\n" . n)
+tl(s) = (s eq '-') ? '' : "\n" . s
+tick(l, v, n, f) = l . tl(v) . tl(n) . tl(f)
 if (!npaired) {
 	set border 3
-	plot for [i = 2:9] datafile using i:xtic(tick(strcol(1), strcol(14), strcol(15))) title columnheader(i)
+	plot for [i = 2:9] datafile using i:xtic(tick(strcol(1), strcol(14), strcol(15), strcol(16))) title columnheader(i)
 } else {
 	set border 11
 	set y2label 'slowdown: confidential / regular median'
 	set y2range [0:*]
 	set y2tics nomirror
 	set arrow from graph 0, second 1 to graph 1, second 1 nohead dt 2 lc rgb '#333333' front
-	plot for [i = 2:9] datafile using i:xtic(tick(strcol(1), strcol(14), strcol(15))) title columnheader(i), \
+	plot for [i = 2:9] datafile using i:xtic(tick(strcol(1), strcol(14), strcol(15), strcol(16))) title columnheader(i), \
 	     datafile using 10:11:12:13 every ::1 axes x1y2 with yerrorbars pt 7 ps 0.8 \
 		lc rgb 'black' title 'slowdown (right axis)'
 }
