@@ -188,6 +188,7 @@ elif mode == "vmexit-pair":
         del row["id"]
         row["cell_key"] = c["cell_key"] + ("-qemu" if side == "none" else "-qemu-cvm")
         row["backend"] = "qemu"
+        row["probes"] = "latency, vmexit"    # not an idle cell: only this figure's
         row["spec"] = "\n".join(
             "backend = qemu" if ln.startswith("backend = ") else
             "confidential = " + side if ln.startswith("confidential = ") else ln
@@ -195,8 +196,8 @@ elif mode == "vmexit-pair":
         cell = db.execute("INSERT INTO cell (%s) VALUES (%s)" % (", ".join(row), ", ".join(
             "?" * len(row))), list(row.values())).lastrowid
         db.execute("INSERT INTO cell_param SELECT ?, key, CASE key WHEN 'backend' THEN "
-                   "'qemu' WHEN 'confidential' THEN ? ELSE value END FROM cell_param "
-                   "WHERE cell_id = ?", (cell, side, old))
+                   "'qemu' WHEN 'confidential' THEN ? WHEN 'probes' THEN 'latency, vmexit' "
+                   "ELSE value END FROM cell_param WHERE cell_id = ?", (cell, side, old))
         for k in range(20):
             ns = int((1000000 + 37000 * ((k * 7) % 20)) * slow)
             db.execute("INSERT INTO invocation (cell_id, instance_idx, seq, phase, start, "
