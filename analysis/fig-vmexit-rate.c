@@ -137,11 +137,22 @@ static double jnum(const cJSON *o, const char *name)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+/* The twin cell @c as a source of the figure, unless it is drawn (noted) already. */
+static void note_twin(struct figure_ctx *ctx, const struct cmp_cell *c)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->src_ncells; i++)
+		if (ctx->src_cells[i] == c->id)
+			return;
+	figure_source(ctx, c->id, (long long)c->nlat, "invocations");
+}
+
 /*
  * "baseline from EXP" when the twin's cells (@base, compare's cells_json)
  * are of another experiment than the drawn ones (@side), ", run R" (or
  * "baseline from run R") when of another run than the one drawn; each
- * twin cell noted as a source of the figure with its invocations.
+ * twin cell not drawn noted as a source of the figure (note_twin()).
  */
 static void baseline_from(struct figure_ctx *ctx, const struct cmp_data *d,
 			  const cJSON *base, const cJSON *side, char *buf, size_t len)
@@ -157,7 +168,7 @@ static void baseline_from(struct figure_ctx *ctx, const struct cmp_data *d,
 	cJSON_ArrayForEach(b, base) {
 		if (!(c = cmp_cell_find(d, (int64_t)jnum(b, "run"), jstr(b, "cell_key"))))
 			continue;
-		figure_source(ctx, c->id, (long long)c->nlat, "invocations");
+		note_twin(ctx, c);
 		if (s0 && strcmp(c->experiment, s0->experiment))
 			exp = c->experiment;
 		if (d->runs[c->run].id != ctx->run_id)
@@ -262,10 +273,11 @@ static int write_rows(struct figure_ctx *ctx, const char *event, const int64_t *
 	for (k = 0; k < NCLASSES; k++)
 		fprintf(ctx->data, " %s", classes[k]);
 	fprintf(ctx->data, " x ratio lo hi value note from\n");
+	for (i = 0; i < n; i++)      /* the drawn cells first: a twin among them counts once */
+		figure_source(ctx, ids[i], cell_measured(ctx->h, ids[i]), "invocations");
 	for (i = 0; i < n; i++) {
 		snprintf(lab, sizeof(lab), "%s%s%s (N=%lld)", wl[i], extra[i][0] ? " " : "",
 			 extra[i], cell_measured(ctx->h, ids[i]));
-		figure_source(ctx, ids[i], cell_measured(ctx->h, ids[i]), "invocations");
 		cell_pair(ctx, d, top, ids[i], &p);
 		npaired += !isnan(p.ratio);
 		longest = max_len(max_len(max_len(max_len(longest, lab), p.note), p.value),
