@@ -12,12 +12,13 @@
 # `cvmbench compare --json` gives for that pair (its output, read here by
 # Python), about the 1.25 the crafted calls are slower, and a point on the
 # right axis; its twin is labelled "regular twin"; without a pair the title
-# says "no paired run"; a twin of another run, or experiment, is named.
+# says "no paired run"; a twin of another run, or experiment, is named;
+# the report's caption counts a twin that is also drawn once.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=14
+N=15
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "# tmp $tmp"
@@ -77,6 +78,9 @@ is "$r" ok "... about the 1.25 the crafted calls are slower"
 grep -q ">slowdown (right axis)<" "$tmp/vp.svg" && grep -q ">regular twin (baseline)<" "$tmp/vp.svg" &&
 	! grep -q "no paired run" "$tmp/vp.svg" && ! grep -q "baseline from" "$tmp/vp.svg"
 is "$?" 0 "... a point on the right axis, the twin labelled, no 'baseline from' (same run)"
+./cvmbench report "$tmp/rep" --db "$tmp/vp.db" > /dev/null 2>&1
+grep -A6 '^### vmexit-rate' "$tmp/rep/index.md" | grep -q "^Data: .*2 cells, N = 40 invocations;"
+is "$?" 0 "the report's caption: 2 cells, N = 40 (the twin is drawn: counted once)"
 grep -q "no paired run" "$tmp/kx.svg" && ! grep -q ">slowdown [0-9]" "$tmp/kx.svg"
 is "$?" 0 "no pair: the title says no paired run, no slowdown is drawn"
 
