@@ -182,17 +182,32 @@ static void baseline_from(struct figure_ctx *ctx, const struct cmp_data *d,
 			 exp ? "," : "baseline from", (long long)run);
 }
 
+/* The achieved coverage of side @o's median interval in %, "-" when none. */
+static const char *pct(const cJSON *o, char *buf, size_t len)
+{
+	double v = jnum(o, "median_ci_coverage");
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", 100 * v);
+	return buf;
+}
+
 /* The slowdown of the compared pair @p whose side the cell is, into @x. */
 static void side_pair(struct figure_ctx *ctx, const struct cmp_data *d, const cJSON *p,
 		      struct vx_pair *x)
 {
 	const cJSON *st = cJSON_GetObjectItem(p, "stats"), *ci = cJSON_GetObjectItem(st, "ratio_ci");
 	const cJSON *b = cJSON_GetObjectItem(st, "base"), *s = cJSON_GetObjectItem(st, "side");
+	char cb[16], cs[16];
 
 	x->ratio = jnum(st, "ratio");
 	x->lo = cJSON_GetArraySize(ci) == 2 ? cJSON_GetArrayItem(ci, 0)->valuedouble : NAN;
 	x->hi = cJSON_GetArraySize(ci) == 2 ? cJSON_GetArrayItem(ci, 1)->valuedouble : NAN;
-	if (isnan(x->lo))
+	if (isnan(x->ratio))     /* a side without a measured call: nothing to draw */
+		snprintf(x->value, sizeof(x->value), "no slowdown: a side has no calls");
+	else if (isnan(x->lo))
 		snprintf(x->value, sizeof(x->value), "slowdown %.3f [no interval]",
 			 x->ratio);
 	else
@@ -200,9 +215,8 @@ static void side_pair(struct figure_ctx *ctx, const struct cmp_data *d, const cJ
 			 x->lo, x->hi);
 	baseline_from(ctx, d, cJSON_GetObjectItem(p, "base_cells"), cJSON_GetObjectItem(p, "cells"),
 		      x->from, sizeof(x->from));
-	snprintf(x->note, sizeof(x->note), "N=%.0f/%.0f, cov %.1f/%.1f%%%s", jnum(b, "n"),
-		 jnum(s, "n"), 100 * jnum(b, "median_ci_coverage"),
-		 100 * jnum(s, "median_ci_coverage"),
+	snprintf(x->note, sizeof(x->note), "N=%.0f/%.0f, cov %s/%s%%%s", jnum(b, "n"),
+		 jnum(s, "n"), pct(b, cb, sizeof(cb)), pct(s, cs, sizeof(cs)),
 		 strcmp(jstr(p, "side"), "model") ? "" : ", model");
 }
 
