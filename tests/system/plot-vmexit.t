@@ -12,13 +12,14 @@
 # `cvmbench compare --json` gives for that pair (its output, read here by
 # Python), about the 1.25 the crafted calls are slower, and a point on the
 # right axis; its twin is labelled "regular twin"; without a pair the title
-# says "no paired run"; a twin of another run, or experiment, is named;
+# says "no paired run", also when compare refuses the pair; a twin of
+# another run, or experiment, is named;
 # the report's caption counts a twin that is also drawn once.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=15
+N=16
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "# tmp $tmp"
@@ -84,6 +85,16 @@ is "$?" 0 "the report's caption: 2 cells, N = 40 (the twin is drawn: counted onc
 grep -q "no paired run" "$tmp/kx.svg" && ! grep -q ">slowdown [0-9]" "$tmp/kx.svg"
 is "$?" 0 "no pair: the title says no paired run, no slowdown is drawn"
 
+# a pair compare refuses (the sides' guest images differ): no slowdown drawn
+cp "$tmp/vp.db" "$tmp/rf.db"
+$py -c 'import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+d.execute("INSERT INTO cell_param SELECT id, \x27guest.image\x27, cell_key FROM cell "
+          "WHERE backend = \x27qemu\x27")
+d.commit()' "$tmp/rf.db"
+./cvmbench plot vmexit-rate --db "$tmp/rf.db" --out "$tmp/rf.svg" 2> /dev/null
+is "$(grep -c '>pair refused: setups differ (compare)<' "$tmp/rf.svg"):$(grep -c 'no paired run' "$tmp/rf.svg")" \
+	"2:1" "a refused pair: both cells say so, no paired run"
 # the confidential cells in a run of their own (cloud pair): twin of run 1
 cp "$tmp/base.db" "$tmp/xr.db" && $py tests/system/craft-db.py "$tmp/xr.db" pair tdx &&
 	$py tests/system/craft-db.py "$tmp/xr.db" vmexit kvm_exit
