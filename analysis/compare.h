@@ -4,7 +4,8 @@
  * loaded into memory (compare-load.c), given a side and a pair key
  * (compare-pair.c), paired with their baseline twin and summarized
  * (compare-stats.c) into a cJSON tree that compare-out.c prints as a
- * table, CSV or JSON. docs/compare.md says what every number means.
+ * table, CSV or JSON; compare-find.c finds a cell's pair in that tree.
+ * docs/compare.md says what every number means.
  */
 #ifndef CVMBENCH_COMPARE_H
 #define CVMBENCH_COMPARE_H
@@ -86,6 +87,13 @@ int cmp_env_diff(const struct cmp_data *d, const struct cmp_side *a,
 		 const struct cmp_side *b, const struct cmp_opts *o, struct cJSON *out);
 struct cJSON *cmp_pair_stats(const struct cmp_data *d, const struct cmp_side *base,
 			     const struct cmp_side *other, const struct cmp_opts *o);
+
+/* cmp_pair_of(): how a cell stands in a pair */
+#define CMP_ROLE_SIDE    1        /* the other (confidential) side */
+#define CMP_ROLE_BASE    2        /* the baseline (regular twin) */
+#define CMP_ROLE_REFUSED 4        /* the pair was refused (setups differ) */
+const struct cJSON *cmp_pair_of(const struct cJSON *top, int64_t run, const char *cell_key,
+				int *role);
 
 void cmp_print_table(FILE *f, const struct cJSON *top);
 void cmp_print_csv(FILE *f, const struct cJSON *top);

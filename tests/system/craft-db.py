@@ -28,6 +28,13 @@
 #                (kvm_exit or kvm_userspace_exit) by class for the cell window
 #                (idle 3000/s, io 1500/s, other 500/s); the other cells have a
 #                vmexit skip and no counts
+#   vmexit-pair NAME  add to the run two qemu cells of its first cell's
+#                workload and settings, a regular one (confidential = none)
+#                and its confidential twin (confidential = NAME), 20
+#                measured calls each, the twin's 1.25 times slower, and
+#                kvm_exit counts by class for both (the twin: idle 30000/s,
+#                io 8000/s, mmio 4000/s, page-state 2000/s): the vmexit-rate
+#                figure draws the twin's slowdown beside its bars
 #   vmexit-rows NAME  give the first cell vmexit table rows (007) for the cell
 #                window: kvm_exit (svm) by reason with counts and some times,
 #                a reason named NAME, the total with a fidelity flag (and its
@@ -175,6 +182,40 @@ elif mode == "vmexit":
     for c in cells[1:]:
         db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES "
                    "(?, ?, 'vmexit', 'the VMs run under tcg (accel = tcg): QEMU emulates the guest, which makes no VM exits')", (run, c))
+elif mode == "vmexit-pair":
+    old = db.execute("SELECT min(id) FROM cell WHERE run_id = ?", (run,)).fetchone()[0]
+    c = dict(zip(cols, db.execute("SELECT * FROM cell WHERE id = ?", (old,)).fetchone()))
+    rates = {"none": [("idle", 2000), ("io", 1000)],
+             name: [("idle", 30000), ("io", 8000), ("mmio", 4000), ("page-state", 2000)]}
+    for side, slow in [("none", 1.0), (name, 1.25)]:
+        row = dict(c)
+        del row["id"]
+        row["cell_key"] = c["cell_key"] + ("-qemu" if side == "none" else "-qemu-cvm")
+        row["backend"] = "qemu"
+        row["probes"] = "latency, vmexit"    # not an idle cell: only this figure's
+        row["spec"] = "\n".join(
+            "backend = qemu" if ln.startswith("backend = ") else
+            "confidential = " + side if ln.startswith("confidential = ") else ln
+            for ln in c["spec"].split("\n"))
+        cell = db.execute("INSERT INTO cell (%s) VALUES (%s)" % (", ".join(row), ", ".join(
+            "?" * len(row))), list(row.values())).lastrowid
+        db.execute("INSERT INTO cell_param SELECT ?, key, CASE key WHEN 'backend' THEN "
+                   "'qemu' WHEN 'confidential' THEN ? WHEN 'probes' THEN 'latency, vmexit' "
+                   "ELSE value END FROM cell_param WHERE cell_id = ?", (cell, side, old))
+        for k in range(20):
+            ns = int((1000000 + 37000 * ((k * 7) % 20)) * slow)
+            db.execute("INSERT INTO invocation (cell_id, instance_idx, seq, phase, start, "
+                       "started_at, latency_ns, fn_ns, ok) VALUES (?, 0, ?, 'measured', "
+                       "'warm', '2026-12-01T00:00:00.000000Z', ?, ?, 1)", (cell, k, ns, ns))
+        total = 0
+        for cls, rate in rates[side]:
+            total += rate * 2
+            for suffix, v, unit in [("", rate * 2, "count"), (".per_s", rate, "1/s")]:
+                db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+                           "(?, 'vmexit', ?, ?, ?)",
+                           (cell, "kvm_exit.class.%s%s" % (cls, suffix), v, unit))
+        db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+                   "(?, 'vmexit', 'kvm_exit.total', ?, 'count')", (cell, total))
 elif mode == "vmexit-rows":
     cells = [r[0] for r in db.execute("SELECT id FROM cell WHERE run_id = ? ORDER BY id",
                                       (run,))]

@@ -18,13 +18,16 @@
 #  - a sweep's baseline (its point at the key's default) measured by
 #    another experiment is ringed and the key names that experiment;
 #  - the overhead figure gives, beside N, the achieved coverage of the
-#    interval it draws, and names a regular twin of another experiment.
+#    interval it draws, and names a regular twin of another experiment;
+#  - the vmexit-rate figure draws, with plain and hostile names, the
+#    slowdown of the confidential cell (craft-db.py vmexit-pair) under its
+#    label and as a point on the right axis.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/plot-lib.sh
 
-N=13
+N=14
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "# tmp $tmp"
@@ -80,7 +83,8 @@ craft "$tmp/plain.db" noidle && craft "$tmp/plain.db" runc runc &&
 	craft "$tmp/plain.db" pair tdx && craft "$tmp/plain.db" vmexit kvm_exit &&
 	craft "$tmp/plain.db" vmboot kvm && craft "$tmp/plain.db" memory hello &&
 	craft "$tmp/plain.db" vmexit-rows kvm_exit && craft "$tmp/plain.db" ipc &&
-	craft "$tmp/plain.db" ple hello
+	craft "$tmp/plain.db" ple hello &&
+	craft "$tmp/plain.db" vmexit-pair sev-snp
 is "$?" 0 "crafted a database with every figure's data (plain names)"
 is "$(look "$tmp/plain.db" "$tmp/plain")" "" \
 	"plain names: every figure draws, sane size, gnuplot printed nothing"
@@ -91,7 +95,8 @@ craft "$tmp/long.db" noidle && craft "$tmp/long.db" names "$long" &&
 	craft "$tmp/long.db" runc "$long" && craft "$tmp/long.db" pair "$long" &&
 	craft "$tmp/long.db" vmexit kvm_exit && craft "$tmp/long.db" vmboot "$long" &&
 	craft "$tmp/long.db" memory "$long" && craft "$tmp/long.db" vmexit-rows "$long" &&
-	craft "$tmp/long.db" ipc && craft "$tmp/long.db" ple "$long"
+	craft "$tmp/long.db" ipc && craft "$tmp/long.db" ple "$long" &&
+	craft "$tmp/long.db" vmexit-pair "$long"
 is "$?:${#long}" "0:100" "crafted a database with hostile names of 100 characters"
 is "$(look "$tmp/long.db" "$tmp/long")" "" \
 	"hostile 100-character names: every figure draws, sane size, gnuplot printed nothing"
@@ -149,3 +154,12 @@ q "$tmp/pair2.db" "UPDATE cell SET experiment = 'reg-exp' WHERE run_id NOT IN
 grep -q "baseline from reg-exp" "$tmp/pair2.svg"
 is "$?:$(grep -c "baseline from" "$tmp/plain/overhead.svg")" "0:0" \
 	"... and 'baseline from reg-exp' when the regular twin is another experiment's (only then)"
+
+# the vmexit-rate figure against slowdown, with plain and hostile names
+bad=""
+for d in plain long; do
+	grep -qE '>slowdown 1\.2[45][0-9] \[[0-9.]+, [0-9.]+\]<' "$tmp/$d/vmexit-rate.svg" &&
+		grep -qE '>N=20/20, cov [0-9.]+/[0-9.]+%<' "$tmp/$d/vmexit-rate.svg" &&
+		grep -q '>slowdown (right axis)<' "$tmp/$d/vmexit-rate.svg" || bad="$bad $d"
+done
+is "$bad" "" "vmexit-rate: the twin's slowdown, N and coverage under its label, a point (plain, hostile)"
