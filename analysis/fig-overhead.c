@@ -98,25 +98,35 @@ static void cells_experiments(struct figure_ctx *ctx, const cJSON *arr, double n
 	sqlite3_finalize(st);
 }
 
+/* The achieved coverage of side @o's median interval in %, "-" when none. */
+static void side_cov(const cJSON *o, char *buf, size_t len)
+{
+	double v = jnum(o, "median_ci_coverage");
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", 100 * v);
+}
+
 /*
- * "N=base/side" with the interval's achieved coverage, and "baseline from
- * EXP" when the regular twin was measured by another experiment.
+ * "N=base/side, cov B/S%" (the achieved coverage of each side's median
+ * interval: the bootstrap ratio interval has only its nominal level), and
+ * "baseline from EXP" when the regular twin was measured by another
+ * experiment.
  */
 static void n_label(struct figure_ctx *ctx, const cJSON *p, const cJSON *st,
 		    char *buf, size_t len)
 {
-	double nb = jnum(cJSON_GetObjectItem(st, "base"), "n");
-	double ns = jnum(cJSON_GetObjectItem(st, "side"), "n");
-	double lv = jnum(st, "ratio_ci_level");
-	char eb[128], es[128];
+	const cJSON *b = cJSON_GetObjectItem(st, "base"), *s = cJSON_GetObjectItem(st, "side");
+	char eb[128], es[128], cb[16], cs[16];
 
-	cells_experiments(ctx, cJSON_GetObjectItem(p, "base_cells"), nb, eb, sizeof(eb));
-	cells_experiments(ctx, cJSON_GetObjectItem(p, "cells"), ns, es, sizeof(es));
-	char cov[32] = "";
-
-	if (!isnan(lv))   /* the interval's achieved coverage (stats-boot.c) */
-		snprintf(cov, sizeof(cov), ", %.1f%%", 100 * lv);
-	snprintf(buf, len, "N=%.0f/%.0f%s%s%s", nb, ns, cov,
+	cells_experiments(ctx, cJSON_GetObjectItem(p, "base_cells"), jnum(b, "n"), eb,
+			  sizeof(eb));
+	cells_experiments(ctx, cJSON_GetObjectItem(p, "cells"), jnum(s, "n"), es, sizeof(es));
+	side_cov(b, cb, sizeof(cb));
+	side_cov(s, cs, sizeof(cs));
+	snprintf(buf, len, "N=%.0f/%.0f, cov %s/%s%%%s%s", jnum(b, "n"), jnum(s, "n"), cb, cs,
 		 strcmp(eb, es) ? ", baseline from " : "", strcmp(eb, es) ? eb : "");
 }
 

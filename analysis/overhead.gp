@@ -19,7 +19,7 @@ if (term eq 'svg') {
 set output outfile
 
 array c[6] = ['#cc3311', '#0077bb', '#ee7733', '#009988', '#aa3377', '#bbbbbb']
-set title sprintf("Latency overhead of the confidential VM: median ratio to the regular twin\n95 %% bootstrap interval (%d resamples); N = invocations regular/confidential, then the interval's achieved coverage", resamples) noenhanced
+set title sprintf("Latency overhead of the confidential VM: median ratio to the regular twin\n95 %% bootstrap interval (%d resamples); N = invocations regular/confidential; cov = achieved coverage of each side's median interval", resamples) noenhanced
 set ylabel 'median latency ratio (confidential / regular)'
 set style fill solid 0.8 border rgb '#555555'
 set boxwidth 0.8 / nsides

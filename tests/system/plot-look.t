@@ -17,8 +17,9 @@
 #    run recorded it (topology.online_cpus), ticked "N (all)";
 #  - a sweep's baseline (its point at the key's default) measured by
 #    another experiment is ringed and the key names that experiment;
-#  - the overhead figure gives, beside N, the achieved coverage of the
-#    interval it draws, and names a regular twin of another experiment;
+#  - the overhead figure gives, beside N, the achieved coverage of each
+#    side's median interval (the ratio's bootstrap interval has only its
+#    nominal level), and names a regular twin of another experiment;
 #  - the vmexit-rate figure draws, with plain and hostile names, the
 #    slowdown of the confidential cell (craft-db.py vmexit-pair) under its
 #    label and as a point on the right axis.
@@ -145,8 +146,8 @@ is "$rc:$?:$(grep -vc '^cvmbench: info' "$tmp/base2.err")" "0:0:0" \
 	"the parallel = 1 point of another experiment is ringed, the key names base-exp"
 
 # the overhead figure: the interval's coverage, a baseline from elsewhere
-grep -qE 'N=[0-9]+/[0-9]+, [0-9.]+%<' "$tmp/plain/overhead.svg"
-is "$?" 0 "overhead: N of both sides and the interval's achieved coverage beside each bar"
+grep -qE 'N=[0-9]+/[0-9]+, cov [0-9.]+/[0-9.]+%<' "$tmp/plain/overhead.svg"
+is "$?" 0 "overhead: N of both sides and the achieved coverage of each side's median interval beside each bar"
 cp "$tmp/plain.db" "$tmp/pair2.db"
 q "$tmp/pair2.db" "UPDATE cell SET experiment = 'reg-exp' WHERE run_id NOT IN
 	(SELECT run_id FROM environment WHERE key = 'cvm.type' AND value = 'tdx')"
