@@ -125,6 +125,7 @@ fi
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
 [ -z "$why" ] && ! command -v runc >/dev/null && why="runc is not installed"
+[ -z "$why" ] && [ "$(here runc)" != "supported here" ] && why="runc: $(here runc)"
 if [ -n "$why" ]; then
 	skip "$why"
 	exit 0

@@ -17,6 +17,7 @@ plan $N
 [ "$(id -u)" = 0 ] || skip_all $N "needs root"
 for rt in runc crun; do
 	command -v $rt >/dev/null || skip_all $N "$rt is not installed"
+	why=$(here $rt); [ "$why" = "supported here" ] || { skip_rest $N "$rt: $why"; exit 0; }
 done
 "$CVMBENCH" env --json 2>/dev/null | python3 -c 'import json,sys
 sys.exit(not json.load(sys.stdin)["tracefs.mountable"]["value"].startswith("yes"))' ||

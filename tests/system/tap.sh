@@ -29,3 +29,6 @@ skip_all() {
 	skip_rest "$1" "$2"
 	exit 0
 }
+# here NAME: what `cvmbench list` says of a backend or probe NAME on this
+# machine: "supported here" or the tool's reason (empty when not listed)
+here() { "$CVMBENCH" list 2>/dev/null | awk -v n="$1" '$1 == n { $1 = ""; sub(/^ +/, ""); print; exit }'; }
