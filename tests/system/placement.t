@@ -46,13 +46,21 @@ for _ in $(seq 300); do
 	sleep 0.05
 done
 wait "$pid"; rc=$?
-core0=$(cat $sys/cpu0/topology/thread_siblings_list)
+# core 0 of the tool (hwloc) is the first core this process may run on (a cpuset)
+first=$(awk '/^Cpus_allowed_list/ { split($2, a, /[-,]/); print a[1] }' /proc/self/status)
+core0=$(cat $sys/cpu$first/topology/thread_siblings_list)
 is "$rc $(param "$tmp/core.db" core pin.obtained.0)" "0 $core0" \
-	"pin = core: instance 0 obtained core 0's CPUs as the kernel lists them ($core0)"
+	"pin = core: instance 0 obtained the first allowed core's CPUs as the kernel lists them ($core0)"
 is "$allowed" "$core0" "the running cvmfn's Cpus_allowed_list (/proc) says the same"
 
 # --- synthetic topologies: llc:1, numa:1 ------------------------------------------
-if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+# allowed_cpu N: CPU N is in this process's Cpus_allowed_list
+allowed_cpu() {
+	awk -v n="$1" '/^Cpus_allowed_list/ { k = split($2, r, ","); for (i = 1; i <= k; i++) {
+		split(r[i], b, "-"); if (n >= b[1] && n <= (b[2] == "" ? b[1] : b[2])) f = 1 } }
+		END { exit !f }' /proc/self/status
+}
+if allowed_cpu 0 && allowed_cpu 1; then    # the synthetic topologies' PUs are CPUs 0 and 1
 	printf '[experiment s]\nworkload = null\ninvocations = 2\nwarmup = 0\npin = llc:1\n' \
 		> "$tmp/s.ini"
 	HWLOC_SYNTHETIC="pack:1 l3:2 core:1 pu:1" HWLOC_THISSYSTEM=1 run "$tmp/s.ini" "$tmp/s.db"
@@ -62,7 +70,7 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
 	HWLOC_SYNTHETIC="numa:2 l3:1 core:1 pu:1" HWLOC_THISSYSTEM=1 run "$tmp/s.ini" "$tmp/n.db"
 	is "$?/$(param "$tmp/n.db" s pin.obtained.0)" "0/1" "numa:1 of two NUMA nodes: CPU 1"
 else
-	skip_rest 2 "one CPU: no second object to pin to"
+	skip_rest 2 "synthetic llc:1/numa:1 need CPUs 0 and 1 allowed (Cpus_allowed_list: $(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status))"
 fi
 
 # --- what the machine lacks: skips with the reason -----------------------------------
@@ -141,4 +149,4 @@ for _ in $(seq 400); do
 	sleep 0.05
 done
 kill -INT "$pid"; wait "$pid"
-is "$allowed" "$core0" "runc, pin = core: the container's cvmfn runs on core 0's CPUs"
+is "$allowed" "$core0" "runc, pin = core: the container's cvmfn runs on the first allowed core's CPUs"
