@@ -69,9 +69,9 @@ kill -INT "$run"; wait "$run"
 echo "# L3 (hwloc): $l3 KiB; cache co-runner VmRSS $rss kB"
 ok "$(awk -v r="${rss:-0}" -v l="$l3" 'BEGIN { print (r >= 0.95 * l && r <= l + 16384) }')" = 1 \
 	"a cache co-runner holds about the L3's size ($l3 KiB): VmRSS $rss kB"
-first=$(awk '/^Cpus_allowed_list/ { split($2, a, /[-,]/); print a[1] }' /proc/self/status)
+first=$(first_cpu)    # the tool's core 0: the first CPU of the cgroup's cpuset
 is "$cpus" "$(cat /sys/devices/system/cpu/cpu$first/topology/thread_siblings_list)" \
-	"corunner-pin = core: on the first allowed core's CPUs (cpu$first) as the kernel lists them"
+	"corunner-pin = core: on the cpuset's first core's CPUs (cpu$first) as the kernel lists them"
 is "$(running "$co")/$(wc -c < "$tmp/state/journal")" "gone/0" \
 	"gone after the cell (Ctrl-C), the journal empty"
 

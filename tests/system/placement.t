@@ -46,21 +46,15 @@ for _ in $(seq 300); do
 	sleep 0.05
 done
 wait "$pid"; rc=$?
-# core 0 of the tool (hwloc) is the first core this process may run on (a cpuset)
-first=$(awk '/^Cpus_allowed_list/ { split($2, a, /[-,]/); print a[1] }' /proc/self/status)
+# core 0 of the tool (hwloc) is the first core of this cgroup's cpuset
+first=$(first_cpu)
 core0=$(cat $sys/cpu$first/topology/thread_siblings_list)
 is "$rc $(param "$tmp/core.db" core pin.obtained.0)" "0 $core0" \
 	"pin = core: instance 0 obtained the first allowed core's CPUs as the kernel lists them ($core0)"
 is "$allowed" "$core0" "the running cvmfn's Cpus_allowed_list (/proc) says the same"
 
 # --- synthetic topologies: llc:1, numa:1 ------------------------------------------
-# allowed_cpu N: CPU N is in this process's Cpus_allowed_list
-allowed_cpu() {
-	awk -v n="$1" '/^Cpus_allowed_list/ { k = split($2, r, ","); for (i = 1; i <= k; i++) {
-		split(r[i], b, "-"); if (n >= b[1] && n <= (b[2] == "" ? b[1] : b[2])) f = 1 } }
-		END { exit !f }' /proc/self/status
-}
-if allowed_cpu 0 && allowed_cpu 1; then    # the synthetic topologies' PUs are CPUs 0 and 1
+if cpu_allowed 0 && cpu_allowed 1; then    # the synthetic topologies' PUs are CPUs 0 and 1
 	printf '[experiment s]\nworkload = null\ninvocations = 2\nwarmup = 0\npin = llc:1\n' \
 		> "$tmp/s.ini"
 	HWLOC_SYNTHETIC="pack:1 l3:2 core:1 pu:1" HWLOC_THISSYSTEM=1 run "$tmp/s.ini" "$tmp/s.db"
@@ -70,7 +64,7 @@ if allowed_cpu 0 && allowed_cpu 1; then    # the synthetic topologies' PUs are C
 	HWLOC_SYNTHETIC="numa:2 l3:1 core:1 pu:1" HWLOC_THISSYSTEM=1 run "$tmp/s.ini" "$tmp/n.db"
 	is "$?/$(param "$tmp/n.db" s pin.obtained.0)" "0/1" "numa:1 of two NUMA nodes: CPU 1"
 else
-	skip_rest 2 "synthetic llc:1/numa:1 need CPUs 0 and 1 allowed (Cpus_allowed_list: $(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status))"
+	skip_rest 2 "synthetic llc:1/numa:1 need CPUs 0 and 1 in this cgroup's cpuset ($(cpuset_cpus))"
 fi
 
 # --- what the machine lacks: skips with the reason -----------------------------------

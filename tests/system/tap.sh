@@ -32,3 +32,25 @@ skip_all() {
 # here NAME: what `cvmbench list` says of a backend or probe NAME on this
 # machine: "supported here" or the tool's reason (empty when not listed)
 here() { "$CVMBENCH" list 2>/dev/null | awk -v n="$1" '$1 == n { $1 = ""; sub(/^ +/, ""); print; exit }'; }
+# cpuset_cpus: the CPUs this process's cgroup may use (cpuset.cpus.effective,
+# what hwloc and so the tool's placement take as allowed; an affinity mask
+# set by taskset is not a cpuset), else the online CPUs
+cpuset_cpus() {
+	local cg f
+	cg=$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup 2>/dev/null)
+	f=/sys/fs/cgroup${cg%/}/cpuset.cpus.effective                 # cgroup v2
+	if [ ! -s "$f" ]; then                                        # v1
+		cg=$(awk -F: '$2 == "cpuset" { print $3 }' /proc/self/cgroup 2>/dev/null)
+		f=/sys/fs/cgroup/cpuset${cg%/}/cpuset.effective_cpus
+	fi
+	[ -s "$f" ] || f=/sys/devices/system/cpu/online
+	cat "$f"
+}
+# first_cpu: the first of them (the tool's core 0 is this CPU's core)
+first_cpu() { cpuset_cpus | sed 's/[-,].*//'; }
+# cpu_allowed N: CPU N is one of them
+cpu_allowed() {
+	cpuset_cpus | awk -v n="$1" '{ k = split($1, r, ","); for (i = 1; i <= k; i++) {
+		split(r[i], b, "-"); if (n >= b[1] && n <= (b[2] == "" ? b[1] : b[2])) f = 1 } }
+		END { exit !f }'
+}
