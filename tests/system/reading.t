@@ -126,9 +126,9 @@ is "$(awk '$1 == "wait" { print $5 }' "$tmp/keys")" "spin|block|hybrid[:US]" \
 $CVMBENCH env > "$tmp/env"; $CVMBENCH env --json > "$tmp/env.json"
 whole=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["kernel.cmdline"]["value"])' "$tmp/env.json")
 col=$(awk '/^kernel.cmdline / { print index($0, $2); exit }' "$tmp/env")
-shown=$(awk -v c="$col" '/^kernel.cmdline / { on = 1; s = substr($0, c); sub(/  \(\/proc\/cmdline\)$/, "", s); printf "%s", s; next }
+shown=$(awk -v c="$col" '/^kernel.cmdline / { on = 1; s = substr($0, c); sub(/  \(\/proc\/cmdline\)$/, "", s); sub(/ +$/, "", s); printf "%s", s; next }
 	on && substr($0, 1, c - 1) ~ /^ *$/ { printf " %s", substr($0, c); next } { on = 0 }' "$tmp/env")
-longest=$(awk -v c="$col" '/^kernel.cmdline / { on = 1; s = substr($0, c); sub(/  \(\/proc\/cmdline\)$/, "", s); m = length(s); next }
+longest=$(awk -v c="$col" '/^kernel.cmdline / { on = 1; s = substr($0, c); sub(/  \(\/proc\/cmdline\)$/, "", s); sub(/ +$/, "", s); m = length(s); next }
 	on && substr($0, 1, c - 1) ~ /^ *$/ { if (length($0) - c + 1 > m) m = length($0) - c + 1; next } { on = 0 } END { print m + 0 }' "$tmp/env")
 # a token longer than 72 columns stays whole on a line of its own
 word=$(awk '{ for (i = 1; i <= NF; i++) if (length($i) > m) m = length($i) } END { print m + 0 }' <<<"$whole")

@@ -36,15 +36,15 @@ here() { "$CVMBENCH" list 2>/dev/null | awk -v n="$1" '$1 == n { $1 = ""; sub(/^
 # what hwloc and so the tool's placement take as allowed; an affinity mask
 # set by taskset is not a cpuset), else the online CPUs
 cpuset_cpus() {
-	local cg f
-	cg=$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup 2>/dev/null)
-	f=/sys/fs/cgroup${cg%/}/cpuset.cpus.effective                 # cgroup v2
-	if [ ! -s "$f" ]; then                                        # v1
-		cg=$(awk -F: '$2 == "cpuset" { print $3 }' /proc/self/cgroup 2>/dev/null)
-		f=/sys/fs/cgroup/cpuset${cg%/}/cpuset.effective_cpus
-	fi
-	[ -s "$f" ] || f=/sys/devices/system/cpu/online
-	cat "$f"
+	local v1 v2 c f
+	v2=$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup 2>/dev/null)
+	v1=$(awk -F: '$2 == "cpuset" { print $3 }' /proc/self/cgroup 2>/dev/null)
+	# cgroup files say size 0: read them, the first that has a value
+	for f in "/sys/fs/cgroup${v2%/}/cpuset.cpus.effective" \
+		 "/sys/fs/cgroup/cpuset${v1%/}/cpuset.effective_cpus" /sys/devices/system/cpu/online; do
+		c=$(cat "$f" 2>/dev/null)
+		[ -n "$c" ] && { echo "$c"; return; }
+	done
 }
 # first_cpu: the first of them (the tool's core 0 is this CPU's core)
 first_cpu() { cpuset_cpus | sed 's/[-,].*//'; }
