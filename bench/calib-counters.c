@@ -170,6 +170,12 @@ static int run_event(struct calib *c, const struct tpcount_spec *spec, unsigned 
 	return ret;
 }
 
+/* the kernel lacks bpf or refuses the program: a skip, not a failure */
+static int bpf_refused(int ret)
+{
+	return ret == -EPERM || ret == -EACCES || ret == -ENOSYS || ret == -EOPNOTSUPP;
+}
+
 int calib_counters(const struct calib_counters_opts *o, FILE *out, char *why,
 		   size_t whylen)
 {
@@ -208,8 +214,11 @@ int calib_counters(const struct calib_counters_opts *o, FILE *out, char *why,
 			  STREAM_MAX : o->calls;
 		ret = run_event(&c, sp, runs[i].flags, out, why, whylen);
 		if (ret < 0 && (runs[i].flags & TPCOUNT_BPF_M) && ret != -ENOENT) {
-			fprintf(out, "bpf method not checked: %s\n", why);
-			continue;     /* a kernel without bpf, or refusing it */
+			/* skipped where the kernel lacks or refuses bpf; else a failure */
+			fprintf(out, "bpf method %s: %s\n",
+				bpf_refused(ret) ? "not checked" : "FAILED", why);
+			bad |= !bpf_refused(ret);
+			continue;
 		}
 		if (ret == -EXDEV && (runs[i].flags & TPCOUNT_STREAM)) {
 			fprintf(out, "trace-stream method not checked: %s\n", why);

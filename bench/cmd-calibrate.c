@@ -125,6 +125,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (journal_for(o.wait_lock, &opened, nj, sizeof(nj)))
 		return EXIT_FAILED;
 	ret = run_target(argv[first], &o, nj, why, sizeof(why));
+	fflush(stdout);           /* the results before the journal's undo lines */
 	if (opened && journal_restore_all(stderr, NULL) < 0)
 		ret = ret ?: 1;
 	journal_close();

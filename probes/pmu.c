@@ -25,7 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/perf_event.h>
 
 #include "pmu-counters.h"
 #include "pmu-metrics.h"
@@ -42,12 +45,31 @@ struct pmu_state {
 	struct pmu_read *a[3], *b[3];         /* by window: [PROBE_WINDOW_*] */
 };
 
+/*
+ * The kernel lets this process open a counter: a task-clock counter of its
+ * own, as the probe opens them (kernel included). Refused by
+ * perf_event_paranoid (not root) or a seccomp filter (containers): a skip
+ * with the errno, not rows of zeros.
+ */
 static int pmu_supported(char *why, size_t len)
 {
-	if (!access("/proc/sys/kernel/perf_event_paranoid", F_OK))
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
+				     .config = PERF_COUNT_SW_TASK_CLOCK, .disabled = 1,
+				     .exclude_hv = 1 };
+	int fd;
+
+	if (access("/proc/sys/kernel/perf_event_paranoid", F_OK)) {
+		snprintf(why, len, "kernel without perf events (no "
+			 "/proc/sys/kernel/perf_event_paranoid)");
+		return 0;
+	}
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
 		return 1;
-	snprintf(why, len, "kernel without perf events (no "
-		 "/proc/sys/kernel/perf_event_paranoid)");
+	}
+	snprintf(why, len, "perf_event_open(task-clock) refused: %s (perf_event_paranoid "
+		 "or a seccomp filter)", strerror(errno));
 	return 0;
 }
 

@@ -39,6 +39,7 @@ static int corunner_plan_make(const struct cell *c, struct corunner_plan *plan,
 {
 	struct placement_spec spec;
 	struct placement *pl = NULL;
+	size_t llc;
 	int i, n, ret = 0;
 
 	memset(plan, 0, sizeof(*plan));
@@ -55,9 +56,12 @@ static int corunner_plan_make(const struct cell *c, struct corunner_plan *plan,
 	for (i = 0; !ret && spec.kind != PLACE_NONE && i < n && i < CORUNNER_MAX_THREADS; i++)
 		ret = placement_cpus(pl, &spec, i, &plan->cpus[i], why, len);
 	plan->pinned = spec.kind != PLACE_NONE;
-	if (!ret)
-		plan->bytes = corunner_plan_bytes(plan->kind, placement_llc_size(
-			pl, plan->pinned ? &plan->cpus[0] : NULL), plan->threads);
+	llc = ret ? 0 : placement_llc_size(pl, plan->pinned ? &plan->cpus[0] : NULL);
+	if (!ret && !llc && plan->kind == CORUNNER_CACHE) {   /* no size to hold: skip */
+		snprintf(why, len, "corunner-kind = cache: hwloc knows no L2 or L3 cache here");
+		ret = -ENODEV;
+	}
+	plan->bytes = corunner_plan_bytes(plan->kind, llc, plan->threads);
 	placement_close(pl);
 	if (ret)
 		snprintf(why + strlen(why), len - strlen(why), " (co-runner)");

@@ -25,12 +25,12 @@ if [ "$(id -u)" != 0 ]; then
 	skip_rest 7 "not root: perf tracepoint counters need root"
 	exit 0
 fi
-out=$("$CVMBENCH" calibrate counters --calls 5000 --windows 3 --wait-lock 300 2>&1); rc=$?
+out=$("$CVMBENCH" calibrate counters --calls 5000 --windows 3 --wait-lock 300 2>"$tmp/err"); rc=$?
 if [ $rc = 3 ]; then
 	skip_rest 7 "$(echo "$out" | grep '^SKIP' | head -1)"
 	exit 0
 fi
-is $rc 0 "calibrate counters: exit 0"
+is $rc 0 "calibrate counters: exit 0" || sed "s/^/# stderr: /" "$tmp/err"
 echo "$out" | sed 's/^/# /'
 is "$(echo "$out" | grep -c ' ok$')" \
    "$(( $(echo "$out" | grep -c '^raw_syscalls') + $(echo "$out" | grep -c '^syscalls:') ))" \
@@ -52,10 +52,10 @@ else
 	      grep -c '^syscalls:sys_enter_getpid bpf .* ok$')" 12/6 \
 	   "bpf (one eBPF program, threads compared inline, values in an array): exact"
 	out2=$(CVMBENCH_TEST_BPF_MAPS=1 "$CVMBENCH" calibrate counters --calls 5000 --windows 3 \
-	       --wait-lock 300 2>&1)
+	       --wait-lock 300 2>"$tmp/err")
 	is "$(echo "$out2" | grep -c '^[a-z_]*:sys_enter[a-z_]* bpf .* ok$')" 18 \
 	   "bpf with hash maps for threads and values (> 32 threads, values >= 65536): exact"
 fi
-out=$(CVMBENCH_CALIB_FAULT=tid "$CVMBENCH" calibrate counters --calls 500 --windows 1 --wait-lock 300 2>&1); rc=$?
+out=$(CVMBENCH_CALIB_FAULT=tid "$CVMBENCH" calibrate counters --calls 500 --windows 1 --wait-lock 300 2>"$tmp/err"); rc=$?
 is $rc 1 "counting the main thread instead of a worker is caught (exit 1)"
 ok "$(echo "$out" | grep -c MISMATCH)" -ge 2 "... and printed as MISMATCH"

@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=40
+N=41
 plan $N
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -177,6 +177,35 @@ sleep 0.2
 pgrep -f "$tmp/cvmbench-vm-" >/dev/null
 is "$qemu_seen $rc $? $(ls -d "$tmp"/cvmbench-vm-* 2>/dev/null | wc -l)" "0 130 1 0" \
 	"Ctrl-C mid-boot: exit 130, QEMU ended, its directory removed"
+# Ctrl-C at several moments: once QEMU has made its QMP socket in the directory
+# (under load the plain check above met that: the directory was left), then at
+# delays after it catches SIGINT (before, a background job ignores it). Each time at
+# once: exit 130, QEMU reaped, no directory.
+left=
+for d in qmp qmp 0 0.05 0.2 0.5 1; do
+	$CVMBENCH guest boot --kernel "$kernel" --initrd "$initrd" --timeout 120 >/dev/null 2>&1 &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do   # SigCgt: bit 1 is SIGINT (2)
+		[ $(( 0x$(awk '/^SigCgt/ { print $2 }' /proc/$pid/status 2>/dev/null || echo 0) & 2 )) = 2 ] &&
+			break
+		sleep 0.01
+	done
+	if [ $d = qmp ]; then
+		for ((i = 0; i < 200; i++)); do
+			[ -S "$(ls -d "$tmp"/cvmbench-vm-* 2>/dev/null | head -1)/qmp.sock" ] && break
+			sleep 0.05
+		done
+	else
+		sleep $d
+	fi
+	kill -INT $pid
+	wait $pid
+	res="$? $(pgrep -f "$tmp/cvmbench-vm-" | wc -l) $(ls -d "$tmp"/cvmbench-vm-* 2>/dev/null | wc -l)"
+	[ "$res" = "130 0 0" ] || left="$left [$d: $res]"
+	for q in $(pgrep -f "$tmp/cvmbench-vm-"); do kill -9 "$q"; done   # leftovers of this test
+	rm -rf "$tmp"/cvmbench-vm-*
+done
+is "${left:-none}" none "Ctrl-C after QEMU's QMP socket and at 0-1 s: exit 130, QEMU reaped, directory removed"
 $CVMBENCH guest boot --kernel "$kernel" --initrd "$initrd" --timeout 120 >/dev/null 2>&1 &
 pid=$!
 wait_qemu

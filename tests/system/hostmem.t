@@ -24,6 +24,8 @@ plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
 [ -z "$why" ] && [ ! -e /sys/kernel/mm/ksm/run ] && why="KSM is not built into this kernel (no /sys/kernel/mm/ksm)"
+# a read-only /sys (a container): access(2) says EROFS even to root
+[ -z "$why" ] && [ ! -w /sys/kernel/mm/ksm/run ] && why="/sys/kernel/mm/ksm/run is not writable here (read-only /sys)"
 [ -z "$why" ] && ! command -v qemu-system-x86_64 >/dev/null && why="no qemu-system-x86_64"
 [ -z "$why" ] && ! command -v sqlite3 >/dev/null && why="no sqlite3"
 if [ -n "$why" ]; then skip_rest $N "$why"; exit 0; fi

@@ -46,13 +46,15 @@ for _ in $(seq 300); do
 	sleep 0.05
 done
 wait "$pid"; rc=$?
-core0=$(cat $sys/cpu0/topology/thread_siblings_list)
+# core 0 of the tool (hwloc) is the first core of this cgroup's cpuset
+first=$(first_cpu)
+core0=$(cat $sys/cpu$first/topology/thread_siblings_list)
 is "$rc $(param "$tmp/core.db" core pin.obtained.0)" "0 $core0" \
-	"pin = core: instance 0 obtained core 0's CPUs as the kernel lists them ($core0)"
+	"pin = core: instance 0 obtained the first allowed core's CPUs as the kernel lists them ($core0)"
 is "$allowed" "$core0" "the running cvmfn's Cpus_allowed_list (/proc) says the same"
 
 # --- synthetic topologies: llc:1, numa:1 ------------------------------------------
-if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+if cpu_allowed 0 && cpu_allowed 1; then    # the synthetic topologies' PUs are CPUs 0 and 1
 	printf '[experiment s]\nworkload = null\ninvocations = 2\nwarmup = 0\npin = llc:1\n' \
 		> "$tmp/s.ini"
 	HWLOC_SYNTHETIC="pack:1 l3:2 core:1 pu:1" HWLOC_THISSYSTEM=1 run "$tmp/s.ini" "$tmp/s.db"
@@ -62,7 +64,7 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
 	HWLOC_SYNTHETIC="numa:2 l3:1 core:1 pu:1" HWLOC_THISSYSTEM=1 run "$tmp/s.ini" "$tmp/n.db"
 	is "$?/$(param "$tmp/n.db" s pin.obtained.0)" "0/1" "numa:1 of two NUMA nodes: CPU 1"
 else
-	skip_rest 2 "one CPU: no second object to pin to"
+	skip_rest 2 "synthetic llc:1/numa:1 need CPUs 0 and 1 in this cgroup's cpuset ($(cpuset_cpus))"
 fi
 
 # --- what the machine lacks: skips with the reason -----------------------------------
@@ -118,6 +120,7 @@ fi
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
 [ -z "$why" ] && ! command -v runc >/dev/null && why="runc is not installed"
+[ -z "$why" ] && [ "$(here runc)" != "supported here" ] && why="runc: $(here runc)"
 if [ -n "$why" ]; then
 	skip "$why"
 	exit 0
@@ -133,4 +136,4 @@ for _ in $(seq 400); do
 	sleep 0.05
 done
 kill -INT "$pid"; wait "$pid"
-is "$allowed" "$core0" "runc, pin = core: the container's cvmfn runs on core 0's CPUs"
+is "$allowed" "$core0" "runc, pin = core: the container's cvmfn runs on the first allowed core's CPUs"

@@ -42,7 +42,7 @@ for tool in chromium gnuplot; do
 done
 # Chromium with nothing of its own: no network, no profile but ours.
 chrome() {
-	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$tmp/profile" --window-size=$W,$H "$@"
 }

@@ -78,6 +78,7 @@ is "$(reply_shares "$tmp/short.db" runc | robust 100)" "median 30.0 %, 8 of 8 st
 [ "$(id -u)" = 0 ] || skip_all $((N - 4)) "needs root"
 for rt in runc crun; do
 	command -v $rt >/dev/null || skip_all $((N - 4)) "$rt is not installed"
+	why=$(here $rt); [ "$why" = "supported here" ] || { skip_rest $((N - 4)) "$rt: $why"; exit 0; }
 done
 "$CVMBENCH" env --json 2>/dev/null | python3 -c 'import json,sys
 sys.exit(not json.load(sys.stdin)["tracefs.mountable"]["value"].startswith("yes"))' ||

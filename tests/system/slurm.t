@@ -32,7 +32,7 @@ our_steps() {
 	local d
 	for d in /proc/[0-9]*; do
 		[ "$(cat $d/comm 2>/dev/null)" = slurmstepd ] &&
-			tr '\0' '\n' < $d/environ 2>/dev/null | grep -qxF "SLURM_CONF=$tmp/slurm.conf" &&
+			tr '\0' '\n' 2>/dev/null < $d/environ | grep -qxF "SLURM_CONF=$tmp/slurm.conf" &&
 			echo ${d#/proc/}
 	done
 }

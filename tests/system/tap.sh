@@ -29,3 +29,28 @@ skip_all() {
 	skip_rest "$1" "$2"
 	exit 0
 }
+# here NAME: what `cvmbench list` says of a backend or probe NAME on this
+# machine: "supported here" or the tool's reason (empty when not listed)
+here() { "$CVMBENCH" list 2>/dev/null | awk -v n="$1" '$1 == n { $1 = ""; sub(/^ +/, ""); print; exit }'; }
+# cpuset_cpus: the CPUs this process's cgroup may use (cpuset.cpus.effective,
+# what hwloc and so the tool's placement take as allowed; an affinity mask
+# set by taskset is not a cpuset), else the online CPUs
+cpuset_cpus() {
+	local v1 v2 c f
+	v2=$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup 2>/dev/null)
+	v1=$(awk -F: '$2 == "cpuset" { print $3 }' /proc/self/cgroup 2>/dev/null)
+	# cgroup files say size 0: read them, the first that has a value
+	for f in "/sys/fs/cgroup${v2%/}/cpuset.cpus.effective" \
+		 "/sys/fs/cgroup/cpuset${v1%/}/cpuset.effective_cpus" /sys/devices/system/cpu/online; do
+		c=$(cat "$f" 2>/dev/null)
+		[ -n "$c" ] && { echo "$c"; return; }
+	done
+}
+# first_cpu: the first of them (the tool's core 0 is this CPU's core)
+first_cpu() { cpuset_cpus | sed 's/[-,].*//'; }
+# cpu_allowed N: CPU N is one of them
+cpu_allowed() {
+	cpuset_cpus | awk -v n="$1" '{ k = split($1, r, ","); for (i = 1; i <= k; i++) {
+		split(r[i], b, "-"); if (n >= b[1] && n <= (b[2] == "" ? b[1] : b[2])) f = 1 } }
+		END { exit !f }'
+}

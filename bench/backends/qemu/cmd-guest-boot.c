@@ -175,14 +175,8 @@ static void on_signal(int sig)
 	struct vm *vm = booting;
 
 	(void)sig;
-	if (vm && vm->pid > 0)
-		kill(vm->pid, SIGKILL);
-	if (vm && vm->dir[0]) {
-		unlink(vm->sock);
-		unlink(vm->console);
-		unlink(vm->log);
-		rmdir(vm->dir);
-	}
+	if (vm)
+		vm_stop_in_signal(vm);
 	_exit(EXIT_INTERRUPTED);
 }
 

@@ -133,13 +133,16 @@ int vm_accept_ports(struct vm *vm, int timeout_ms)
 /* The child: die with its parent, wait for the go byte, then exec QEMU. */
 static void child(const struct qemu_argv *a, int go_fd, const char *log)
 {
-	int null = open("/dev/null", O_RDWR), out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int null, out;
 	char go;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
 		_exit(126);
 	if (read(go_fd, &go, 1) != 1)
 		_exit(126);      /* the parent could not journal us: do not run */
+	/* no file in the directory before the parent knows our pid (Ctrl-C) */
+	null = open("/dev/null", O_RDWR);
+	out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (null < 0 || out < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(126);
 	execvp(a->argv[0], a->argv);
@@ -254,4 +257,47 @@ void vm_stop(struct vm *vm)
 	if (vm->dir_id > 0 && journal_forget(vm->dir_id))
 		pr_warn("journal entry %ld of a VM directory stays open", vm->dir_id);
 	vm->dir_id = 0;
+}
+
+/* @dir + "/i" + @i + ".sock" into @path (PATH_MAX) with no stdio: for a signal handler. */
+static void port_path(char *path, const char *dir, unsigned int i)
+{
+	size_t n = strlen(dir);
+
+	if (n + 10 >= PATH_MAX) {
+		path[0] = '\0';
+		return;
+	}
+	memcpy(path, dir, n);
+	memcpy(path + n, "/i", 2);
+	n += 2;
+	if (i >= 10)
+		path[n++] = (char)('0' + i / 10 % 10);
+	path[n++] = (char)('0' + i % 10);
+	memcpy(path + n, ".sock", 6);
+}
+
+void vm_stop_in_signal(struct vm *vm)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+
+	if (vm->pid > 0) {
+		kill(vm->pid, SIGKILL);
+		/* reaped: QEMU makes nothing more in the directory (its qmp.sock) */
+		while (waitpid(vm->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (!vm->dir[0])
+		return;
+	unlink(vm->console);
+	unlink(vm->sock);
+	unlink(vm->log);
+	unlink(vm->qmp);
+	for (i = 0; i < QEMU_MAX_INSTANCE_PORTS; i++) {
+		port_path(path, vm->dir, i);
+		if (path[0])
+			unlink(path);
+	}
+	rmdir(vm->dir);
 }

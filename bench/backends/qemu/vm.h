@@ -76,5 +76,12 @@ void vm_console_tail(const struct vm *vm, int lines, char *buf, size_t len);
 int vm_wait_exit(struct vm *vm, int timeout_ms);
 /** vm_stop() - kill QEMU (if still running), reap it, remove the private directory. */
 void vm_stop(struct vm *vm);
+/**
+ * vm_stop_in_signal() - vm_stop() for a signal handler that then exits: kill
+ * QEMU and reap it (so it creates nothing more, e.g. its QMP socket), then
+ * remove the private directory's known files and the directory. Only
+ * async-signal-safe calls; journal entries stay for `cvmbench restore`.
+ */
+void vm_stop_in_signal(struct vm *vm);
 
 #endif
