@@ -13,6 +13,7 @@ struct db;
 /* What one input added to the output. */
 struct db_merge_count {
 	long runs_added, runs_present, rows_added;
+	long runs_folded;         /* shards joined to their study's run (db-merge-runs.c) */
 };
 
 /**
