@@ -174,6 +174,7 @@ static int place_shard(sqlite3 *h, struct merge_place *p, const char *path)
 		pr_warn("merge: %s: run %s already holds another run of shard %d/%d (duplicate "
 			"shard): this one is kept as a run of its own", path, id, p->shard,
 			p->nshards);
+		p->nshards = 0;   /* not a study of its own either */
 		return 0;
 	}
 	p->new = d;
