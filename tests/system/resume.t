@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=23
+N=25
 plan $N
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
 [ -x "$CVMBENCH" ] || skip_all $N "no $CVMBENCH (make)"
@@ -158,6 +158,21 @@ $CVMBENCH run "$tmp/r.ini" --db "$tmp/h.db" --resume 2>"$tmp/err"
 rc=$?
 grep -q "measured on host 'elsewhere'" "$tmp/err"
 is "$rc $?" "2 0" "--resume of a run measured on another host: exit 2, naming it"
+# refused: a run of another cvmbench version, a run holding cells this matrix has not
+cp "$db" "$tmp/v.db"
+q "$tmp/v.db" "UPDATE run SET cvmbench_version = '0000000-other', status = 'interrupted'"
+$CVMBENCH run "$tmp/r.ini" --db "$tmp/v.db" --resume 2>"$tmp/err"
+rc=$?
+grep -q "measured by cvmbench 0000000-other, this is " "$tmp/err"
+is "$rc $? $(q "$tmp/v.db" "SELECT status FROM run")" "2 0 interrupted" "--resume of a run of another cvmbench version: exit 2, naming it" ||
+	sed 's/^/# /' "$tmp/err"
+cp "$db" "$tmp/f.db"
+q "$tmp/f.db" "UPDATE cell SET cell_key = 'resume-0badce11' WHERE id = (SELECT max(id) FROM cell); UPDATE run SET status = 'interrupted'"
+$CVMBENCH run "$tmp/r.ini" --db "$tmp/f.db" --resume 2>"$tmp/err"
+rc=$?
+grep -q "holds 1 cell not in the matrix of .*: resume-0badce11" "$tmp/err"
+is "$rc $? $(q "$tmp/f.db" "SELECT count(*) FROM cell")" "2 0 $(q "$db" "SELECT count(*) FROM cell")" \
+	"--resume of a run with a cell outside the matrix: exit 2, naming the cell" || sed 's/^/# /' "$tmp/err"
 # --resume with nothing to resume starts a run
 $CVMBENCH run "$tmp/r.ini" --db "$tmp/new.db" --resume 2>"$tmp/err"
 grep -q "to resume: starting one" "$tmp/err"
