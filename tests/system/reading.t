@@ -15,6 +15,9 @@ command -v sqlite3 > /dev/null || skip_all $N "no sqlite3 (apt-get install sqlit
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
+# native cells change no host setting: a private host lock, so a concurrent
+# run elsewhere on the machine does not make this one wait or fail
+export CVMBENCH_TEST_HOST_LOCK=$tmp/host.lock
 db=$tmp/r.db
 
 cat > "$tmp/s.ini" <<'INI'
