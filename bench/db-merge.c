@@ -12,7 +12,11 @@
  * foreign_key_list), never from the input's, which comes from another
  * machine: an input whose tables or columns differ is refused
  * (db-merge-schema.c). A table a later migration adds is merged without a
- * change here, provided its foreign keys lead to a run. Identifiers are
+ * change here, provided its foreign keys lead to a run. The input's runs
+ * are merged one by one (db-merge-runs.c says where each goes: a new run,
+ * the same run resumed since, a shard joining its study's run); run ids
+ * are mapped through temp.run_map, and of a run the output holds, only the
+ * cell rows it does not hold are copied (temp.new_cells). Identifiers are
  * quoted with %w, values bound, and every statement runs alone
  * (prepare/step, never sqlite3_exec), so no name can add a statement.
  */
@@ -37,7 +41,7 @@ struct mtable {
 	char name[64];
 	char pk[64];              /* its INTEGER PRIMARY KEY column, or "" */
 	long long offset;         /* added to its pk and to references to it */
-	char *filter;             /* SQL: its rows that belong to a new run (sqlite3_free) */
+	char *filter;             /* SQL: its rows to copy of the run placed (sqlite3_free) */
 	int done;
 };
 
