@@ -246,7 +246,14 @@ int cmd_show(int argc, char **argv)
 		analysis_close(&an);
 		return ret;
 	}
-	ret = analysis_run_pick(&an, args.run, &run_id);
+	if (args.run && !strcmp(args.run, "all") && strcmp(args.table, "overhead")) {
+		/* the tables are one run's (overhead: the database's): no union over runs */
+		pr_err("show: --run all with --table %s is not supported: give a run id "
+		       "(`cvmbench show --run all` lists them)", args.table);
+		analysis_close(&an);
+		return EXIT_USAGE;
+	}
+	ret = args.run && !strcmp(args.run, "all") ? 0 : analysis_run_pick(&an, args.run, &run_id);
 	if (ret == -EINVAL) {
 		analysis_close(&an);
 		return EXIT_USAGE;

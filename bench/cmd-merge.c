@@ -18,6 +18,7 @@
 #include "command.h"
 #include "db.h"
 #include "db-merge.h"
+#include "db-merge-runs.h"
 #include "exitcode.h"
 #include "log.h"
 #include "opts.h"
@@ -101,10 +102,13 @@ static int merge_all(char **in, int n, const char *out)
 		if (ret)
 			pr_err("merge: %s (nothing of it was added to %s)", err, out);
 		else
-			printf("%s: %ld run%s added (%ld rows), %ld already in %s\n", in[i],
-			       c.runs_added, c.runs_added == 1 ? "" : "s", c.rows_added,
-			       c.runs_present, out);
+			printf("%s: %ld run%s added, %ld shard%s joined to its study's run "
+			       "(%ld rows), %ld already in %s\n", in[i], c.runs_added,
+			       c.runs_added == 1 ? "" : "s", c.runs_folded,
+			       c.runs_folded == 1 ? "" : "s", c.rows_added, c.runs_present, out);
 	}
+	if (!ret)
+		merge_studies_warn(db_sqlite(db), out);
 	db_close(db);
 	if (ret && made && i == 1)
 		unmake(out);   /* made here, and its first input refused: none is made */

@@ -137,33 +137,55 @@ static int write_script(const struct slurm_job *j, const char *path)
 	return ret || fflush(stdout) ? EXIT_FAILED : EXIT_OK;
 }
 
-/* sbatch in $PATH into @buf; -ENOENT when Slurm is not installed here. */
+/*
+ * sbatch in $PATH into @buf, as an absolute path (a relative PATH entry,
+ * "." or "bin", names the cwd's, and sbatch is run from the job
+ * directory); -ENOENT when Slurm is not installed here.
+ */
 static int find_sbatch(char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
+	char cand[PATH_MAX];
 	const char *p, *end;
 
 	for (p = path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
 		end = p + strcspn(p, ":");
-		snprintf(buf, len, "%.*s/sbatch", (int)(end - p), p);
-		if (end > p && !access(buf, X_OK))
+		snprintf(cand, sizeof(cand), "%.*s/sbatch", (int)(end - p), p);
+		if (end > p && !access(cand, X_OK) && len >= PATH_MAX && realpath(cand, buf))
 			return 0;
 	}
 	return -ENOENT;
 }
 
+/* Wait for @pid: 0 and its exit status in @code, or -1 (waitpid failed, or a signal). */
+static int reap(pid_t pid, int *code)
+{
+	int status;
+
+	*code = -1;
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	*code = WEXITSTATUS(status);
+	return 0;
+}
+
 /* Run @argv in @dir; its stdout (a job id: digits before any ';') into @id. */
 static int sbatch(char *const argv[], const char *dir, char *id, size_t len)
 {
-	int fds[2], status;
+	int fds[2], code, err;
 	ssize_t n;
 	pid_t pid;
 
 	if (pipe(fds))
 		return -errno;
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		err = errno;
+		close(fds[0]);
+		close(fds[1]);
+		pr_err("slurm: cannot start %s: %s", argv[0], strerror(err));
+		return -err;
+	}
 	if (!pid) {
 		dup2(fds[1], 1);
 		close(fds[0]);
@@ -176,9 +198,8 @@ static int sbatch(char *const argv[], const char *dir, char *id, size_t len)
 	close(fds[0]);
 	id[n > 0 ? n : 0] = '\0';
 	id[strspn(id, "0123456789")] = '\0';
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || !*id) {
-		pr_err("slurm: %s failed (exit %d)", argv[0],
-		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	if (reap(pid, &code) || code || !*id) {
+		pr_err("slurm: %s failed (exit %d)", argv[0], code);
 		return -EIO;
 	}
 	return 0;
@@ -189,15 +210,16 @@ static int submit(const char *exe, const char *script, const char *dir)
 {
 	char id[64], merge_id[64], dep[96];
 	char *array_argv[] = { (char *)exe, "--parsable", (char *)script, NULL };
-	char *merge_argv[] = { (char *)exe, "--parsable", "--array=0", dep, (char *)script,
-			       "merge", NULL };
+	/* the merge needs no whole node: --oversubscribe overrides the script's --exclusive */
+	char *merge_argv[] = { (char *)exe, "--parsable", "--array=0", "--oversubscribe", dep,
+			       (char *)script, "merge", NULL };
 
 	if (sbatch(array_argv, dir, id, sizeof(id)))
 		return EXIT_FAILED;
 	snprintf(dep, sizeof(dep), "--dependency=afterok:%s", id);
 	if (sbatch(merge_argv, dir, merge_id, sizeof(merge_id))) {
 		pr_err("slurm: the array is job %s, but its merge was not submitted: submit it "
-		       "with: sbatch --array=0 %s %s merge", id, dep, script);
+		       "with: sbatch --array=0 --oversubscribe %s %s merge", id, dep, script);
 		return EXIT_FAILED;
 	}
 	fprintf(stderr, "cvmbench slurm: submitted array job %s and merge job %s "
@@ -238,7 +260,7 @@ int cmd_slurm(int argc, char **argv)
 	if (find_sbatch(sb, sizeof(sb))) {
 		pr_warn("slurm: Slurm is not installed here (no sbatch in PATH): %s written and "
 			"printed, not submitted; on the cluster: cvmbench slurm ... --submit, or "
-			"jid=$(sbatch --parsable %s) && sbatch --array=0 "
+			"jid=$(sbatch --parsable %s) && sbatch --array=0 --oversubscribe "
 			"--dependency=afterok:$jid %s merge", script, script, script);
 		return a.submit ? EXIT_FAILED : EXIT_OK;
 	}

@@ -12,7 +12,11 @@
  * foreign_key_list), never from the input's, which comes from another
  * machine: an input whose tables or columns differ is refused
  * (db-merge-schema.c). A table a later migration adds is merged without a
- * change here, provided its foreign keys lead to a run. Identifiers are
+ * change here, provided its foreign keys lead to a run. The input's runs
+ * are merged one by one (db-merge-runs.c says where each goes: a new run,
+ * the same run resumed since, a shard joining its study's run); run ids
+ * are mapped through temp.run_map, and of a run the output holds, only the
+ * cell rows it does not hold are copied (temp.new_cells). Identifiers are
  * quoted with %w, values bound, and every statement runs alone
  * (prepare/step, never sqlite3_exec), so no name can add a statement.
  */
@@ -29,6 +33,7 @@
 #include "db-local.h"
 #include "db-merge.h"
 #include "db-merge-schema.h"
+#include "db-merge-runs.h"
 
 #define MAX_TABLES 64
 
@@ -36,7 +41,7 @@ struct mtable {
 	char name[64];
 	char pk[64];              /* its INTEGER PRIMARY KEY column, or "" */
 	long long offset;         /* added to its pk and to references to it */
-	char *filter;             /* SQL: its rows that belong to a new run (sqlite3_free) */
+	char *filter;             /* SQL: its rows to copy of the run placed (sqlite3_free) */
 	int done;
 };
 
@@ -195,12 +200,41 @@ static int foreign_keys(struct merge *m, const struct mtable *t, struct fk *fk, 
 	return n;
 }
 
-/* The filter of @t from its parents' filters (NULL: a parent is not done yet). */
-static char *make_filter(struct merge *m, const struct fk *fk, int nfk)
+/*
+ * What a row hanging from a run needs besides its parents' filters. Cells:
+ * not in the output yet (the same run, key and start). Other rows of a
+ * run only (environment): a new run's. Rows of a run and a cell (skip,
+ * error): a cell's come with their cell; a run's own with a new run or a
+ * folded shard.
+ */
+static char *run_rows(const struct mtable *t, const struct fk *fk, int nfk, int run_fk)
 {
 	char *f = NULL, *nf;
-	struct mtable *p;
 	int i;
+
+	if (!strcmp(t->name, "cell"))
+		return sqlite3_mprintf("\"id\" IN (SELECT old FROM temp.new_cells)");
+	if (nfk == 1)
+		return sqlite3_mprintf("\"%w\" IN (SELECT old FROM temp.run_map WHERE kind = %d)",
+				       fk[run_fk].from, MERGE_NEW);
+	f = sqlite3_mprintf("\"%w\" IN (SELECT old FROM temp.run_map WHERE kind IN (%d, %d))",
+			    fk[run_fk].from, MERGE_NEW, MERGE_FOLD);
+	for (i = 0; f && i < nfk; i++) {
+		if (i == run_fk)
+			continue;
+		nf = sqlite3_mprintf("%s OR \"%w\" IS NOT NULL", f, fk[i].from);
+		sqlite3_free(f);
+		f = nf;
+	}
+	return f;
+}
+
+/* The filter of @t from its parents' filters (NULL: a parent is not done yet). */
+static char *make_filter(struct merge *m, const struct mtable *t, const struct fk *fk, int nfk)
+{
+	char *f = NULL, *nf, *extra;
+	struct mtable *p;
+	int i, run_fk = -1;
 
 	for (i = 0; i < nfk; i++) {
 		p = table(m, fk[i].parent);
@@ -208,6 +242,8 @@ static char *make_filter(struct merge *m, const struct fk *fk, int nfk)
 			sqlite3_free(f);
 			return NULL;
 		}
+		if (!strcmp(p->name, "run"))
+			run_fk = i;
 		nf = sqlite3_mprintf("%s%s(\"%w\" IS NULL OR \"%w\" IN (SELECT \"%w\" FROM "
 				     "main.\"%w\" WHERE %s))", f ? f : "", f ? " AND " : "",
 				     fk[i].from, fk[i].from, fk[i].to[0] ? fk[i].to : p->pk,
@@ -216,7 +252,13 @@ static char *make_filter(struct merge *m, const struct fk *fk, int nfk)
 		if (!(f = nf))
 			return NULL;
 	}
-	return f;
+	if (run_fk < 0)
+		return f;
+	extra = run_rows(t, fk, nfk, run_fk);
+	nf = extra ? sqlite3_mprintf("%s AND (%s)", f, extra) : NULL;
+	sqlite3_free(f);
+	sqlite3_free(extra);
+	return nf;
 }
 
 /* Append ", " (but first) and column @c, quoted, shifted by @off when @shift. */
@@ -236,6 +278,22 @@ static int add_column(char **sel, char **cols, const char *c, int shift, long lo
 	return ns && nc ? 0 : -ENOMEM;
 }
 
+/* Append column @c, a run id, as the output's id of that run (temp.run_map). */
+static int add_mapped(char **sel, char **cols, const char *c)
+{
+	const char *sep = *cols ? ", " : "";
+	char *ns, *nc;
+
+	ns = sqlite3_mprintf("%s%s(SELECT new FROM temp.run_map WHERE old = \"%w\")",
+			     *sel ? *sel : "", sep, c);
+	nc = sqlite3_mprintf("%s%s\"%w\"", *cols ? *cols : "", sep, c);
+	sqlite3_free(*sel);
+	sqlite3_free(*cols);
+	*sel = ns;
+	*cols = nc;
+	return ns && nc ? 0 : -ENOMEM;
+}
+
 /* The SELECT list of @t (the output's columns): its pk and references to a parent's pk shifted. */
 static char *select_list(struct merge *m, const struct mtable *t, const struct fk *fk,
 			 int nfk, char **cols)
@@ -244,7 +302,7 @@ static char *select_list(struct merge *m, const struct mtable *t, const struct f
 	const struct mtable *p;
 	sqlite3_stmt *st;
 	long long off;
-	int i, shift, ret = 0;
+	int i, shift, mapped, ret = 0;
 
 	*cols = NULL;
 	if (sqlite3_prepare_v2(m->h, "SELECT name FROM pragma_table_info(?1, 'dst') ORDER BY cid",
@@ -256,13 +314,15 @@ static char *select_list(struct merge *m, const struct mtable *t, const struct f
 
 		shift = !strcmp(c, t->pk);
 		off = t->offset;
+		mapped = 0;
 		for (i = 0; i < nfk; i++)
 			if (!strcmp(c, fk[i].from) && (p = table(m, fk[i].parent)) && p->pk[0] &&
 			    (!fk[i].to[0] || !strcmp(fk[i].to, p->pk))) {
 				shift = 1;
 				off = p->offset;
+				mapped = !strcmp(p->name, "run");
 			}
-		ret = add_column(&sel, cols, c, shift, off);
+		ret = mapped ? add_mapped(&sel, cols, c) : add_column(&sel, cols, c, shift, off);
 	}
 	sqlite3_finalize(st);
 	if (!ret && sel)
@@ -284,17 +344,20 @@ static int copy_table(struct merge *m, struct mtable *t, long *rows)
 	if (nfk < 0)
 		return nfk;
 	if (!strcmp(t->name, "run")) {
-		t->filter = sqlite3_mprintf("\"id\" IN (SELECT old FROM temp.new_runs)");
+		/* its rows: new runs; its children: those of every run placed */
+		t->filter = sqlite3_mprintf("\"id\" IN (SELECT old FROM temp.run_map)");
 		if (!t->filter)
 			return -ENOMEM;
 	} else if (nfk)
-		t->filter = make_filter(m, fk, nfk);
+		t->filter = make_filter(m, t, fk, nfk);
 	if (!t->filter)
 		return nfk ? 0 : 1;   /* a parent first; or not linked to a run: not copied */
 	sel = select_list(m, t, fk, nfk, &cols);
 	if (sel)
 		sql = sqlite3_mprintf("INSERT INTO dst.\"%w\" (%s) SELECT %s FROM main.\"%w\" "
-				      "WHERE %s", t->name, cols, sel, t->name, t->filter);
+				      "WHERE %s%s ORDER BY rowid", t->name, cols, sel, t->name,
+				      t->filter, strcmp(t->name, "run") ? "" :
+				      " AND \"id\" IN (SELECT old FROM temp.run_map WHERE kind = 0)");
 	ret = exec(m, sql);
 	*rows += sqlite3_changes(m->h);
 	sqlite3_free(sel);
@@ -351,46 +414,49 @@ static int offsets(struct merge *m)
 	return 0;
 }
 
-/*
- * A run's identity: its start (microseconds), hostname, version, command
- * line, config and every environment fact it recorded (but the merge's own).
- */
-#define RUN_FACTS(S, R) \
-	"(SELECT group_concat(key || '=' || value, char(10)) FROM (SELECT key, value " \
-	"FROM " S ".environment WHERE run_id = " R ".id AND key NOT LIKE 'merge.%' " \
-	"ORDER BY key))"
+static const char sql_run_map[] =
+	"CREATE TEMP TABLE run_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL, "
+	"kind INTEGER NOT NULL)";
+static const char sql_new_cells_table[] = "CREATE TEMP TABLE new_cells (old INTEGER PRIMARY KEY)";
+/* the placed run's cell rows the output does not hold (the same run, key and start) */
+static const char sql_new_cells[] =
+	"INSERT INTO temp.new_cells SELECT c.id FROM main.cell AS c JOIN temp.run_map AS n "
+	"ON n.old = c.run_id WHERE NOT EXISTS (SELECT 1 FROM dst.cell AS x WHERE x.run_id = "
+	"n.new AND x.cell_key = c.cell_key AND x.started_at = c.started_at)";
 
-static const char sql_new_runs_table[] =
-	"CREATE TEMP TABLE new_runs (old INTEGER PRIMARY KEY)";
-static const char sql_new_runs[] =
-	"INSERT INTO temp.new_runs SELECT r.id FROM main.run AS r WHERE NOT EXISTS ("
-	" SELECT 1 FROM dst.run AS d WHERE d.started_at = r.started_at AND"
-	" d.hostname IS r.hostname AND d.cvmbench_version = r.cvmbench_version AND"
-	" d.command_line = r.command_line AND d.config_text IS r.config_text AND"
-	" " RUN_FACTS("dst", "d") " IS " RUN_FACTS("main", "r") ")";
-
-/* merge.source_file, merge.source_run, merge.source_host of each new run. */
+/* merge.source_file, merge.source_run, merge.source_host of the new run. */
 static int add_origin(struct merge *m)
 {
 	static const char sql[] =
 		"INSERT OR IGNORE INTO dst.environment (run_id, key, value, source) "
-		"SELECT n.old + ?1, k.key, CASE k.key WHEN 'merge.source_file' THEN ?2 "
+		"SELECT n.new, k.key, CASE k.key WHEN 'merge.source_file' THEN ?1 "
 		"WHEN 'merge.source_run' THEN CAST(n.old AS TEXT) "
 		"ELSE coalesce(r.hostname, '') END, 'cvmbench merge' "
-		"FROM temp.new_runs AS n JOIN main.run AS r ON r.id = n.old, (SELECT "
+		"FROM temp.run_map AS n JOIN main.run AS r ON r.id = n.old, (SELECT "
 		"'merge.source_file' AS key UNION ALL SELECT 'merge.source_run' UNION ALL "
-		"SELECT 'merge.source_host') AS k";
+		"SELECT 'merge.source_host') AS k WHERE n.kind = 0";
 	sqlite3_stmt *st;
 	int rc;
 
 	if (sqlite3_prepare_v2(m->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(m, "recording the origin");
-	sqlite3_bind_int64(st, 1, table(m, "run")->offset);
-	sqlite3_bind_text(st, 2, m->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, m->path, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(m, "recording the origin");
 }
+
+/*
+ * A cell row the output holds still 'running' (merged while it was being
+ * measured) that has ended in the input since: the output's partial copy,
+ * which this merge made, is dropped with its rows (ON DELETE CASCADE) and
+ * the whole row copied again, so no ended cell keeps part of its calls.
+ */
+static const char sql_drop_running[] =
+	"DELETE FROM dst.cell WHERE status = 'running' AND id IN (SELECT x.id FROM dst.cell "
+	"AS x JOIN temp.run_map AS n ON n.new = x.run_id JOIN main.cell AS c ON c.run_id = "
+	"n.old AND c.cell_key = x.cell_key AND c.started_at = x.started_at WHERE c.status "
+	"<> 'running')";
 
 static int attach(struct merge *m, const char *out)
 {
@@ -419,23 +485,65 @@ static void rollback(struct merge *m)
 	sqlite3_finalize(st);
 }
 
+/* Merge input run @old: place it, copy its rows not in the output yet, record it. */
+static int merge_run(struct merge *m, long long old, struct db_merge_count *c)
+{
+	struct merge_place p;
+	long long cells;
+	int i, ret;
+
+	for (i = 0; i < m->n; i++) {
+		sqlite3_free(m->t[i].filter);
+		m->t[i].filter = NULL;
+		m->t[i].done = 0;
+	}
+	ret = exec(m, "DELETE FROM temp.run_map") ?: exec(m, "DELETE FROM temp.new_cells") ?:
+	      offsets(m);
+	if (ret)
+		return ret;
+	ret = merge_run_place(m->h, old, table(m, "run")->offset, &p, m->path, m->err,
+			      m->errlen);
+	cells = table(m, "cell") ? table(m, "cell")->offset : 0;
+	ret = ret ?: exec(m, sql_drop_running) ?: exec(m, sql_new_cells) ?:
+	      copy_all(m, &c->rows_added) ?: add_origin(m);
+	if (ret)
+		return ret;
+	c->runs_added += p.kind == MERGE_NEW;
+	c->runs_present += p.kind == MERGE_SAME || p.kind == MERGE_SAME_SHARD;
+	c->runs_folded += p.kind == MERGE_FOLD;
+	return merge_run_finish(m->h, &p, m->path, cells + 1,
+				scalar(m, "SELECT coalesce(max(id), 0) FROM dst.cell"),
+				m->err, m->errlen);
+}
+
 static int merge_rows(struct merge *m, struct db_merge_count *c)
 {
+	sqlite3_stmt *st = NULL;
+	long long *ids = NULL, *n;
+	size_t nids = 0, i;
 	int ret;
 
 	ret = exec(m, "PRAGMA foreign_keys = ON") ?: exec(m, "BEGIN IMMEDIATE") ?:
-	      offsets(m) ?: exec(m, sql_new_runs_table) ?: exec(m, sql_new_runs);
-	if (ret) {
-		rollback(m);
-		return ret;
+	      exec(m, sql_run_map) ?: exec(m, sql_new_cells_table) ?: (table(m, "run") ? 0 : -EINVAL);
+	if (!ret && sqlite3_prepare_v2(m->h, "SELECT id FROM main.run ORDER BY id", -1, &st,
+				       NULL) != SQLITE_OK)
+		ret = sql_fail(m, "reading the runs");
+	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
+		if (!(n = realloc(ids, (nids + 1) * sizeof(*ids)))) {
+			ret = -ENOMEM;
+			break;
+		}
+		ids = n;
+		ids[nids++] = sqlite3_column_int64(st, 0);
 	}
-	c->runs_added = scalar(m, "SELECT count(*) FROM temp.new_runs");
-	c->runs_present = scalar(m, "SELECT count(*) FROM main.run") - c->runs_added;
-	ret = (table(m, "run") ? 0 : -EINVAL) ?: copy_all(m, &c->rows_added) ?: add_origin(m) ?:
-	      exec(m, "COMMIT");
+	sqlite3_finalize(st);
+	for (i = 0; !ret && i < nids; i++)
+		ret = merge_run(m, ids[i], c);
+	free(ids);
+	ret = ret ?: exec(m, "COMMIT");
 	if (ret) {
 		rollback(m);
-		c->runs_added = c->rows_added = 0;
+		c->runs_added = c->rows_added = c->runs_present = c->runs_folded = 0;
 	}
 	return ret;
 }

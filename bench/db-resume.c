@@ -23,8 +23,8 @@ static char *dup_col(sqlite3_stmt *st, int i)
 
 static const char sql_pick[] =
 	"SELECT r.id, r.config_text, r.hostname, r.status, "
-	" (SELECT value FROM environment WHERE run_id = r.id AND key = '" DB_FACT_ONLY "') "
-	"FROM run AS r WHERE (SELECT value FROM environment WHERE run_id = r.id AND "
+	" (SELECT value FROM environment WHERE run_id = r.id AND key = '" DB_FACT_ONLY "'), "
+	" r.cvmbench_version FROM run AS r WHERE (SELECT value FROM environment WHERE run_id = r.id AND "
 	" key = '" DB_FACT_SHARD "') IS ?1 "
 	"ORDER BY (r.config_text IS ?2) DESC, r.id DESC LIMIT 1";
 
@@ -54,6 +54,7 @@ int db_run_pick(struct db *db, const char *config_text, const char *shard,
 		out->hostname = dup_col(st, 2);
 		out->status = dup_col(st, 3);
 		out->only = dup_col(st, 4);
+		out->version = dup_col(st, 5);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
@@ -68,6 +69,7 @@ void db_prev_run_free(struct db_prev_run *r)
 	free(r->hostname);
 	free(r->status);
 	free(r->only);
+	free(r->version);
 	memset(r, 0, sizeof(*r));
 }
 

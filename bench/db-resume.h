@@ -28,6 +28,7 @@ struct db_prev_run {
 	char *config_text;
 	char *hostname;
 	char *status;
+	char *version;            /* run.cvmbench_version */
 	char *only;               /* DB_FACT_ONLY, or NULL: every cell (of its shard) */
 };
 

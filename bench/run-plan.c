@@ -22,6 +22,7 @@
 #include "log.h"
 #include "run-plan.h"
 #include "runner.h"
+#include "version.h"
 
 enum { ST_NONE, ST_OK, ST_SKIPPED, ST_FAILED, ST_CUT };
 
@@ -144,6 +145,52 @@ static int only_fits(const struct db_prev_run *prev, const struct runner_opts *o
 	return 1;
 }
 
+/* The cell keys of a run that are not in the matrix of this config (and shard). */
+struct foreign {
+	const struct runner_opts *o;
+	const struct cell *cells;
+	size_t n, count;
+	char keys[512];
+};
+
+static void foreign_cell(void *ctx, const char *key, const char *status)
+{
+	struct foreign *f = ctx;
+	size_t i, l = strlen(f->keys);
+
+	(void)status;
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->cells[i].key, key) && run_plan_in_shard(f->o, &f->cells[i]))
+			return;
+	if (f->count++ < 8 && l + strlen(key) + 3 < sizeof(f->keys))
+		snprintf(f->keys + l, sizeof(f->keys) - l, "%s%s", l ? ", " : "", key);
+}
+
+/* --resume: refuse a run of another version whose cells are not this matrix's (exit 2). */
+static int resume_cells_check(struct db *db, const struct db_prev_run *prev,
+			      const struct runner_opts *o, const struct cell *cells, size_t n)
+{
+	struct foreign f = { .o = o, .cells = cells, .n = n };
+
+	if (!prev->version || strcmp(prev->version, cvmbench_version)) {
+		pr_err("%s: cannot resume run %lld: it was measured by cvmbench %s, this is %s "
+		       "(cells of one run are measured by one version; use another --db)",
+		       o->db_path, (long long)prev->id, prev->version ? prev->version : "?",
+		       cvmbench_version);
+		return -EINVAL;
+	}
+	if (db_run_cells(db, prev->id, foreign_cell, &f))
+		return -EIO;
+	if (f.count) {
+		pr_err("%s: cannot resume run %lld: it holds %zu cell%s not in the matrix of %s%s: "
+		       "%s%s", o->db_path, (long long)prev->id, f.count, f.count == 1 ? "" : "s",
+		       o->config_path, o->shard_n ? " (this shard)" : "", f.keys,
+		       f.count > 8 ? ", ..." : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* --resume: refuse a run of another config or machine (exit 2), by name. */
 static int resume_check(const struct db_prev_run *prev, const struct runner_opts *o,
 			const struct config *cfg)
@@ -250,7 +297,7 @@ int run_plan_make(struct db *db, const struct runner_opts *o, const struct confi
 	if (ret || found < 0)
 		return ret ? ret : found;
 	if (found && o->resume)
-		ret = resume_check(&prev, o, cfg);
+		ret = resume_check(&prev, o, cfg) ?: resume_cells_check(db, &prev, o, cells, n);
 	else if (found && !only_fits(&prev, o, cfg))
 		found = 0;
 	if (!ret)

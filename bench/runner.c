@@ -129,11 +129,25 @@ static void run_cells(struct db *db, int64_t run_id, const struct cell *cells,
 }
 
 /*
+ * The exit code of `run --only` into a run: what this invocation measured
+ * and whether a signal stopped it, not the cells of the run's matrix it
+ * was not asked for (never reached, they leave the run interrupted).
+ */
+static int only_exit(const struct run_counts *rc)
+{
+	if (runner_stop || rc->interrupted)
+		return EXIT_INTERRUPTED;
+	if (rc->failed || rc->restore_failed)
+		return EXIT_FAILED;
+	return rc->skipped ? EXIT_SKIPPED : EXIT_OK;
+}
+
+/*
  * The run's status over its whole matrix (a resumed run: the cells kept
  * from before too), written with its counts; the exit code.
  */
 static int finish(struct db *db, int64_t run_id, struct run_plan *p,
-		  const struct cell *cells, const struct run_counts *rc)
+		  const struct cell *cells, const struct run_counts *rc, int only)
 {
 	struct run_tally t;
 	const char *status;
@@ -158,6 +172,8 @@ static int finish(struct db *db, int64_t run_id, struct run_plan *p,
 	db_run_end(db, run_id, status, total, t.ok, t.skipped, t.failed);
 	pr_info("run %lld %s (%d cells)%s", (long long)run_id, text, total,
 		rc->restore_failed ? "; host settings not restored" : "");
+	if (only)
+		return only_exit(rc);
 	if (t.interrupted)
 		return EXIT_INTERRUPTED;
 	if (t.failed || rc->restore_failed)
@@ -258,7 +274,7 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 	run_cells(db, run_id, cells, &p, o, &rc);
 	record_tracefs_mount(db, run_id);
 	rc.restore_failed = restore_at_end(db, run_id, entry);
-	code = finish(db, run_id, &p, cells, &rc);
+	code = finish(db, run_id, &p, cells, &rc, o->nonly > 0);
 	run_plan_free(&p);
 	if (journal_forget(entry))
 		pr_warn("journal %s: cannot close the entry of run %lld", journal_path(),
@@ -267,20 +283,21 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 }
 
 /* --dry-run: the cells of the shard (all without --shard), as dry-run.c lists them. */
-static void print_cells(const struct runner_opts *o, const struct cell *cells, size_t n)
+static int print_cells(const struct runner_opts *o, const struct cell *cells, size_t n)
 {
 	struct cell *mine = calloc(n ? n : 1, sizeof(*mine));
 	size_t i, k = 0;
 
 	if (!mine) {
-		dry_run_print(stdout, cells, n, o->verbose);
-		return;
+		pr_err("--dry-run: out of memory listing the cells");
+		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
 		if (run_plan_in_shard(o, &cells[i]))
 			mine[k++] = cells[i];
 	dry_run_print(stdout, mine, k, o->verbose);
 	free(mine);
+	return 0;
 }
 
 /* EXIT_OK, EXIT_USAGE (state directory busy or unsafe) or EXIT_FAILED. */
@@ -338,8 +355,7 @@ int runner_run(const struct runner_opts *o)
 	if (check_only(o, cells, n))
 		goto out;
 	if (o->dry_run) {
-		print_cells(o, cells, n);
-		code = EXIT_OK;
+		code = print_cells(o, cells, n) ? EXIT_FAILED : EXIT_OK;
 		goto out;
 	}
 	if (access(o->cvmfn, X_OK)) {

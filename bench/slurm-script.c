@@ -53,12 +53,13 @@ static void header(FILE *f, const struct slurm_job *j, const char *version)
 		"# each (cvmbench run --shard I/%d --resume into its own database in the\n"
 		"# directory below; a requeued task continues its shard), then the merge of\n"
 		"# the shards' databases into merged.db, a job that depends on the array:\n"
-		"#   jid=$(sbatch --parsable THIS) && sbatch --array=0 "
+		"#   jid=$(sbatch --parsable THIS) && sbatch --array=0 --oversubscribe "
 		"--dependency=afterok:$jid THIS merge\n"
 		"# (cvmbench slurm --submit does both). Host-vantage cells change host\n"
 		"# settings (idle policy, KSM, THP, halt polling, cgroups) and need root and\n"
 		"# whole nodes: each task takes its node exclusively (--exclusive), so no two\n"
-		"# shards share a node; without root those cells are skipped with the reason.\n"
+		"# shards share a node (the merge job, given --oversubscribe, needs no whole\n"
+		"# node); without root those cells are skipped with the reason.\n"
 		"# A comparison is fair only between nodes alike: docs/cluster.md.\n",
 		version, j->shards, j->shards);
 	fprintf(f, "#SBATCH --job-name=%s\n", j->job_name);
@@ -77,9 +78,14 @@ static void header(FILE *f, const struct slurm_job *j, const char *version)
 static void body(FILE *f, const struct slurm_job *j)
 {
 	fprintf(f, "shards=%d\n", j->shards);
-	fprintf(f, "wait_lock=(%s)\n", j->wait_lock > 0 ? "--wait-lock" : "");
+	/*
+	 * no array: "${a[@]}" of an empty array is an unbound variable under
+	 * set -u in bash before 4.4 (RHEL 7); the option is written out or not
+	 */
 	if (j->wait_lock > 0)
-		fprintf(f, "wait_lock+=(%g)\n", j->wait_lock);
+		fprintf(f, "wait_lock='--wait-lock %g'\n", j->wait_lock);
+	else
+		fputs("wait_lock=''\n", f);
 	fputs("db_of() { printf '%s/shard-%s-of-%s.db' \"$dir\" \"$1\" \"$shards\"; }\n"
 	      "if [ \"${1:-}\" = merge ]; then\n"
 	      "\tdbs=()\n"
@@ -91,7 +97,7 @@ static void body(FILE *f, const struct slurm_job *j)
 	      "change host settings are skipped, with the reason\" >&2\n"
 	      "rc=0\n"
 	      "\"$cvmbench\" run \"$config\" --db \"$(db_of \"$i\")\" --shard \"$i/$shards\" "
-	      "--resume \"${wait_lock[@]}\" || rc=$?\n"
+	      "--resume $wait_lock || rc=$?\n"
 	      "# 3: finished, some cells or probes skipped (recorded with the reason):\n"
 	      "# the shard is done and the merge may run\n"
 	      "[ $rc = 3 ] && rc=0\n"

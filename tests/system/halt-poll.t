@@ -68,7 +68,7 @@ checks() {
 		"$where: the killed run is marked interrupted"
 }
 
-if ! command -v sqlite3 >/dev/null; then skip_rest $((N - 3)) "no sqlite3"; exit 0; fi
+command -v sqlite3 >/dev/null || skip_all $((N - 3)) "no sqlite3"
 mkdir -p "$tmp/fake/sys/module/kvm/parameters"
 echo 200000 > "$tmp/fake$HP"
 # the fake root fakes /sys only: the cell's noise record reads the real /proc

@@ -9,12 +9,15 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=31
+N=32
 plan $N
 command -v sqlite3 > /dev/null || skip_all $N "no sqlite3 (apt-get install sqlite3)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
+# native cells change no host setting: a private host lock, so a concurrent
+# run elsewhere on the machine does not make this one wait or fail
+export CVMBENCH_TEST_HOST_LOCK=$tmp/host.lock
 db=$tmp/r.db
 
 cat > "$tmp/s.ini" <<'INI'
@@ -72,6 +75,9 @@ grep -q 'P99_MS: given from 100 calls on' "$tmp/show" && grep -q 'MEDIAN_MS \[95
 is "$?" 0 "p99 and the interval with its coverage are explained"
 $CVMBENCH show --db "$db" --run all > "$tmp/all" 2>&1
 is "$?/$(grep -c '^run [12] (' "$tmp/all")" 0/2 "show --run all details both runs"
+$CVMBENCH show --db "$db" --run all --table idle > /dev/null 2> "$tmp/err"
+is "$?/$(grep -c -- "--run all with --table idle is not supported: give a run id" "$tmp/err")" 2/1 \
+	"show --run all --table idle: exit 2, said unsupported (the tables are one run's)"
 $CVMBENCH show --db "$db" --table memory > /dev/null 2> "$tmp/err"
 is "$?" 3 "show --table memory without memory rows exits 3"
 grep -q "skipped table memory: run 2 has no cell that measured it (no cell ran the hostmem" "$tmp/err" &&

@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=20
+N=26
 plan $N
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
 [ -x "$CVMBENCH" ] || skip_all $N "no $CVMBENCH (make)"
@@ -88,13 +88,53 @@ nrows() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["i
 $CVMBENCH export --json --db "$db" --out "$tmp/inv.json" 2>/dev/null
 want=$(q "$db" "SELECT count(*) FROM invocation WHERE cell_id IN (SELECT id FROM ($cur))")
 is "$(nrows "$tmp/inv.json")" "$want" "export: the current cells' calls only ($want of $(q "$db" "SELECT count(*) FROM invocation"))"
+# the cells tables only: a flag line (here every cell flagged noisy, as a
+# busy machine does) names the cell too
+show_cells() { awk '/^cells:/ { f = 1; next } /^  columns:/ { f = 0 } f && /^  resume-/' "$1" | wc -l; }
+report_cells() { awk '/^## / { f = ($0 == "## Cells") } f && /^\| resume-/' "$1" | wc -l; }
+q "$db" "INSERT INTO metric (cell_id, probe, name, value, unit) SELECT id, 'noise', 'flag_noisy', 1, 'flag' FROM ($cur)
+	WHERE id NOT IN (SELECT cell_id FROM metric WHERE name = 'flag_noisy' AND value != 0 AND invocation_id IS NULL)"
 $CVMBENCH show --db "$db" > "$tmp/show.txt" 2>/dev/null
-is "$(grep -c '^  resume-' "$tmp/show.txt")" "$CELLS" "show (text): one line per cell"
+is "$(show_cells "$tmp/show.txt") $(grep -c '^  resume-.* flag_noisy: ' "$tmp/show.txt")" "$CELLS $CELLS" \
+	"show (text): one line per cell in the cells table (and a flag line per cell beside it)"
 $CVMBENCH merge --out "$tmp/m.db" "$db" >/dev/null 2>&1
 $CVMBENCH export --json --db "$tmp/m.db" --out "$tmp/minv.json" 2>/dev/null
 is "$(nrows "$tmp/minv.json")" "$want" "merge keeps the superseded rows superseded (export of the merge: $want calls)"
 $CVMBENCH report "$tmp/rep" --db "$db" >/dev/null 2>&1
-is "$(grep -c '^| resume-' "$tmp/rep/index.md")" "$CELLS" "report: one row per cell"
+is "$(report_cells "$tmp/rep/index.md")" "$CELLS" "report: one row per cell in its cells table"
+
+# merge, --resume, merge again: the output gets the resumed run's new cells
+m2=$tmp/m2.db k2=$tmp/k2.db
+$CVMBENCH run "$tmp/r.ini" --db "$k2" >/dev/null 2>>"$tmp/kill.err" &
+pid=$!
+for ((w = 0; w < 1000; w++)); do
+	[ "$(q "$k2" "SELECT count(*) FROM cell WHERE status = 'ok'" 2>/dev/null)" -ge 2 ] 2>/dev/null && break
+	sleep 0.01
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+$CVMBENCH merge --out "$m2" "$k2" >/dev/null 2>&1
+first=$(q "$m2" "SELECT count(*) FROM cell")
+# --only a cell into the unfinished run: exit from that cell (0), the run interrupted still
+okkey=$(q "$k2" "SELECT cell_key FROM cell WHERE status = 'ok' ORDER BY id LIMIT 1")
+$CVMBENCH run "$tmp/r.ini" --db "$k2" --only "$okkey" >/dev/null 2>"$tmp/err"
+is "$? $(q "$k2" "SELECT count(*) || ' ' || status FROM run")" "0 1 interrupted" \
+	"--only into an unfinished run: exit 0 (its cell measured), the run still interrupted over its matrix" ||
+	sed 's/^/# /' "$tmp/err"
+$CVMBENCH run "$tmp/r.ini" --db "$k2" --resume >/dev/null 2>"$tmp/err"
+$CVMBENCH merge --out "$m2" "$k2" > "$tmp/merge.out" 2>&1
+rc=$?
+rows() { q "$1" "SELECT (SELECT count(*) FROM run) || ' ' || (SELECT status || ' ' || cells_ok FROM run)
+	|| ' ' || (SELECT count(*) FROM cell) || ' ' || (SELECT count(*) FROM cell WHERE status = 'ok')
+	|| ' ' || (SELECT count(*) FROM invocation) || ' ' || ($okset)"; }
+is "$rc $(rows "$m2")" "0 $(rows "$k2")" \
+	"merge after --resume: the run's new cells, calls, status and counts (merged first with $first cells)" ||
+	sed 's/^/# /' "$tmp/merge.out"
+$CVMBENCH export --json --db "$m2" --out "$tmp/m2inv.json" 2>/dev/null
+is "$(nrows "$tmp/m2inv.json")" "$(q "$k2" "SELECT count(*) FROM invocation WHERE cell_id IN (SELECT id FROM ($cur))")" \
+	"and its export counts the current cells' calls only"
+$CVMBENCH merge --out "$m2" "$k2" >/dev/null 2>&1
+is "$(rows "$m2")" "$(rows "$k2")" "a third merge adds nothing"
 
 # --only: re-run one cell into the same run
 key=$(q "$db" "SELECT cell_key FROM cell ORDER BY id LIMIT 1")
@@ -124,6 +164,21 @@ $CVMBENCH run "$tmp/r.ini" --db "$tmp/h.db" --resume 2>"$tmp/err"
 rc=$?
 grep -q "measured on host 'elsewhere'" "$tmp/err"
 is "$rc $?" "2 0" "--resume of a run measured on another host: exit 2, naming it"
+# refused: a run of another cvmbench version, a run holding cells this matrix has not
+cp "$db" "$tmp/v.db"
+q "$tmp/v.db" "UPDATE run SET cvmbench_version = '0000000-other', status = 'interrupted'"
+$CVMBENCH run "$tmp/r.ini" --db "$tmp/v.db" --resume 2>"$tmp/err"
+rc=$?
+grep -q "measured by cvmbench 0000000-other, this is " "$tmp/err"
+is "$rc $? $(q "$tmp/v.db" "SELECT status FROM run")" "2 0 interrupted" "--resume of a run of another cvmbench version: exit 2, naming it" ||
+	sed 's/^/# /' "$tmp/err"
+cp "$db" "$tmp/f.db"
+q "$tmp/f.db" "UPDATE cell SET cell_key = 'resume-0badce11' WHERE id = (SELECT max(id) FROM cell); UPDATE run SET status = 'interrupted'"
+$CVMBENCH run "$tmp/r.ini" --db "$tmp/f.db" --resume 2>"$tmp/err"
+rc=$?
+grep -q "holds 1 cell not in the matrix of .*: resume-0badce11" "$tmp/err"
+is "$rc $? $(q "$tmp/f.db" "SELECT count(*) FROM cell")" "2 0 $(q "$db" "SELECT count(*) FROM cell")" \
+	"--resume of a run with a cell outside the matrix: exit 2, naming the cell" || sed 's/^/# /' "$tmp/err"
 # --resume with nothing to resume starts a run
 $CVMBENCH run "$tmp/r.ini" --db "$tmp/new.db" --resume 2>"$tmp/err"
 grep -q "to resume: starting one" "$tmp/err"

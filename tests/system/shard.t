@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=21
+N=30
 plan $N
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
 [ -x "$CVMBENCH" ] || skip_all $N "no $CVMBENCH (make)"
@@ -22,6 +22,8 @@ trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 export CVMBENCH_TEST_HOST_LOCK=$tmp/host.lock
 q() { sqlite3 -batch -noheader "$1" "$2"; }
+show_cells() { awk '/^cells:/ { f = 1; next } /^  columns:/ { f = 0 } f && /^  (shard|other)-/' "$1" | wc -l; }
+report_cells() { awk '/^## / { f = ($0 == "## Cells") } f && /^\| (shard|other)-/' "$1" | wc -l; }
 cat > "$tmp/s.ini" <<'INI'
 [defaults]
 size = test
@@ -68,12 +70,58 @@ for n in 1 2 3; do
 	is "$(for d in "${dbs[@]}"; do q "$d" "SELECT cell_key FROM cell"; done | sort | uniq -d | wc -l)" 0 \
 		"shards of $n are disjoint"
 	$CVMBENCH merge --out "$tmp/m$n.db" "${dbs[@]}" >/dev/null 2>"$tmp/err"
-	is "$? $(q "$tmp/m$n.db" "SELECT count(*) FROM run")" "0 $n" "merge of the $n shard databases: $n runs" ||
+	is "$? $(q "$tmp/m$n.db" "SELECT count(*) || ' ' || status || ' ' || cells_total || ' ' || cells_ok ||
+		' ' || (SELECT value FROM environment WHERE key = 'run.shard') FROM run")" "0 1 complete $CELLS $CELLS $(seq -s, 1 $n)/$n" \
+		"merge of the $n shard databases: one run of the study, complete over the whole matrix" ||
 		sed 's/^/# /' "$tmp/err"
 	is "$(q "$tmp/m$n.db" "$cellset")" "$(q "$tmp/ref.db" "$cellset")" \
 		"merge of $n shards: the unsharded run's set of cells (key, status, measured calls)"
 	is "$(q "$tmp/m$n.db" "PRAGMA foreign_key_check" | wc -l)" 0 "merge of $n shards: no dangling key"
+	# the readers, which draw the latest run, draw every shard's cells
+	$CVMBENCH plot warm-latency --db "$tmp/m$n.db" --out "$tmp/m$n.svg" 2>/dev/null
+	$CVMBENCH show --db "$tmp/m$n.db" > "$tmp/m$n.txt" 2>/dev/null
+	$CVMBENCH report "$tmp/rep$n" --db "$tmp/m$n.db" >/dev/null 2>&1
+	is "$(grep -oE '>(null|hello-world)/[^<]*<' "$tmp/m$n.svg" | sort -u | wc -l) $(show_cells "$tmp/m$n.txt") $(report_cells "$tmp/rep$n/index.md")" \
+		"$CELLS $CELLS $CELLS" "merge of $n shards: plot, show and report draw all $CELLS cells"
 done
+
+# the provenance of each cell: the shard, its host, its source; re-merging adds nothing
+is "$(q "$tmp/m3.db" "SELECT group_concat(key || '=' || value, ' ') FROM environment WHERE key GLOB 'merge.shard.2.*'
+	AND key NOT GLOB '*.started_at' AND key NOT GLOB '*.cell_ids'")" \
+	"merge.shard.2.source_file=$tmp/s3-2.db merge.shard.2.source_run=1 merge.shard.2.host=$(q "$tmp/s3-2.db" "SELECT hostname FROM run") merge.shard.2.status=complete merge.shard.2.cells=$(q "$tmp/s3-2.db" "SELECT cells_total || ' ' || cells_ok || ' 0 0' FROM run")" \
+	"each shard's host, source, status and counts are facts of the study's run"
+ids=$(q "$tmp/m3.db" "SELECT value FROM environment WHERE key = 'merge.shard.2.cell_ids'")
+is "$(q "$tmp/m3.db" "SELECT group_concat(cell_key, ' ') FROM (SELECT cell_key FROM cell WHERE id BETWEEN ${ids%-*} AND ${ids#*-} ORDER BY 1)")" \
+	"$(q "$tmp/s3-2.db" "SELECT group_concat(cell_key, ' ') FROM (SELECT cell_key FROM cell ORDER BY 1)")" \
+	"merge.shard.2.cell_ids ($ids) are the cells of shard 2"
+before=$(q "$tmp/m3.db" "SELECT count(*) FROM cell")/$(q "$tmp/m3.db" "SELECT count(*) FROM invocation")
+$CVMBENCH merge --out "$tmp/m3.db" "$tmp/s3-2.db" "$tmp/s3-1.db" >/dev/null 2>&1
+is "$? $(q "$tmp/m3.db" "SELECT count(*) FROM cell")/$(q "$tmp/m3.db" "SELECT count(*) FROM invocation")" "0 $before" \
+	"merging the shards again adds nothing"
+
+# a missing shard: named, the study partial; a duplicate shard and a shard
+# of another machine stay runs of their own, named
+$CVMBENCH merge --out "$tmp/miss.db" "$tmp/s3-1.db" "$tmp/s3-3.db" >/dev/null 2>"$tmp/err"
+rc=$?
+grep -q "holds shards 1,3 of 3; missing: 2/3" "$tmp/err"
+is "$rc $? $(q "$tmp/miss.db" "SELECT count(*) || ' ' || status || ' ' || cells_ok FROM run")" \
+	"0 0 1 partial $(( $(q "$tmp/s3-1.db" "SELECT cells_ok FROM run") + $(q "$tmp/s3-3.db" "SELECT cells_ok FROM run") ))" \
+	"shard 2/3 missing: named, the study's run partial" || sed 's/^/# /' "$tmp/err"
+$CVMBENCH run "$tmp/s.ini" --db "$tmp/dup.db" --shard 1/3 2>/dev/null
+cp "$tmp/m3.db" "$tmp/m3dup.db"
+$CVMBENCH merge --out "$tmp/m3dup.db" "$tmp/dup.db" >/dev/null 2>"$tmp/err"
+rc=$?
+grep -q "already holds another run of shard 1/3 (duplicate shard)" "$tmp/err"
+is "$rc $? $(q "$tmp/m3dup.db" "SELECT group_concat(status || ':' || cells_total, ' ') FROM run")" \
+	"0 0 complete:$CELLS complete:$(q "$tmp/dup.db" "SELECT cells_total FROM run")" \
+	"a second run of shard 1/3: named a duplicate, kept as a run of its own" || sed 's/^/# /' "$tmp/err"
+cp "$tmp/s3-2.db" "$tmp/other-host.db"
+q "$tmp/other-host.db" "UPDATE environment SET value = 'Another CPU' WHERE key = 'cpu.brand'"
+$CVMBENCH merge --out "$tmp/mo.db" "$tmp/s3-1.db" "$tmp/other-host.db" >/dev/null 2>"$tmp/err"
+rc=$?
+grep -q "cpu.brand: '.*' vs 'Another CPU'" "$tmp/err"
+is "$rc $? $(q "$tmp/mo.db" "SELECT count(*) FROM run")" "0 0 2" \
+	"a shard measured on a differing machine: kept apart, the differing fact named" || sed 's/^/# /' "$tmp/err"
 
 # out of range or malformed: exit 2, the value named, no database made
 bad=""

@@ -5,8 +5,9 @@
 # loopback on free ports, every state, spool, pid and log file inside it),
 # never the machine's daemons or /etc/slurm. The config's 8 native cells in
 # 3 shards are submitted with --submit: the array's 3 tasks each write their
-# database, the merge job (afterok) merges them; the merged database holds
-# the same cells (key, status, measured calls) as one unsharded run. Also:
+# database, the merge job (afterok, not on a whole node) merges them; the
+# merged database holds the same cells (key, status, measured calls) as one
+# unsharded run, in one run of the study that show, plot and report draw. Also:
 # without sbatch in PATH the command says so and prints the script (exit 0;
 # with --submit exit 1); a hostile --partition is refused. The daemons are
 # stopped by their own pids and the directory removed at the end, also on
@@ -16,7 +17,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=13
+N=15
 plan $N
 [ "$(id -u)" = 0 ] || skip_all $N "needs root"
 for t in slurmctld slurmd sbatch squeue scontrol sinfo munged sqlite3; do
@@ -163,8 +164,17 @@ is "$(for i in 1 2 3; do q "$tmp/job dir/shard-$i-of-3.db" "SELECT value FROM en
 	"1/3 2/3 3/3 " "each database holds its shard's run"
 is "$(q "$tmp/job dir/merged.db" "$cellset" 2>/dev/null)" "$(q "$tmp/ref.db" "$cellset")" \
 	"merged.db: the unsharded run's cells (key, status, measured calls)"
-is "$(q "$tmp/job dir/merged.db" "SELECT count(*) || ' ' || group_concat(DISTINCT status) FROM run" 2>/dev/null)" \
-	"3 complete" "merged.db: 3 complete runs, one per shard"
+is "$(q "$tmp/job dir/merged.db" "SELECT count(*) || ' ' || status || ' ' || cells_ok || ' ' ||
+	(SELECT value FROM environment WHERE key = 'merge.shards') FROM run" 2>/dev/null)" \
+	"1 complete 8 1,2,3 of 3" "merged.db: one complete run of the study, holding the 3 shards"
+# show, plot and report draw the latest run: every shard's cells
+$CVMBENCH show --db "$tmp/job dir/merged.db" > "$tmp/show.txt" 2>/dev/null
+$CVMBENCH plot warm-latency --db "$tmp/job dir/merged.db" --out "$tmp/wl.svg" 2>/dev/null
+$CVMBENCH report "$tmp/rep" --db "$tmp/job dir/merged.db" >/dev/null 2>&1
+is "$(awk '/^cells:/ { f = 1; next } /^  columns:/ { f = 0 } f && /^  slurm-/' "$tmp/show.txt" | wc -l) $(grep -oE '>(null|hello-world)/[^<]*<' "$tmp/wl.svg" | sort -u | wc -l) $(awk '/^## / { f = ($0 == "## Cells") } f && /^\| slurm-/' "$tmp/rep/index.md" | wc -l)" \
+	"8 8 8" "merged.db: show, plot and report draw all 8 cells of the 3 shards"
+is "$(scontrol show job "$merge" 2>/dev/null | grep -oE 'OverSubscribe=[A-Z:]+' | head -1) $(scontrol show job "$array" 2>/dev/null | grep -oE 'OverSubscribe=[A-Z:]+' | sort -u | tr '\n' ' ')" \
+	"OverSubscribe=YES OverSubscribe=NO " "the shards take whole nodes, the merge job does not"
 ls "$tmp/job dir"/slurm-*.out >/dev/null 2>&1
 is "$?" 0 "the tasks' logs are in the job directory"
 
