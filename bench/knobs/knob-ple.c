@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
  * knob-ple.c - the `ple` key: pause-loop exiting of the host's KVM for the
- * cell, ple = default | off. PLE is a module parameter: kvm_intel's
- * ple_gap, kvm_amd's pause_filter_count (0 = off). Both are read-only at
- * run time (0444): turning PLE off means reloading the module with the
- * parameter while no VM uses KVM, which cvmbench does not do, so `off` is
- * measured only where PLE is off already; everywhere else the cell is
- * skipped with the reason (no such module loaded: no KVM module to set;
- * loaded with PLE on: the reload it would need). Nothing is changed.
+ * cell, ple = default | off. `default` changes nothing. PLE is a module
+ * parameter: kvm_intel's ple_gap, kvm_amd's pause_filter_count (0 = off),
+ * read-only at run time (0444), so `off` reloads the vendor module with
+ * the parameter at 0 (kvm-module.c: old value journalled first, modprobe
+ * as an argv array, the value read back) and the cell's restore reloads it
+ * with the old value (after a kill -9: `cvmbench restore`). Only when
+ * nothing uses KVM through the module (its refcnt is 0); a module in use,
+ * no modprobe, a modprobe that fails: the cell is skipped with the reason
+ * and the host left as found; a read-back that differs fails the cell.
+ * No vendor module loaded: a skip saying so. Loaded with PLE off already:
+ * measured as it is, nothing changed.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "journal.h"
 #include "knob.h"
+#include "kvm-module.h"
+#include "log.h"
 #include "sysfs.h"
 
 static const struct {
@@ -23,7 +31,8 @@ static const struct {
 	{ "kvm_amd", "pause_filter_count" },
 };
 
-static char ple_applied[160];
+static char ple_applied[200];
+static long ple_id;       /* the journal entry of a reload, 0 = none */
 
 /* The loaded module's parameter: index into ple_params and its value, or -1. */
 static int ple_find(char *value, size_t len)
@@ -40,6 +49,21 @@ static int ple_find(char *value, size_t len)
 	return -1;
 }
 
+/* ple = off with @i's module at @value (not 0): could it be reloaded now? */
+static int ple_reloadable(int i, const char *value, char *why, size_t len)
+{
+	char r[400], prog[PATH_MAX];
+
+	if (kvm_module_in_use(ple_params[i].module, r, sizeof(r)) ||
+	    kvm_module_modprobe(prog, sizeof(prog), r, sizeof(r))) {
+		snprintf(why, len, "ple = off: %s is loaded with %s = %s and cannot be "
+			 "reloaded with %s=0: %s", ple_params[i].module, ple_params[i].param,
+			 value, ple_params[i].param, r);
+		return 0;
+	}
+	return 1;
+}
+
 static int ple_supported(const struct cell *c, char *why, size_t len)
 {
 	char value[32];
@@ -53,28 +77,56 @@ static int ple_supported(const struct cell *c, char *why, size_t len)
 			 "(pause_filter_count) is loaded here: no pause-loop exiting to turn off");
 		return 0;
 	}
-	if (strcmp(value, "0")) {
-		snprintf(why, len, "ple = off: %s is loaded with %s = %s, read-only at run time; "
-			 "turning PLE off needs reloading %s with %s=0 while no VM runs, which "
-			 "cvmbench does not do", ple_params[i].module, ple_params[i].param, value,
-			 ple_params[i].module, ple_params[i].param);
+	return !strcmp(value, "0") || ple_reloadable(i, value, why, len);
+}
+
+/* Reload @i's module with PLE off; 0, KNOB_SKIP or -errno, reason in @why. */
+static int ple_reload(int i, const char *value, char *why, size_t len)
+{
+	char r[400];
+	long id = kvm_module_set(ple_params[i].module, ple_params[i].param, "0", r, sizeof(r));
+
+	if (id > 0) {
+		ple_id = id;
+		snprintf(ple_applied, sizeof(ple_applied), "off (%s reloaded with %s=0, was %s)",
+			 ple_params[i].module, ple_params[i].param, value);
 		return 0;
 	}
-	snprintf(ple_applied, sizeof(ple_applied), "off (already: %s %s = 0)",
-		 ple_params[i].module, ple_params[i].param);
-	return 1;
+	snprintf(why, len, "ple = off: reloading %s with %s=0 (it was %s): %s",
+		 ple_params[i].module, ple_params[i].param, value, r);
+	return id == -EIO || id == -EINVAL ? (int)id : KNOB_SKIP;
 }
 
 static int ple_apply(const struct cell *c, char *why, size_t len)
 {
+	char value[32];
+	int i;
+
 	ple_applied[0] = '\0';
-	return ple_supported(c, why, len) ? 0 : KNOB_SKIP;
+	ple_id = 0;
+	if (!ple_supported(c, why, len))
+		return KNOB_SKIP;
+	if (strcmp(c->ple, "off"))
+		return 0;
+	i = ple_find(value, sizeof(value));
+	if (i >= 0 && !strcmp(value, "0")) {
+		snprintf(ple_applied, sizeof(ple_applied), "off (already: %s %s = 0)",
+			 ple_params[i].module, ple_params[i].param);
+		return 0;
+	}
+	return i < 0 ? KNOB_SKIP : ple_reload(i, value, why, len);
 }
 
-/* Nothing was changed: nothing to undo (knobs_restore() calls every knob's). */
+/* Reload the module with its old value; a failure stays in the journal. */
 static void ple_restore(const struct cell *c)
 {
+	int ret;
+
 	(void)c;
+	if (ple_id > 0 && (ret = journal_undo(ple_id)))
+		pr_warn("ple: putting PLE back failed (%s): left in the journal for "
+			"`cvmbench restore`", strerror(-ret));
+	ple_id = 0;
 	ple_applied[0] = '\0';
 }
 

@@ -1,74 +1,249 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/knob-ple.c - the ple knob on fake trees (CVMBENCH_SYSROOT):
- * no KVM vendor module: ple = off is a skip saying so; kvm_intel with
- * ple_gap 128: a skip naming the value and the reload it would need;
- * kvm_amd with pause_filter_count 0: off already, applied and said;
- * ple = default needs nothing. Nothing is written to the tree. It has a
- * restore op: knobs_restore() calls every knob's (without one every run
- * crashed at the end of its first cell).
+ * tests/unit/knob-ple.c - the ple knob on fake trees (CVMBENCH_SYSROOT)
+ * with a fake modprobe first in PATH (a shell script this test writes: it
+ * logs its argv and loads/unloads a module by editing the fake tree, so
+ * the knob's reload is checked against what modprobe was really asked and
+ * what the tree holds after). No KVM vendor module: ple = off is a skip
+ * saying so. kvm_intel with ple_gap 128, refcnt 0: apply unloads and loads
+ * it with ple_gap=0 (journalled first: one open entry), the cell's restore
+ * loads it with 128 again; kvm_amd likewise with pause_filter_count. In use
+ * (refcnt 1), no modprobe in PATH, modprobe failing, modprobe failing only
+ * the load: a skip with the reason, the tree as found, no entry left open;
+ * a read-back that differs: an error, the tree as found. A child that
+ * applied and was killed (kill -9): journal_restore_all() - what `cvmbench
+ * restore` runs - loads 128 again. pause_filter_count 0: off already,
+ * nothing run. ple = default: nothing to do. No root: a temp directory.
  */
+#include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cell.h"
 #include "fake-file.h"
+#include "journal.h"
 #include "knob.h"
 #include "tap.h"
 
 extern const struct knob_ops knob_ple;
 
-static char root[PATH_MAX / 2];
+static char tmp[PATH_MAX / 4], root[PATH_MAX / 4 + 8], path0[PATH_MAX];
 
-static void tree(const char *module, const char *param, const char *value)
+/* modprobe [-r] MODULE [PARAM=VALUE]; files beside the tree steer it. */
+static const char fake_modprobe[] =
+	"#!/bin/sh\n"
+	"t=$CVMBENCH_SYSROOT/..; m=$CVMBENCH_SYSROOT/sys/module\n"
+	"echo \"$*\" >> \"$t/log\"\n"
+	"[ -e \"$t/fail\" ] && { echo 'modprobe: FATAL: fake failure' >&2; exit 1; }\n"
+	"if [ \"$1\" = -r ]; then\n"
+	"  [ \"$(cat \"$m/$2/refcnt\")\" = 0 ] || { echo \"modprobe: FATAL: Module $2 is in use.\" >&2; exit 1; }\n"
+	"  rm -r \"$m/$2\"; exit 0\n"
+	"fi\n"
+	"[ -e \"$t/fail-0\" ] && [ \"${2#*=}\" = 0 ] && { echo 'modprobe: ERROR: fake load' >&2; exit 1; }\n"
+	"v=${2#*=}; [ -e \"$t/mangle\" ] && [ \"$v\" = 0 ] && v=1\n"
+	"mkdir -p \"$m/$1/parameters\" && echo 0 > \"$m/$1/refcnt\" && echo \"$v\" > \"$m/$1/parameters/${2%%=*}\"\n";
+
+static const char *get(const char *rel)
 {
-	char cmd[3 * sizeof(root) + 128], rel[160];
+	static char buf[4096];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s/sys' && mkdir -p '%s/sys/module/%s/parameters'",
-		 root, root, module ? module : "none");
+	return fake_file_get(root, rel, buf, sizeof(buf));
+}
+
+static void sh(const char *fmt, const char *a)
+{
+	char cmd[4 * PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd), fmt, a, a, a, a);
 	if (system(cmd))
+		exit(1);
+}
+
+/* A fresh tree: @module (NULL: none) with @param = @value and refcnt @ref; no steering files. */
+static void tree(const char *module, const char *param, const char *value, const char *ref)
+{
+	char rel[PATH_MAX];
+
+	sh("rm -rf '%s/root' '%s/log' '%s/fail' '%s/fail-0'", tmp);
+	sh("rm -f '%s/mangle' && mkdir -p '%s/root/sys/module/kvm/parameters' && touch '%s/log'",
+	   tmp);
+	if (!module)
 		return;
-	if (module) {
-		snprintf(rel, sizeof(rel), "/sys/module/%s/parameters/%s", module, param);
-		fake_file_put(root, rel, value);
+	snprintf(rel, sizeof(rel), "%s/sys/module/%s/parameters", root, module);
+	sh("mkdir -p '%s'", rel);
+	snprintf(rel, sizeof(rel), "/sys/module/%s/parameters/%s", module, param);
+	fake_file_put(root, rel, value);
+	snprintf(rel, sizeof(rel), "/sys/module/%s/refcnt", module);
+	fake_file_put(root, rel, ref);
+}
+
+static int jopen(void)
+{
+	char err[512];
+	int ret = journal_open(err, sizeof(err));
+
+	if (ret)
+		printf("# journal_open: %s\n", err);
+	return ret;
+}
+
+/* What the fake modprobe was asked, lines joined by '|'. */
+static const char *logged(void)
+{
+	static char buf[512];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", get("/../log"));
+	while ((p = strchr(buf, '\n')))
+		*p = p[1] ? '|' : '\0';
+	return buf;
+}
+
+#define GAP "/sys/module/kvm_intel/parameters/ple_gap"
+
+static void test_reload(void)
+{
+	struct cell c = { .ple = "off" };
+	char why[512] = "", desc[256] = "";
+
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	tap_ok(knob_ple.supported(&c, why, sizeof(why)), "ple_gap 128, refcnt 0: supported");
+	tap_ok(knob_ple.apply(&c, why, sizeof(why)) == 0 && !strcmp(get(GAP), "0\n"),
+	       "apply: ple_gap reads 0 (%s)", why);
+	tap_ok(!strcmp(logged(), "-r kvm_intel|kvm_intel ple_gap=0"),
+	       "modprobe was asked: -r kvm_intel, then kvm_intel ple_gap=0 (%s)", logged());
+	tap_ok(journal_open_entries() == 1, "one journal entry open while the cell runs");
+	knob_ple.describe(&c, desc, sizeof(desc));
+	tap_ok(!strcmp(desc, "off (kvm_intel reloaded with ple_gap=0, was 128)"),
+	       "describe: %s", desc);
+	knob_ple.restore(&c);
+	tap_ok(!strcmp(get(GAP), "128\n") && journal_open_entries() == 0 &&
+	       !strcmp(logged(), "-r kvm_intel|kvm_intel ple_gap=0|-r kvm_intel|"
+		       "kvm_intel ple_gap=128"),
+	       "restore: reloaded with ple_gap=128, no entry open (%s)", logged());
+	tree("kvm_amd", "pause_filter_count", "3000\n", "0\n");
+	tap_ok(knob_ple.apply(&c, why, sizeof(why)) == 0 &&
+	       !strcmp(get("/sys/module/kvm_amd/parameters/pause_filter_count"), "0\n"),
+	       "kvm_amd: pause_filter_count reads 0 (%s)", logged());
+	knob_ple.restore(&c);
+	tap_ok(!strcmp(get("/sys/module/kvm_amd/parameters/pause_filter_count"), "3000\n"),
+	       "and 3000 again after restore");
+}
+
+/* @steer: a file beside the tree that makes the fake modprobe misbehave. */
+static void test_refused(const char *ref, const char *steer, int want, const char *says,
+			 const char *log)
+{
+	struct cell c = { .ple = "off" };
+	char why[512] = "";
+	int ret;
+
+	tree("kvm_intel", "ple_gap", "128\n", ref);
+	if (steer)
+		sh("touch '%s'", steer);
+	ret = knob_ple.apply(&c, why, sizeof(why));
+	tap_ok(ret == want && strstr(why, says), "%s: %s (%d)", steer ? strrchr(steer, '/') + 1 :
+	       "refused", why, ret);
+	tap_ok(!strcmp(get(GAP), "128\n") && !strcmp(get("/sys/module/kvm_intel/refcnt"), ref) &&
+	       journal_open_entries() == 0 && !strcmp(logged(), log),
+	       "  the tree as found, no entry open, modprobe asked: '%s'", logged());
+	knob_ple.restore(&c);
+}
+
+static void test_kill(void)
+{
+	struct cell c = { .ple = "off" };
+	char why[512];
+	int st = 0, failed = -1, n;
+	pid_t pid;
+
+	journal_close();
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	pid = fork();
+	if (pid == 0) {
+		if (jopen() || knob_ple.apply(&c, why, sizeof(why)))
+			_exit(3);
+		raise(SIGKILL);
 	}
+	waitpid(pid, &st, 0);
+	tap_ok(WIFSIGNALED(st) && !strcmp(get(GAP), "0\n"), "a child turned PLE off and was "
+	       "killed (ple_gap 0)");
+	n = jopen() ? -1 : journal_restore_all(NULL, &failed);
+	tap_ok(n == 1 && failed == 0 && !strcmp(get(GAP), "128\n"),
+	       "restore after kill -9 reloads ple_gap=128 (%d undone, %d failed)", n, failed);
 }
 
 int main(void)
 {
 	struct cell c = { .ple = "off" };
-	char why[512] = "", desc[PATH_MAX] = "";
+	char why[PATH_MAX] = "", desc[PATH_MAX] = "", bin[PATH_MAX];
+	FILE *f;
 
-	tap_plan(7);
-	snprintf(root, sizeof(root), "/tmp/knob-ple-XXXXXX");
-	if (!mkdtemp(root))
+	tap_plan(26);
+	snprintf(tmp, sizeof(tmp), "/tmp/knob-ple-XXXXXX");
+	if (!mkdtemp(tmp))
 		return 1;
+	snprintf(root, sizeof(root), "%s/root", tmp);
+	snprintf(bin, sizeof(bin), "%s/bin/modprobe", tmp);
+	sh("mkdir -p '%s/bin' '%s/state'", tmp);
+	f = fopen(bin, "w");
+	if (!f || fputs(fake_modprobe, f) < 0 || fclose(f) || chmod(bin, 0755))
+		return 1;
+	snprintf(path0, sizeof(path0), "%s/bin:%s", tmp, getenv("PATH") ? getenv("PATH") : "");
+	setenv("PATH", path0, 1);
 	setenv("CVMBENCH_SYSROOT", root, 1);
-	tree(NULL, NULL, NULL);
+	snprintf(desc, sizeof(desc), "%s/state", tmp);
+	setenv("CVMBENCH_STATE_DIR", desc, 1);
+	snprintf(desc, sizeof(desc), "%s/lock", tmp);
+	setenv("CVMBENCH_TEST_HOST_LOCK", desc, 1);
+	if (jopen())
+		return 1;
+
+	tree(NULL, NULL, NULL, NULL);
 	tap_ok(!knob_ple.supported(&c, why, sizeof(why)) &&
 	       strstr(why, "neither kvm_intel (ple_gap) nor kvm_amd"), "no module: %s", why);
-	tree("kvm_intel", "ple_gap", "128\n");
-	tap_ok(knob_ple.apply(&c, why, sizeof(why)) == KNOB_SKIP &&
-	       strstr(why, "ple_gap = 128, read-only") && strstr(why, "reloading kvm_intel"),
-	       "PLE on: apply is a skip: %s", why);
-	tree("kvm_amd", "pause_filter_count", "0\n");
-	tap_ok(knob_ple.apply(&c, why, sizeof(why)) == 0, "pause_filter_count 0: applies");
+	tap_ok(knob_ple.apply(&c, why, sizeof(why)) == KNOB_SKIP && !logged()[0],
+	       "  and apply is a skip, modprobe not run");
+	test_reload();
+	test_refused("1\n", NULL, KNOB_SKIP, "kvm_intel is in use (/sys/module/kvm_intel/refcnt "
+		     "= 1: a VM or an open /dev/kvm)", "");
+	snprintf(why, sizeof(why), "%s/fail", tmp);
+	test_refused("0\n", why, KNOB_SKIP, "-r kvm_intel failed: modprobe: FATAL: fake failure",
+		     "-r kvm_intel");
+	snprintf(why, sizeof(why), "%s/fail-0", tmp);
+	test_refused("0\n", why, KNOB_SKIP, "kvm_intel ple_gap=0 failed: modprobe: ERROR: fake load",
+		     "-r kvm_intel|kvm_intel ple_gap=0|kvm_intel ple_gap=128");
+	snprintf(why, sizeof(why), "%s/mangle", tmp);
+	test_refused("0\n", why, -EIO, "kvm_intel ple_gap=0: ple_gap reads back 1",
+		     "-r kvm_intel|kvm_intel ple_gap=0|-r kvm_intel|kvm_intel ple_gap=128");
+	setenv("PATH", "/usr/bin:/bin", 1);     /* modprobe is in sbin */
+	test_refused("0\n", NULL, KNOB_SKIP, "cannot be reloaded with ple_gap=0: no modprobe in "
+		     "PATH", "");
+	setenv("PATH", path0, 1);
+	test_kill();
+
+	tree("kvm_amd", "pause_filter_count", "0\n", "0\n");
+	tap_ok(knob_ple.apply(&c, why, sizeof(why)) == 0 && !logged()[0],
+	       "pause_filter_count 0: applies, modprobe not run");
 	knob_ple.describe(&c, desc, sizeof(desc));
 	tap_ok(!strcmp(desc, "off (already: kvm_amd pause_filter_count = 0)"),
 	       "and says it was off already (%s)", desc);
+	knob_ple.restore(&c);
 	snprintf(c.ple, sizeof(c.ple), "default");
-	tree(NULL, NULL, NULL);
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
 	tap_ok(knob_ple.supported(&c, why, sizeof(why)) &&
-	       knob_ple.apply(&c, why, sizeof(why)) == 0, "ple = default: always");
+	       knob_ple.apply(&c, why, sizeof(why)) == 0 && !logged()[0],
+	       "ple = default: always, modprobe not run");
 	knob_ple.describe(&c, desc, sizeof(desc));
 	tap_ok(!desc[0], "and says nothing");
-	/* knobs_restore() calls every applied knob's restore: a NULL one crashed runs */
-	tap_ok(knob_ple.restore != NULL, "ple has a restore op (knobs_restore calls it)");
-	if (knob_ple.restore)
-		knob_ple.restore(&c);
-	snprintf(desc, sizeof(desc), "rm -rf '%s'", root);
-	return system(desc) ? 1 : tap_done();
+	knob_ple.restore(&c);
+	journal_close();
+	sh("rm -rf '%s'", tmp);
+	return tap_done();
 }

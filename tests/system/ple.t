@@ -1,0 +1,92 @@
+#!/bin/bash
+# tests/system/ple.t - the ple key (bench/knobs/knob-ple.c, kvm-module.c)
+# with the real tool. On this host: where neither kvm_intel nor kvm_amd is
+# loaded, a run with ple = off stores the cell as skipped with the reason
+# and ple = default measured. On a fake root (CVMBENCH_SYSROOT, a host lock
+# of the test's own: it touches no host setting) with kvm_intel loaded,
+# ple_gap 128, refcnt 0, and a fake modprobe first in PATH (it logs its argv
+# and edits the fake tree): a run reloads it with ple_gap=0 for the cell
+# and with 128 after, and says so in cell_param; a run killed with -9
+# mid-cell leaves ple_gap 0 and `cvmbench restore` reloads 128; refcnt 1
+# (in use): the cell is skipped with the reason and modprobe never runs.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+
+N=11
+plan $N
+tmp=$(mktemp -d)
+trap 'CVMBENCH_STATE_DIR=$tmp/state ./cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+export CVMBENCH_DATA_DIR=$tmp/data
+mkdir -p "$tmp/state" "$tmp/fstate" "$tmp/bin" "$tmp/fake/sys/module/kvm_intel/parameters"
+if ! command -v sqlite3 >/dev/null; then skip_rest $N "no sqlite3"; exit 0; fi
+q() { sqlite3 "$1" "$2"; }
+
+# --- this host ---------------------------------------------------------------
+printf '[experiment p]\nworkload = null\ninvocations = 2\nwarmup = 0\nple = default, off\n' \
+	> "$tmp/p.ini"
+if [ -e /sys/module/kvm_intel ] || [ -e /sys/module/kvm_amd ]; then
+	skip_rest 2 "a KVM vendor module is loaded here: a ple = off run would reload it"
+else
+	CVMBENCH_STATE_DIR=$tmp/state ./cvmbench run "$tmp/p.ini" --db "$tmp/host.db" \
+		>/dev/null 2>"$tmp/err"
+	is "$?" 3 "this host: a run with ple = default, off exits 3 (a cell skipped)" || sed 's/^/# /' "$tmp/err"
+	is "$(q "$tmp/host.db" "SELECT count(*) FROM skip s JOIN cell_param p ON p.cell_id =
+		s.cell_id AND p.key = 'ple' AND p.value = 'off' WHERE s.reason LIKE
+		'ple = off: neither kvm_intel (ple_gap) nor kvm_amd (pause_filter_count) is loaded%'")" \
+		1 "this host: the ple = off cell is skipped, naming the reason"
+fi
+
+# --- a fake root with a fake modprobe ---------------------------------------
+cat > "$tmp/bin/modprobe" <<'SH'
+#!/bin/sh
+m=$CVMBENCH_SYSROOT/sys/module
+echo "$*" >> "$CVMBENCH_SYSROOT/../log"
+if [ "$1" = -r ]; then
+	[ "$(cat "$m/$2/refcnt")" = 0 ] || { echo "modprobe: FATAL: Module $2 is in use." >&2; exit 1; }
+	rm -r "$m/$2"; exit 0
+fi
+mkdir -p "$m/$1/parameters" && echo 0 > "$m/$1/refcnt" && echo "${2#*=}" > "$m/$1/parameters/${2%%=*}"
+SH
+chmod +x "$tmp/bin/modprobe"
+ln -s /proc "$tmp/fake/proc"   # the fake root fakes /sys only: the noise record reads /proc
+GAP=$tmp/fake/sys/module/kvm_intel/parameters/ple_gap
+fresh() { echo 128 > "$GAP"; echo "$1" > "$tmp/fake/sys/module/kvm_intel/refcnt"; : > "$tmp/log"; }
+export CVMBENCH_STATE_DIR=$tmp/fstate CVMBENCH_SYSROOT=$tmp/fake CVMBENCH_TEST_HOST_LOCK=$tmp/lock
+export PATH=$tmp/bin:$PATH
+
+fresh 0
+printf '[experiment o]\nworkload = null\ninvocations = 2\nwarmup = 0\nple = off\n' > "$tmp/o.ini"
+./cvmbench run "$tmp/o.ini" --db "$tmp/f.db" >/dev/null 2>"$tmp/err"
+is "$?:$(cat "$GAP")" "0:128" "fake root: a ple = off run exits 0, ple_gap 128 after it" ||
+	sed 's/^/# /' "$tmp/err"
+is "$(tr '\n' '|' < "$tmp/log")" "-r kvm_intel|kvm_intel ple_gap=0|-r kvm_intel|kvm_intel ple_gap=128|" \
+	"modprobe reloaded kvm_intel with ple_gap=0, then with 128"
+is "$(q "$tmp/f.db" "SELECT value FROM cell_param WHERE key = 'ple.applied'")" \
+	"off (kvm_intel reloaded with ple_gap=0, was 128)" "cell_param ple.applied says what it did"
+
+fresh 0
+printf '[experiment k]\nworkload = hello-world\ninvocations = 20000\nwarmup = 0\nple = off\n' \
+	> "$tmp/k.ini"
+./cvmbench run "$tmp/k.ini" --db "$tmp/f.db" 2>"$tmp/err" >/dev/null & run=$!
+seen=1
+for ((i = 0; i < 600; i++)); do
+	[ "$(cat "$GAP" 2>/dev/null)" = 0 ] && [ "$(q "$tmp/f.db" "SELECT count(*) FROM invocation i
+		JOIN cell c ON c.id = i.cell_id WHERE c.experiment = 'k'" 2>/dev/null)" -ge 2 ] \
+		2>/dev/null && { seen=0; break; }
+	sleep 0.05
+done
+kill -9 $run; wait $run 2>/dev/null
+is "$seen/$(cat "$GAP")" "0/0" "killed mid-cell: ple_gap left at 0"
+./cvmbench restore > "$tmp/restore" 2>&1
+is "$?" 0 "cvmbench restore exits 0" || sed 's/^/# /' "$tmp/restore"
+is "$(cat "$GAP")" 128 "after restore, ple_gap is 128 again"
+grep -q "removed kvm-module-param kvm_intel ple_gap 128" "$tmp/restore"
+is "$?" 0 "restore says what it reloaded" || sed 's/^/# /' "$tmp/restore"
+
+fresh 1
+./cvmbench run "$tmp/o.ini" --db "$tmp/f.db" >/dev/null 2>"$tmp/err"
+is "$?:$(cat "$GAP"):$(wc -c < "$tmp/log")" "3:128:0" "refcnt 1: the run exits 3 (skipped), nothing changed, modprobe never run" ||
+	sed 's/^/# /' "$tmp/err"
+is "$(q "$tmp/f.db" "SELECT count(*) FROM skip WHERE reason LIKE 'ple = off: kvm_intel is loaded with ple_gap = 128 and cannot be reloaded with ple_gap=0: kvm_intel is in use%'")" \
+	1 "and its cell is skipped, saying kvm_intel is in use"
