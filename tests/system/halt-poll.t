@@ -49,7 +49,9 @@ checks() {
 	is "$(sqlite3 "$db" "SELECT value FROM cell_param WHERE key = 'halt-poll-ns.applied'")" \
 		"$new (was $before)" "$where: cell_param halt-poll-ns.applied says what it changed"
 	is "$(cat "$file")" "$before" "$where: after the run, halt_poll_ns is $before again"
-	printf '[experiment hpk]\nworkload = hello-world\ninvocations = 400\nwarmup = 0\nhalt-poll-ns = %s\n' \
+	# a cell far longer than the wait (400 calls ended between two polls under
+	# load): it is killed as soon as the poll sees it running
+	printf '[experiment hpk]\nworkload = hello-world\ninvocations = 200000\nwarmup = 0\nhalt-poll-ns = %s\n' \
 		"$new" > "$tmp/k.ini"
 	./cvmbench run "$tmp/k.ini" --db "$db" 2>"$tmp/err" & run=$!
 	seen=1
