@@ -484,10 +484,12 @@ static enum cell_status measure(struct cell_state *cs)
 		return runner_stop ? CELL_INTERRUPTED : CELL_FAILED;
 	open_probes(cs);
 	noise_begin(&noise);
+	knobs_window(cs->ctx->cell, 0);
 	probe_set_start(&cs->probes, PROBE_WINDOW_CELL, 0);
 	ret = run_calls(cs);
 	cold_pids_all(cs);
 	probe_set_stop(&cs->probes, PROBE_WINDOW_CELL, 0);
+	knobs_window(cs->ctx->cell, 1);
 	noise_end(&noise);
 	if (cell_noise_store(cs->ctx, &noise))
 		pr_warn("cell %s: cannot store the machine's load", cs->ctx->cell->key);

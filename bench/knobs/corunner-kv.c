@@ -111,12 +111,17 @@ static int make_dir(struct corunner_kv *kv)
 	return mkdir(kv->dir, 0700) ? -errno : 0;
 }
 
-/* In a child: die with the parent, ignore Ctrl-C, run on @cpus, output to @out. */
-static void child_setup(const cpu_set_t *cpus, int out)
+/*
+ * In a child of @parent: die with it, ignore Ctrl-C, run on @cpus, output
+ * to @out. A parent that died before the prctl sends no signal: the child
+ * has another parent then (init or a subreaper) and exits.
+ */
+static void child_setup(const cpu_set_t *cpus, int out, pid_t parent)
 {
 	int null = open("/dev/null", O_RDWR);
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(126);
 	signal(SIGINT, SIG_IGN);
 	if (cpus)
 		sched_setaffinity(0, sizeof(*cpus), cpus);
@@ -130,13 +135,13 @@ static void child_setup(const cpu_set_t *cpus, int out)
 /* The driver's loop (a child): one benchmark round after another. */
 static void __attribute__((noreturn)) drive(char *const *argv, int out)
 {
+	pid_t p, me = getpid();
 	int status;
-	pid_t p;
 
 	for (;;) {
 		p = fork();
 		if (p == 0) {
-			child_setup(NULL, out);
+			child_setup(NULL, out, me);
 			execv(argv[0], argv);
 			_exit(127);
 		}
@@ -164,10 +169,10 @@ static pid_t journalled(pid_t p, long *jid)
 /* Fork @argv on @cpus (the server), journalled: its pid, or -errno. */
 static pid_t start_server(char *const *argv, const cpu_set_t *cpus, long *jid)
 {
-	pid_t p = fork();
+	pid_t me = getpid(), p = fork();
 
 	if (p == 0) {
-		child_setup(cpus, -1);
+		child_setup(cpus, -1, me);
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -178,13 +183,13 @@ static pid_t start_server(char *const *argv, const cpu_set_t *cpus, long *jid)
 static pid_t start_driver(char *const *argv, const cpu_set_t *cpus, const char *csv, long *jid)
 {
 	int out = open(csv, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600), ret;
-	pid_t p;
+	pid_t p, me = getpid();
 
 	if (out < 0)
 		return -errno;
 	p = fork();
 	if (p == 0) {
-		child_setup(cpus, -1);
+		child_setup(cpus, -1, me);
 		drive(argv, out);
 	}
 	ret = p < 0 ? -errno : 0;
@@ -292,6 +297,7 @@ int corunner_kv_start(struct corunner_kv *kv, const cpu_set_t *server_cpus,
 
 	memset(kv, 0, sizeof(*kv));
 	kv->clients = clients > 0 ? clients : 1;
+	kv->win_start = kv->win_end = -1;
 	ret = make_dir(kv);
 	if (ret) {
 		snprintf(why, len, "the kv co-runner's directory %s: %s", kv->dir, strerror(-ret));
@@ -336,7 +342,7 @@ int corunner_kv_alive(struct corunner_kv *kv, char *why, size_t len)
 int corunner_kv_csv_parse(const char *text, double *rps, int *rows)
 {
 	const char *l;
-	double v, sum = 0;
+	double v, sum = 0;      /* seconds per request, summed over the tests */
 	char *end;
 
 	*rows = 0;
@@ -348,28 +354,42 @@ int corunner_kv_csv_parse(const char *text, double *rps, int *rows)
 		v = strtod(c + 2, &end);
 		if (end == c + 2 || *end != '"' || !(v > 0))
 			continue;
-		sum += v;
+		sum += 1 / v;
 		(*rows)++;
 	}
-	*rps = *rows ? sum / *rows : 0;
+	*rps = *rows ? *rows / sum : 0;
 	return *rows ? 0 : -ENODATA;
+}
+
+void corunner_kv_mark(struct corunner_kv *kv, int end)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/bench.csv", kv->dir);
+	n = stat(path, &st) ? (errno == ENOENT ? 0 : -1) : (long)st.st_size;
+	if (end)
+		kv->win_end = n;
+	else
+		kv->win_start = n;
 }
 
 int corunner_kv_load(const struct corunner_kv *kv, double *rps, int *rows)
 {
 	char path[PATH_MAX + 16], *text;
+	long n = kv->win_end - kv->win_start;
 	FILE *f;
-	long n;
 	int ret;
 
+	if (kv->win_start < 0 || kv->win_end < 0 || n < 0)
+		return -ENODATA;
 	snprintf(path, sizeof(path), "%s/bench.csv", kv->dir);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	text = n >= 0 ? calloc(1, (size_t)n + 1) : NULL;
+	fseek(f, kv->win_start, SEEK_SET);
+	text = calloc(1, (size_t)n + 1);
 	ret = text && fread(text, 1, (size_t)n, f) == (size_t)n ?
 	      corunner_kv_csv_parse(text, rps, rows) : -EIO;
 	free(text);

@@ -28,6 +28,8 @@ struct corunner_kv {
 	pid_t server, driver;
 	long server_jid, driver_jid, dir_jid;
 	int port, clients;
+	/* bench.csv's size at the cell window's start and end (-1: not marked) */
+	long win_start, win_end;
 	char dir[PATH_MAX];
 };
 
@@ -43,12 +45,25 @@ int corunner_kv_start(struct corunner_kv *kv, const cpu_set_t *server_cpus,
 /** corunner_kv_alive() - both processes still run: 0, or -EIO with @why. */
 int corunner_kv_alive(struct corunner_kv *kv, char *why, size_t len);
 /**
- * corunner_kv_csv_parse() - redis-benchmark --csv output @text: the mean
- * requests/s of its test rows ("SET","43383.95",...; header rows skipped)
- * into @rps, their number into @rows. 0, or -ENODATA (no complete row).
+ * corunner_kv_csv_parse() - redis-benchmark --csv output @text: requests
+ * over time of its test rows ("SET","43383.95",...; header rows skipped)
+ * into @rps, their number into @rows. Every test is CORUNNER_KV_ROUND
+ * requests taking ROUND / its rate seconds, so the total requests over
+ * the total time is @rows / sum(1 / rate) (not the mean of the rates).
+ * 0, or -ENODATA (no complete row).
  */
 int corunner_kv_csv_parse(const char *text, double *rps, int *rows);
-/** corunner_kv_load() - corunner_kv_csv_parse() of the rounds so far. */
+/**
+ * corunner_kv_mark() - bench.csv's size now as the cell window's start
+ * (@end 0) or end (@end 1). The driver's rounds write their CSV when they
+ * exit, so the bytes between the marks are the rounds completed within
+ * the window.
+ */
+void corunner_kv_mark(struct corunner_kv *kv, int end);
+/**
+ * corunner_kv_load() - corunner_kv_csv_parse() of the rounds completed
+ * between the marks; -ENODATA when a mark is missing.
+ */
 int corunner_kv_load(const struct corunner_kv *kv, double *rps, int *rows);
 /** corunner_kv_stop() - kill both by their pids, reap, remove the directory. */
 void corunner_kv_stop(struct corunner_kv *kv);

@@ -188,7 +188,17 @@ static void corunner_describe(const struct cell *c, char *buf, size_t len)
 		 cpus[0] ? cpus : "any");
 }
 
-/* kind kv: the requests/s redis-benchmark achieved over the cell. */
+/* kind kv: the cell window's start and end marked in the driver's CSV. */
+static void corunner_window(const struct cell *c, int end)
+{
+	if (c->corunner > 0 && corunner.kv.dir[0])
+		corunner_kv_mark(&corunner.kv, end);
+}
+
+/*
+ * kind kv: the requests/s redis-benchmark achieved in the rounds completed
+ * within the cell window (requests over the time of those rounds' tests).
+ */
 static void corunner_report(const struct cell *c,
 			    void (*put)(void *ctx, const char *key, const char *value), void *ctx)
 {
@@ -199,8 +209,8 @@ static void corunner_report(const struct cell *c,
 	if (c->corunner <= 0 || !corunner.kv.dir[0])
 		return;
 	if (corunner_kv_load(&corunner.kv, &rps, &rows)) {
-		put(ctx, "corunner.kv_unmeasured", "no redis-benchmark round completed during "
-		    "the cell (a round is " CORUNNER_KV_ROUND_TEXT " SETs, then as many GETs)");
+		put(ctx, "corunner.kv_unmeasured", "no redis-benchmark round completed within "
+		    "the cell window (a round is " CORUNNER_KV_ROUND_TEXT " SETs, then as many GETs)");
 		return;
 	}
 	snprintf(v, sizeof(v), "%.1f", rps);
@@ -224,4 +234,5 @@ const struct knob_ops knob_corunner = {
 	.restore = corunner_restore,
 	.describe = corunner_describe,
 	.report = corunner_report,
+	.window = corunner_window,
 };

@@ -45,6 +45,15 @@ int knobs_supported(const struct cell *c, char *why, size_t len)
 	return 1;
 }
 
+void knobs_window(const struct cell *c, int end)
+{
+	int i;
+
+	for (i = 0; i < applied; i++)
+		if (knobs[i]->window)
+			knobs[i]->window(c, end);
+}
+
 int knobs_verify(const struct cell *c, char *why, size_t len)
 {
 	int i, ret;

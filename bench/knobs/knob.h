@@ -42,6 +42,12 @@ struct knob_ops {
 	 */
 	void (*report)(const struct cell *c,
 		       void (*put)(void *ctx, const char *key, const char *value), void *ctx);
+	/*
+	 * At the cell window's start (@end 0) and end (@end 1), beside the
+	 * probes' PROBE_WINDOW_CELL start and stop: a knob that measures marks
+	 * the window here. NULL = nothing to mark.
+	 */
+	void (*window)(const struct cell *c, int end);
 };
 
 /**
@@ -51,6 +57,8 @@ struct knob_ops {
 int knobs_apply(const struct cell *c, char *why, size_t len);
 /** knobs_supported() - 1 if every knob could apply @c here, else 0 with @why. */
 int knobs_supported(const struct cell *c, char *why, size_t len);
+/** knobs_window() - every applied knob's window(@c, @end): the cell window's start/end. */
+void knobs_window(const struct cell *c, int end);
 /** knobs_verify() - verify every knob; the first failure wins. */
 int knobs_verify(const struct cell *c, char *why, size_t len);
 /**

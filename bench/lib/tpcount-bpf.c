@@ -381,6 +381,9 @@ static const char *unsupported(const struct tpcount_spec *spec, const struct tpb
 		return "an extra condition other than one FIELD == N or FIELD != N";
 	if (f->cond_size && ld_size(f->cond_size) < 0)
 		return "a condition on a field of a size other than 1, 2, 4 or 8 bytes";
+	/* the field is loaded zero-extended: a negative N (sign-extended) never matches */
+	if (f->cond_size && f->cond_size < 8 && f->cond_value >> (8 * f->cond_size))
+		return "a condition value outside 0..2^(8*size)-1 on a field narrower than 8 bytes";
 	if ((flags & TPCOUNT_REST) && spec->nvalues < 2)
 		return "the rest of the values without a value of its own";
 	if (flags & TPCOUNT_INHERIT)

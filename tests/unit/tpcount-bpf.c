@@ -4,7 +4,8 @@
  * refuses before it asks the kernel, so these run without root: a field of
  * a size the program cannot load exactly (3, 16 bytes: it was read as 8
  * bytes, the neighbour's bytes counted as the value) and the specs it does
- * not count, each -EOPNOTSUPP with the reason. And pidns.c: this process's
+ * not count, each -EOPNOTSUPP with the reason, and a condition value a
+ * narrow field (loaded zero-extended) cannot hold, a negative N among them. And pidns.c: this process's
  * namespace read, and a thread of it found in it.
  * As root, the vmexit probe's way of counting against calls the test
  * makes: syscalls:sys_enter_kill by sig, TPCOUNT_TGID (this process: its
@@ -27,17 +28,24 @@
 #include "tpcount.h"
 #include "tracefs-find.h"
 
-static int open_with(unsigned int size, const char *extra, char *why, size_t len)
+static int open_cond(unsigned int size, const char *extra, unsigned int cond_size,
+		     unsigned long long cond_value, char *why, size_t len)
 {
 	static const unsigned long long vals[] = { 1, 2 };
 	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", extra, vals, 2, NULL };
-	struct tpbpf_field f = { .offset = 8, .size = size };
+	struct tpbpf_field f = { .offset = 8, .size = size, .cond_offset = 16,
+				 .cond_size = cond_size, .cond_value = cond_value };
 	struct tpbpf *b = NULL;
 	pid_t me = getpid();
 	int ret = tpbpf_open(&b, &spec, &f, 1, &me, 1, 0, why, len);
 
 	tpbpf_close(b);
 	return ret;
+}
+
+static int open_with(unsigned int size, const char *extra, char *why, size_t len)
+{
+	return open_cond(size, extra, 0, 0, why, len);
 }
 
 enum { N_ZERO = 300, N_URG = 70, N_CHLD = 9, N_GRP = 40, N_MAIN = 25, N_KID = 50 };
@@ -117,7 +125,7 @@ int main(void)
 	char why[512] = "", cond[64];
 	int ret;
 
-	tap_plan(8);
+	tap_plan(10);
 	tap_ok(open_with(3, NULL, why, sizeof(why)) == -EOPNOTSUPP,
 	       "a 3-byte field: -EOPNOTSUPP (%s)", why);
 	tap_contains(why, "size", "... the reason names the size");
@@ -125,6 +133,11 @@ int main(void)
 	       "a 16-byte field: -EOPNOTSUPP (%s)", why);
 	tap_ok(open_with(8, "isa == 2", why, sizeof(why)) == -EOPNOTSUPP,
 	       "an extra condition: -EOPNOTSUPP (%s)", why);
+	/* loaded zero-extended: "pid == -1" on a 4-byte field never matched */
+	tap_ok(open_cond(8, "pid == -1", 4, (unsigned long long)-1LL, why, sizeof(why)) ==
+	       -EOPNOTSUPP, "a negative N on a 4-byte field: -EOPNOTSUPP (%s)", why);
+	tap_ok(open_cond(8, "pid == 4294967296", 4, 1ULL << 32, why, sizeof(why)) ==
+	       -EOPNOTSUPP, "an N wider than the 4-byte field: -EOPNOTSUPP (%s)", why);
 	ret = pidns_self(&ns);
 	tap_ok(ret == 0 && ns.ino != 0, "this process's pid namespace: inode %llu%s",
 	       (unsigned long long)ns.ino, pidns_is_initial(&ns) ? " (the initial one)" : "");
