@@ -2,7 +2,9 @@
 /*
  * pin-vcpu.c - the `pin` key for the qemu backend (knob-pin.h
  * pin_vcpus()): once a VM is up, its vCPU threads come from QMP
- * query-cpus-fast (qmp-cpus.h) and are bound with sched_setaffinity(2):
+ * query-cpus-fast (qmp-cpus.h), each checked to be one of that QEMU's
+ * threads (/proc/PID/task; else the cell fails with the reason), and are
+ * bound with sched_setaffinity(2):
  * the VM's vCPU j is the cell's vCPU g = first + j, placed as instance g
  * would be (placement.h: `core` puts vCPU g on core g mod cores, numa:N
  * and llc:N put every vCPU on that object's CPUs). QEMU's other threads
@@ -89,6 +91,28 @@ static int note_obtained(const struct qmp_vcpu *v, int n, int vm,
 	return 0;
 }
 
+/*
+ * Is every vCPU thread id QMP named one of @qemu's threads? A tid of
+ * another process would be pinned (and its CPUs reported) in its stead:
+ * 0, or -ESRCH/-errno with @err.
+ */
+static int vcpus_of(pid_t qemu, const struct qmp_vcpu *v, int n, char *err, size_t errlen)
+{
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = proc_task_of(qemu, v[i].tid);
+		if (ret == 1)
+			continue;
+		ret = ret ? ret : -ESRCH;
+		snprintf(err, errlen, "QMP's thread-id %d of vCPU %d is not a thread of QEMU "
+			 "(pid %d): %s", (int)v[i].tid, v[i].index, (int)qemu,
+			 ret == -ESRCH ? "not in its /proc/PID/task" : strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 static int pin_vm(pid_t qemu, struct qmp_vcpu *v, int n, int vm, int first,
 		  void (*put)(void *ctx, const char *key, const char *value), void *ctx,
 		  char *err, size_t errlen)
@@ -131,6 +155,7 @@ int pin_vcpus(pid_t qemu, const char *qmp_path, int vm, int first,
 		return ret;
 	ret = qmp_vcpu_threads(q, v, MAX_VCPUS, &n, QMP_PIN_TIMEOUT_MS, err, errlen);
 	qmp_close(q);
+	ret = ret ?: vcpus_of(qemu, v, n, err, errlen);
 	ret = ret ?: pin_vm(qemu, v, n, vm, first, put, ctx, err, errlen);
 	if (!ret)
 		vcpus_pinned++;

@@ -3,6 +3,10 @@
  * exit-pair.c - exit-handling time per reason from kvm_exit -> kvm_entry
  * record pairs (exit-pair.h). Fields are read at the offsets and sizes of
  * the events' format files, never assumed.
+ * Its input must be one stream merged by timestamp across CPUs (not each
+ * CPU's buffer in turn): a vCPU thread that migrates exits on one CPU and
+ * enters on another, and read per CPU its kvm_entry would come before its
+ * kvm_exit, so the pair would be counted unpaired.
  */
 #include <errno.h>
 #include <stdio.h>

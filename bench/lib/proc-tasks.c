@@ -77,3 +77,16 @@ int proc_tasks(const pid_t *pids, size_t npids, const char *prefix, pid_t **out,
 	*out = a;
 	return ret;
 }
+
+int proc_task_of(pid_t pid, pid_t tid)
+{
+	pid_t *tids = NULL;
+	size_t n = 0, i;
+	int ret = proc_tasks(&pid, 1, NULL, &tids, &n);
+
+	for (i = 0; !ret && i < n; i++)
+		if (tids[i] == tid)
+			ret = 1;
+	free(tids);
+	return ret;
+}

@@ -16,5 +16,11 @@
  */
 int proc_tasks(const pid_t *pids, size_t npids, const char *prefix, pid_t **out,
 	       size_t *n);
+/**
+ * proc_task_of() - is @tid one of the threads of process @pid (its
+ * /proc/PID/task)? 1, 0 (another process's thread, or none), or -errno
+ * (-ESRCH: @pid is gone).
+ */
+int proc_task_of(pid_t pid, pid_t tid);
 
 #endif

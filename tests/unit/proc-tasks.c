@@ -5,9 +5,13 @@
  * pthread_setname_np: all of them, only those whose name has a prefix
  * (regression: the name was read as failed when the read returned its
  * length, so a prefix matched nothing), and a process that is gone.
+ * proc_task_of() (the pin knob's check of QMP's vCPU thread ids): a thread
+ * of this process is one of its threads; a child's thread, a gone thread
+ * and 0 are not; a gone process is -ESRCH.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -33,7 +37,7 @@ int main(void)
 	size_t n = 0;
 	int ret;
 
-	tap_plan(4);
+	tap_plan(9);
 	pthread_barrier_init(&bar, NULL, 3);
 	pthread_create(&th[0], NULL, idle, NULL);
 	pthread_create(&th[1], NULL, idle, NULL);
@@ -45,6 +49,8 @@ int main(void)
 	free(tids);
 	ret = proc_tasks(&self, 1, "CPU ", &tids, &n);
 	tap_ok(!ret && n == 1, "one thread whose name starts with \"CPU \" (%zu)", n);
+	tap_ok(n == 1 && proc_task_of(self, tids[0]) == 1, "\"CPU 0/KVM\" is a thread of "
+	       "this process");
 	free(tids);
 	pthread_barrier_wait(&bar);
 	pthread_join(th[0], NULL);
@@ -53,11 +59,25 @@ int main(void)
 	if (kid == 0)
 		_exit(0);
 	waitpid(kid, NULL, 0);
+	tap_ok(proc_task_of(self, kid) == 0, "a gone child's thread id is not one of ours");
+	tap_ok(proc_task_of(self, 0) == 0, "0 is not a thread of this process");
+	tap_ok(proc_task_of(kid, kid) == -ESRCH, "a gone process: -ESRCH");
 	ret = proc_tasks(&kid, 1, NULL, &tids, &n);
 	tap_ok(ret == -ESRCH && n == 0 && !tids, "a process that is gone: -ESRCH, no list");
 	ret = proc_tasks(&self, 1, NULL, &tids, &n);
 	tap_ok(!ret && n == 1 && tids[0] == (pid_t)syscall(SYS_gettid),
 	       "after the threads ended: the main thread only");
 	free(tids);
+	kid = fork();
+	if (kid == 0) {
+		pause();
+		_exit(0);
+	}
+	tap_ok(kid > 0 && proc_task_of(self, kid) == 0 && proc_task_of(kid, kid) == 1,
+	       "a running child's thread is its own, not this process's");
+	if (kid > 0) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
 	return tap_done();
 }
