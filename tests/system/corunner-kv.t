@@ -5,7 +5,9 @@
 # redis-cli and counts the commands it processed (its INFO, independent of
 # the benchmark's CSV); with corunner-pin = core the server runs on core 0's
 # CPUs and the load on core 1's (/proc against the kernel's
-# thread_siblings_list); the cell stores the requests/s achieved (> 0);
+# thread_siblings_list); the cell stores the requests/s achieved (> 0; which
+# rounds count, those ended within the cell window, and the requests-over-time
+# arithmetic are tested in tests/unit/corunner-kv.c);
 # server, driver, benchmark and directory are gone after the cell and after
 # kill -9 of the run and `cvmbench restore`, the journal empty; a redis-server
 # running before the test (the system's) still runs after it; without redis
