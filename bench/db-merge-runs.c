@@ -3,15 +3,19 @@
  * db-merge-runs.c - where `cvmbench merge` puts each run of an input.
  *
  * The same run already in the output (same start, host, version, command
- * line, config and environment facts) is not a new run, but it may have
- * been resumed since it was merged: its cell rows not yet in the output
- * are added (db-merge.c), its status and counts are the input's.
+ * line and config; the environment facts both have agree) is not a new run,
+ * but it may have been resumed since it was merged: its cell rows not yet in
+ * the output are added (db-merge.c), its status, end and counts are the
+ * input's, and the facts it gained (a guest image, a tracefs it mounted) are
+ * added to the output's run.
  *
  * A shard of a sharded study (environment run.shard = I/N, N > 1) joins
  * the output's run of that study when there is one: the same config text,
  * cvmbench version, vantage and N, and the same machine by the facts
  * `compare` checks (the volatile facts, the machine's identity, run.shard
- * and merge.* aside; keep this list in step with analysis/compare-env.c).
+ * and merge.* aside; keep this list in step with analysis/compare-env.c);
+ * the per-run facts guest.image.* and tracefs.mounted_by_run need only agree
+ * where both runs have them, and a folded shard's guest images join the run.
  * The study's run then holds the cells of every shard merged into it, so
  * show, plot and report, which read one run, draw the whole study. Each
  * shard is recorded in the run's environment: merge.shard.I.host,
@@ -20,8 +24,9 @@
  * provenance of every cell. merge.shards says which shards the run holds,
  * run.shard becomes "1,2,3/3". A missing shard leaves the run partial
  * (cmd-merge.c names it); a second, different run of a shard the study
- * holds, or a shard measured on a differing machine, stays a run of its
- * own, with a warning naming why.
+ * holds, or a shard with a differing fact, stays a run of its own, with a
+ * warning naming why (the fact and both values). The study ends when its
+ * last shard ends.
  */
 #include <errno.h>
 #include <stdio.h>
