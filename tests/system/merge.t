@@ -6,7 +6,8 @@
 # metrics -> their invocation's cell, skips and errors -> their cell's run,
 # container start phases and locks -> their start's cell's run)
 # equal the union of the inputs'; no foreign key dangles; merging again, or
-# a merged database into another, adds nothing; an older schema is migrated,
+# a merged database into another, adds nothing, also after the run gained
+# facts (a guest image, a tracefs it mounted), which are added to its run; an older schema is migrated,
 # a newer one, another program's file, a corrupt file and the output given
 # as an input are refused with exit 2, naming the file; inputs are never
 # changed; an input with a table or column this cvmbench does not know (names

@@ -6,7 +6,10 @@
 # shard databases holds the same set of cells (key, status, measured calls)
 # as one unsharded run; --dry-run --shard lists the shard's cells; a shard
 # spec out of range or malformed is refused naming the value (exit 2, no
-# database made); --resume of a shard continues that shard's run only.
+# database made); --resume of a shard continues that shard's run only; a
+# shard with a guest image the others lack still folds, differing images
+# stay apart, the fact named; the study ends with its last shard;
+# merge.shard.I.cell_ids past 4 KB keeps the ranges added later.
 # Native cells change no host setting: a private host lock.
 set -u
 cd "$(dirname "$0")/../.."
