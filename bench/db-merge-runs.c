@@ -409,23 +409,10 @@ static int study_update(sqlite3 *h, int64_t run, int nshards)
 }
 
 /* A run merged again: its status, end and counts are the input's now. */
-static int same_update(sqlite3 *h, const struct merge_place *p)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(h, "UPDATE dst.run SET (status, ended_at, cells_total, cells_ok, "
-			       "cells_skipped, cells_failed) = (SELECT status, ended_at, cells_total,"
-			       " cells_ok, cells_skipped, cells_failed FROM main.run WHERE id = ?1)"
-			       " WHERE id = ?2", -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, p->old);
-	sqlite3_bind_int64(st, 2, p->new);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -EIO;
-}
-
+static const char sql_same_update[] =
+	"UPDATE dst.run SET (status, ended_at, cells_total, cells_ok, cells_skipped, "
+	"cells_failed) = (SELECT status, ended_at, cells_total, cells_ok, cells_skipped, "
+	"cells_failed FROM main.run WHERE id = ?1) WHERE id = ?2";
 /* The facts a run merged again gained since (a guest image, a tracefs it mounted). */
 static const char sql_gained[] =
 	"INSERT OR IGNORE INTO dst.environment (run_id, key, value, source) SELECT ?2, key, "
@@ -468,7 +455,7 @@ int merge_run_finish(sqlite3 *h, const struct merge_place *p, const char *path,
 	int ret = 0;
 
 	if (p->kind == MERGE_SAME)
-		ret = same_update(h, p) ?: run_exec(h, p, sql_gained);
+		ret = run_exec(h, p, sql_same_update) ?: run_exec(h, p, sql_gained);
 	else if (p->nshards) {
 		snprintf(n, sizeof(n), "%d", p->nshards);
 		ret = (p->kind == MERGE_NEW ? 0 : run_exec(h, p, sql_images) ?:
