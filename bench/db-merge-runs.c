@@ -3,15 +3,19 @@
  * db-merge-runs.c - where `cvmbench merge` puts each run of an input.
  *
  * The same run already in the output (same start, host, version, command
- * line, config and environment facts) is not a new run, but it may have
- * been resumed since it was merged: its cell rows not yet in the output
- * are added (db-merge.c), its status and counts are the input's.
+ * line and config; the environment facts both have agree) is not a new run,
+ * but it may have been resumed since it was merged: its cell rows not yet in
+ * the output are added (db-merge.c), its status, end and counts are the
+ * input's, and the facts it gained (a guest image, a tracefs it mounted) are
+ * added to the output's run.
  *
  * A shard of a sharded study (environment run.shard = I/N, N > 1) joins
  * the output's run of that study when there is one: the same config text,
  * cvmbench version, vantage and N, and the same machine by the facts
  * `compare` checks (the volatile facts, the machine's identity, run.shard
- * and merge.* aside; keep this list in step with analysis/compare-env.c).
+ * and merge.* aside; keep this list in step with analysis/compare-env.c);
+ * the per-run facts guest.image.* and tracefs.mounted_by_run need only agree
+ * where both runs have them, and a folded shard's guest images join the run.
  * The study's run then holds the cells of every shard merged into it, so
  * show, plot and report, which read one run, draw the whole study. Each
  * shard is recorded in the run's environment: merge.shard.I.host,
@@ -20,8 +24,9 @@
  * provenance of every cell. merge.shards says which shards the run holds,
  * run.shard becomes "1,2,3/3". A missing shard leaves the run partial
  * (cmd-merge.c names it); a second, different run of a shard the study
- * holds, or a shard measured on a differing machine, stays a run of its
- * own, with a warning naming why.
+ * holds, or a shard with a differing fact, stays a run of its own, with a
+ * warning naming why (the fact and both values). The study ends when its
+ * last shard ends.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,44 +38,60 @@
 #include "db-merge-runs.h"
 #include "log.h"
 
-/* The facts compared for a fold: compare's, without those it ignores. */
+/*
+ * The facts compared for a fold: compare's, without those it ignores, and
+ * without the per-run facts a run may gain or lack (SOFT: a guest image is
+ * a fact of the cells that boot one, tracefs.mounted_by_run of the run that
+ * mounted it), which must only agree where both runs have them.
+ */
+#define SOFT(K) "(" K " GLOB 'guest.image.*' OR " K " GLOB 'tracefs.mounted_by_run')"
 #define FOLD_IGNORED(K) \
 	"NOT (" K " GLOB 'memory.available' OR " K " GLOB 'memory.hugepages.free' OR " \
 	K " GLOB 'ksm.pages_*' OR " K " GLOB 'ksm.full_scans' OR " \
 	K " GLOB 'ksm.general_profit' OR " K " GLOB 'ksm.ksm_zero_pages' OR " \
 	K " GLOB 'ksm.stable_node_*' OR " K " GLOB 'tracefs.mounted' OR " \
 	K " GLOB 'tracefs.mounted_by_run' OR " K " GLOB 'machine.*' OR " \
+	K " GLOB 'guest.image.*' OR " \
 	K " GLOB 'merge.*' OR " K " GLOB '*.agent' OR " K " GLOB 'run.shard' OR " \
 	K " GLOB 'run.only')"
 #define FOLD_FACTS(S, R) \
 	"(SELECT group_concat(key || '=' || value, char(10)) FROM (SELECT key, value " \
 	"FROM " S ".environment WHERE run_id = " R " AND " FOLD_IGNORED("key") " ORDER BY key))"
-#define RUN_FACTS(S, R) \
-	"(SELECT group_concat(key || '=' || value, char(10)) FROM (SELECT key, value " \
-	"FROM " S ".environment WHERE run_id = " R ".id AND key NOT LIKE 'merge.%' " \
-	"ORDER BY key))"
+/* The keys (a.key) both dst run D and input run R have, with differing values, where F. */
+#define CLASH(D, R, F) \
+	"SELECT a.key FROM dst.environment AS a JOIN main.environment AS b ON b.key = a.key " \
+	"WHERE a.run_id = " D " AND b.run_id = " R " AND a.value IS NOT b.value AND " F
 
+/*
+ * The same run: the same start, host, version, command line and config; the
+ * facts both have agree (a resumed run gains facts: a guest image, a tracefs
+ * it mounted), merge.* aside.
+ */
 static const char sql_same[] =
 	"SELECT d.id FROM dst.run AS d, main.run AS r WHERE r.id = ?1 AND"
 	" d.started_at = r.started_at AND d.hostname IS r.hostname AND"
 	" d.cvmbench_version = r.cvmbench_version AND d.command_line = r.command_line AND"
 	" d.config_text IS r.config_text AND"
-	" " RUN_FACTS("dst", "d") " IS " RUN_FACTS("main", "r") " ORDER BY d.id LIMIT 1";
+	" NOT EXISTS (" CLASH("d.id", "r.id", "a.key NOT GLOB 'merge.*'") ")"
+	" ORDER BY d.id LIMIT 1";
 static const char sql_study[] =
 	"SELECT d.id FROM dst.run AS d, main.run AS r WHERE r.id = ?1 AND"
 	" d.config_text IS r.config_text AND d.cvmbench_version = r.cvmbench_version AND"
 	" d.vantage = r.vantage AND (SELECT value FROM dst.environment WHERE run_id = d.id"
 	" AND key = 'merge.shards.of') = CAST(?2 AS TEXT) AND (?3 = 0 OR"
-	" " FOLD_FACTS("dst", "d.id") " IS " FOLD_FACTS("main", "r.id") ") ORDER BY d.id DESC LIMIT 1";
+	" (" FOLD_FACTS("dst", "d.id") " IS " FOLD_FACTS("main", "r.id") " AND NOT EXISTS ("
+	CLASH("d.id", "r.id", SOFT("a.key")) "))) ORDER BY d.id DESC LIMIT 1";
+/* The first fact that keeps input run ?1 from folding into study run ?2: "KEY 'a' vs 'b'". */
 static const char sql_differ[] =
-	"SELECT key || ': ''' || coalesce((SELECT value FROM dst.environment WHERE run_id = ?2"
+	"SELECT key || ' ''' || coalesce((SELECT value FROM dst.environment WHERE run_id = ?2"
 	" AND key = k.key), 'absent') || ''' vs ''' || coalesce((SELECT value FROM"
 	" main.environment WHERE run_id = ?1 AND key = k.key), 'absent') || '''' FROM"
-	" (SELECT key, value FROM dst.environment WHERE run_id = ?2 AND " FOLD_IGNORED("key")
-	" EXCEPT SELECT key, value FROM main.environment WHERE run_id = ?1 AND " FOLD_IGNORED("key")
-	" UNION SELECT key, value FROM main.environment WHERE run_id = ?1 AND " FOLD_IGNORED("key")
-	" EXCEPT SELECT key, value FROM dst.environment WHERE run_id = ?2 AND " FOLD_IGNORED("key")
-	") AS k ORDER BY 1 LIMIT 1";
+	" (SELECT key FROM (SELECT key, value FROM dst.environment WHERE run_id = ?2 AND "
+	FOLD_IGNORED("key") " EXCEPT SELECT key, value FROM main.environment WHERE run_id = ?1"
+	" AND " FOLD_IGNORED("key") ") UNION SELECT key FROM (SELECT key, value FROM"
+	" main.environment WHERE run_id = ?1 AND " FOLD_IGNORED("key") " EXCEPT SELECT key,"
+	" value FROM dst.environment WHERE run_id = ?2 AND " FOLD_IGNORED("key") ") UNION "
+	CLASH("?2", "?1", SOFT("a.key")) ") AS k ORDER BY 1 LIMIT 1";
 
 static int fail(sqlite3 *h, const char *path, const char *what, char *err, size_t errlen)
 {
@@ -161,9 +182,9 @@ static int place_shard(sqlite3 *h, struct merge_place *p, const char *path)
 	if (!ret) {
 		if (query(h, sql_study, p->old, p->nshards, 0, id, sizeof(id)) == 1 &&
 		    query(h, sql_differ, p->old, strtoll(id, NULL, 10), 0, why, sizeof(why)) >= 0)
-			pr_warn("merge: %s: shard %d/%d was measured on a machine that differs "
-				"from run %s's (%s): kept as a run of its own", path, p->shard,
-				p->nshards, id, why);
+			pr_warn("merge: %s: shard %d/%d does not join run %s: a fact differs: "
+				"%s (kept as a run of its own)", path, p->shard, p->nshards, id,
+				why);
 		return 0;
 	}
 	d = strtoll(id, NULL, 10);
@@ -254,21 +275,45 @@ static int run_col(sqlite3 *h, int64_t old, const char *col, char *out, size_t l
 	return ret < 0 ? ret : 0;
 }
 
+/* Append @first-@last to merge.shard.I.cell_ids of the study run p->new (any length). */
+static int cell_ids_add(sqlite3 *h, const struct merge_place *p, int64_t first, int64_t last)
+{
+	static const char sql[] =
+		"INSERT INTO dst.environment (run_id, key, value, source) VALUES (?1, ?2, ?3, "
+		"'cvmbench merge') ON CONFLICT (run_id, key) DO UPDATE SET value = "
+		"value || ',' || excluded.value";
+	char key[64], *range;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (last < first)
+		return 0;
+	snprintf(key, sizeof(key), "merge.shard.%d.cell_ids", p->shard);
+	range = sqlite3_mprintf("%lld-%lld", (long long)first, (long long)last);
+	if (!range)
+		return -ENOMEM;
+	rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, p->new);
+		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, range, -1, sqlite3_free);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	} else {
+		sqlite3_free(range);
+	}
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
 /* The merge.shard.I.* facts of shard p->shard in the study run p->new. */
 static int shard_facts(sqlite3 *h, const struct merge_place *p, const char *path,
 		       int64_t first, int64_t last)
 {
-	char v[4096], ids[4096] = "", old[32];
+	char v[4096], old[32];
 	int i = p->shard, ret;
 
 	snprintf(old, sizeof(old), "%lld", (long long)p->old);
-	snprintf(v, sizeof(v), "merge.shard.%d.cell_ids", i);
-	if (fact(h, "dst", p->new, v, ids, sizeof(ids)) < 0)
-		return -EIO;
-	if (last >= first && strlen(ids) + 48 < sizeof(ids))
-		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%s%lld-%lld",
-			 ids[0] ? "," : "", (long long)first, (long long)last);
-	ret = set_fact(h, p->new, ids, "merge.shard.%d.cell_ids", i) ?:
+	ret = cell_ids_add(h, p, first, last) ?:
 	      set_fact(h, p->new, path, "merge.shard.%d.source_file", i) ?:
 	      set_fact(h, p->new, old, "merge.shard.%d.source_run", i);
 	if (!ret && !(ret = run_col(h, p->old, "coalesce(r.hostname, '')", v, sizeof(v))))
@@ -364,15 +409,30 @@ static int study_update(sqlite3 *h, int64_t run, int nshards)
 }
 
 /* A run merged again: its status, end and counts are the input's now. */
-static int same_update(sqlite3 *h, const struct merge_place *p)
+static const char sql_same_update[] =
+	"UPDATE dst.run SET (status, ended_at, cells_total, cells_ok, cells_skipped, "
+	"cells_failed) = (SELECT status, ended_at, cells_total, cells_ok, cells_skipped, "
+	"cells_failed FROM main.run WHERE id = ?1) WHERE id = ?2";
+/* The facts a run merged again gained since (a guest image, a tracefs it mounted). */
+static const char sql_gained[] =
+	"INSERT OR IGNORE INTO dst.environment (run_id, key, value, source) SELECT ?2, key, "
+	"value, source FROM main.environment WHERE run_id = ?1 AND key NOT GLOB 'merge.*'";
+/* A shard's guest images: facts of its cells, now cells of the study's run. */
+static const char sql_images[] =
+	"INSERT OR IGNORE INTO dst.environment (run_id, key, value, source) SELECT ?2, key, "
+	"value, source FROM main.environment WHERE run_id = ?1 AND key GLOB 'guest.image.*'";
+/* The study ends when its last shard ends. */
+static const char sql_ended[] =
+	"UPDATE dst.run SET ended_at = (SELECT ended_at FROM main.run WHERE id = ?1) WHERE "
+	"id = ?2 AND (SELECT ended_at FROM main.run WHERE id = ?1) > coalesce(ended_at, '')";
+
+/* Run @sql with ?1 = the input run, ?2 = its output run. */
+static int run_exec(sqlite3 *h, const struct merge_place *p, const char *sql)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(h, "UPDATE dst.run SET (status, ended_at, cells_total, cells_ok, "
-			       "cells_skipped, cells_failed) = (SELECT status, ended_at, cells_total,"
-			       " cells_ok, cells_skipped, cells_failed FROM main.run WHERE id = ?1)"
-			       " WHERE id = ?2", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, p->old);
 	sqlite3_bind_int64(st, 2, p->new);
@@ -395,10 +455,12 @@ int merge_run_finish(sqlite3 *h, const struct merge_place *p, const char *path,
 	int ret = 0;
 
 	if (p->kind == MERGE_SAME)
-		ret = same_update(h, p);
+		ret = run_exec(h, p, sql_same_update) ?: run_exec(h, p, sql_gained);
 	else if (p->nshards) {
 		snprintf(n, sizeof(n), "%d", p->nshards);
-		ret = shard_facts(h, p, path, first_cell, last_cell) ?:
+		ret = (p->kind == MERGE_NEW ? 0 : run_exec(h, p, sql_images) ?:
+		       run_exec(h, p, sql_ended)) ?:
+		      shard_facts(h, p, path, first_cell, last_cell) ?:
 		      set_fact(h, p->new, n, "merge.shards.of", 0) ?:
 		      study_update(h, p->new, p->nshards);
 	}
@@ -416,7 +478,7 @@ int merge_studies_warn(sqlite3 *h, const char *out)
 		"SELECT e.run_id, CAST(e.value AS INTEGER), (SELECT value FROM environment "
 		"WHERE run_id = e.run_id AND key = 'merge.shards') FROM environment AS e "
 		"WHERE e.key = 'merge.shards.of' ORDER BY e.run_id";
-	char key[64], v[8];
+	char key[64], v[64];
 	sqlite3_stmt *st;
 	int n = 0, i, of;
 	int64_t run;

@@ -6,7 +6,8 @@
 # metrics -> their invocation's cell, skips and errors -> their cell's run,
 # container start phases and locks -> their start's cell's run)
 # equal the union of the inputs'; no foreign key dangles; merging again, or
-# a merged database into another, adds nothing; an older schema is migrated,
+# a merged database into another, adds nothing, also after the run gained
+# facts (a guest image, a tracefs it mounted), which are added to its run; an older schema is migrated,
 # a newer one, another program's file, a corrupt file and the output given
 # as an input are refused with exit 2, naming the file; inputs are never
 # changed; an input with a table or column this cvmbench does not know (names
@@ -18,7 +19,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=24
+N=26
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -85,6 +86,19 @@ before=$(counts $tmp/m.db)
 is "$? $(counts $tmp/m.db)" "0 $before" "merging again (and an identical copy of a run) adds nothing"
 "$CVMBENCH" merge --out $tmp/m2.db $tmp/m.db > /dev/null && "$CVMBENCH" merge --out $tmp/m2.db $tmp/a.db > /dev/null
 is "$(counts $tmp/m2.db)" "$before" "a merged database merges whole; its runs are not added twice"
+
+# a run resumed since it was merged gains facts (a guest image its new cells
+# booted, a tracefs it mounted): still the same run, its cells not added twice
+cp $tmp/a.db $tmp/ag.db && cp $tmp/m.db $tmp/mg.db
+sq $tmp/ag.db "INSERT INTO environment (run_id, key, value, source) VALUES
+	(1, 'guest.image.def', 'sha256:1', 'test'), (1, 'tracefs.mounted_by_run', 'yes', 'test')"
+"$CVMBENCH" merge --out $tmp/mg.db $tmp/ag.db > /dev/null
+is "$? $(sq $tmp/mg.db "SELECT count(*) FROM run") $(sq $tmp/mg.db "SELECT count(*) FROM cell")" \
+   "0 $(sq $tmp/m.db "SELECT count(*) FROM run") $(sq $tmp/m.db "SELECT count(*) FROM cell")" \
+   "a run merged again after it gained facts: the same run, no cell twice"
+is "$(sq $tmp/mg.db "SELECT group_concat(value, ' ') FROM (SELECT value FROM environment AS e JOIN run AS r
+	ON r.id = e.run_id WHERE r.hostname = 'vm' AND key IN ('guest.image.def', 'tracefs.mounted_by_run') ORDER BY key)")" \
+   "sha256:1 yes" "the facts it gained are added to its run"
 
 mk $tmp/old.db --upto 2 --started 2026-01-01T00:00:00.000000Z
 "$CVMBENCH" merge --out $tmp/m.db $tmp/old.db > /dev/null

@@ -6,13 +6,16 @@
 # shard databases holds the same set of cells (key, status, measured calls)
 # as one unsharded run; --dry-run --shard lists the shard's cells; a shard
 # spec out of range or malformed is refused naming the value (exit 2, no
-# database made); --resume of a shard continues that shard's run only.
+# database made); --resume of a shard continues that shard's run only; a
+# shard with a guest image the others lack still folds, differing images
+# stay apart, the fact named; the study ends with its last shard;
+# merge.shard.I.cell_ids past 4 KB keeps the ranges added later.
 # Native cells change no host setting: a private host lock.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=30
+N=34
 plan $N
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
 [ -x "$CVMBENCH" ] || skip_all $N "no $CVMBENCH (make)"
@@ -119,9 +122,42 @@ cp "$tmp/s3-2.db" "$tmp/other-host.db"
 q "$tmp/other-host.db" "UPDATE environment SET value = 'Another CPU' WHERE key = 'cpu.brand'"
 $CVMBENCH merge --out "$tmp/mo.db" "$tmp/s3-1.db" "$tmp/other-host.db" >/dev/null 2>"$tmp/err"
 rc=$?
-grep -q "cpu.brand: '.*' vs 'Another CPU'" "$tmp/err"
+grep -q "a fact differs: cpu.brand '.*' vs 'Another CPU'" "$tmp/err"
 is "$rc $? $(q "$tmp/mo.db" "SELECT count(*) FROM run")" "0 0 2" \
 	"a shard measured on a differing machine: kept apart, the differing fact named" || sed 's/^/# /' "$tmp/err"
+
+# per-run facts: a shard whose cells booted a guest image (guest.image.*), or
+# that mounted tracefs, still folds; its image is a fact of the study's run;
+# shards that booted differing images of one name stay apart, the fact named
+cp "$tmp/s3-2.db" "$tmp/img2.db"
+q "$tmp/img2.db" "INSERT INTO environment (run_id, key, value, source) VALUES
+	(1, 'guest.image.def', 'sha256:1', 'test'), (1, 'tracefs.mounted_by_run', 'yes', 'test')"
+$CVMBENCH merge --out "$tmp/mi.db" "$tmp/s3-1.db" "$tmp/img2.db" "$tmp/s3-3.db" >/dev/null 2>"$tmp/err"
+is "$? $(q "$tmp/mi.db" "SELECT count(*) || ' ' || status || ' ' || cells_ok FROM run") $(q "$tmp/mi.db" \
+	"SELECT value FROM environment WHERE key = 'guest.image.def'")" "0 1 complete $CELLS sha256:1" \
+	"a shard with a guest image the others lack folds into the study; the image is the study's fact" ||
+	sed 's/^/# /' "$tmp/err"
+cp "$tmp/s3-3.db" "$tmp/img3.db"
+q "$tmp/img3.db" "INSERT INTO environment (run_id, key, value, source) VALUES (1, 'guest.image.def', 'sha256:2', 'test')"
+$CVMBENCH merge --out "$tmp/mi2.db" "$tmp/s3-1.db" "$tmp/img2.db" "$tmp/img3.db" >/dev/null 2>"$tmp/err"
+rc=$?
+grep -q "shard 3/3 does not join run 1: a fact differs: guest.image.def 'sha256:1' vs 'sha256:2'" "$tmp/err"
+is "$rc $? $(q "$tmp/mi2.db" "SELECT count(*) FROM run")" "0 0 2" \
+	"shards that booted differing guest images: kept apart, the fact named" || sed 's/^/# /' "$tmp/err"
+
+# the study ends when its last shard ends
+is "$(q "$tmp/m3.db" "SELECT ended_at FROM run")" \
+	"$(for i in 1 2 3; do q "$tmp/s3-$i.db" "SELECT ended_at FROM run"; done | sort | tail -1)" \
+	"the study's ended_at is its last shard's"
+# merge.shard.I.cell_ids past 4 KB: a range added later is kept
+cp "$tmp/m3.db" "$tmp/big.db"
+long=$(seq -s, 100001 2 103000 | sed 's/,/-/g; s/\([0-9]*-[0-9]*\)-/\1,/g')
+q "$tmp/big.db" "PRAGMA foreign_keys = ON; DELETE FROM cell WHERE id BETWEEN ${ids%-*} AND ${ids#*-};
+	UPDATE environment SET value = '$long' WHERE key = 'merge.shard.2.cell_ids'"
+$CVMBENCH merge --out "$tmp/big.db" "$tmp/s3-2.db" >/dev/null 2>"$tmp/err"
+got=$(q "$tmp/big.db" "SELECT value FROM environment WHERE key = 'merge.shard.2.cell_ids'")
+new=$(q "$tmp/big.db" "SELECT min(id) || '-' || max(id) FROM cell WHERE cell_key IN ($(q "$tmp/s3-2.db" "SELECT group_concat(quote(cell_key)) FROM cell"))")
+is "${#long} $got" "${#long} $long,$new" "merge.shard.2.cell_ids longer than 4 KB (${#long} chars): the range added later ($new) is kept"
 
 # out of range or malformed: exit 2, the value named, no database made
 bad=""
