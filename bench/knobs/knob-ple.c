@@ -94,7 +94,7 @@ static int ple_reload(int i, const char *value, char *why, size_t len)
 	}
 	snprintf(why, len, "ple = off: reloading %s with %s=0 (it was %s): %s",
 		 ple_params[i].module, ple_params[i].param, value, r);
-	return id == -EIO || id == -EINVAL ? (int)id : KNOB_SKIP;
+	return id == -EIO || id == -EINVAL || id == -ENOTRECOVERABLE ? (int)id : KNOB_SKIP;
 }
 
 static int ple_apply(const struct cell *c, char *why, size_t len)
