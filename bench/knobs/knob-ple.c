@@ -33,6 +33,7 @@ static const struct {
 
 static char ple_applied[200];
 static long ple_id;       /* the journal entry of a reload, 0 = none */
+static long ple_stuck;    /* a reload whose restore failed: still open */
 
 /* The loaded module's parameter: index into ple_params and its value, or -1. */
 static int ple_find(char *value, size_t len)
@@ -97,13 +98,33 @@ static int ple_reload(int i, const char *value, char *why, size_t len)
 	return id == -EIO || id == -EINVAL || id == -ENOTRECOVERABLE ? (int)id : KNOB_SKIP;
 }
 
+/* A reload left open by an earlier cell's failed restore: retried; -EBUSY if still open. */
+static int ple_unstuck(char *why, size_t len)
+{
+	int ret;
+
+	if (ple_stuck <= 0)
+		return 0;
+	ret = journal_undo(ple_stuck);
+	if (!ret) {
+		ple_stuck = 0;
+		return 0;
+	}
+	snprintf(why, len, "ple: an earlier cell's reload with PLE off could not be put back (%s):"
+		 " PLE is not at its default; see `cvmbench restore`", strerror(-ret));
+	return -EBUSY;
+}
+
 static int ple_apply(const struct cell *c, char *why, size_t len)
 {
 	char value[32];
-	int i;
+	int i, ret;
 
 	ple_applied[0] = '\0';
 	ple_id = 0;
+	ret = ple_unstuck(why, len);
+	if (ret)
+		return ret;
 	if (!ple_supported(c, why, len))
 		return KNOB_SKIP;
 	if (strcmp(c->ple, "off"))
@@ -123,9 +144,11 @@ static void ple_restore(const struct cell *c)
 	int ret;
 
 	(void)c;
-	if (ple_id > 0 && (ret = journal_undo(ple_id)))
+	if (ple_id > 0 && (ret = journal_undo(ple_id))) {
 		pr_warn("ple: putting PLE back failed (%s): left in the journal for "
-			"`cvmbench restore`", strerror(-ret));
+			"`cvmbench restore`; the next cells fail until it is back", strerror(-ret));
+		ple_stuck = ple_id;
+	}
 	ple_id = 0;
 	ple_applied[0] = '\0';
 }
@@ -136,10 +159,26 @@ static void ple_describe(const struct cell *c, char *buf, size_t len)
 	snprintf(buf, len, "%s", ple_applied);
 }
 
+/* The PLE parameter as it is during the cell, where readable: cell_param ple.actual. */
+static void ple_report(const struct cell *c,
+		       void (*put)(void *ctx, const char *key, const char *value), void *ctx)
+{
+	char value[32], words[160];
+	int i = ple_find(value, sizeof(value));
+
+	(void)c;
+	if (i < 0)
+		return;
+	snprintf(words, sizeof(words), "%s %s = %s", ple_params[i].module,
+		 ple_params[i].param, value);
+	put(ctx, "ple.actual", words);
+}
+
 const struct knob_ops knob_ple = {
 	.name = "ple",
 	.supported = ple_supported,
 	.apply = ple_apply,
 	.restore = ple_restore,
 	.describe = ple_describe,
+	.report = ple_report,
 };

@@ -31,6 +31,7 @@
 #define KVM_MODULE_KIND "kvm-module-param"
 #define MODPROBE_TIMEOUT_MS 60000
 #define SNAP_LEN 8192
+#define UNDO_WAIT_MS 5000       /* a VM's QEMU just ended: its files close soon */
 
 static int word_ok(const char *s, const char *chars)
 {
@@ -63,6 +64,34 @@ int kvm_module_in_use(const char *module, char *why, size_t len)
 	return 0;
 }
 
+/* Milliseconds left until @deadline (CLOCK_MONOTONIC), 0 when past. */
+static int ms_left(const struct timespec *deadline)
+{
+	struct timespec now;
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
+	return ms > 0 ? (int)ms : 0;
+}
+
+int kvm_module_wait_free(const char *module, int ms, char *why, size_t len)
+{
+	struct timespec deadline, tick = { 0, 50 * 1000000 };
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += ms / 1000;
+	deadline.tv_nsec += (ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	while ((ret = kvm_module_in_use(module, why, len)) == 1 && ms_left(&deadline))
+		nanosleep(&tick, NULL);
+	return ret;
+}
+
 /* @name in $PATH, resolved (realpath: a relative entry is not cwd-dependent later). */
 static int tool(const char *name, char *path, size_t plen)
 {
@@ -86,17 +115,6 @@ int kvm_module_modprobe(char *path, size_t plen, char *why, size_t len)
 		return 0;
 	snprintf(why, len, "no modprobe or rmmod in PATH (Debian package kmod)");
 	return -ENOENT;
-}
-
-/* Milliseconds left until @deadline (CLOCK_MONOTONIC), 0 when past. */
-static int ms_left(const struct timespec *deadline)
-{
-	struct timespec now;
-	long ms;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
-	return ms > 0 ? (int)ms : 0;
 }
 
 /* Append @n bytes of @buf to @out (@olen), keeping the last olen - 1 bytes. */
@@ -239,7 +257,7 @@ static int kvm_module_undo(const char *name)
 		return -EINVAL;
 	if (!param_read(module, param, v, sizeof(v)) && !strcmp(v, old))
 		return 0;
-	if (kvm_module_in_use(module, why, sizeof(why)) == 1)
+	if (kvm_module_wait_free(module, UNDO_WAIT_MS, why, sizeof(why)) == 1)
 		return -EBUSY;    /* kept: `cvmbench restore` once the VMs are gone */
 	ret = reload(module, param, old, why, sizeof(why));
 	if (ret)

@@ -57,6 +57,7 @@ static const char fake_modprobe[] =
 	"  [ \"$me\" = modprobe ] && echo 200000 > \"$m/kvm/parameters/halt_poll_ns\"\n"
 	"  exit 0\n"
 	"fi\n"
+	"[ -e \"$t/fail-load\" ] && { echo 'modprobe: ERROR: fake load' >&2; exit 1; }\n"
 	"[ -e \"$t/fail-0\" ] && [ \"${2#*=}\" = 0 ] && { echo 'modprobe: ERROR: fake load' >&2; exit 1; }\n"
 	"[ -e \"$t/kvmreset\" ] && [ \"${2#*=}\" = 0 ] && echo 200000 > \"$m/kvm/parameters/halt_poll_ns\"\n"
 	"v=${2#*=}; [ -e \"$t/mangle\" ] && [ \"$v\" = 0 ] && v=1\n"
@@ -84,8 +85,8 @@ static void tree(const char *module, const char *param, const char *value, const
 	char rel[PATH_MAX];
 
 	sh("rm -rf '%s/root' '%s/log' '%s/fail' '%s/fail-0'", tmp);
-	sh("rm -f '%s/mangle' '%s/kvmreset' && mkdir -p '%s/root/sys/module/kvm/parameters' && "
-	   "touch '%s/log'", tmp);
+	sh("rm -f '%s/mangle' '%s/kvmreset' '%s/fail-load' && touch '%s/log'", tmp);
+	sh("mkdir -p '%s/root/sys/module/kvm/parameters'", tmp);
 	fake_file_put(root, HPN, "0\n");       /* set at run time, not kvm's default */
 	if (!module)
 		return;
@@ -172,6 +173,73 @@ static void test_refused(const char *ref, const char *steer, int want, const cha
 	knob_ple.restore(&c);
 }
 
+static char put_key[64], put_val[160];
+
+static void put(void *ctx, const char *key, const char *value)
+{
+	(void)ctx;
+	snprintf(put_key, sizeof(put_key), "%s", key);
+	snprintf(put_val, sizeof(put_val), "%s", value);
+}
+
+/* Restore while the module is busy: a bounded wait, then later cells fail until it is back. */
+static void test_busy_restore(void)
+{
+	struct cell c = { .ple = "off" }, d = { .ple = "default" };
+	char why[512] = "";
+	pid_t pid;
+	int ret;
+
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	ret = knob_ple.apply(&c, why, sizeof(why));
+	knob_ple.report(&c, put, NULL);
+	tap_ok(!ret && !strcmp(put_key, "ple.actual") && !strcmp(put_val, "kvm_intel ple_gap = 0"),
+	       "report: %s = %s", put_key, put_val);
+	fake_file_put(root, "/sys/module/kvm_intel/refcnt", "1\n");
+	pid = fork();
+	if (pid == 0) {
+		usleep(800 * 1000);
+		fake_file_put(root, "/sys/module/kvm_intel/refcnt", "0\n");
+		_exit(0);
+	}
+	knob_ple.restore(&c);
+	waitpid(pid, NULL, 0);
+	tap_ok(!strcmp(get(GAP), "128\n") && journal_open_entries() == 0,
+	       "restore waits for refcnt 0 (freed after 0.8 s): ple_gap 128 again");
+	knob_ple.apply(&c, why, sizeof(why));
+	fake_file_put(root, "/sys/module/kvm_intel/refcnt", "1\n");
+	knob_ple.restore(&c);    /* gives up after its wait */
+	ret = knob_ple.apply(&d, why, sizeof(why));
+	tap_ok(ret == -EBUSY && strstr(why, "could not be put back") && !strcmp(get(GAP), "0\n"),
+	       "still in use: restore gave up, the next ple = default cell fails (%s)", why);
+	knob_ple.restore(&d);
+	fake_file_put(root, "/sys/module/kvm_intel/refcnt", "0\n");
+	ret = knob_ple.apply(&d, why, sizeof(why));
+	knob_ple.report(&d, put, NULL);
+	tap_ok(!ret && !strcmp(get(GAP), "128\n") && journal_open_entries() == 0 &&
+	       !strcmp(put_val, "kvm_intel ple_gap = 128"),
+	       "once free, the next cell puts it back first and runs (%s)", put_val);
+	knob_ple.restore(&d);
+}
+
+/* The reload fails and so does putting it back: an error, not a skip; the entry stays. */
+static void test_unrecoverable(void)
+{
+	struct cell c = { .ple = "off" };
+	char why[512] = "";
+	int ret, failed = -1;
+
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	sh("touch '%s/fail-load'", tmp);
+	ret = knob_ple.apply(&c, why, sizeof(why));
+	tap_ok(ret == -ENOTRECOVERABLE && strstr(why, "back failed too") &&
+	       journal_open_entries() == 1, "load and undo both fail: %d, %s", ret, why);
+	knob_ple.restore(&c);
+	sh("rm '%s/fail-load'", tmp);
+	tap_ok(journal_restore_all(NULL, &failed) == 1 && !failed && !strcmp(get(GAP), "128\n"),
+	       "  `cvmbench restore` puts it back later");
+}
+
 static void test_kill(void)
 {
 	struct cell c = { .ple = "off" };
@@ -201,7 +269,7 @@ int main(void)
 	char why[PATH_MAX] = "", desc[PATH_MAX] = "", bin[PATH_MAX];
 	FILE *f;
 
-	tap_plan(30);
+	tap_plan(36);
 	snprintf(tmp, sizeof(tmp), "/tmp/knob-ple-XXXXXX");
 	if (!mkdtemp(tmp))
 		return 1;
@@ -251,6 +319,8 @@ int main(void)
 	test_refused("0\n", NULL, KNOB_SKIP, "cannot be reloaded with ple_gap=0: no modprobe or "
 		     "rmmod in PATH", "");
 	setenv("PATH", path0, 1);
+	test_busy_restore();
+	test_unrecoverable();
 	test_kill();
 
 	tree("kvm_amd", "pause_filter_count", "0\n", "0\n");
