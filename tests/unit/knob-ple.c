@@ -269,7 +269,7 @@ int main(void)
 	char why[PATH_MAX] = "", desc[PATH_MAX] = "", bin[PATH_MAX];
 	FILE *f;
 
-	tap_plan(36);
+	tap_plan(38);
 	snprintf(tmp, sizeof(tmp), "/tmp/knob-ple-XXXXXX");
 	if (!mkdtemp(tmp))
 		return 1;
@@ -315,6 +315,15 @@ int main(void)
 	tap_ok(strspn(get(HPN), "0\n") == strlen(get(HPN)) && get(HPN)[0] == '0',
 	       "  and kvm's halt_poll_ns written back to 0 (%s)",
 	       get(HPN));
+	if (!chdir(tmp)) {     /* a relative PATH entry: the program is run by its real path */
+		setenv("PATH", "bin:/usr/bin:/bin", 1);
+		snprintf(why, sizeof(why), "%s/fail-0", tmp);
+		snprintf(desc, sizeof(desc), ": %s/bin/modprobe kvm_intel ple_gap=0 failed", tmp);
+		test_refused("0\n", why, KNOB_SKIP, desc, "rmmod kvm_intel|modprobe kvm_intel "
+			     "ple_gap=0|modprobe kvm_intel ple_gap=128");
+		if (chdir("/"))
+			return 1;
+	}
 	setenv("PATH", "/usr/bin:/bin", 1);     /* modprobe is in sbin */
 	test_refused("0\n", NULL, KNOB_SKIP, "cannot be reloaded with ple_gap=0: no modprobe or "
 		     "rmmod in PATH", "");
