@@ -9,7 +9,11 @@
  * with the old value (after a kill -9: `cvmbench restore`). Only when
  * nothing uses KVM through the module (its refcnt is 0); a module in use,
  * no modprobe, a modprobe that fails: the cell is skipped with the reason
- * and the host left as found; a read-back that differs fails the cell.
+ * and the host left as found; a read-back that differs, another KVM
+ * parameter changed by the reload, or a failure that could not be put back
+ * fails the cell. A restore that could not put PLE back (module still in
+ * use after a wait) fails every later cell until a retry works. Every cell
+ * records the parameter's value during it (cell_param ple.actual).
  * No vendor module loaded: a skip saying so. Loaded with PLE off already:
  * measured as it is, nothing changed.
  */

@@ -2,12 +2,14 @@
 /*
  * kvm-module.c - reload a KVM vendor module with one parameter changed
  * (kvm-module.h): the old value journalled first as a "kvm-module-param"
- * object, `modprobe -r MODULE` then `modprobe MODULE PARAM=VALUE` run as
- * argv arrays (fork + execv of the modprobe found in $PATH, never a
- * shell), the parameter read back. Module and parameter are [a-z0-9_]
+ * object, `rmmod MODULE` (not `modprobe -r`: it would unload kvm too, and
+ * kvm would come back with its defaults) then `modprobe MODULE PARAM=VALUE`
+ * run as argv arrays (fork + execv of the tools found in $PATH, realpath'd,
+ * never a shell), the parameter read back, and every other readable kvm
+ * and MODULE parameter compared with before. Module and parameter are [a-z0-9_]
  * words and values decimal digits, checked before anything runs.
  * /sys is read through the test root (sysroot.h); modprobe gets the
- * environment, so a test's fake modprobe edits the same fake tree.
+ * environment, so a test's fake modprobe and rmmod edit the same fake tree.
  */
 #include <dirent.h>
 #include <errno.h>
