@@ -57,6 +57,7 @@ static const char fake_modprobe[] =
 	"  [ \"$me\" = modprobe ] && echo 200000 > \"$m/kvm/parameters/halt_poll_ns\"\n"
 	"  exit 0\n"
 	"fi\n"
+	"[ -e \"$t/slow\" ] && sleep 1\n"
 	"[ -e \"$t/fail-load\" ] && { echo 'modprobe: ERROR: fake load' >&2; exit 1; }\n"
 	"[ -e \"$t/fail-0\" ] && [ \"${2#*=}\" = 0 ] && { echo 'modprobe: ERROR: fake load' >&2; exit 1; }\n"
 	"[ -e \"$t/kvmreset\" ] && [ \"${2#*=}\" = 0 ] && echo 200000 > \"$m/kvm/parameters/halt_poll_ns\"\n"
@@ -85,7 +86,8 @@ static void tree(const char *module, const char *param, const char *value, const
 	char rel[PATH_MAX];
 
 	sh("rm -rf '%s/root' '%s/log' '%s/fail' '%s/fail-0'", tmp);
-	sh("rm -f '%s/mangle' '%s/kvmreset' '%s/fail-load' && touch '%s/log'", tmp);
+	sh("rm -f '%s/mangle' '%s/kvmreset' '%s/fail-load' '%s/slow'", tmp);
+	sh("touch '%s/log'", tmp);
 	sh("mkdir -p '%s/root/sys/module/kvm/parameters'", tmp);
 	fake_file_put(root, HPN, "0\n");       /* set at run time, not kvm's default */
 	if (!module)
@@ -240,6 +242,30 @@ static void test_unrecoverable(void)
 	       "  `cvmbench restore` puts it back later");
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal (Ctrl-C's kind: no SA_RESTART) while modprobe runs: not a timeout, nothing killed. */
+static void test_eintr(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct cell c = { .ple = "off" };
+	char why[512] = "";
+	int ret;
+
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	sh("touch '%s/slow'", tmp);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(1);       /* lands in the first slow (1 s) modprobe or rmmod */
+	ret = knob_ple.apply(&c, why, sizeof(why));
+	alarm(0);
+	tap_ok(ret == 0 && !strcmp(get(GAP), "0\n"), "a signal during modprobe: it ran to its end "
+	       "(%d, %s)", ret, why);
+	knob_ple.restore(&c);
+}
+
 static void test_kill(void)
 {
 	struct cell c = { .ple = "off" };
@@ -269,7 +295,7 @@ int main(void)
 	char why[PATH_MAX] = "", desc[PATH_MAX] = "", bin[PATH_MAX];
 	FILE *f;
 
-	tap_plan(38);
+	tap_plan(39);
 	snprintf(tmp, sizeof(tmp), "/tmp/knob-ple-XXXXXX");
 	if (!mkdtemp(tmp))
 		return 1;
@@ -330,6 +356,7 @@ int main(void)
 	setenv("PATH", path0, 1);
 	test_busy_restore();
 	test_unrecoverable();
+	test_eintr();
 	test_kill();
 
 	tree("kvm_amd", "pause_filter_count", "0\n", "0\n");
