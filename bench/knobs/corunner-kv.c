@@ -48,15 +48,19 @@ static int kv_dir_undo(const char *dir)
 static const struct journal_kind kind_kv_dir = { "corunner-kv-dir", kv_dir_undo };
 JOURNAL_KIND_REGISTER(kind_kv_dir)
 
-/* @name in PATH into @path: 0, or -ENOENT. */
+/*
+ * @name in PATH into @path (@len >= PATH_MAX), resolved (realpath): a
+ * relative PATH entry does not leave a cwd-relative program. 0, or -ENOENT.
+ */
 static int which(const char *name, char *path, size_t len)
 {
 	const char *p = getenv("PATH"), *end;
+	char cand[PATH_MAX];
 
 	for (p = p && *p ? p : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
 		end = strchrnul(p, ':');
-		snprintf(path, len, "%.*s/%s", (int)(end - p), p, name);
-		if (end > p && !access(path, X_OK))
+		snprintf(cand, sizeof(cand), "%.*s/%s", (int)(end - p), p, name);
+		if (end > p && !access(cand, X_OK) && len >= PATH_MAX && realpath(cand, path))
 			return 0;
 	}
 	return -ENOENT;

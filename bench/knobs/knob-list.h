@@ -9,8 +9,8 @@
 	X(favordynmods) \
 	X(corunner)     \
 	X(thp)          \
+	X(ple)          \
 	X(halt_poll)    \
 	X(ksm)          \
 	X(pin)          \
-	X(membind)      \
-	X(ple)
+	X(membind)

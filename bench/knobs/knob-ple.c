@@ -9,7 +9,11 @@
  * with the old value (after a kill -9: `cvmbench restore`). Only when
  * nothing uses KVM through the module (its refcnt is 0); a module in use,
  * no modprobe, a modprobe that fails: the cell is skipped with the reason
- * and the host left as found; a read-back that differs fails the cell.
+ * and the host left as found; a read-back that differs, another KVM
+ * parameter changed by the reload, or a failure that could not be put back
+ * fails the cell. A restore that could not put PLE back (module still in
+ * use after a wait) fails every later cell until a retry works. Every cell
+ * records the parameter's value during it (cell_param ple.actual).
  * No vendor module loaded: a skip saying so. Loaded with PLE off already:
  * measured as it is, nothing changed.
  */
@@ -33,6 +37,7 @@ static const struct {
 
 static char ple_applied[200];
 static long ple_id;       /* the journal entry of a reload, 0 = none */
+static long ple_stuck;    /* a reload whose restore failed: still open */
 
 /* The loaded module's parameter: index into ple_params and its value, or -1. */
 static int ple_find(char *value, size_t len)
@@ -94,16 +99,36 @@ static int ple_reload(int i, const char *value, char *why, size_t len)
 	}
 	snprintf(why, len, "ple = off: reloading %s with %s=0 (it was %s): %s",
 		 ple_params[i].module, ple_params[i].param, value, r);
-	return id == -EIO || id == -EINVAL ? (int)id : KNOB_SKIP;
+	return id == -EIO || id == -EINVAL || id == -ENOTRECOVERABLE ? (int)id : KNOB_SKIP;
+}
+
+/* A reload left open by an earlier cell's failed restore: retried; -EBUSY if still open. */
+static int ple_unstuck(char *why, size_t len)
+{
+	int ret;
+
+	if (ple_stuck <= 0)
+		return 0;
+	ret = journal_undo(ple_stuck);
+	if (!ret) {
+		ple_stuck = 0;
+		return 0;
+	}
+	snprintf(why, len, "ple: an earlier cell's reload with PLE off could not be put back (%s):"
+		 " PLE is not at its default; see `cvmbench restore`", strerror(-ret));
+	return -EBUSY;
 }
 
 static int ple_apply(const struct cell *c, char *why, size_t len)
 {
 	char value[32];
-	int i;
+	int i, ret;
 
 	ple_applied[0] = '\0';
 	ple_id = 0;
+	ret = ple_unstuck(why, len);
+	if (ret)
+		return ret;
 	if (!ple_supported(c, why, len))
 		return KNOB_SKIP;
 	if (strcmp(c->ple, "off"))
@@ -123,9 +148,11 @@ static void ple_restore(const struct cell *c)
 	int ret;
 
 	(void)c;
-	if (ple_id > 0 && (ret = journal_undo(ple_id)))
+	if (ple_id > 0 && (ret = journal_undo(ple_id))) {
 		pr_warn("ple: putting PLE back failed (%s): left in the journal for "
-			"`cvmbench restore`", strerror(-ret));
+			"`cvmbench restore`; the next cells fail until it is back", strerror(-ret));
+		ple_stuck = ple_id;
+	}
 	ple_id = 0;
 	ple_applied[0] = '\0';
 }
@@ -136,10 +163,26 @@ static void ple_describe(const struct cell *c, char *buf, size_t len)
 	snprintf(buf, len, "%s", ple_applied);
 }
 
+/* The PLE parameter as it is during the cell, where readable: cell_param ple.actual. */
+static void ple_report(const struct cell *c,
+		       void (*put)(void *ctx, const char *key, const char *value), void *ctx)
+{
+	char value[32], words[160];
+	int i = ple_find(value, sizeof(value));
+
+	(void)c;
+	if (i < 0)
+		return;
+	snprintf(words, sizeof(words), "%s %s = %s", ple_params[i].module,
+		 ple_params[i].param, value);
+	put(ctx, "ple.actual", words);
+}
+
 const struct knob_ops knob_ple = {
 	.name = "ple",
 	.supported = ple_supported,
 	.apply = ple_apply,
 	.restore = ple_restore,
 	.describe = ple_describe,
+	.report = ple_report,
 };

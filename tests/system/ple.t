@@ -5,7 +5,8 @@
 # and ple = default measured. On a fake root (CVMBENCH_SYSROOT, a host lock
 # of the test's own: it touches no host setting) with kvm_intel loaded,
 # ple_gap 128, refcnt 0, and a fake modprobe first in PATH (it logs its argv
-# and edits the fake tree): a run reloads it with ple_gap=0 for the cell
+# and edits the fake tree; rmmod likewise; `modprobe -r` also resets kvm's
+# halt_poll_ns, as unloading kvm with it would): a run reloads it with ple_gap=0 for the cell
 # and with 128 after, and says so in cell_param; a run killed with -9
 # mid-cell leaves ple_gap 0 and `cvmbench restore` reloads 128; refcnt 1
 # (in use): the cell is skipped with the reason and modprobe never runs.
@@ -13,7 +14,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=11
+N=13
 plan $N
 tmp=$(mktemp -d)
 trap 'CVMBENCH_STATE_DIR=$tmp/state ./cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
@@ -38,20 +39,29 @@ else
 fi
 
 # --- a fake root with a fake modprobe ---------------------------------------
+# modprobe and rmmod (one script, told apart by its file name). Like the
+# real one, `modprobe -r` also unloads kvm, now unused: kvm comes back with
+# its defaults (halt_poll_ns 200000); `rmmod` removes the one module only.
 cat > "$tmp/bin/modprobe" <<'SH'
 #!/bin/sh
-m=$CVMBENCH_SYSROOT/sys/module
-echo "$*" >> "$CVMBENCH_SYSROOT/../log"
+m=$CVMBENCH_SYSROOT/sys/module; me=${0##*/}
+echo "$me $*" >> "$CVMBENCH_SYSROOT/../log"
+[ "$me" = rmmod ] && set -- -r "$1"
 if [ "$1" = -r ]; then
-	[ "$(cat "$m/$2/refcnt")" = 0 ] || { echo "modprobe: FATAL: Module $2 is in use." >&2; exit 1; }
-	rm -r "$m/$2"; exit 0
+	[ "$(cat "$m/$2/refcnt")" = 0 ] || { echo "$me: FATAL: Module $2 is in use." >&2; exit 1; }
+	rm -r "$m/$2"
+	[ "$me" = modprobe ] && echo 200000 > "$m/kvm/parameters/halt_poll_ns"
+	exit 0
 fi
 mkdir -p "$m/$1/parameters" && echo 0 > "$m/$1/refcnt" && echo "${2#*=}" > "$m/$1/parameters/${2%%=*}"
 SH
 chmod +x "$tmp/bin/modprobe"
+cp "$tmp/bin/modprobe" "$tmp/bin/rmmod"
+mkdir -p "$tmp/fake/sys/module/kvm/parameters"
+HPN=$tmp/fake/sys/module/kvm/parameters/halt_poll_ns
 ln -s /proc "$tmp/fake/proc"   # the fake root fakes /sys only: the noise record reads /proc
 GAP=$tmp/fake/sys/module/kvm_intel/parameters/ple_gap
-fresh() { echo 128 > "$GAP"; echo "$1" > "$tmp/fake/sys/module/kvm_intel/refcnt"; : > "$tmp/log"; }
+fresh() { echo 128 > "$GAP"; echo 0 > "$HPN"; echo "$1" > "$tmp/fake/sys/module/kvm_intel/refcnt"; : > "$tmp/log"; }
 export CVMBENCH_STATE_DIR=$tmp/fstate CVMBENCH_SYSROOT=$tmp/fake CVMBENCH_TEST_HOST_LOCK=$tmp/lock
 export PATH=$tmp/bin:$PATH
 
@@ -60,8 +70,11 @@ printf '[experiment o]\nworkload = null\ninvocations = 2\nwarmup = 0\nple = off\
 ./cvmbench run "$tmp/o.ini" --db "$tmp/f.db" >/dev/null 2>"$tmp/err"
 is "$?:$(cat "$GAP")" "0:128" "fake root: a ple = off run exits 0, ple_gap 128 after it" ||
 	sed 's/^/# /' "$tmp/err"
-is "$(tr '\n' '|' < "$tmp/log")" "-r kvm_intel|kvm_intel ple_gap=0|-r kvm_intel|kvm_intel ple_gap=128|" \
-	"modprobe reloaded kvm_intel with ple_gap=0, then with 128"
+is "$(tr '\n' '|' < "$tmp/log")" "rmmod kvm_intel|modprobe kvm_intel ple_gap=0|rmmod kvm_intel|modprobe kvm_intel ple_gap=128|" \
+	"rmmod + modprobe reloaded kvm_intel with ple_gap=0, then with 128"
+is "$(cat "$HPN")" 0 "kvm stayed loaded: its halt_poll_ns (set at run time) still 0"
+is "$(q "$tmp/f.db" "SELECT value FROM cell_param WHERE key = 'ple.actual'")" \
+	"kvm_intel ple_gap = 0" "cell_param ple.actual: the value during the cell"
 is "$(q "$tmp/f.db" "SELECT value FROM cell_param WHERE key = 'ple.applied'")" \
 	"off (kvm_intel reloaded with ple_gap=0, was 128)" "cell_param ple.applied says what it did"
 

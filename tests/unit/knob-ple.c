@@ -33,19 +33,34 @@
 
 extern const struct knob_ops knob_ple;
 
+#define GAP "/sys/module/kvm_intel/parameters/ple_gap"
+#define HPN "/sys/module/kvm/parameters/halt_poll_ns"
+
 static char tmp[PATH_MAX / 4], root[PATH_MAX / 4 + 8], path0[PATH_MAX];
 
-/* modprobe [-r] MODULE [PARAM=VALUE]; files beside the tree steer it. */
+/*
+ * modprobe [-r] MODULE [PARAM=VALUE], and rmmod MODULE (the same script,
+ * told apart by its name); files beside the tree steer it. Like the real
+ * one, `modprobe -r` also unloads kvm, now unused: kvm comes back with its
+ * defaults (halt_poll_ns 200000). `rmmod` removes the one module only.
+ * Steering file "kvmreset": the load resets kvm's parameter anyway.
+ */
 static const char fake_modprobe[] =
 	"#!/bin/sh\n"
-	"t=$CVMBENCH_SYSROOT/..; m=$CVMBENCH_SYSROOT/sys/module\n"
-	"echo \"$*\" >> \"$t/log\"\n"
-	"[ -e \"$t/fail\" ] && { echo 'modprobe: FATAL: fake failure' >&2; exit 1; }\n"
+	"t=$CVMBENCH_SYSROOT/..; m=$CVMBENCH_SYSROOT/sys/module; me=${0##*/}\n"
+	"echo \"$me $*\" >> \"$t/log\"\n"
+	"[ -e \"$t/fail\" ] && { echo \"$me: FATAL: fake failure\" >&2; exit 1; }\n"
+	"[ \"$me\" = rmmod ] && set -- -r \"$1\"\n"
 	"if [ \"$1\" = -r ]; then\n"
-	"  [ \"$(cat \"$m/$2/refcnt\")\" = 0 ] || { echo \"modprobe: FATAL: Module $2 is in use.\" >&2; exit 1; }\n"
-	"  rm -r \"$m/$2\"; exit 0\n"
+	"  [ \"$(cat \"$m/$2/refcnt\")\" = 0 ] || { echo \"$me: FATAL: Module $2 is in use.\" >&2; exit 1; }\n"
+	"  rm -r \"$m/$2\"\n"
+	"  [ \"$me\" = modprobe ] && echo 200000 > \"$m/kvm/parameters/halt_poll_ns\"\n"
+	"  exit 0\n"
 	"fi\n"
+	"[ -e \"$t/slow\" ] && sleep 1\n"
+	"[ -e \"$t/fail-load\" ] && { echo 'modprobe: ERROR: fake load' >&2; exit 1; }\n"
 	"[ -e \"$t/fail-0\" ] && [ \"${2#*=}\" = 0 ] && { echo 'modprobe: ERROR: fake load' >&2; exit 1; }\n"
+	"[ -e \"$t/kvmreset\" ] && [ \"${2#*=}\" = 0 ] && echo 200000 > \"$m/kvm/parameters/halt_poll_ns\"\n"
 	"v=${2#*=}; [ -e \"$t/mangle\" ] && [ \"$v\" = 0 ] && v=1\n"
 	"mkdir -p \"$m/$1/parameters\" && echo 0 > \"$m/$1/refcnt\" && echo \"$v\" > \"$m/$1/parameters/${2%%=*}\"\n";
 
@@ -71,8 +86,10 @@ static void tree(const char *module, const char *param, const char *value, const
 	char rel[PATH_MAX];
 
 	sh("rm -rf '%s/root' '%s/log' '%s/fail' '%s/fail-0'", tmp);
-	sh("rm -f '%s/mangle' && mkdir -p '%s/root/sys/module/kvm/parameters' && touch '%s/log'",
-	   tmp);
+	sh("rm -f '%s/mangle' '%s/kvmreset' '%s/fail-load' '%s/slow'", tmp);
+	sh("touch '%s/log'", tmp);
+	sh("mkdir -p '%s/root/sys/module/kvm/parameters'", tmp);
+	fake_file_put(root, HPN, "0\n");       /* set at run time, not kvm's default */
 	if (!module)
 		return;
 	snprintf(rel, sizeof(rel), "%s/sys/module/%s/parameters", root, module);
@@ -105,7 +122,6 @@ static const char *logged(void)
 	return buf;
 }
 
-#define GAP "/sys/module/kvm_intel/parameters/ple_gap"
 
 static void test_reload(void)
 {
@@ -116,16 +132,19 @@ static void test_reload(void)
 	tap_ok(knob_ple.supported(&c, why, sizeof(why)), "ple_gap 128, refcnt 0: supported");
 	tap_ok(knob_ple.apply(&c, why, sizeof(why)) == 0 && !strcmp(get(GAP), "0\n"),
 	       "apply: ple_gap reads 0 (%s)", why);
-	tap_ok(!strcmp(logged(), "-r kvm_intel|kvm_intel ple_gap=0"),
-	       "modprobe was asked: -r kvm_intel, then kvm_intel ple_gap=0 (%s)", logged());
+	tap_ok(!strcmp(logged(), "rmmod kvm_intel|modprobe kvm_intel ple_gap=0"),
+	       "asked: rmmod kvm_intel, then modprobe kvm_intel ple_gap=0 (%s)", logged());
+	tap_ok(!strcmp(get(HPN), "0\n"), "kvm stayed loaded: its halt_poll_ns still 0 (%s)",
+	       get(HPN));
 	tap_ok(journal_open_entries() == 1, "one journal entry open while the cell runs");
 	knob_ple.describe(&c, desc, sizeof(desc));
 	tap_ok(!strcmp(desc, "off (kvm_intel reloaded with ple_gap=0, was 128)"),
 	       "describe: %s", desc);
 	knob_ple.restore(&c);
 	tap_ok(!strcmp(get(GAP), "128\n") && journal_open_entries() == 0 &&
-	       !strcmp(logged(), "-r kvm_intel|kvm_intel ple_gap=0|-r kvm_intel|"
-		       "kvm_intel ple_gap=128"),
+	       !strcmp(get(HPN), "0\n") &&
+	       !strcmp(logged(), "rmmod kvm_intel|modprobe kvm_intel ple_gap=0|rmmod kvm_intel|"
+		       "modprobe kvm_intel ple_gap=128"),
 	       "restore: reloaded with ple_gap=128, no entry open (%s)", logged());
 	tree("kvm_amd", "pause_filter_count", "3000\n", "0\n");
 	tap_ok(knob_ple.apply(&c, why, sizeof(why)) == 0 &&
@@ -153,6 +172,97 @@ static void test_refused(const char *ref, const char *steer, int want, const cha
 	tap_ok(!strcmp(get(GAP), "128\n") && !strcmp(get("/sys/module/kvm_intel/refcnt"), ref) &&
 	       journal_open_entries() == 0 && !strcmp(logged(), log),
 	       "  the tree as found, no entry open, modprobe asked: '%s'", logged());
+	knob_ple.restore(&c);
+}
+
+static char put_key[64], put_val[160];
+
+static void put(void *ctx, const char *key, const char *value)
+{
+	(void)ctx;
+	snprintf(put_key, sizeof(put_key), "%s", key);
+	snprintf(put_val, sizeof(put_val), "%s", value);
+}
+
+/* Restore while the module is busy: a bounded wait, then later cells fail until it is back. */
+static void test_busy_restore(void)
+{
+	struct cell c = { .ple = "off" }, d = { .ple = "default" };
+	char why[512] = "";
+	pid_t pid;
+	int ret;
+
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	ret = knob_ple.apply(&c, why, sizeof(why));
+	knob_ple.report(&c, put, NULL);
+	tap_ok(!ret && !strcmp(put_key, "ple.actual") && !strcmp(put_val, "kvm_intel ple_gap = 0"),
+	       "report: %s = %s", put_key, put_val);
+	fake_file_put(root, "/sys/module/kvm_intel/refcnt", "1\n");
+	pid = fork();
+	if (pid == 0) {
+		usleep(800 * 1000);
+		fake_file_put(root, "/sys/module/kvm_intel/refcnt", "0\n");
+		_exit(0);
+	}
+	knob_ple.restore(&c);
+	waitpid(pid, NULL, 0);
+	tap_ok(!strcmp(get(GAP), "128\n") && journal_open_entries() == 0,
+	       "restore waits for refcnt 0 (freed after 0.8 s): ple_gap 128 again");
+	knob_ple.apply(&c, why, sizeof(why));
+	fake_file_put(root, "/sys/module/kvm_intel/refcnt", "1\n");
+	knob_ple.restore(&c);    /* gives up after its wait */
+	ret = knob_ple.apply(&d, why, sizeof(why));
+	tap_ok(ret == -EBUSY && strstr(why, "could not be put back") && !strcmp(get(GAP), "0\n"),
+	       "still in use: restore gave up, the next ple = default cell fails (%s)", why);
+	knob_ple.restore(&d);
+	fake_file_put(root, "/sys/module/kvm_intel/refcnt", "0\n");
+	ret = knob_ple.apply(&d, why, sizeof(why));
+	knob_ple.report(&d, put, NULL);
+	tap_ok(!ret && !strcmp(get(GAP), "128\n") && journal_open_entries() == 0 &&
+	       !strcmp(put_val, "kvm_intel ple_gap = 128"),
+	       "once free, the next cell puts it back first and runs (%s)", put_val);
+	knob_ple.restore(&d);
+}
+
+/* The reload fails and so does putting it back: an error, not a skip; the entry stays. */
+static void test_unrecoverable(void)
+{
+	struct cell c = { .ple = "off" };
+	char why[512] = "";
+	int ret, failed = -1;
+
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	sh("touch '%s/fail-load'", tmp);
+	ret = knob_ple.apply(&c, why, sizeof(why));
+	tap_ok(ret == -ENOTRECOVERABLE && strstr(why, "back failed too") &&
+	       journal_open_entries() == 1, "load and undo both fail: %d, %s", ret, why);
+	knob_ple.restore(&c);
+	sh("rm '%s/fail-load'", tmp);
+	tap_ok(journal_restore_all(NULL, &failed) == 1 && !failed && !strcmp(get(GAP), "128\n"),
+	       "  `cvmbench restore` puts it back later");
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal (Ctrl-C's kind: no SA_RESTART) while modprobe runs: not a timeout, nothing killed. */
+static void test_eintr(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct cell c = { .ple = "off" };
+	char why[512] = "";
+	int ret;
+
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	sh("touch '%s/slow'", tmp);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(1);       /* lands in the first slow (1 s) modprobe or rmmod */
+	ret = knob_ple.apply(&c, why, sizeof(why));
+	alarm(0);
+	tap_ok(ret == 0 && !strcmp(get(GAP), "0\n"), "a signal during modprobe: it ran to its end "
+	       "(%d, %s)", ret, why);
 	knob_ple.restore(&c);
 }
 
@@ -185,7 +295,7 @@ int main(void)
 	char why[PATH_MAX] = "", desc[PATH_MAX] = "", bin[PATH_MAX];
 	FILE *f;
 
-	tap_plan(26);
+	tap_plan(39);
 	snprintf(tmp, sizeof(tmp), "/tmp/knob-ple-XXXXXX");
 	if (!mkdtemp(tmp))
 		return 1;
@@ -195,6 +305,7 @@ int main(void)
 	f = fopen(bin, "w");
 	if (!f || fputs(fake_modprobe, f) < 0 || fclose(f) || chmod(bin, 0755))
 		return 1;
+	sh("cp '%s/bin/modprobe' '%s/bin/rmmod'", tmp);     /* a script's $0 is its file */
 	snprintf(path0, sizeof(path0), "%s/bin:%s", tmp, getenv("PATH") ? getenv("PATH") : "");
 	setenv("PATH", path0, 1);
 	setenv("CVMBENCH_SYSROOT", root, 1);
@@ -214,18 +325,38 @@ int main(void)
 	test_refused("1\n", NULL, KNOB_SKIP, "kvm_intel is in use (/sys/module/kvm_intel/refcnt "
 		     "= 1: a VM or an open /dev/kvm)", "");
 	snprintf(why, sizeof(why), "%s/fail", tmp);
-	test_refused("0\n", why, KNOB_SKIP, "-r kvm_intel failed: modprobe: FATAL: fake failure",
-		     "-r kvm_intel");
+	test_refused("0\n", why, KNOB_SKIP, "rmmod kvm_intel failed: rmmod: FATAL: fake failure",
+		     "rmmod kvm_intel");
 	snprintf(why, sizeof(why), "%s/fail-0", tmp);
 	test_refused("0\n", why, KNOB_SKIP, "kvm_intel ple_gap=0 failed: modprobe: ERROR: fake load",
-		     "-r kvm_intel|kvm_intel ple_gap=0|kvm_intel ple_gap=128");
+		     "rmmod kvm_intel|modprobe kvm_intel ple_gap=0|modprobe kvm_intel ple_gap=128");
 	snprintf(why, sizeof(why), "%s/mangle", tmp);
 	test_refused("0\n", why, -EIO, "kvm_intel ple_gap=0: ple_gap reads back 1",
-		     "-r kvm_intel|kvm_intel ple_gap=0|-r kvm_intel|kvm_intel ple_gap=128");
+		     "rmmod kvm_intel|modprobe kvm_intel ple_gap=0|rmmod kvm_intel|"
+		     "modprobe kvm_intel ple_gap=128");
+	snprintf(why, sizeof(why), "%s/kvmreset", tmp);
+	test_refused("0\n", why, -EIO, "the reload changed other KVM parameters: "
+		     "kvm/halt_poll_ns 0 -> 200000", "rmmod kvm_intel|modprobe kvm_intel ple_gap=0|"
+		     "rmmod kvm_intel|modprobe kvm_intel ple_gap=128");
+	tap_ok(strspn(get(HPN), "0\n") == strlen(get(HPN)) && get(HPN)[0] == '0',
+	       "  and kvm's halt_poll_ns written back to 0 (%s)",
+	       get(HPN));
+	if (!chdir(tmp)) {     /* a relative PATH entry: the program is run by its real path */
+		setenv("PATH", "bin:/usr/bin:/bin", 1);
+		snprintf(why, sizeof(why), "%s/fail-0", tmp);
+		snprintf(desc, sizeof(desc), ": %s/bin/modprobe kvm_intel ple_gap=0 failed", tmp);
+		test_refused("0\n", why, KNOB_SKIP, desc, "rmmod kvm_intel|modprobe kvm_intel "
+			     "ple_gap=0|modprobe kvm_intel ple_gap=128");
+		if (chdir("/"))
+			return 1;
+	}
 	setenv("PATH", "/usr/bin:/bin", 1);     /* modprobe is in sbin */
-	test_refused("0\n", NULL, KNOB_SKIP, "cannot be reloaded with ple_gap=0: no modprobe in "
-		     "PATH", "");
+	test_refused("0\n", NULL, KNOB_SKIP, "cannot be reloaded with ple_gap=0: no modprobe or "
+		     "rmmod in PATH", "");
 	setenv("PATH", path0, 1);
+	test_busy_restore();
+	test_unrecoverable();
+	test_eintr();
 	test_kill();
 
 	tree("kvm_amd", "pause_filter_count", "0\n", "0\n");
