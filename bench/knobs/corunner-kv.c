@@ -49,18 +49,23 @@ static const struct journal_kind kind_kv_dir = { "corunner-kv-dir", kv_dir_undo 
 JOURNAL_KIND_REGISTER(kind_kv_dir)
 
 /*
- * @name in PATH into @path (@len >= PATH_MAX), resolved (realpath): a
- * relative PATH entry does not leave a cwd-relative program. 0, or -ENOENT.
+ * @name in PATH into @path (@len >= PATH_MAX): the PATH entry resolved
+ * (realpath), so a relative entry does not leave a cwd-relative program, and
+ * @name kept as the last component: redis-server is a link to
+ * redis-check-rdb, which decides what it is from argv[0]. 0, or -ENOENT.
  */
 static int which(const char *name, char *path, size_t len)
 {
 	const char *p = getenv("PATH"), *end;
-	char cand[PATH_MAX];
+	char cand[PATH_MAX], dir[PATH_MAX];
 
 	for (p = p && *p ? p : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
 		end = strchrnul(p, ':');
-		snprintf(cand, sizeof(cand), "%.*s/%s", (int)(end - p), p, name);
-		if (end > p && !access(cand, X_OK) && len >= PATH_MAX && realpath(cand, path))
+		snprintf(cand, sizeof(cand), "%.*s", (int)(end - p), p);
+		if (end == p || !realpath(cand, dir) || len < PATH_MAX ||
+		    snprintf(path, len, "%s/%s", dir, name) >= (int)len)
+			continue;
+		if (!access(path, X_OK))
 			return 0;
 	}
 	return -ENOENT;
