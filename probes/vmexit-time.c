@@ -218,16 +218,13 @@ static int wanted(const struct exit_pair_reason *r, uint32_t isa,
 	return !n;
 }
 
-/* @m's entry of (@isa, @reason), or NULL. */
+/* @m's entry of (@isa, @reason), or NULL: exit_pair_find() on the snapshot. */
 static const struct exit_pair_reason *at_mark(const struct vx_time_mark *m, uint32_t isa,
 					      uint32_t reason)
 {
-	size_t i;
+	const struct exit_pair snap = { .r = m->r, .nr = m->nr };
 
-	for (i = 0; i < m->nr; i++)
-		if (m->r[i].isa == isa && m->r[i].reason == reason)
-			return &m->r[i];
-	return NULL;
+	return exit_pair_find(&snap, isa, reason);
 }
 
 long long vx_time_window(const struct vx_time *t, int w, uint32_t isa,
