@@ -921,7 +921,9 @@ static void time_why(const struct vx_priv *v, int w, char *why, size_t len)
 		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
 			s = &v->src[k];
 	emit_event((struct vx_priv *)v, NULL, VMEXIT_KVM_EXIT, w, 0, &tot);
-	if (!s || tot <= 0)
+	if (v->time.why[0])       /* the stream never opened (or failed): its reason */
+		snprintf(why, len, "%s", v->time.why);
+	else if (!s || tot <= 0)
 		snprintf(why, len, "no exit-handling time: kvm:kvm_exit counted no exit in the "
 			 "window (this kernel's KVM does not trace it, or the VM made none)");
 	else if (vx_time_window(&v->time, w, src_isa(s), NULL, 0, &pairs, why, len) >= 0)

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cell.h"
+#include "journal.h"
 #include "kvm-toy.h"
 #include "probe.h"
 #include "sink.h"
@@ -257,6 +258,21 @@ static int probe_run(pid_t kid, int wr, int rd, struct got *g, int *during)
 	return ret;
 }
 
+/* A journal of this test's own (the stream's instance is journalled). */
+static int journal_here(char *err, size_t len)
+{
+	static char dir[] = "/tmp/cvmbench-vxt-XXXXXX";
+	char path[64];
+
+	if (!mkdtemp(dir))
+		return -errno;
+	snprintf(path, sizeof(path), "%s/state", dir);
+	setenv("CVMBENCH_STATE_DIR", path, 1);
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	setenv("CVMBENCH_TEST_HOST_LOCK", path, 1);
+	return journal_open(err, len);
+}
+
 static void probe_checks(void)
 {
 	int to[2], from[2], during = 0, ret;
@@ -282,7 +298,10 @@ static void probe_checks(void)
 		waitpid(kid, NULL, 0);
 		return;
 	}
-	ret = probe_run(kid, to[1], from[0], &g, &during);
+	ret = journal_here(why, sizeof(why)) ?: probe_run(kid, to[1], from[0], &g, &during);
+	if (ret)
+		printf("# %s\n", why);
+	journal_close();
 	close(to[1]);
 	waitpid(kid, NULL, 0);
 	tap_ok(!ret && during == 1 && instances() == 0,
