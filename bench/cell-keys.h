@@ -137,6 +137,8 @@
 	X("ple", ple, char, [8], KEY_ENUM, 1, 0, 0, "default|off", "default", NULL, \
 	  "host KVM pause-loop exiting: off only where it is off already (a skip otherwise)") \
 	X("variant", variant, char, [32], KEY_STRING, 1, 0, 0, NULL, "", config_check_variant, \
-	  "the workload's --variant (docs/workloads.md), e.g. resnet152; empty = its default")
+	  "the workload's --variant (docs/workloads.md), e.g. resnet152; empty = its default") \
+	X("vmexit-time", vmexit_time, char, [4], KEY_ENUM, 1, 0, 0, "off|on", "off", NULL, \
+	  "vmexit probe: also stream kvm_exit/kvm_entry for handling time per reason (costly)")
 
 #endif

@@ -51,5 +51,18 @@
 #define VMEXIT_NOTE_DETAIL  "detail"
 #define VMEXIT_NOTE_NO_RATE "no_rate"   /* a window without a length: why no rate */
 #define VMEXIT_NOTE_NO_BPF  "method_why"  /* why a source is not counted with bpf */
+/*
+ * vmexit-time = on (vmexit-time.h): records of kvm_exit and kvm_entry
+ * streamed and dropped in the window, ns one streamed event costs (the
+ * trace-stream method's calibration), 1 in a window without handling
+ * time, and why (notes: the cell window's, the first invocation's)
+ */
+#define VMEXIT_TIME_EVENTS   "time_events_streamed"
+#define VMEXIT_TIME_LOST     "time_events_lost"
+#define VMEXIT_TIME_EVENT_NS "time_event_ns"
+#define VMEXIT_FLAG_TIME     "flag_vmexit_time_unknown"
+#define VMEXIT_NOTE_TIME     "time_why"
+#define VMEXIT_NOTE_TIME_INV "time_invocation_why"
+#define VMEXIT_NOTE_TIME_COST "time_event_ns_skip"
 
 #endif

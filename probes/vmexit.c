@@ -62,6 +62,7 @@
 #include "vmexit-metrics.h"
 #include "vmexit-kvmstats.h"
 #include "vmexit-sink.h"
+#include "vmexit-time.h"
 
 #ifdef HAVE_TRACEFS
 #include "clock.h"
@@ -104,6 +105,9 @@ struct vx_priv {
 	long long t[2][2];        /* CLOCK_MONOTONIC ns of the reads */
 	double read_ns[2];
 	struct vx_kstats ks;      /* KVM's statistics of the same windows */
+	int time_on;              /* vmexit-time = on: handling time streamed */
+	struct vx_time time;
+	char time_inv_why[256];   /* the first invocation window without time: why */
 };
 
 static int vx_supported(char *why, size_t len)
@@ -331,6 +335,7 @@ static void counters_close(struct vx_priv *v)
 	struct vx_src *s;
 	int k, i;
 
+	vx_time_close(&v->time);
 	for (k = 0; k < v->nsrc; k++) {
 		s = &v->src[k];
 		tpcount_close(s->tc);
@@ -383,6 +388,7 @@ static int vx_open(struct probe *p)
 		return -ENOMEM;
 	p->priv = v;
 	v->by_class = strcmp(p->target->cell->vmexit_detail, "reason") != 0;
+	v->time_on = !strcmp(p->target->cell->vmexit_time, "on");
 	ret = sources_setup(p, v, dir);
 	if (ret)
 		vx_close(p);
@@ -441,6 +447,36 @@ static int src_open(struct vx_src *s, int k, const struct probe_target *t, const
 }
 
 /*
+ * vmexit-time = on: kvm_exit and kvm_entry of the @n threads @tids streamed
+ * (vmexit-time.c). A failure is no error of the probe: its rows then have
+ * no time, and the cell says why (v->time.why).
+ */
+static void time_open(struct vx_priv *v, const pid_t *tids, size_t n)
+{
+	char dir[PATH_MAX], why[200];
+
+	v->time_inv_why[0] = '\0';
+	if (tracefs_host_dir(dir, sizeof(dir), why, sizeof(why))) {
+		snprintf(v->time.why, sizeof(v->time.why), "no exit-handling time: %s", why);
+		return;
+	}
+	vx_time_open(&v->time, dir, tids, n);
+}
+
+/* Window @w's start (@end 0) or stop marked in the time stream, if it is on. */
+static void time_mark(struct vx_priv *v, int w, int end)
+{
+	int ret;
+
+	if (!v->time_on || v->time.why[0])
+		return;
+	ret = vx_time_mark(&v->time, w, end);
+	if (ret)
+		snprintf(v->time.why, sizeof(v->time.why), "no exit-handling time: draining "
+			 "the trace stream failed: %s", strerror(-ret));
+}
+
+/*
  * Counters on every thread of the cell's VM processes, enabled: every
  * source, or (on any failure) none.
  */
@@ -464,6 +500,8 @@ static int counters_open(struct probe *p, struct vx_priv *v)
 	for (k = 0; !ret && k < v->nsrc; k++)
 		ret = src_open(&v->src[k], k, t, tids, n, v->bpf_note, sizeof(v->bpf_note), err,
 			       sizeof(err));
+	if (!ret && v->time_on)
+		time_open(v, tids, n);
 	free(tids);
 	if (!ret && vx_kstats_open(&v->ks, t->pids, t->npids))
 		ret = -ENOMEM;
@@ -522,6 +560,8 @@ static int read_all(struct probe *p, struct vx_priv *v, int w, int end)
 					   v->src[k].event);
 	}
 	b = clock_now_ns();
+	if (!ret)
+		time_mark(v, w, end);
 	if (end && !ret)          /* ... and after it */
 		vx_kstats_read(&v->ks, w, 1);
 	v->t[w][end] = end ? a : b;   /* the window: between the reads */
@@ -694,7 +734,7 @@ static int emit_kvm_exit(struct vx_priv *v, struct sink *sk, int w, double secs,
 
 /* A vmexit table row of source @s: counter @i (or, @i past it, the rest). */
 static int src_row(struct sink *sk, const struct vx_src *s, size_t i, long long c,
-		   const char *fid, const char *skip)
+		   long long time_ns, const char *fid, const char *skip)
 {
 	struct vmexit_row r;
 	int total = i == s->n - 1, rest = i >= s->n;
@@ -710,6 +750,7 @@ static int src_row(struct sink *sk, const struct vx_src *s, size_t i, long long 
 		r.class = s->by_class ? s->names[i] : class_names[kvm_reason_class(s->names[i])];
 	r.reason_code = rest || total || s->by_class ? -1 : (long long)s->codes[i];
 	r.count = skip ? -1 : c;
+	r.time_ns = skip ? -1 : time_ns;
 	r.counters_per_event = s->bpf ? 1 : (long long)s->n;   /* bpf: one program */
 	if (s->event_ns > 0)
 		r.cost_ns_per_event = s->event_ns;
@@ -718,30 +759,70 @@ static int src_row(struct sink *sk, const struct vx_src *s, size_t i, long long 
 	return vmexit_put(sk, &r);
 }
 
+/* The isa number of kvm_exit records of source @s ("isa == N"; 0: no isa). */
+static uint32_t src_isa(const struct vx_src *s)
+{
+	unsigned int isa = 0;
+
+	return sscanf(s->filter, "isa == %u", &isa) == 1 ? isa : 0;
+}
+
+/*
+ * Window @w's exit-handling ns of counter @i of kvm_exit source @s (its
+ * reasons: a reason, a class's, every code for the total, and past the
+ * total, the rest: the total less the named), -1 where unknown (the
+ * probe's note says why) or vmexit-time is off.
+ */
+static long long src_time(const struct vx_priv *v, const struct vx_src *s, int w, size_t i)
+{
+	unsigned long long codes[s->ncodes + 1];
+	long long all, named;
+	uint64_t pairs;
+	char why[256];
+	size_t j, n = 0;
+
+	if (!v->time_on || strcmp(s->event, VMEXIT_KVM_EXIT))
+		return -1;
+	if (i == s->n - 1)
+		return vx_time_window(&v->time, w, src_isa(s), NULL, 0, &pairs, why, sizeof(why));
+	for (j = 0; j < s->ncodes; j++)
+		if (i >= s->n ? s->map[j] >= 0 : s->map[j] == (int)i)
+			codes[n++] = s->codes[j];
+	if (!n && i >= s->n)
+		return src_time(v, s, w, s->n - 1);
+	named = n ? vx_time_window(&v->time, w, src_isa(s), codes, n, &pairs, why,
+				   sizeof(why)) : -1;
+	if (i < s->n)
+		return named;
+	all = src_time(v, s, w, s->n - 1);
+	return all < 0 ? -1 : all - (named < 0 ? 0 : named);
+}
+
 /*
  * Source @s's rows of window @w: each counter that counted (a reason, or a
  * class), its total (with @fid, the fidelity flag, if any) and the rest
- * the counters do not name; or one total row with @skip.
+ * the counters do not name; or one total row with @skip. With vmexit-time
+ * = on, kvm_exit's rows carry their handling time.
  */
-static int src_rows(struct sink *sk, const struct vx_src *s, int w, const char *fid,
-		    const char *skip)
+static int src_rows(const struct vx_priv *v, struct sink *sk, const struct vx_src *s,
+		    int w, const char *fid, const char *skip)
 {
 	long long c, sum = 0;
 	size_t i;
 	int ret = 0;
 
 	if (skip)
-		return src_row(sk, s, s->n - 1, -1, NULL, skip);
+		return src_row(sk, s, s->n - 1, -1, -1, NULL, skip);
 	for (i = 0; i < s->n && !ret; i++) {
 		c = src_count(s, w, i);
 		if (i < s->n - 1) {
 			sum += c;
-			ret = c ? src_row(sk, s, i, c, NULL, NULL) : 0;
+			ret = c ? src_row(sk, s, i, c, src_time(v, s, w, i), NULL, NULL) : 0;
 			continue;
 		}
-		ret = src_row(sk, s, i, c, fid, NULL);
+		ret = src_row(sk, s, i, c, src_time(v, s, w, i), fid, NULL);
 		if (!ret && c > sum)
-			ret = src_row(sk, s, s->n, c - sum, NULL, NULL);
+			ret = src_row(sk, s, s->n, c - sum, src_time(v, s, w, s->n), NULL, NULL);
 	}
 	return ret;
 }
@@ -767,7 +848,7 @@ static int emit_rows(struct vx_priv *v, struct sink *sk, int w, double user)
 	}
 	for (k = 0; k < v->nsrc && !ret; k++) {
 		kx = !strcmp(v->src[k].event, VMEXIT_KVM_EXIT);
-		ret = src_rows(sk, &v->src[k], w, kx ? f : NULL, kx ? skip : NULL);
+		ret = src_rows(v, sk, &v->src[k], w, kx ? f : NULL, kx ? skip : NULL);
 	}
 	return ret ?: f ? sink_metric(sk, VMEXIT_FLAG_FIDELITY, 1, "count") : 0;
 }
@@ -827,6 +908,64 @@ static int emit_cost(struct vx_priv *v, struct sink *sk, int w)
 	       (w ? 0 : emit_event_cost(v, sk, (size_t)per_exit));
 }
 
+/* Why window @w of kvm_exit source @s has no handling time, or "" if it has. */
+static void time_why(const struct vx_priv *v, int w, char *why, size_t len)
+{
+	const struct vx_src *s = NULL;
+	uint64_t pairs;
+	double tot;
+	int k;
+
+	why[0] = '\0';
+	for (k = 0; k < v->nsrc && !s; k++)
+		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
+			s = &v->src[k];
+	emit_event((struct vx_priv *)v, NULL, VMEXIT_KVM_EXIT, w, 0, &tot);
+	if (v->time.why[0])       /* the stream never opened (or failed): its reason */
+		snprintf(why, len, "%s", v->time.why);
+	else if (!s || tot <= 0)
+		snprintf(why, len, "no exit-handling time: kvm:kvm_exit counted no exit in the "
+			 "window (this kernel's KVM does not trace it, or the VM made none)");
+	else if (vx_time_window(&v->time, w, src_isa(s), NULL, 0, &pairs, why, len) >= 0)
+		why[0] = '\0';
+}
+
+/*
+ * vmexit-time = on: what streaming cost in window @w (records streamed,
+ * records the buffer dropped, at the cell window the trace-stream method's
+ * ns per event), and why a window has no time: a note (the cell's, and the
+ * first invocation's) and the metric VMEXIT_FLAG_TIME.
+ */
+static int emit_time(struct vx_priv *v, struct sink *sk, int w)
+{
+	const struct vx_time_mark *a = &v->time.at[w][0], *b = &v->time.at[w][1];
+	char why[256], cwhy[256];
+	double ns;
+	int ret = 0;
+
+	if (!v->time_on)
+		return 0;
+	time_why(v, w, why, sizeof(why));
+	if (!v->time.why[0])
+		ret = sink_metric(sk, VMEXIT_TIME_EVENTS, (double)(b->events - a->events),
+				  "count") ?:
+		      sink_metric(sk, VMEXIT_TIME_LOST, (double)(b->lost - a->lost), "count");
+	if (!ret && why[0])
+		ret = sink_metric(sk, VMEXIT_FLAG_TIME, 1, "count");
+	if (ret || w) {
+		if (why[0] && !v->time_inv_why[0])
+			snprintf(v->time_inv_why, sizeof(v->time_inv_why), "%s", why);
+		return ret;
+	}
+	if (tpcount_cost_shape(TPCOUNT_TRACE_STREAM, 1, &ns, cwhy, sizeof(cwhy)))
+		ret = sink_note(sk, VMEXIT_NOTE_TIME_COST, cwhy);
+	else
+		ret = sink_metric(sk, VMEXIT_TIME_EVENT_NS, ns, "ns");
+	ret = ret ?: why[0] ? sink_note(sk, VMEXIT_NOTE_TIME, why) : 0;
+	return ret ?: v->time_inv_why[0] ? sink_note(sk, VMEXIT_NOTE_TIME_INV,
+						     v->time_inv_why) : 0;
+}
+
 static int vx_emit(struct probe *p, enum probe_window win, struct sink *sk)
 {
 	struct vx_priv *v = p->priv;
@@ -844,7 +983,7 @@ static int vx_emit(struct probe *p, enum probe_window win, struct sink *sk)
 	ret = ret ?: emit_event(v, sk, VMEXIT_USERSPACE, w, secs, &user) ?:
 	      emit_event(v, sk, VMEXIT_VMGEXIT, w, secs, &g) ?:
 	      emit_kvm_exit(v, sk, w, secs, user) ?: emit_cost(v, sk, w) ?:
-	      emit_rows(v, sk, w, user);
+	      emit_rows(v, sk, w, user) ?: emit_time(v, sk, w);
 	if (!ret && !w)
 		ret = emit_notes(v, sk);
 	return ret ? probe_error(p, ret, "cannot store the vmexit metrics") : 0;
