@@ -135,7 +135,7 @@
 	X("corunner-pin", corunner_pin, char, [16], KEY_NAME, 1, 0, 0, NULL, "none", \
 	  config_check_corunner_pin, "co-runner's CPUs, as pin: none, core, numa:N, llc:N") \
 	X("ple", ple, char, [8], KEY_ENUM, 1, 0, 0, "default|off", "default", NULL, \
-	  "host KVM pause-loop exiting: off only where it is off already (a skip otherwise)") \
+	  "host KVM pause-loop exiting: off reloads kvm_intel/kvm_amd with PLE 0 when unused") \
 	X("variant", variant, char, [32], KEY_STRING, 1, 0, 0, NULL, "", config_check_variant, \
 	  "the workload's --variant (docs/workloads.md), e.g. resnet152; empty = its default") \
 	X("vmexit-time", vmexit_time, char, [4], KEY_ENUM, 1, 0, 0, "off|on", "off", NULL, \

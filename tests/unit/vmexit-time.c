@@ -18,6 +18,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,10 +259,25 @@ static int probe_run(pid_t kid, int wr, int rd, struct got *g, int *during)
 	return ret;
 }
 
+static char jdir[] = "/tmp/cvmbench-vxt-XXXXXX";
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st; (void)flag; (void)f;
+	return remove(path) ? -1 : 0;
+}
+
+/* The test journal's directory (made by journal_here), removed when made. */
+static void journal_gone(void)
+{
+	if (strcmp(jdir + strlen(jdir) - 6, "XXXXXX"))
+		nftw(jdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 /* A journal of this test's own (the stream's instance is journalled). */
 static int journal_here(char *err, size_t len)
 {
-	static char dir[] = "/tmp/cvmbench-vxt-XXXXXX";
+	char *dir = jdir;
 	char path[64];
 
 	if (!mkdtemp(dir))
@@ -302,6 +318,7 @@ static void probe_checks(void)
 	if (ret)
 		printf("# %s\n", why);
 	journal_close();
+	journal_gone();
 	close(to[1]);
 	waitpid(kid, NULL, 0);
 	tap_ok(!ret && during == 1 && instances() == 0,
