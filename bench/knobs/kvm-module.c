@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "journal.h"
 #include "kvm-module.h"
 #include "log.h"
@@ -66,30 +67,21 @@ int kvm_module_in_use(const char *module, char *why, size_t len)
 	return 0;
 }
 
-/* Milliseconds left until @deadline (CLOCK_MONOTONIC), 0 when past. */
-static int ms_left(const struct timespec *deadline)
+/* Milliseconds left until @deadline (clock_now_ns()), 0 when past. */
+static int ms_left(long long deadline)
 {
-	struct timespec now;
-	long ms;
+	long long ms = (deadline - clock_now_ns()) / 1000000;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
 	return ms > 0 ? (int)ms : 0;
 }
 
 int kvm_module_wait_free(const char *module, int ms, char *why, size_t len)
 {
-	struct timespec deadline, tick = { 0, 50 * 1000000 };
+	struct timespec tick = { 0, 50 * 1000000 };
+	long long deadline = clock_now_ns() + ms * 1000000LL;
 	int ret;
 
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += ms / 1000;
-	deadline.tv_nsec += (ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
-	while ((ret = kvm_module_in_use(module, why, len)) == 1 && ms_left(&deadline))
+	while ((ret = kvm_module_in_use(module, why, len)) == 1 && ms_left(deadline))
 		nanosleep(&tick, NULL);
 	return ret;
 }
@@ -142,17 +134,15 @@ static void keep_tail(char *out, size_t olen, size_t *got, const char *buf, size
 static int drain(int fd, char *out, size_t olen)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct timespec deadline;
+	long long deadline = clock_now_ns() + MODPROBE_TIMEOUT_MS * 1000000LL;
 	size_t got = 0;
 	char buf[256];
 	ssize_t n;
 	int ret;
 
 	out[0] = '\0';
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += MODPROBE_TIMEOUT_MS / 1000;
 	for (;;) {
-		ret = poll(&pfd, 1, ms_left(&deadline));
+		ret = poll(&pfd, 1, ms_left(deadline));
 		if (ret < 0 && errno == EINTR)
 			continue;
 		if (ret <= 0)
