@@ -39,7 +39,12 @@ is "$(q "SELECT status FROM cell WHERE id = $poll")" ok "poll cell ok (knob veri
 is "$(metric "$poll" halt_entries)" 0.0 "poll: halt state entries stay 0 while the sleep loop runs"
 ok "$(metric "$poll" poll_entries | cut -d. -f1)" -gt 20 "poll: POLL state entered instead"
 ok "$(metric "$hlt" halt_entries | cut -d. -f1)" -gt 20 "hlt: halt state entries grow"
-is "$(metric "$hlt" poll_entries)" 0.0 "hlt: POLL state not entered (guest_halt_poll_ns = 0)"
+# the haltpoll governor still picks POLL when some process holds a CPU
+# latency request of 0 (PM QoS, e.g. /dev/cpu_dma_latency): a stray few under
+# a loaded suite, so at most 5 % of the halt entries, not none
+hp=$(metric "$hlt" poll_entries | cut -d. -f1) hh=$(metric "$hlt" halt_entries | cut -d. -f1)
+ok "$((${hp:-1} * 20 <= ${hh:-0}))" = 1 \
+	"hlt: POLL state (almost) not entered (guest_halt_poll_ns = 0): $hp POLL vs $hh halt entries"
 
 # haltpoll:N: the value is set during the cell, the old one is back after.
 cat > "$tmp/h.ini" <<'INI'
