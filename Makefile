@@ -271,6 +271,7 @@ asan:
 check-asan: asan
 	CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn CVMBENCH_SHARE_DIR=$(CURDIR) \
 	ASAN_OPTIONS=$(ASAN_ENV_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	prove --exec '' $(UNIT_SRCS:tests/unit/%.c=$(ASAN_DIR)/tests/%.t) \
 		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS)) $(ASAN_WORKLOAD_TESTS)
 
