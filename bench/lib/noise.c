@@ -25,6 +25,7 @@
 
 #include "clock.h"
 #include "noise.h"
+#include "proc-stat.h"
 #include "sysroot.h"
 
 struct proc_row {
@@ -35,8 +36,8 @@ struct proc_row {
 /* pid, ppid and ticks of /proc/@who/stat; 0 or -1 when unread. */
 static int proc_read(const char *who, struct proc_row *r)
 {
-	unsigned long long ut = 0, st = 0, cut = 0, cst = 0;
-	char path[300], buf[1024], *p;
+	struct proc_stat ps;
+	char path[300], buf[1024];
 	FILE *f;
 	size_t n;
 
@@ -47,12 +48,11 @@ static int proc_read(const char *who, struct proc_row *r)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	p = strrchr(buf, ')');       /* comm may hold blanks and ')' */
-	if (!p || sscanf(buf, "%d", &r->pid) != 1 ||
-	    sscanf(p + 2, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-		   &r->ppid, &ut, &st, &cut, &cst) != 5)
+	if (proc_stat_parse(buf, &ps))
 		return -1;
-	r->ticks = ut + st + cut + cst;
+	r->pid = ps.pid;
+	r->ppid = ps.ppid;
+	r->ticks = ps.ticks;
 	r->mine = 0;
 	return 0;
 }

@@ -11,19 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proc-stat.h"
 #include "proc-tree.h"
 
 struct pair {
 	pid_t pid, ppid;
 };
 
-/* The parent of @pid from /proc/PID/stat (after the comm's last ')'), or -1. */
+/* The parent of @pid from /proc/PID/stat, or -1. */
 static pid_t parent_of(const char *pid)
 {
-	char path[64], buf[512], *p;
+	struct proc_stat ps;
+	char path[64], buf[1024];
 	FILE *f;
 	size_t n;
-	int ppid = -1;
 
 	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
 	f = fopen(path, "re");
@@ -32,10 +33,7 @@ static pid_t parent_of(const char *pid)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
-		return -1;
-	return (pid_t)ppid;
+	return proc_stat_parse(buf, &ps) ? -1 : (pid_t)ps.ppid;
 }
 
 static int all_pairs(struct pair **out, size_t *n)
