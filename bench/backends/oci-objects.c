@@ -112,17 +112,37 @@ static void cgroups_remove_named(const char *name)
 	closedir(d);
 }
 
-int oci_container_remove(const char *runtime, const char *id, const char *bundle)
+/*
+ * `RUNTIME delete --force ID` until the runtime's state directory @state is
+ * gone. After a kill -9 the killed run's runtime process is an orphan that
+ * may still be creating or deleting the container itself: its own removal
+ * of the state directory races ours, and ours then fails ("cannot rm state
+ * directory: No such file or directory"). Gone is what counts, so the state
+ * directory is checked after each failure; up to 5 tries, 200 ms apart.
+ */
+static int runtime_delete(const char *runtime, const char *id, const char *state)
 {
 	char *argv[] = { (char *)runtime, "delete", "--force", (char *)id, NULL };
-	char state[PATH_MAX];
+	struct timespec pause = { 0, 200000000 };
 	struct stat st;
-	int ret = 0, tree = 0;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if (stat(state, &st) || !oci_run_wait(argv, 10.0) || stat(state, &st))
+			return 0;
+		nanosleep(&pause, NULL);
+	}
+	return -EIO;
+}
+
+int oci_container_remove(const char *runtime, const char *id, const char *bundle)
+{
+	char state[PATH_MAX];
+	int ret, tree = 0;
 
 	snprintf(state, sizeof(state), "/run/%s/%s",
 		 strstr(runtime, "crun") ? "crun" : "runc", id);
-	if (!stat(state, &st) && oci_run_wait(argv, 10.0))
-		ret = -EIO;
+	ret = runtime_delete(runtime, id, state);
 	cgroups_remove_named(id);
 	if (bundle && bundle[0])
 		tree = state_dir_remove_tree(bundle);
