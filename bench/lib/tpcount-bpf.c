@@ -8,7 +8,7 @@
  * perf counter grows with the counters on the thread (docs/performance.md).
  *
  * The program, written here as instructions (no compiler, no libbpf):
- *   if (!ctl[0]) return;                      counting enabled?
+ *   if (!ctl[0]) return 1;                    counting enabled? (1: see end())
  *   if (!(record.cond_field == cond_value)) return;  the extra condition (or !=)
  *   t = index of the current tid, tgid (TPCOUNT_TGID) or CPU; if none, return;
  *                                             (compares, or a map)
@@ -24,6 +24,8 @@
  * per-counter filter, and not threads started later as TPCOUNT_INHERIT
  * (TPCOUNT_TGID counts processes, every thread of them, later ones too):
  * anything else is -EOPNOTSUPP.
+ * The program returns 1, so every other perf user of the tracepoint still
+ * sees each hit (see end()).
  * Nothing outlives the process: no object is pinned, so its exit (also by
  * kill -9) closes the perf event, program and maps, and the kernel frees them.
  * CVMBENCH_TEST_BPF_MAPS (tests) makes it look up threads and values in
@@ -110,14 +112,21 @@ static void lookup(struct prog *p, int fd, int key)
 	jmp_out(p, BPF_JEQ, 0, 0);
 }
 
-/* out: return 0 (the perf event counts nothing); patch the jumps to it. */
+/*
+ * out: return 1; patch the jumps to it. The program belongs to the
+ * tracepoint, not to our perf event: a 0 would drop the hit for every perf
+ * event on it, system-wide (perf_trace_run_bpf_submit()), so a `perf stat`,
+ * `perf kvm stat` or another cvmbench counting kvm_exit with perf-filter
+ * counters would read nothing while this program is attached. With 1 they
+ * see every hit, and our own perf event counts it too (read by no one).
+ */
 static void end(struct prog *p)
 {
 	int k;
 
 	for (k = 0; k < p->nout; k++)
 		p->i[p->out[k]].off = (short)(p->n - p->out[k] - 1);
-	emit(p, MOV_IMM(0, 0));
+	emit(p, MOV_IMM(0, 1));
 	emit(p, EXIT());
 }
 

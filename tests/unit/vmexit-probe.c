@@ -184,6 +184,32 @@ static void *run_vm(void *arg)
 }
 
 /*
+ * Wait (up to 2 s) until this process has one thread again. pthread_join()
+ * returns when the thread has left its memory (the kernel wakes the joiner
+ * in exit_mm()), before do_exit() folds its inherited perf counts into the
+ * counter it inherited from (perf_event_exit_task()): reading the counters
+ * right after the join could miss the thread's events, and did when the
+ * machine was loaded. Its /proc task entry goes after that fold.
+ */
+static void wait_thread_gone(void)
+{
+	struct timespec pause = { 0, 1000000 };
+	struct dirent *e;
+	int i, n = 2;
+
+	for (i = 0; i < 2000 && n > 1; i++) {
+		DIR *d = opendir("/proc/self/task");
+
+		for (n = 0; d && (e = readdir(d));)
+			n += e->d_name[0] != '.';
+		if (d)
+			closedir(d);
+		if (n > 1)
+			nanosleep(&pause, NULL);
+	}
+}
+
+/*
  * The child: the micro-VM, one run per request (io count), ack after; a
  * request with IN_NEW_THREAD runs the vCPU on a thread started then (as
  * QEMU starts threads after the probe's counters opened).
@@ -204,8 +230,10 @@ static void child(int rd, int wr)
 		a = (struct run_arg){ t, n & ~IN_NEW_THREAD, 0 };
 		if (!(n & IN_NEW_THREAD))
 			run_vm(&a);
-		else if (!pthread_create(&th, NULL, run_vm, &a))
+		else if (!pthread_create(&th, NULL, run_vm, &a)) {
 			pthread_join(th, NULL);
+			wait_thread_gone();
+		}
 		ok = (char)a.ok;
 		if (write(wr, &ok, 1) != 1)
 			break;
