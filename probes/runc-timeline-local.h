@@ -11,7 +11,7 @@
 
 #include <sched.h>
 
-#include "runc-timeline.h"
+#include "runc-timeline-data.h"
 
 #define RT_TASK_SLOTS 16384
 #define RT_NS_FLAGS (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | \

@@ -30,6 +30,7 @@
 #include <sys/syscall.h>
 
 #include "runc-timeline-local.h"
+#include "runc-timeline.h"
 
 #define NS_FLAGS RT_NS_FLAGS
 
