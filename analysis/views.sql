@@ -6,7 +6,7 @@
 
 -- A cell measured again in the same run (resumed after a kill, or re-run
 -- with --only) has a newer row of the same run and cell_key; the older rows
--- are superseded: kept in the file, never counted (bench/db-resume.h). These
+-- are superseded: kept in the file, never counted (DB_CELL_CURRENT, bench/db.h). These
 -- TEMP views shadow the tables of those names, so every query of show,
 -- export, plot, report and compare, and every view below, sees only the
 -- current rows; main.cell, main.skip and main.error still hold them all.

@@ -3,8 +3,8 @@
 #ifndef CVMBENCH_CELL_NOISE_H
 #define CVMBENCH_CELL_NOISE_H
 
+#include "cell-ctx.h"
 #include "noise.h"
-#include "runner.h"
 
 int cell_noise_store(const struct cell_ctx *ctx, const struct noise *n);
 

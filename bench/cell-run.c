@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "cell-check.h"
+#include "cell-run.h"
 #include "clock.h"
 #include "db.h"
 #include "journal.h"
@@ -26,7 +27,7 @@
 #include "probe.h"
 #include "procmem.h"
 #include "progress.h"
-#include "runner.h"
+#include "runner-stop.h"
 #include "sink.h"
 #include "cell-noise.h"
 

@@ -10,15 +10,6 @@
 
 struct db;
 
-/*
- * A cell's current row in its run: the newest row of its key. Older rows of
- * the same run and key are superseded (a cell cut off and run again): kept,
- * never counted. Every reader filters with this (analysis/views.sql shadows
- * the cell table with it); ids only grow, also through `merge`.
- */
-#define DB_CELL_CURRENT \
-	"id IN (SELECT max(id) FROM cell GROUP BY run_id, cell_key)"
-
 /* Environment facts of a run that say which cells it was asked for. */
 #define DB_FACT_SHARD "run.shard"     /* "I/N" of --shard; absent: all */
 #define DB_FACT_ONLY "run.only"       /* the --only keys it began with, "a,b" */

@@ -20,7 +20,6 @@
 
 #include "db-check.h"
 #include "db-local.h"
-#include "db-resume.h"
 #include "db-schema.h"
 #include "db.h"
 #include "log.h"
@@ -603,7 +602,7 @@ int db_skip_count(struct db *db, int64_t run_id)
 
 int db_probe_skip_count(struct db *db, int64_t run_id)
 {
-	/* a superseded cell's skips are not the run's any more (db-resume.h) */
+	/* a superseded cell's skips are not the run's any more (DB_CELL_CURRENT) */
 	return run_count(db, "SELECT count(*) FROM skip s WHERE s.run_id = ?1 AND "
 			 "(s.cell_id IS NULL OR s.cell_id IN (SELECT id FROM cell WHERE "
 			 "run_id = ?1 AND status <> 'skipped' AND " DB_CELL_CURRENT "))",

@@ -92,6 +92,14 @@ int db_metric_add(struct db *db, int64_t cell_id, int64_t invocation_id,
 int db_skip_add(struct db *db, int64_t run_id, int64_t cell_id,
 		const char *probe, const char *reason);
 int db_cell_note(struct db *db, int64_t cell_id, const char *key, const char *value);
+/*
+ * A cell's current row in its run: the newest row of its key. Older rows of
+ * the same run and key are superseded (a cell cut off and run again): kept,
+ * never counted. Every reader filters with this (analysis/views.sql shadows
+ * the cell table with it); ids only grow, also through `merge`.
+ */
+#define DB_CELL_CURRENT \
+	"id IN (SELECT max(id) FROM cell GROUP BY run_id, cell_key)"
 /** db_skip_count() - how many skip rows (cells or probes) run @run_id has. */
 int db_skip_count(struct db *db, int64_t run_id);
 /**

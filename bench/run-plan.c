@@ -21,7 +21,7 @@
 #include "db-resume.h"
 #include "log.h"
 #include "run-plan.h"
-#include "runner.h"
+#include "runner-opts.h"
 #include "version.h"
 
 enum { ST_NONE, ST_OK, ST_SKIPPED, ST_FAILED, ST_CUT };

@@ -8,12 +8,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cell-run.h"
 #include "config.h"
 #include "db.h"
 #include "env.h"
@@ -28,30 +28,13 @@
 #include "run-status.h"
 #include "dry-run.h"
 #include "runner.h"
+#include "runner-stop.h"
 #include "tracefs-host.h"
-
-volatile sig_atomic_t runner_stop;
 
 struct run_counts {
 	int ok, skipped, failed, interrupted;
 	int restore_failed;       /* a host setting or object was not restored */
 };
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	runner_stop = 1;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 static int check_only(const struct runner_opts *o, const struct cell *cells, size_t n)
 {
@@ -270,7 +253,7 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 		run_plan_free(&p);
 		return EXIT_FAILED;
 	}
-	catch_signals();
+	runner_stop_catch_signals();
 	run_cells(db, run_id, cells, &p, o, &rc);
 	record_tracefs_mount(db, run_id);
 	rc.restore_failed = restore_at_end(db, run_id, entry);

@@ -2,7 +2,8 @@
 /*
  * runc-timeline-local.h - what the files of the timeline share
  * (runc-timeline.c: events to marks; runc-sched.c: scheduler states of
- * each task; runc-partition.c: the instants of a start to its phases).
+ * each task; runc-partition.c: the instants of a start to its phases;
+ * runc-builder.c: the task table and the intervals they write).
  * Not for the probe: it sees runc-timeline.h only.
  */
 #ifndef CVMBENCH_RUNC_TIMELINE_LOCAL_H
@@ -10,7 +11,7 @@
 
 #include <sched.h>
 
-#include "runc-timeline.h"
+#include "runc-timeline-data.h"
 
 #define RT_TASK_SLOTS 16384
 #define RT_NS_FLAGS (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | \
@@ -58,7 +59,9 @@ struct builder {
 	long long *child_exec;    /* per start: first exec of a non-root task */
 };
 
+/* runc-builder.c */
 struct rt_task *rt_task_find(struct builder *b, int tid);
+struct rt_task *rt_task_slot(struct builder *b, int tid);
 int rt_iv_add(struct rt_start *s, int phase, int tid, long long begin, long long end);
 
 /* runc-sched.c */

@@ -30,6 +30,7 @@
 #include <sys/syscall.h>
 
 #include "runc-timeline-local.h"
+#include "runc-timeline.h"
 
 #define NS_FLAGS RT_NS_FLAGS
 
@@ -47,31 +48,10 @@ long long rt_start_total(const struct rt_start *s)
 	return s->t_end - s->t0;
 }
 
-static struct rt_task *task_slot(struct builder *b, int tid, int create)
-{
-	unsigned int h = ((unsigned int)tid * 2654435761u) % RT_TASK_SLOTS, i;
-
-	if (tid <= 0)             /* idle or interrupt context: no task of ours */
-		return NULL;
-	for (i = 0; i < RT_TASK_SLOTS; i++, h = (h + 1) % RT_TASK_SLOTS) {
-		if (b->tasks[h].tid == tid)
-			return &b->tasks[h];
-		if (!b->tasks[h].tid)
-			return create ? &b->tasks[h] : NULL;
-	}
-	return NULL;
-}
-
-/** rt_task_find() - the task @tid of a start, or NULL. */
-struct rt_task *rt_task_find(struct builder *b, int tid)
-{
-	return task_slot(b, tid, 0);
-}
-
 static int task_add(struct builder *b, int tid, int start, const struct rt_task *parent,
 		    long long ts)
 {
-	struct rt_task *t = task_slot(b, tid, 1);
+	struct rt_task *t = rt_task_slot(b, tid);
 
 	if (!t)
 		return -ENOMEM;
@@ -107,22 +87,6 @@ static int start_new(struct builder *b, const struct rt_event *e)
 	s->t0 = s->t_end = e->ts;
 	b->child_exec[r->nstarts] = 0;
 	return task_add(b, e->other, (int)r->nstarts++, NULL, e->ts);
-}
-
-/** rt_iv_add() - an interval of @s (a mark, or a scheduler state). */
-int rt_iv_add(struct rt_start *s, int phase, int tid, long long begin, long long end)
-{
-	if (s->niv == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		void *p = realloc(s->iv, cap * sizeof(*s->iv));
-
-		if (!p)
-			return -ENOMEM;
-		s->iv = p;
-		s->cap = cap;
-	}
-	s->iv[s->niv++] = (struct rt_iv){ phase, tid, begin, end };
-	return 0;
 }
 
 /* A mark: container-like activity, so the start is kept. */
@@ -353,7 +317,7 @@ static int on_event(struct builder *b, const struct rt_event *e)
 		return start_new(b, e);
 	if (e->type == RT_SWITCH || e->type == RT_WAKEUP)
 		return rt_sched_event(b, e);
-	t = task_slot(b, e->tid, 0);
+	t = rt_task_find(b, e->tid);
 	if (!t)
 		return 0;
 	s = &b->res->starts[t->start];

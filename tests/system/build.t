@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/system/build.t - the build itself: the version a binary reports and
 # stores follows the checkout (an empty commit, then `make`, reports the new
-# commit), and CFLAGS given on the command line keep the flags the code needs.
+# commit), CFLAGS given on the command line keep the flags the code needs,
+# and the guest agent links only what its main reaches.
 # Changes nothing outside a private directory.
 set -u
 cd "$(dirname "$0")/../.."
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-plan 9
+plan 10
 
 # --- the version follows the checkout ----------------------------------------
 if ! command -v git >/dev/null; then
@@ -62,3 +63,14 @@ ok $? = 0 "and passes CFLAGS to the link (a sanitizer needs its runtime)"
 make -n -B B="$tmp/b" CFLAGS='-fsanitize=address' cvmfn >"$tmp/fn" 2>&1
 grep -- '-o cvmfn' "$tmp/fn" | grep -v -q -- '-static\|nodl.o'
 ok $? = 0 "a sanitizer CFLAGS links cvmfn dynamically, without the nodl.c stubs"
+
+# --- what the guest agent links -------------------------------------------------
+# cvmbench-agent is linked from an archive, so code that no guest code calls
+# (the journal of host settings, tracefs-host.c) stays out of it.
+agent=$(dirname "$CVMBENCH")/cvmbench-agent
+if [ ! -x "$agent" ]; then
+	skip "no $agent (make all builds it)"
+else
+	is "$(nm "$agent" | grep -c ' T \(journal\|tracefs_host\)_')" 0 \
+		"cvmbench-agent links no journal and no tracefs-host.c (nothing in a guest calls them)"
+fi

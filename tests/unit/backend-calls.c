@@ -19,10 +19,11 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "cell-run.h"
 #include "config-test.h"
 #include "db.h"
 #include "journal.h"
-#include "runner.h"
+#include "runner-stop.h"
 
 /* What the fake does in the cell under test. */
 static struct {

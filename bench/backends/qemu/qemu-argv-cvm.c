@@ -11,17 +11,18 @@
  *            -machine q35,kernel-irqchip=split,confidential-guest-support=tdx0,hpet=off
  *
  * Both also need -accel kvm and -bios FIRMWARE, which a regular twin with
- * the same keys has too. Everything else of the argv (qemu-argv.c) is the
- * regular VM's, so a CVM cell and its twin differ only by these parts;
- * the twin's RAM is QEMU's default private anonymous memory, mergeable by
- * KSM. kernel-hashes=on: the firmware measures the -kernel/-initrd/-append
- * of a direct kernel boot (an OVMF built with the AmdSev package).
+ * the same keys has too. Everything else of the argv is the regular VM's
+ * (qemu-argv.c, which puts these parts into it), so a CVM cell and its
+ * twin differ only by these parts; the twin's RAM is QEMU's default
+ * private anonymous memory, mergeable by KSM. kernel-hashes=on: the
+ * firmware measures the -kernel/-initrd/-append of a direct kernel boot
+ * (an OVMF built with the AmdSev package).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "qemu-argv.h"
+#include "qemu-argv-cvm.h"
 
 /* The C-bit position and physical address reduction of Milan and Genoa. */
 #define SNP_CBITPOS 51
@@ -56,21 +57,26 @@ int qemu_argv_cvm_check(const struct vm_config *c, char *err, size_t errlen)
 	return bad ? -EINVAL : 0;
 }
 
-int qemu_argv_cvm_objects(const struct vm_config *c, struct qemu_argv *a)
+int qemu_argv_cvm_objects(const struct vm_config *c,
+			  char obj[QEMU_CVM_OBJECTS_MAX][QEMU_CVM_OBJECT_LEN])
 {
-	int ret = 0;
+	int n;
 
 	if (is_snp(c)) {
-		ret |= qemu_argv_add(a, "-object");
-		ret |= qemu_argv_add(a, "memory-backend-memfd,id=ram1,size=%uM,share=true,"
-				     "prealloc=off", c->memory_mib);
-		ret |= qemu_argv_add(a, "-object");
-		ret |= qemu_argv_add(a, "sev-snp-guest,id=sev0,cbitpos=%d,reduced-phys-bits=%d,"
-				     "kernel-hashes=on", SNP_CBITPOS, SNP_REDUCED_PHYS_BITS);
-	} else if (is_tdx(c)) {
-		ret |= qemu_argv_add(a, "-object") | qemu_argv_add(a, "tdx-guest,id=tdx0");
+		n = snprintf(obj[0], QEMU_CVM_OBJECT_LEN, "memory-backend-memfd,id=ram1,"
+			     "size=%uM,share=true,prealloc=off", c->memory_mib);
+		if (n < 0 || n >= QEMU_CVM_OBJECT_LEN)
+			return -E2BIG;
+		snprintf(obj[1], QEMU_CVM_OBJECT_LEN, "sev-snp-guest,id=sev0,cbitpos=%d,"
+			 "reduced-phys-bits=%d,kernel-hashes=on", SNP_CBITPOS,
+			 SNP_REDUCED_PHYS_BITS);
+		return 2;
 	}
-	return ret ? -E2BIG : 0;
+	if (is_tdx(c)) {
+		snprintf(obj[0], QEMU_CVM_OBJECT_LEN, "tdx-guest,id=tdx0");
+		return 1;
+	}
+	return 0;
 }
 
 const char *qemu_argv_cvm_machine(const struct vm_config *c)

@@ -20,6 +20,7 @@
 
 #include "guest.h"
 #include "qemu-argv.h"
+#include "qemu-argv-cvm.h"
 
 /* Append one argument, printf-style; -E2BIG when it does not fit. */
 static int arg(struct qemu_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -41,20 +42,6 @@ static int arg(struct qemu_argv *a, const char *fmt, ...)
 	a->argv[a->argc] = NULL;
 	a->used += (size_t)n + 1;
 	return 0;
-}
-
-int qemu_argv_add(struct qemu_argv *a, const char *fmt, ...)
-{
-	char one[4096];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(one, sizeof(one), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(one))
-		return -E2BIG;
-	return arg(a, "%s", one);
 }
 
 /* @s with every ',' doubled (QEMU's escape inside an option value). */
@@ -93,6 +80,19 @@ static int check(const struct vm_config *c, char *err, size_t errlen)
 	return bad ? -EINVAL : qemu_argv_cvm_check(c, err, errlen);
 }
 
+/* The -object arguments of @c's confidential guest (none for a regular VM). */
+static int cvm_object_args(const struct vm_config *c, struct qemu_argv *a)
+{
+	char obj[QEMU_CVM_OBJECTS_MAX][QEMU_CVM_OBJECT_LEN];
+	int i, n = qemu_argv_cvm_objects(c, obj), ret = 0;
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++)
+		ret |= arg(a, "-object") | arg(a, "%s", obj[i]);
+	return ret;
+}
+
 static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 {
 	const char *cpu = c->cpu ? c->cpu : c->cvm && !strcmp(c->cvm, "sev-snp") ?
@@ -108,7 +108,7 @@ static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 			   c->memory_mib);
 		ret |= arg(a, "-machine") | arg(a, "q35,memory-backend=mem0,mem-merge=off");
 	} else {
-		ret |= qemu_argv_cvm_objects(c, a);
+		ret |= cvm_object_args(c, a);
 		ret |= arg(a, "-machine") | arg(a, "q35%s", qemu_argv_cvm_machine(c));
 	}
 	ret |= arg(a, "-accel") | arg(a, "%s", c->accel);

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vm-config.h - the description of one VM that its QEMU command line is
+ * made from: the regular parts (qemu-argv.c) and the confidential ones
+ * (qemu-argv-cvm.c), which both read it. The defaults and limits it names
+ * (QEMU_BASE_APPEND, QEMU_MAX_INSTANCE_PORTS) are qemu-argv.h's.
+ */
+#ifndef CVMBENCH_VM_CONFIG_H
+#define CVMBENCH_VM_CONFIG_H
+
+/**
+ * struct vm_config - one VM.
+ * @qemu: the QEMU binary (NULL: qemu-system-x86_64 from PATH)
+ * @accel: "tcg" or "kvm"; @cpu: -cpu model (NULL: "host" under KVM, QEMU's default under TCG)
+ * @vcpus, @memory_mib: -smp and -m
+ * @kernel, @initrd: direct kernel boot; @append: added after QEMU_BASE_APPEND (NULL: none)
+ * @data_disk: a raw image attached read-only as virtio-blk (NULL: none)
+ * @console: the file the serial console (ttyS0) is written to
+ * @agent_socket: a Unix socket the host listens on; QEMU connects to it and
+ *                joins it to the virtio-serial port GUEST_PORT_NAME
+ * @instance_ports: virtio-serial ports for instances, org.cvmbench.i0 ...
+ *                  (at most QEMU_MAX_INSTANCE_PORTS), each joined to the Unix
+ *                  socket @port_dir/iN.sock the host listens on
+ * @model: 1 = confidential = model: guest RAM preallocated and not
+ *         mergeable (memory-backend-ram prealloc=on,merge=off); not a CVM
+ * @cvm: "sev-snp" or "tdx" (NULL: a regular VM): the confidential parts of
+ *       the argv (qemu-argv-cvm.c, ../shared/CVM.md); needs accel kvm and
+ *       @firmware; under sev-snp a NULL @cpu is EPYC-v4
+ * @firmware: -bios FILE (NULL: none, QEMU's own SeaBIOS)
+ * @qmp_socket: a QMP monitor socket QEMU listens on (-qmp unix:PATH,
+ *              server=on,wait=off), which the host probes ask for KVM's
+ *              statistics (query-stats, bench/lib/qmp.c); NULL: none
+ */
+struct vm_config {
+	const char *qemu;
+	const char *accel;
+	const char *cpu;
+	unsigned int vcpus;
+	unsigned int memory_mib;
+	const char *kernel;
+	const char *initrd;
+	const char *append;
+	const char *data_disk;
+	const char *console;
+	const char *agent_socket;
+	int model;
+	unsigned int instance_ports;
+	const char *port_dir;
+	const char *cvm;
+	const char *firmware;
+	const char *qmp_socket;
+};
+
+#endif
