@@ -6,7 +6,8 @@
  * each spawn, so the instance (and a container runtime with its container)
  * starts on those CPUs; cvmbench's thread gets its CPUs back at once. The
  * qemu backend binds its VMs' vCPU threads, found with QMP query-cpus-fast,
- * once each VM is up (pin-vcpu.c).
+ * once each VM is up (pin-vcpu.c, which takes each vCPU's CPUs from here
+ * and says here how many VMs it pinned).
  * Nothing on the host changes, so nothing is journalled.
  */
 #include <errno.h>
@@ -21,6 +22,7 @@ static struct {
 	struct placement_spec spec;
 	cpu_set_t saved;
 	int saved_ok;
+	int vms_pinned;               /* VMs whose vCPUs pin_vcpus() bound */
 } pin;
 
 /* Can @c's pin be applied here? 0, or -errno with @why; *@pl the topology. */
@@ -55,7 +57,6 @@ static int pin_supported(const struct cell *c, char *why, size_t len)
 static int pin_apply(const struct cell *c, char *why, size_t len)
 {
 	memset(&pin, 0, sizeof(pin));
-	pin_vcpus_forget();
 	if (pin_check(c, &pin.pl, why, len))
 		return KNOB_SKIP;
 	if (!pin.pl)
@@ -69,7 +70,6 @@ static void pin_restore(const struct cell *c)
 {
 	(void)c;
 	pin_spawn_leave();
-	pin_vcpus_forget();
 	placement_close(pin.pl);
 	memset(&pin, 0, sizeof(pin));
 }
@@ -124,6 +124,16 @@ int pin_obtained(pid_t pid, char *buf, size_t len)
 		return -errno;
 	placement_cpus_text(&set, buf, len);
 	return 0;
+}
+
+void pin_vcpus_note(void)
+{
+	pin.vms_pinned++;
+}
+
+int pin_vcpus_pinned(void)
+{
+	return pin.vms_pinned;
 }
 
 const struct knob_ops knob_pin = {
