@@ -7,7 +7,10 @@
  * starts on those CPUs; cvmbench's thread gets its CPUs back at once. The
  * qemu backend binds its VMs' vCPU threads, found with QMP query-cpus-fast,
  * once each VM is up (pin-vcpu.c, which takes each vCPU's CPUs from here
- * and says here how many VMs it pinned).
+ * and says here how many VMs it pinned). A container's runtime moves it
+ * into a cgroup, whose cpuset would reset the affinity it inherited, so
+ * the runc and crun backends also write the CPUs of the spawn in progress
+ * (pin_spawn_cpus()) into its config.json.
  * Nothing on the host changes, so nothing is journalled.
  */
 #include <errno.h>
@@ -23,6 +26,8 @@ static struct {
 	cpu_set_t saved;
 	int saved_ok;
 	int vms_pinned;               /* VMs whose vCPUs pin_vcpus() bound */
+	int spawning;                 /* between pin_spawn_enter() and _leave() */
+	cpu_set_t spawn_set;          /* the CPUs of that spawn */
 } pin;
 
 /* Can @c's pin be applied here? 0, or -errno with @why; *@pl the topology. */
@@ -105,13 +110,27 @@ int pin_spawn_enter(int idx)
 {
 	cpu_set_t set;
 
+	int ret;
+
 	if (!pin_instance_cpus(idx, &set))
 		return 0;
-	return placement_bind_thread(pin.pl, &set);
+	ret = placement_bind_thread(pin.pl, &set);
+	pin.spawning = !ret;
+	pin.spawn_set = set;
+	return ret;
+}
+
+int pin_spawn_cpus(char *buf, size_t len)
+{
+	if (!pin.pl || !pin.spawning)
+		return 0;
+	placement_cpus_text(&pin.spawn_set, buf, len);
+	return 1;
 }
 
 void pin_spawn_leave(void)
 {
+	pin.spawning = 0;
 	if (pin.pl && pin.saved_ok)
 		sched_setaffinity(0, sizeof(pin.saved), &pin.saved);
 }

@@ -21,6 +21,12 @@
 int pin_instance_cpus(int idx, cpu_set_t *set);
 /** pin_spawn_enter() - bind this thread for instance @idx: 0 or -errno. */
 int pin_spawn_enter(int idx);
+/**
+ * pin_spawn_cpus() - "CPUS" that pin_spawn_enter() bound this thread to for
+ * the spawn in progress (for a container's config.json): 1, or 0 when the
+ * cell is unpinned or no spawn is in progress.
+ */
+int pin_spawn_cpus(char *buf, size_t len);
 /** pin_spawn_leave() - give this thread its CPUs back. */
 void pin_spawn_leave(void);
 /** pin_obtained() - "CPUS" that @pid may run on, read back: 0 or -errno. */
