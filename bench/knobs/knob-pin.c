@@ -15,10 +15,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "knob-pin.h"
 #include "placement.h"
+#include "proc-tree.h"
 
 static struct {
 	struct placement *pl;         /* NULL: unpinned */
@@ -153,6 +155,18 @@ void pin_vcpus_note(void)
 int pin_vcpus_pinned(void)
 {
 	return pin.vms_pinned;
+}
+
+int pin_obtained_child(pid_t pid, char *buf, size_t len)
+{
+	pid_t *tree = NULL;
+	size_t n = 0;
+	int ret = proc_tree(&pid, 1, &tree, &n);
+
+	if (!ret)
+		ret = n > 1 ? pin_obtained(tree[n - 1], buf, len) : -ESRCH;
+	free(tree);
+	return ret;
 }
 
 const struct knob_ops knob_pin = {

@@ -31,6 +31,12 @@ int pin_spawn_cpus(char *buf, size_t len);
 void pin_spawn_leave(void);
 /** pin_obtained() - "CPUS" that @pid may run on, read back: 0 or -errno. */
 int pin_obtained(pid_t pid, char *buf, size_t len);
+/**
+ * pin_obtained_child() - "CPUS" that the last descendant of @pid may run
+ * on (a container runtime's container: runc's child is its cvmfn), read
+ * back: 0, -ESRCH when @pid has none, or -errno.
+ */
+int pin_obtained_child(pid_t pid, char *buf, size_t len);
 /** pin_vcpus_note() - pin_vcpus() (pin-vcpu.h) pinned one more VM of the cell. */
 void pin_vcpus_note(void);
 /** pin_vcpus_pinned() - how many VMs of the cell pin_vcpus() pinned (0 after the cell). */

@@ -150,5 +150,6 @@ if [ -z "$allowed" ] && [ -n "$refused" ]; then
 elif [ "$allowed" != "$core0" ] && [ "${how#inherited}" != "$how" ]; then
 	skip "the container has no cpuset here ($how), and its cgroup reset its CPUs to $allowed"
 else
-	is "$allowed" "$core0" "runc, pin = core: the container's cvmfn runs on the first allowed core's CPUs"
+	is "$allowed/$(param "$tmp/runc.db" core pin.obtained.container.0)" "$core0/$core0" \
+		"runc, pin = core: the container's cvmfn runs on the first allowed core's CPUs, as stored (pin.obtained.container.0)"
 fi
