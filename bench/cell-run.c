@@ -160,6 +160,22 @@ static void placement_note(struct cell_state *cs, int idx, pid_t pid)
 		cs->placement_noted = 1;
 }
 
+/*
+ * A container's CPUs once it is up (its runtime's, pin.obtained.I, say only
+ * what the container started with; its cgroup may change them): stored as
+ * pin.obtained.container.I for the first 8 instances of a warm cell.
+ */
+static void placement_note_container(struct cell_state *cs, int idx, pid_t pid)
+{
+	char key[48], cpus[160];
+
+	if (!(cs->be->flags & BACKEND_CGROUPS) || idx >= 8 ||
+	    pin_obtained_child(pid, cpus, sizeof(cpus)))
+		return;
+	snprintf(key, sizeof(key), "pin.obtained.container.%d", idx);
+	db_cell_note(cs->ctx->db, cs->ctx->cell_id, key, cpus);
+}
+
 /* Start instance @idx without waiting for it; the error goes to in->error. */
 static int spawn_begin(struct cell_state *cs, struct instance *in, int idx)
 {
@@ -200,6 +216,8 @@ static int spawn_instance(struct cell_state *cs, struct instance *in, int idx)
 	if (ret) {
 		cell_fail(cs->ctx, "instance of %s: %s", c->workload, in->error);
 		backend_close(cs->be, cs->be_state, in, 1.0);
+	} else {
+		placement_note_container(cs, idx, in->pid);
 	}
 	return ret;
 }

@@ -8,7 +8,9 @@
  * on the first `cpus` CPUs and in the cell's CPU-quota cgroup when those
  * are set. What the starts of a cell share (netns, quota cgroup, rootfs)
  * is the cell state of oci-cell.c, made by cell_begin() and prepare(); each
- * start gets its own bundle directory (config.json) and container id,
+ * start gets its own bundle directory (config.json: a pinned start's CPUs
+ * as the container's cpuset where the runtime can make one, oci-cpuset.c,
+ * as cell_param pin.container says) and container id,
  * journalled before the runtime starts, and removed by cleanup() - with
  * `RUNTIME delete --force` only when the runtime left its state behind.
  */
@@ -25,6 +27,7 @@
 
 #include "backend.h"
 #include "journal.h"
+#include "knob-pin.h"
 #include "log.h"
 #include "oci-bundle.h"
 #include "oci-host.h"
@@ -84,6 +87,11 @@ static int supported(const struct oci_runtime *rt, const struct cell *c, char *w
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	char path[PATH_MAX];
 
+	if (c->cpus > 0 && strcmp(c->pin, "none")) {
+		snprintf(why, len, "cpus = %d and pin = %s both choose the containers' CPUs: "
+			 "set one of them", c->cpus, c->pin);
+		return 0;
+	}
 	if (geteuid()) {
 		snprintf(why, len, "%s needs root (containers, cgroups, namespaces)",
 			 rt->binary);
@@ -117,8 +125,28 @@ static int crun_supported(const struct cell *c, char *why, size_t len)
 	return supported(&crun, c, why, len);
 }
 
-static int cell_begin(const struct oci_runtime *rt, const struct cell *c, void **state,
-		      char *err, size_t errlen)
+/*
+ * Can a pinned start's CPUs be its container's cpuset? In oc->cpuset; a
+ * pinned cell says how its containers got their CPUs (pin.container).
+ */
+static void cpuset_check(struct oci_cell *oc, const struct cell *c,
+			 const struct backend_env *env)
+{
+	char why[300], words[400];
+
+	oc->cpuset = oci_cpuset_usable(c, why, sizeof(why));
+	if (!strcmp(c->pin, "none") || !env->note)
+		return;
+	if (oc->cpuset)
+		snprintf(words, sizeof(words), "cpuset: each container's config.json "
+			 "linux.resources.cpu.cpus");
+	else
+		snprintf(words, sizeof(words), "inherited affinity only, no cpuset: %s", why);
+	env->note(env->note_ctx, "pin.container", words);
+}
+
+static int cell_begin(const struct oci_runtime *rt, const struct cell *c,
+		      const struct backend_env *env, void **state, char *err, size_t errlen)
 {
 	struct oci_cell *oc = calloc(1, sizeof(*oc));
 	int ret;
@@ -134,6 +162,7 @@ static int cell_begin(const struct oci_runtime *rt, const struct cell *c, void *
 		free(oc);
 		return ret;
 	}
+	cpuset_check(oc, c, env);
 	*state = oc;
 	return 0;
 }
@@ -141,15 +170,13 @@ static int cell_begin(const struct oci_runtime *rt, const struct cell *c, void *
 static int runc_cell_begin(const struct cell *c, const struct backend_env *env,
 			   void **state, char *err, size_t errlen)
 {
-	(void)env;
-	return cell_begin(&runc, c, state, err, errlen);
+	return cell_begin(&runc, c, env, state, err, errlen);
 }
 
 static int crun_cell_begin(const struct cell *c, const struct backend_env *env,
 			   void **state, char *err, size_t errlen)
 {
-	(void)env;
-	return cell_begin(&crun, c, state, err, errlen);
+	return cell_begin(&crun, c, env, state, err, errlen);
 }
 
 /* Model files in the data directory, then the cell's rootfs from them. */
@@ -172,7 +199,7 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 		       size_t errlen)
 {
 	static unsigned int seq;
-	char dir[PATH_MAX - 128], name[PATH_MAX * 2 + 80];
+	char dir[PATH_MAX - 128], name[PATH_MAX * 2 + 80], pin[160];
 	struct oci_bundle_opts o;
 
 	oci_state_dir(dir, sizeof(dir));
@@ -186,7 +213,8 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 		return (int)st->journal_id;
 	}
 	o = (struct oci_bundle_opts){ oc->rootfs, st->bundle, st->id,
-				     oc->netns_id > 0 ? oc->netns : NULL, env->digest };
+				     oc->netns_id > 0 ? oc->netns : NULL, env->digest,
+				     oc->cpuset && pin_spawn_cpus(pin, sizeof(pin)) ? pin : NULL };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 

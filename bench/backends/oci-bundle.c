@@ -260,7 +260,11 @@ static void add_namespace(cJSON *ns, const char *type, const char *path)
 	cJSON_AddItemToArray(ns, n);
 }
 
-static cJSON *resources(const struct cell *c)
+/*
+ * linux.resources: no device; cpu.quota/period for cpu-quota; cpu.cpus the
+ * pin's CPUs of this start (@pin), else the first `cpus` CPUs.
+ */
+static cJSON *resources(const struct cell *c, const char *pin)
 {
 	cJSON *r = cJSON_CreateObject(), *dev, *d, *cpu;
 	char cpus[32];
@@ -270,14 +274,16 @@ static cJSON *resources(const struct cell *c)
 	cJSON_AddBoolToObject(d, "allow", 0);
 	cJSON_AddStringToObject(d, "access", "rwm");
 	cJSON_AddItemToArray(dev, d);
-	if (c->cpus <= 0 && c->cpu_quota >= 100)
+	if (c->cpus <= 0 && c->cpu_quota >= 100 && !pin)
 		return r;
 	cpu = cJSON_AddObjectToObject(r, "cpu");
 	if (c->cpu_quota < 100) {
 		cJSON_AddNumberToObject(cpu, "quota", 1000 * c->cpu_quota);
 		cJSON_AddNumberToObject(cpu, "period", 100000);
 	}
-	if (c->cpus > 0) {
+	if (pin) {
+		cJSON_AddStringToObject(cpu, "cpus", pin);
+	} else if (c->cpus > 0) {
 		snprintf(cpus, sizeof(cpus), c->cpus > 1 ? "0-%d" : "0", c->cpus - 1);
 		cJSON_AddStringToObject(cpu, "cpus", cpus);
 	}
@@ -297,7 +303,7 @@ static cJSON *linux_section(const struct cell *c, const struct oci_bundle_opts *
 	cJSON *l = cJSON_CreateObject(), *ns;
 	char path[128];
 
-	cJSON_AddItemToObject(l, "resources", resources(c));
+	cJSON_AddItemToObject(l, "resources", resources(c, o->cpus));
 	snprintf(path, sizeof(path), "/%s", o->id);
 	if (strcmp(c->cgroups, "off"))
 		cJSON_AddStringToObject(l, "cgroupsPath", path);

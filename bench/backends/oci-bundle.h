@@ -3,7 +3,8 @@
  * oci-bundle.h - OCI bundles for the runc and crun backends: a minimal
  * root filesystem per workload (the static cvmfn and the workload's model
  * and data files) shared by the starts of a cell, and one config.json per
- * start, built with cJSON.
+ * start, built with cJSON (with the `pin` key's CPUs as the container's
+ * cpuset when the start is pinned).
  */
 #ifndef CVMBENCH_OCI_BUNDLE_H
 #define CVMBENCH_OCI_BUNDLE_H
@@ -20,6 +21,7 @@ struct oci_bundle_opts {
 	const char *id;           /* container id; also the cgroup's name */
 	const char *netns_path;   /* join this network namespace; NULL = a new one */
 	const char *digest;       /* cvmfn serve --digest; NULL = its default */
+	const char *cpus;         /* the pin's CPUs ("0-3,6"): linux.resources.cpu.cpus; NULL = none */
 };
 
 /**

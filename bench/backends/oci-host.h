@@ -33,6 +33,7 @@ struct oci_cell {
 	char quota[PATH_MAX];     /* the CPU-quota cgroup, if quota_id */
 	char procs[PATH_MAX + 16];/* its cgroup.procs */
 	char rootfs[PATH_MAX];    /* the cell's rootfs, if rootfs_id */
+	int cpuset;               /* the runtime can give a container a cpuset (oci-cpuset.c) */
 };
 
 /**
@@ -58,5 +59,12 @@ int oci_run_wait(char *const argv[], double timeout_s);
 
 /** oci_container_remove() - the oci-container undo, for the backend itself. */
 int oci_container_remove(const char *runtime, const char *id, const char *bundle);
+
+/**
+ * oci_cpuset_usable() - can the runtime put @c's containers in a cpuset of
+ * their own here (a cpuset controller, cgroups not off)? 1, or 0 with the
+ * reason in @why (oci-cpuset.c).
+ */
+int oci_cpuset_usable(const struct cell *c, char *why, size_t len);
 
 #endif

@@ -6,21 +6,30 @@
  * each spawn, so the instance (and a container runtime with its container)
  * starts on those CPUs; cvmbench's thread gets its CPUs back at once. The
  * qemu backend binds its VMs' vCPU threads, found with QMP query-cpus-fast,
- * once each VM is up (pin-vcpu.c).
+ * once each VM is up (pin-vcpu.c, which takes each vCPU's CPUs from here
+ * and says here how many VMs it pinned). A container's runtime moves it
+ * into a cgroup, whose cpuset would reset the affinity it inherited, so
+ * the runc and crun backends also write the CPUs of the spawn in progress
+ * (pin_spawn_cpus()) into its config.json.
  * Nothing on the host changes, so nothing is journalled.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "knob-pin.h"
 #include "placement.h"
+#include "proc-tree.h"
 
 static struct {
 	struct placement *pl;         /* NULL: unpinned */
 	struct placement_spec spec;
 	cpu_set_t saved;
 	int saved_ok;
+	int vms_pinned;               /* VMs whose vCPUs pin_vcpus() bound */
+	int spawning;                 /* between pin_spawn_enter() and _leave() */
+	cpu_set_t spawn_set;          /* the CPUs of that spawn */
 } pin;
 
 /* Can @c's pin be applied here? 0, or -errno with @why; *@pl the topology. */
@@ -55,7 +64,6 @@ static int pin_supported(const struct cell *c, char *why, size_t len)
 static int pin_apply(const struct cell *c, char *why, size_t len)
 {
 	memset(&pin, 0, sizeof(pin));
-	pin_vcpus_forget();
 	if (pin_check(c, &pin.pl, why, len))
 		return KNOB_SKIP;
 	if (!pin.pl)
@@ -69,7 +77,6 @@ static void pin_restore(const struct cell *c)
 {
 	(void)c;
 	pin_spawn_leave();
-	pin_vcpus_forget();
 	placement_close(pin.pl);
 	memset(&pin, 0, sizeof(pin));
 }
@@ -105,13 +112,27 @@ int pin_spawn_enter(int idx)
 {
 	cpu_set_t set;
 
+	int ret;
+
 	if (!pin_instance_cpus(idx, &set))
 		return 0;
-	return placement_bind_thread(pin.pl, &set);
+	ret = placement_bind_thread(pin.pl, &set);
+	pin.spawning = !ret;
+	pin.spawn_set = set;
+	return ret;
+}
+
+int pin_spawn_cpus(char *buf, size_t len)
+{
+	if (!pin.pl || !pin.spawning)
+		return 0;
+	placement_cpus_text(&pin.spawn_set, buf, len);
+	return 1;
 }
 
 void pin_spawn_leave(void)
 {
+	pin.spawning = 0;
 	if (pin.pl && pin.saved_ok)
 		sched_setaffinity(0, sizeof(pin.saved), &pin.saved);
 }
@@ -124,6 +145,28 @@ int pin_obtained(pid_t pid, char *buf, size_t len)
 		return -errno;
 	placement_cpus_text(&set, buf, len);
 	return 0;
+}
+
+void pin_vcpus_note(void)
+{
+	pin.vms_pinned++;
+}
+
+int pin_vcpus_pinned(void)
+{
+	return pin.vms_pinned;
+}
+
+int pin_obtained_child(pid_t pid, char *buf, size_t len)
+{
+	pid_t *tree = NULL;
+	size_t n = 0;
+	int ret = proc_tree(&pid, 1, &tree, &n);
+
+	if (!ret)
+		ret = n > 1 ? pin_obtained(tree[n - 1], buf, len) : -ESRCH;
+	free(tree);
+	return ret;
 }
 
 const struct knob_ops knob_pin = {

@@ -4,7 +4,7 @@
  * cell runs on. The knob resolves the spec against the topology when the
  * cell starts (an object the machine lacks skips the cell with the reason);
  * the qemu backend binds its VMs' vCPU threads once they are up
- * (pin_vcpus()); for the other backends the cell binds its own thread to
+ * (pin-vcpu.h pin_vcpus()); for the other backends the cell binds its own thread to
  * instance i's CPUs around that instance's spawn (the child inherits them)
  * and reads back what the instance obtained with sched_getaffinity(2).
  */
@@ -21,29 +21,30 @@
 int pin_instance_cpus(int idx, cpu_set_t *set);
 /** pin_spawn_enter() - bind this thread for instance @idx: 0 or -errno. */
 int pin_spawn_enter(int idx);
+/**
+ * pin_spawn_cpus() - "CPUS" that pin_spawn_enter() bound this thread to for
+ * the spawn in progress (for a container's config.json): 1, or 0 when the
+ * cell is unpinned or no spawn is in progress.
+ */
+int pin_spawn_cpus(char *buf, size_t len);
 /** pin_spawn_leave() - give this thread its CPUs back. */
 void pin_spawn_leave(void);
 /** pin_obtained() - "CPUS" that @pid may run on, read back: 0 or -errno. */
 int pin_obtained(pid_t pid, char *buf, size_t len);
 /**
- * pin_vcpus() - bind the vCPU threads of the VM @vm of a qemu cell (QEMU
- * @qemu, its QMP socket @qmp_path) as the cell's pin says: the VM's vCPU j
- * as instance @first + j (pin-vcpu.c), QEMU's other threads to the union;
- * what each vCPU thread obtained, read back, goes to @put as
- * pin.obtained.vcpuJ (VM 0) or pin.obtained.vmV.vcpuJ. 0 (also when the
- * cell is unpinned), or -errno with @err.
+ * pin_obtained_child() - "CPUS" that the last descendant of @pid may run
+ * on (a container runtime's container: runc's child is its cvmfn), read
+ * back: 0, -ESRCH when @pid has none, or -errno.
  */
-int pin_vcpus(pid_t qemu, const char *qmp_path, int vm, int first,
-	      void (*put)(void *ctx, const char *key, const char *value), void *ctx,
-	      char *err, size_t errlen);
-/** pin_vcpus_pinned() - how many VMs of the cell pin_vcpus() pinned. */
+int pin_obtained_child(pid_t pid, char *buf, size_t len);
+/** pin_vcpus_note() - pin_vcpus() (pin-vcpu.h) pinned one more VM of the cell. */
+void pin_vcpus_note(void);
+/** pin_vcpus_pinned() - how many VMs of the cell pin_vcpus() pinned (0 after the cell). */
 int pin_vcpus_pinned(void);
-/** pin_vcpus_forget() - the cell is over: none pinned. */
-void pin_vcpus_forget(void);
 /**
  * pin_sanity() - the setup flags of the cell (stored as cell_param
  * "sanity.*", listed by `cvmbench show`): the qemu backend's vCPU threads
- * unpinned (no pin_vcpus() pinned them); a co-runner (@corunner > 0: its
+ * unpinned (pin_vcpus_pinned() 0); a co-runner (@corunner > 0: its
  * pid) under a last-level cache that the instance @pid also runs under.
  */
 void pin_sanity(const char *backend, pid_t pid, pid_t corunner,

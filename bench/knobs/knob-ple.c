@@ -15,13 +15,20 @@
  * use after a wait) fails every later cell until a retry works. Every cell
  * records the parameter's value during it (cell_param ple.actual).
  * No vendor module loaded: a skip saying so. Loaded with PLE off already:
- * measured as it is, nothing changed.
+ * measured as it is, nothing changed. A cell that boots no KVM guest (a
+ * backend without a guest: native, runc, crun; qemu with accel = tcg, or
+ * accel = auto where /dev/kvm does not open, as qemu-accel.c decides) is a
+ * skip saying so, before the module is looked at: PLE concerns KVM guests
+ * only, and a reload for a cell without one would change the host for
+ * nothing.
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "backend.h"
+#include "cvm-host.h"
 #include "journal.h"
 #include "knob.h"
 #include "kvm-module.h"
@@ -69,6 +76,33 @@ static int ple_reloadable(int i, const char *value, char *why, size_t len)
 	return 1;
 }
 
+/*
+ * Does @c boot a KVM guest? 1, or 0 with the reason in @why: a backend
+ * without a guest, accel = tcg, or accel = auto where /dev/kvm does not
+ * open (qemu-accel.c then starts the guest under TCG).
+ */
+static int ple_kvm_guest(const struct cell *c, char *why, size_t len)
+{
+	const struct backend_ops *be = backend_find(c->backend);
+	char kvm[200];
+
+	if (!be || !(be->flags & BACKEND_GUEST)) {
+		snprintf(why, len, "ple = off: the cell runs no KVM guest (backend %s)",
+			 c->backend);
+		return 0;
+	}
+	if (!strcmp(c->accel, "tcg")) {
+		snprintf(why, len, "ple = off: the cell runs no KVM guest (accel = tcg)");
+		return 0;
+	}
+	if (!strcmp(c->accel, "auto") && !cvm_host_kvm_opens(kvm, sizeof(kvm))) {
+		snprintf(why, len, "ple = off: the cell runs no KVM guest (accel = auto "
+			 "gives TCG here: %s)", kvm);
+		return 0;
+	}
+	return 1;
+}
+
 static int ple_supported(const struct cell *c, char *why, size_t len)
 {
 	char value[32];
@@ -76,6 +110,8 @@ static int ple_supported(const struct cell *c, char *why, size_t len)
 
 	if (strcmp(c->ple, "off"))
 		return 1;
+	if (!ple_kvm_guest(c, why, len))
+		return 0;
 	i = ple_find(value, sizeof(value));
 	if (i < 0) {
 		snprintf(why, len, "ple = off: neither kvm_intel (ple_gap) nor kvm_amd "

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * pin-vcpu.c - the `pin` key for the qemu backend (knob-pin.h
+ * pin-vcpu.c - the `pin` key for the qemu backend (pin-vcpu.h
  * pin_vcpus()): once a VM is up, its vCPU threads come from QMP
  * query-cpus-fast (qmp-cpus.h), each checked to be one of that QEMU's
  * threads (/proc/PID/task; else the cell fails with the reason), and are
@@ -20,14 +20,13 @@
 #include <string.h>
 
 #include "knob-pin.h"
+#include "pin-vcpu.h"
 #include "placement.h"
 #include "proc-tasks.h"
 #include "qmp-cpus.h"
 
 #define QMP_PIN_TIMEOUT_MS 10000
 #define MAX_VCPUS 1024
-
-static int vcpus_pinned;      /* VMs whose vCPUs this cell pinned */
 
 /* The CPUs of vCPU @v of a VM whose first cell-wide vCPU is @first. */
 static int vcpu_set(const struct qmp_vcpu *v, int first, cpu_set_t *set)
@@ -158,16 +157,6 @@ int pin_vcpus(pid_t qemu, const char *qmp_path, int vm, int first,
 	ret = ret ?: vcpus_of(qemu, v, n, err, errlen);
 	ret = ret ?: pin_vm(qemu, v, n, vm, first, put, ctx, err, errlen);
 	if (!ret)
-		vcpus_pinned++;
+		pin_vcpus_note();
 	return ret;
-}
-
-int pin_vcpus_pinned(void)
-{
-	return vcpus_pinned;
-}
-
-void pin_vcpus_forget(void)
-{
-	vcpus_pinned = 0;
 }

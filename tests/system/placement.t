@@ -8,7 +8,10 @@
 # memory on one NUMA node are skipped cells with the reason (pin on the
 # qemu backend: pin-vcpu.t); a bad spec is a config error at file:line; a co-runner
 # sharing the instance's last-level cache is a setup flag `show` prints;
-# a runc container's cvmfn runs on the core its instance was pinned to.
+# a runc container's cvmfn runs on the core its instance was pinned to
+# (its config.json's cpuset; also inside a restricted cpuset), and the cell
+# says how it got them (pin.container); where runc can make no cpuset (or
+# refuses it) that is a skip naming why.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -17,7 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 
-N=10
+N=11
 plan $N
 $CVMBENCH env 2>/dev/null | grep -q '^topology.hwloc .*built without' &&
 	skip_all $N "built without hwloc"
@@ -122,7 +125,7 @@ why=
 [ -z "$why" ] && ! command -v runc >/dev/null && why="runc is not installed"
 [ -z "$why" ] && [ "$(here runc)" != "supported here" ] && why="runc: $(here runc)"
 if [ -n "$why" ]; then
-	skip "$why"
+	skip_rest 2 "$why"
 	exit 0
 fi
 sed 's/^pin = core$/pin = core\nbackend = runc/' "$tmp/core.ini" > "$tmp/runc.ini"
@@ -136,4 +139,17 @@ for _ in $(seq 400); do
 	sleep 0.05
 done
 kill -INT "$pid"; wait "$pid"
-is "$allowed" "$core0" "runc, pin = core: the container's cvmfn runs on the first allowed core's CPUs"
+# how the container got its CPUs (backend-oci.c): its own cpuset (config.json), or,
+# where the runtime can make none, only the affinity it inherits
+how=$(param "$tmp/runc.db" core pin.container)
+ok "$(echo "$how" | grep -cE '^(cpuset: |inherited affinity only, no cpuset: )')" = 1 \
+	"runc, pin = core: pin.container says how the container got its CPUs ($how)"
+refused=$(grep -i -m1 cpuset "$tmp/runc.err")
+if [ -z "$allowed" ] && [ -n "$refused" ]; then
+	skip "runc refused the container's cpuset here: $refused"
+elif [ "$allowed" != "$core0" ] && [ "${how#inherited}" != "$how" ]; then
+	skip "the container has no cpuset here ($how), and its cgroup reset its CPUs to $allowed"
+else
+	is "$allowed/$(param "$tmp/runc.db" core pin.obtained.container.0)" "$core0/$core0" \
+		"runc, pin = core: the container's cvmfn runs on the first allowed core's CPUs, as stored (pin.obtained.container.0)"
+fi

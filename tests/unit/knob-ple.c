@@ -13,7 +13,10 @@
  * a read-back that differs: an error, the tree as found. A child that
  * applied and was killed (kill -9): journal_restore_all() - what `cvmbench
  * restore` runs - loads 128 again. pause_filter_count 0: off already,
- * nothing run. ple = default: nothing to do. No root: a temp directory.
+ * nothing run. ple = default: nothing to do. A cell that boots no KVM
+ * guest (native, runc, qemu with accel = tcg, accel = auto without
+ * /dev/kvm): a skip saying so, modprobe not run, though the module could be
+ * reloaded; accel = auto with /dev/kvm: reloaded. No root: a temp directory.
  */
 #include <errno.h>
 #include <limits.h>
@@ -34,6 +37,8 @@
 extern const struct knob_ops knob_ple;
 
 #define GAP "/sys/module/kvm_intel/parameters/ple_gap"
+/* A cell that boots a KVM guest: the qemu backend, accel = kvm. */
+#define KVM_GUEST .backend = "qemu", .accel = "kvm"
 #define HPN "/sys/module/kvm/parameters/halt_poll_ns"
 
 static char tmp[PATH_MAX / 4], root[PATH_MAX / 4 + 8], path0[PATH_MAX];
@@ -125,7 +130,7 @@ static const char *logged(void)
 
 static void test_reload(void)
 {
-	struct cell c = { .ple = "off" };
+	struct cell c = { .ple = "off", KVM_GUEST };
 	char why[512] = "", desc[256] = "";
 
 	tree("kvm_intel", "ple_gap", "128\n", "0\n");
@@ -159,7 +164,7 @@ static void test_reload(void)
 static void test_refused(const char *ref, const char *steer, int want, const char *says,
 			 const char *log)
 {
-	struct cell c = { .ple = "off" };
+	struct cell c = { .ple = "off", KVM_GUEST };
 	char why[512] = "";
 	int ret;
 
@@ -187,7 +192,7 @@ static void put(void *ctx, const char *key, const char *value)
 /* Restore while the module is busy: a bounded wait, then later cells fail until it is back. */
 static void test_busy_restore(void)
 {
-	struct cell c = { .ple = "off" }, d = { .ple = "default" };
+	struct cell c = { .ple = "off", KVM_GUEST }, d = { .ple = "default", KVM_GUEST };
 	char why[512] = "";
 	pid_t pid;
 	int ret;
@@ -227,7 +232,7 @@ static void test_busy_restore(void)
 /* The reload fails and so does putting it back: an error, not a skip; the entry stays. */
 static void test_unrecoverable(void)
 {
-	struct cell c = { .ple = "off" };
+	struct cell c = { .ple = "off", KVM_GUEST };
 	char why[512] = "";
 	int ret, failed = -1;
 
@@ -242,6 +247,43 @@ static void test_unrecoverable(void)
 	       "  `cvmbench restore` puts it back later");
 }
 
+/* ple = off in a cell of @backend and @accel, kvm_intel reloadable; @says: the skip's reason. */
+static void test_no_guest(const char *backend, const char *accel, const char *says)
+{
+	struct cell c = { .ple = "off" };
+	char why[512] = "", sup[512] = "";
+	int ok, ret;
+
+	snprintf(c.backend, sizeof(c.backend), "%s", backend);
+	snprintf(c.accel, sizeof(c.accel), "%s", accel);
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	ok = knob_ple.supported(&c, sup, sizeof(sup));
+	ret = knob_ple.apply(&c, why, sizeof(why));
+	tap_ok(!ok && ret == KNOB_SKIP && strstr(why, says) && !strcmp(sup, why),
+	       "%s, accel = %s: a skip (%d): %s", backend, accel, ret, why);
+	tap_ok(!logged()[0] && !strcmp(get(GAP), "128\n") && journal_open_entries() == 0,
+	       "  rmmod and modprobe not run, ple_gap 128, no entry (asked: '%s')", logged());
+	knob_ple.restore(&c);
+}
+
+/* accel = auto: TCG without /dev/kvm (a skip), KVM with it (reloaded). */
+static void test_auto(void)
+{
+	struct cell c = { .ple = "off", .backend = "qemu", .accel = "auto" };
+	char why[512] = "";
+	int ret;
+
+	test_no_guest("qemu", "auto", "the cell runs no KVM guest (accel = auto gives TCG here: "
+		      "/dev/kvm: absent");
+	tree("kvm_intel", "ple_gap", "128\n", "0\n");
+	fake_file_put(root, "/dev-kvm", "present\n");
+	ret = knob_ple.apply(&c, why, sizeof(why));
+	tap_ok(!ret && !strcmp(get(GAP), "0\n") &&
+	       !strcmp(logged(), "rmmod kvm_intel|modprobe kvm_intel ple_gap=0"),
+	       "qemu, accel = auto with /dev/kvm: reloaded with ple_gap=0 (%d, %s)", ret, logged());
+	knob_ple.restore(&c);
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -251,7 +293,7 @@ static void on_alarm(int sig)
 static void test_eintr(void)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
-	struct cell c = { .ple = "off" };
+	struct cell c = { .ple = "off", KVM_GUEST };
 	char why[512] = "";
 	int ret;
 
@@ -268,7 +310,7 @@ static void test_eintr(void)
 
 static void test_kill(void)
 {
-	struct cell c = { .ple = "off" };
+	struct cell c = { .ple = "off", KVM_GUEST };
 	char why[512];
 	int st = 0, failed = -1, n;
 	pid_t pid;
@@ -291,11 +333,11 @@ static void test_kill(void)
 
 int main(void)
 {
-	struct cell c = { .ple = "off" };
+	struct cell c = { .ple = "off", KVM_GUEST };
 	char why[PATH_MAX] = "", desc[PATH_MAX] = "", bin[PATH_MAX];
 	FILE *f;
 
-	tap_plan(39);
+	tap_plan(48);
 	snprintf(tmp, sizeof(tmp), "/tmp/knob-ple-XXXXXX");
 	if (!mkdtemp(tmp))
 		return 1;
@@ -322,6 +364,10 @@ int main(void)
 	tap_ok(knob_ple.apply(&c, why, sizeof(why)) == KNOB_SKIP && !logged()[0],
 	       "  and apply is a skip, modprobe not run");
 	test_reload();
+	test_no_guest("native", "auto", "ple = off: the cell runs no KVM guest (backend native)");
+	test_no_guest("runc", "kvm", "ple = off: the cell runs no KVM guest (backend runc)");
+	test_no_guest("qemu", "tcg", "ple = off: the cell runs no KVM guest (accel = tcg)");
+	test_auto();
 	test_refused("1\n", NULL, KNOB_SKIP, "kvm_intel is in use (/sys/module/kvm_intel/refcnt "
 		     "= 1: a VM or an open /dev/kvm)", "");
 	snprintf(why, sizeof(why), "%s/fail", tmp);

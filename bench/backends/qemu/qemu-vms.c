@@ -19,7 +19,7 @@
 
 #include "agent-guest.h"
 #include "guest.h"
-#include "knob-pin.h"
+#include "pin-vcpu.h"
 #include "plus-list.h"
 #include "clock.h"
 #include "procmem.h"

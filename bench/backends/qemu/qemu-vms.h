@@ -70,7 +70,7 @@ void qemu_vms_vm_config(const struct cell *c, int i, const char *fault,
 			const struct vm_config *vc, struct vm_config *out, char *append,
 			size_t len);
 /**
- * qemu_vms_pin() - bind every VM's vCPU threads as @c's pin says (knob-pin.h
+ * qemu_vms_pin() - bind every VM's vCPU threads as @c's pin says (pin-vcpu.h
  * pin_vcpus(): VM i's vCPUs are the cell's vCPUs i x vcpus onwards), the
  * CPUs read back to @note. 0, or -errno with @err naming the VM.
  */
