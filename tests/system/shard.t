@@ -9,7 +9,8 @@
 # database made); --resume of a shard continues that shard's run only; a
 # shard with a guest image the others lack still folds, differing images
 # stay apart, the fact named; the study ends with its last shard;
-# merge.shard.I.cell_ids past 4 KB keeps the ranges added later;
+# merge.shard.I.cell_ids past 4 KB keeps the ranges added later; show
+# lists the merged shards' cells in the unsharded run's order;
 # --shard I/2 --balance DB (the split by the cells' cost in an earlier
 # run): disjoint, together the matrix, merged the unsharded run's cells,
 # 22 s and 22 s by crafted costs where modulo gives 40 s and 4 s; refused
@@ -19,7 +20,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=39
+N=40
 plan $N
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
 [ -x "$CVMBENCH" ] || skip_all $N "no $CVMBENCH (make)"
@@ -91,6 +92,10 @@ for n in 1 2 3; do
 	is "$(grep -oE '>(null|hello-world)/[^<]*<' "$tmp/m$n.svg" | sort -u | wc -l) $(show_cells "$tmp/m$n.txt") $(report_cells "$tmp/rep$n/index.md")" \
 		"$CELLS $CELLS $CELLS" "merge of $n shards: plot, show and report draw all $CELLS cells"
 done
+
+# the merged study's cells listed in the matrix order, not shard after shard
+order() { $CVMBENCH show --db "$1" --json 2>/dev/null | python3 -c 'import json,sys; print(" ".join(c["cell_key"] for c in json.load(sys.stdin)["run"]["cells"]))'; }
+is "$(order "$tmp/m3.db")" "$(order "$tmp/ref.db")" "show of the merged 3 shards lists the cells in the unsharded run's order"
 
 # --balance: shards split by the cells' wall time in an earlier run of the
 # config (ref.db); each shard runs what its --dry-run lists, the shards are
