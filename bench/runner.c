@@ -352,6 +352,8 @@ static int balance(const struct runner_opts **o, struct runner_opts *with,
 		return EXIT_OK;
 	*shard_of = calloc(n + 1, sizeof(**shard_of));
 	ret = *shard_of ? shard_split(*o, cfg, cells, n, *shard_of) : -ENOMEM;
+	if (ret && ret != -EINVAL)
+		pr_err("--balance %s: %s", (*o)->balance_db, strerror(-ret));
 	if (ret)
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
 	*with = **o;
