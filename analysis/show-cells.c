@@ -54,21 +54,26 @@ static int is_setting(const char *key)
 	return k && k->matrix && !strcmp(k->name, key);
 }
 
-/* Index of cell @id in @ids (ascending: the cells come ORDER BY cell_id), or -1. */
-static long cell_index(const int64_t *ids, size_t n, int64_t id)
-{
-	size_t lo = 0, hi = n, mid;
+/* A cell's id and its row in the table (the cells come in matrix order). */
+struct cell_pos {
+	int64_t id;
+	size_t row;
+};
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (ids[mid] == id)
-			return (long)mid;
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+static int by_id(const void *a, const void *b)
+{
+	const struct cell_pos *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The row of cell @id in @ids (sorted by id), or -1. */
+static long cell_index(const struct cell_pos *ids, size_t n, int64_t id)
+{
+	struct cell_pos key = { id, 0 };
+	const struct cell_pos *hit = n ? bsearch(&key, ids, n, sizeof(*ids), by_id) : NULL;
+
+	return hit ? (long)hit->row : -1;
 }
 
 /* Keep column @col when its values differ between the cells, else free it. */
@@ -95,7 +100,7 @@ static void col_close(struct show_cols *s, struct show_col *col)
 	col->vals = NULL;
 }
 
-static int read_cols(sqlite3_stmt *st, const int64_t *ids, struct show_cols *s)
+static int read_cols(sqlite3_stmt *st, const struct cell_pos *ids, struct show_cols *s)
 {
 	struct show_col *col = NULL;
 	const char *k;
@@ -240,7 +245,7 @@ int show_cells_print(struct sqlite3 *h, int64_t run_id, const struct cJSON *run,
 {
 	const cJSON *cells = cJSON_GetObjectItem(run, "cells");
 	struct show_cols s = { .ncells = (size_t)cJSON_GetArraySize(cells) };
-	int64_t *ids = calloc(s.ncells + 1, sizeof(*ids));
+	struct cell_pos *ids = calloc(s.ncells + 1, sizeof(*ids));
 	const cJSON *c;
 	sqlite3_stmt *st;
 	size_t i = 0;
@@ -248,8 +253,12 @@ int show_cells_print(struct sqlite3 *h, int64_t run_id, const struct cJSON *run,
 
 	if (!ids)
 		return -ENOMEM;
-	cJSON_ArrayForEach(c, cells)
-		ids[i++] = (int64_t)summary_num(c, "cell_id");
+	cJSON_ArrayForEach(c, cells) {
+		ids[i].id = (int64_t)summary_num(c, "cell_id");
+		ids[i].row = i;
+		i++;
+	}
+	qsort(ids, s.ncells, sizeof(*ids), by_id);
 	if (analysis_prepare(h, sql_params, run_id, &st)) {
 		free(ids);
 		return -EINVAL;

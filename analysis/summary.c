@@ -11,7 +11,8 @@
  *              "flags": [ {cell_key, probe, name, meaning} ],
  *              "errors": [ {cell_key, at, source, message} ] } }
  *
- * "run" is null when the database holds no run. status_text is the status
+ * "run" is null when the database holds no run. The cells are in the
+ * config's matrix order (cell-order.c). status_text is the status
  * with its counts ("partial: 28 ok, 4 skipped", run-status.c).
  */
 #include <math.h>
@@ -23,6 +24,7 @@
 
 #include "analysis.h"
 #include "cell-latency.h"
+#include "cell-order.h"
 #include "db.h"
 #include "run-status.h"
 #include "summary.h"
@@ -81,7 +83,11 @@ static cJSON *stats_json(const struct stats_summary *s)
 	return o;
 }
 
-/* The cells of @run_id with their latency and function-time summaries. */
+/*
+ * The cells of @run_id with their latency and function-time summaries, in
+ * the config's matrix order (cell-order.c), not their rows' (a cell measured
+ * again by --resume or --only has the newest row).
+ */
 static cJSON *cells_json(struct sqlite3 *h, int64_t run_id)
 {
 	cJSON *cells = analysis_query_json(h, sql_cells, run_id), *c;
@@ -108,6 +114,10 @@ static cJSON *cells_json(struct sqlite3 *h, int64_t run_id)
 		}
 	}
 	free(lat);
+	if (cell_order_sort(h, run_id, cells)) {
+		cJSON_Delete(cells);
+		return NULL;
+	}
 	return cells;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-run.c - `cvmbench run CONFIG [--db F] [--only CELL]... [--resume]
- * [--shard I/N]` (which run and which cells: run-plan.c).
+ * [--shard I/N [--balance DB]]` (which run and which cells: run-plan.c,
+ * shard-split.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,7 +21,7 @@
 #define MAX_ONLY 256
 
 enum { RUN_DB, RUN_ONLY, RUN_DATA_DIR, RUN_CVMFN, RUN_DRY_RUN, RUN_MAX_CELLS, RUN_DIGEST,
-       RUN_WAIT_LOCK, RUN_RESUME, RUN_SHARD, RUN_VERBOSE };
+       RUN_WAIT_LOCK, RUN_RESUME, RUN_SHARD, RUN_VERBOSE, RUN_BALANCE };
 
 static const struct opt run_opts[] = {
 	{ "db", 1, "FILE", "results database (default results.db)", RUN_DB },
@@ -30,6 +31,9 @@ static const struct opt run_opts[] = {
 	  "database: cells ok are kept, the others run again", RUN_RESUME },
 	{ "shard", 1, "I/N", "run only the cells whose index is I-1 modulo N (I from 1 to N)",
 	  RUN_SHARD },
+	{ "balance", 1, "DB", "with --shard: split the cells into shards of equal expected "
+	  "time instead, by their wall time in the latest earlier runs of this config in DB "
+	  "(unknown: the median; longest first to the least-loaded shard)", RUN_BALANCE },
 	{ "data-dir", 1, "DIR", "model and data files (default $" DATA_DIR_ENV " or "
 	  DEFAULT_DATA_DIR ")", RUN_DATA_DIR },
 	{ "cvmfn", 1, "PATH", "the cvmfn binary (default: next to cvmbench)", RUN_CVMFN },
@@ -105,6 +109,7 @@ static int on_run_opt(void *ctx, int id, const char *arg)
 	case RUN_WAIT_LOCK: return opts_seconds("run", "--wait-lock", arg, &a->o.wait_lock);
 	case RUN_RESUME: a->o.resume = 1; break;
 	case RUN_SHARD: return shard_parse(arg, &a->o.shard_i, &a->o.shard_n);
+	case RUN_BALANCE: a->o.balance_db = arg; break;
 	default:
 		if (a->o.nonly == MAX_ONLY) {
 			fprintf(stderr, "cvmbench run: too many --only\n");
@@ -149,6 +154,11 @@ int cmd_run(int argc, char **argv)
 	if (!ret && argc - first != 1) {
 		fprintf(stderr, "cvmbench run: needs exactly one CONFIG file\n");
 		opts_usage(stderr, synopsis, run_opts);
+		ret = 2;
+	}
+	if (!ret && a.o.balance_db && !a.o.shard_n) {
+		fprintf(stderr, "cvmbench run: --balance %s needs --shard I/N (it says how to "
+			"split the cells into shards)\n", a.o.balance_db);
 		ret = 2;
 	}
 	if (ret) {

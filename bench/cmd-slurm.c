@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-slurm.c - `cvmbench slurm CONFIG --shards N [--partition P]
- * [--constraint C] [--dir DIR] [--submit]`: write the sbatch array script
- * of the config in N shards to DIR/job.sbatch (slurm-script.c), print it,
+ * [--constraint C] [--dir DIR] [--balance DB] [--submit]`: write the sbatch
+ * array script of the config in N shards to DIR/job.sbatch (slurm-script.c),
+ * print it,
  * and with --submit hand it to sbatch: the array, then the merge job that
  * depends on it (afterok). sbatch runs as an argument vector in DIR (its
  * logs go there), never through a shell. Without Slurm the script is
  * written and printed all the same, and the command says so.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,11 +24,13 @@
 #include "exitcode.h"
 #include "log.h"
 #include "opts.h"
+#include "runner.h"
+#include "shard-split.h"
 #include "slurm-script.h"
 #include "version.h"
 
 enum { SL_SHARDS, SL_PARTITION, SL_CONSTRAINT, SL_DIR, SL_SUBMIT, SL_NAME, SL_PARALLEL,
-       SL_WAIT_LOCK };
+       SL_WAIT_LOCK, SL_BALANCE };
 
 static const struct opt slurm_opts[] = {
 	{ "shards", 1, "N", "array tasks: shard I/N of the config each (required)", SL_SHARDS },
@@ -37,6 +41,9 @@ static const struct opt slurm_opts[] = {
 	{ "job-name", 1, "NAME", "sbatch --job-name (default cvmbench)", SL_NAME },
 	{ "max-parallel", 1, "K", "at most K tasks at once (--array=1-N%K)", SL_PARALLEL },
 	{ "wait-lock", 1, "SECONDS", "each task's run --wait-lock", SL_WAIT_LOCK },
+	{ "balance", 1, "DB", "each task's run --balance DB: shards of equal expected time by "
+	  "the cells' wall time in an earlier run of the config in DB (else index modulo N)",
+	  SL_BALANCE },
 	{ "submit", 0, NULL, "submit the array and the merge job with sbatch", SL_SUBMIT },
 	OPT_END
 };
@@ -44,6 +51,7 @@ static const struct opt slurm_opts[] = {
 struct slurm_args {
 	struct slurm_job job;
 	const char *dir;
+	const char *balance;      /* --balance as given */
 	size_t shards, parallel;
 	int submit;
 };
@@ -58,6 +66,7 @@ static int on_opt(void *ctx, int id, const char *arg)
 	case SL_PARALLEL: return opts_count("slurm", "max-parallel", arg, &a->parallel);
 	case SL_WAIT_LOCK: return opts_seconds("slurm", "--wait-lock", arg, &a->job.wait_lock);
 	case SL_DIR: a->dir = arg; return 0;
+	case SL_BALANCE: a->balance = arg; return 0;
 	case SL_SUBMIT: a->submit = 1; return 0;
 	case SL_PARTITION: a->job.partition = arg; break;
 	case SL_CONSTRAINT: a->job.constraint = arg; break;
@@ -70,8 +79,25 @@ static int on_opt(void *ctx, int id, const char *arg)
 	return 1;
 }
 
+/*
+ * --balance: the database must give the split the tasks will compute (a
+ * run of this config with cells that ended ok), checked here once rather
+ * than in every task after it waited in the queue.
+ */
+static int check_balance(const char *path, const char *balance, const struct config *cfg,
+			 const struct cell *cells, size_t n, size_t shards)
+{
+	struct runner_opts o = { .config_path = path, .db_path = "", .balance_db = balance,
+				 .shard_i = 1, .shard_n = (int)shards };
+	int *shard_of = calloc(n + 1, sizeof(*shard_of));
+	int ret = shard_of ? shard_split(&o, cfg, cells, n, shard_of) : -ENOMEM;
+
+	free(shard_of);
+	return !ret ? EXIT_OK : ret == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
+}
+
 /* The config's cells: it must load, and hold at least @shards cells. */
-static int check_config(const char *path, size_t shards)
+static int check_config(const char *path, size_t shards, const char *balance)
 {
 	struct config *cfg = NULL;
 	struct cell *cells = NULL;
@@ -87,15 +113,35 @@ static int check_config(const char *path, size_t shards)
 		pr_err("slurm: --shards %zu: %s has only %zu cells (a shard would be empty)",
 		       shards, path, n);
 		ret = EXIT_USAGE;
+	} else if (balance) {
+		ret = check_balance(path, balance, cfg, cells, n, shards);
 	}
 	config_cells_free(cells, n);
 	config_free(cfg);
 	return ret;
 }
 
-/* Absolute paths of cvmbench, the config and DIR (made if absent, 0755). */
+/*
+ * --balance @bal must not be a database the job writes (DIR/shard-*.db,
+ * DIR/merged.db): a split computed from it would change as the job runs,
+ * and a requeued task would compute another one.
+ */
+static int balance_apart(const char *bal, const char *dir)
+{
+	size_t l = strlen(dir);
+	const char *base = bal + l + 1;
+
+	if (strncmp(bal, dir, l) || bal[l] != '/' || strchr(base, '/') ||
+	    (fnmatch("shard-*-of-*.db", base, 0) && strcmp(base, "merged.db")))
+		return EXIT_OK;
+	pr_err("slurm: --balance %s is a database this job writes (a split computed from it "
+	       "would change as the tasks run): copy it out of %s first", bal, dir);
+	return EXIT_USAGE;
+}
+
+/* Absolute paths of cvmbench, the config, DIR (made if absent, 0755) and --balance. */
 static int resolve(struct slurm_args *a, const char *config, char *exe, char *cfg,
-		   char *dir)
+		   char *dir, char *bal)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, PATH_MAX - 1);
 
@@ -115,7 +161,12 @@ static int resolve(struct slurm_args *a, const char *config, char *exe, char *cf
 	a->job.cvmbench = exe;
 	a->job.config = cfg;
 	a->job.dir = dir;
-	return EXIT_OK;
+	if (a->balance && !realpath(a->balance, bal)) {
+		pr_err("slurm: --balance %s: %s", a->balance, strerror(errno));
+		return EXIT_USAGE;
+	}
+	a->job.balance = a->balance ? bal : NULL;
+	return a->balance ? balance_apart(bal, dir) : EXIT_OK;
 }
 
 /* Write the script to @path (0755) and to stdout. */
@@ -238,6 +289,7 @@ int cmd_slurm(int argc, char **argv)
 	static const char synopsis[] = "slurm CONFIG --shards N [options]";
 	struct slurm_args a = { .dir = "cvmbench-slurm", .job.job_name = "cvmbench" };
 	char exe[PATH_MAX], cfg[PATH_MAX], dir[PATH_MAX], script[PATH_MAX + 16], sb[PATH_MAX];
+	char bal[PATH_MAX];
 	int first, ret;
 
 	ret = opts_parse(argc, argv, synopsis, slurm_opts, on_opt, &a, &first);
@@ -249,8 +301,8 @@ int cmd_slurm(int argc, char **argv)
 	}
 	a.job.shards = (int)a.shards;
 	a.job.max_parallel = a.parallel > a.shards ? (int)a.shards : (int)a.parallel;
-	ret = check_config(argv[first], a.shards) ?:
-	      resolve(&a, argv[first], exe, cfg, dir);
+	ret = check_config(argv[first], a.shards, a.balance) ?:
+	      resolve(&a, argv[first], exe, cfg, dir, bal);
 	if (ret)
 		return ret;
 	snprintf(script, sizeof(script), "%s/job.sbatch", dir);

@@ -139,3 +139,24 @@ int config_diff(const struct config *a, const struct config *b, char *buf, size_
 	}
 	return d.n;
 }
+
+/**
+ * config_diff_text() - whether @text, a run's stored config, is the config
+ * @cfg: the same text, or key by key (config_diff()). Returns 1 when it is;
+ * 0 when not, with the differing keys (or why it cannot be read) in @why.
+ */
+int config_diff_text(const char *text, const struct config *cfg, char *why, size_t len)
+{
+	struct config *old = NULL;
+	char err[512];
+	int same;
+
+	snprintf(why, len, "its config cannot be read");
+	if (text && !strcmp(text, cfg->text))
+		return 1;
+	if (!text || config_load_string("(config of the run)", text, &old, err, sizeof(err)))
+		return 0;
+	same = !config_diff(old, cfg, why, len);
+	config_free(old);
+	return same;
+}

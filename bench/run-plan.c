@@ -2,7 +2,8 @@
 /*
  * run-plan.c - which run a `cvmbench run` writes into and which cells it
  * measures. A run's matrix is the config's cells of its shard (--shard I/N:
- * the cells whose 0-based index is I-1 modulo N), or the --only cells it
+ * the cells whose 0-based index is I-1 modulo N, or shard I of the split
+ * balanced by cost, --balance, shard-split.c), or the --only cells it
  * began with. --resume continues the latest run of the same shard: its
  * cells already ok are kept, every other cell of its matrix is measured
  * again (a cell cut off mid-way from its start: the old row is superseded,
@@ -26,10 +27,17 @@
 
 enum { ST_NONE, ST_OK, ST_SKIPPED, ST_FAILED, ST_CUT };
 
-/** run_plan_in_shard() - whether cell @c is of the shard --shard asks for. */
+/**
+ * run_plan_in_shard() - whether cell @c is of the shard --shard asks for:
+ * by the balanced split (--balance) or its index modulo N.
+ */
 int run_plan_in_shard(const struct runner_opts *o, const struct cell *c)
 {
-	return !o->shard_n || c->index % o->shard_n == o->shard_i - 1;
+	if (!o->shard_n)
+		return 1;
+	if (o->shard_of)
+		return o->shard_of[c->index] == o->shard_i - 1;
+	return c->index % o->shard_n == o->shard_i - 1;
 }
 
 /* Whether @key is an element of the comma list @list. */
@@ -107,19 +115,7 @@ static int read_states(struct db *db, int64_t run_id, struct run_plan *p,
 static int same_config(const struct db_prev_run *prev, const struct config *cfg,
 		       char *why, size_t len)
 {
-	struct config *old = NULL;
-	char err[512];
-	int same;
-
-	snprintf(why, len, "its config cannot be read");
-	if (prev->config_text && !strcmp(prev->config_text, cfg->text))
-		return 1;
-	if (!prev->config_text ||
-	    config_load_string("(config of the run)", prev->config_text, &old, err, sizeof(err)))
-		return 0;
-	same = !config_diff(old, cfg, why, len);
-	config_free(old);
-	return same;
+	return config_diff_text(prev->config_text, cfg, why, len);
 }
 
 static int same_host(const struct db_prev_run *prev)

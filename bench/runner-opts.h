@@ -24,6 +24,9 @@ struct runner_opts {
 	double wait_lock;         /* seconds to wait for the host lock */
 	int resume;               /* continue the latest run of this config (run-plan.c) */
 	int shard_i, shard_n;     /* --shard I/N (1 <= I <= N); N = 0: every cell */
+	const char *balance_db;   /* --balance: split by the cells' cost in this database */
+	const int *shard_of;      /* per cell index: its shard (0-based) of a balanced
+				   * split (shard-split.c); NULL: index modulo N */
 };
 
 #endif

@@ -26,6 +26,7 @@
 #include "run-journal.h"
 #include "run-plan.h"
 #include "run-status.h"
+#include "shard-split.h"
 #include "dry-run.h"
 #include "runner.h"
 #include "runner-stop.h"
@@ -324,11 +325,33 @@ static int load_cells(const struct runner_opts *o, struct config **cfg,
 	return 0;
 }
 
+/* --balance: @o with the cells' shards of the split by cost into @with. */
+static int balance(const struct runner_opts **o, struct runner_opts *with,
+		   const struct config *cfg, const struct cell *cells, size_t n, int **shard_of)
+{
+	int ret;
+
+	if (!(*o)->balance_db)
+		return EXIT_OK;
+	*shard_of = calloc(n + 1, sizeof(**shard_of));
+	ret = *shard_of ? shard_split(*o, cfg, cells, n, *shard_of) : -ENOMEM;
+	if (ret && ret != -EINVAL)
+		pr_err("--balance %s: %s", (*o)->balance_db, strerror(-ret));
+	if (ret)
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
+	*with = **o;
+	with->shard_of = *shard_of;
+	*o = with;
+	return EXIT_OK;
+}
+
 int runner_run(const struct runner_opts *o)
 {
+	struct runner_opts balanced;
 	struct config *cfg = NULL;
 	struct cell *cells = NULL;
 	struct db *db = NULL;
+	int *shard_of = NULL;
 	size_t n = 0;
 	char err[1600];
 	int code = EXIT_USAGE;
@@ -337,6 +360,10 @@ int runner_run(const struct runner_opts *o)
 		goto out;
 	if (check_only(o, cells, n))
 		goto out;
+	code = balance(&o, &balanced, cfg, cells, n, &shard_of);
+	if (code)
+		goto out;
+	code = EXIT_USAGE;
 	if (o->dry_run) {
 		code = print_cells(o, cells, n) ? EXIT_FAILED : EXIT_OK;
 		goto out;
@@ -366,5 +393,6 @@ out:
 	db_close(db);
 	config_cells_free(cells, n);
 	config_free(cfg);
+	free(shard_of);
 	return code;
 }

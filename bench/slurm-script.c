@@ -62,6 +62,10 @@ static void header(FILE *f, const struct slurm_job *j, const char *version)
 		"# node); without root those cells are skipped with the reason.\n"
 		"# A comparison is fair only between nodes alike: docs/cluster.md.\n",
 		version, j->shards, j->shards);
+	if (j->balance)
+		fputs("# The shards are split by the cells' wall time in an earlier run of the\n"
+		      "# config (run --balance, below): every task reads the same database and\n"
+		      "# computes the same split; it must not change until every task has begun.\n", f);
 	fprintf(f, "#SBATCH --job-name=%s\n", j->job_name);
 	if (j->max_parallel)
 		fprintf(f, "#SBATCH --array=1-%d%%%d\n", j->shards, j->max_parallel);
@@ -97,7 +101,11 @@ static void body(FILE *f, const struct slurm_job *j)
 	      "change host settings are skipped, with the reason\" >&2\n"
 	      "rc=0\n"
 	      "\"$cvmbench\" run \"$config\" --db \"$(db_of \"$i\")\" --shard \"$i/$shards\" "
-	      "--resume $wait_lock || rc=$?\n"
+	      "--resume ", f);
+	/* the split by cost: every task computes the same one from the same database */
+	if (j->balance)
+		fputs("--balance \"$balance\" ", f);
+	fputs("$wait_lock || rc=$?\n"
 	      "# 3: finished, some cells or probes skipped (recorded with the reason):\n"
 	      "# the shard is done and the merge may run\n"
 	      "[ $rc = 3 ] && rc=0\n"
@@ -113,7 +121,7 @@ int slurm_script_write(FILE *f, const struct slurm_job *j, const char *version)
 	header(f, j, version);
 	fputs("set -u\n", f);
 	if (assign(f, "cvmbench", j->cvmbench) || assign(f, "config", j->config) ||
-	    assign(f, "dir", j->dir))
+	    assign(f, "dir", j->dir) || (j->balance && assign(f, "balance", j->balance)))
 		return -ENOMEM;
 	body(f, j);
 	return ferror(f) ? -EIO : 0;

@@ -20,6 +20,7 @@ struct slurm_job {
 	int shards;
 	int max_parallel;         /* tasks at once (%K); 0: no limit */
 	double wait_lock;         /* run --wait-lock; 0: none */
+	const char *balance;      /* absolute path: run --balance DB; NULL: modulo shards */
 };
 
 int slurm_value_check(const char *what, const char *value, char *err, size_t len);

@@ -7,13 +7,15 @@
 # kept but superseded, and no invocation counted twice by show, export,
 # compare or merge; --only re-runs a cell into the same run; a resume with
 # another config is refused naming the differing keys (exit 2), a run of
-# another machine too. Native cells change no host setting: the run's host
-# lock is a private file (CVMBENCH_TEST_HOST_LOCK).
+# another machine too; show lists the cells in the matrix order after
+# --resume and --only, as the uninterrupted run. Native cells change no
+# host setting: the run's host lock is a private file
+# (CVMBENCH_TEST_HOST_LOCK).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=26
+N=27
 plan $N
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
 [ -x "$CVMBENCH" ] || skip_all $N "no $CVMBENCH (make)"
@@ -147,6 +149,16 @@ is "$(q "$db" "SELECT count(*) FROM cell WHERE cell_key = '$key'") $(q "$db" "SE
 $CVMBENCH show --db "$db" --json > "$tmp/show2.json" 2>/dev/null
 is "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["run"]["cells"]))' "$tmp/show2.json")" \
 	"$CELLS" "show of the latest run draws all $CELLS cells after --only"
+# the cells in the config's matrix order, as the uninterrupted run lists
+# them, not by row id (a cell measured again has the newest row): text
+# (key and the settings of its row) and JSON, after kills and --resume and
+# --only ($db), and after --only into an unfinished run then --resume ($k2)
+order() {
+	$CVMBENCH show --db "$1" 2>/dev/null | awk '/^cells:/ { f = 1; next } /^  columns:/ { f = 0 } f && /^  resume-/ { print $1, $2, $3, $4 }' | tr '\n' ' '
+	$CVMBENCH show --db "$1" --json 2>/dev/null | python3 -c 'import json,sys; print(" ".join(c["cell_key"] for c in json.load(sys.stdin)["run"]["cells"]))'
+}
+is "$(order "$db") | $(order "$k2")" "$(order "$tmp/ref.db") | $(order "$tmp/ref.db")" \
+	"show lists the cells in the matrix order after --resume and --only, as the uninterrupted run"
 
 # refused: another config (naming the keys), a run of another machine
 sed -e "s/invocations = $INV/invocations = 7/" -e 's/threads = 1, 2/threads = 1/' \

@@ -9,13 +9,18 @@
 # database made); --resume of a shard continues that shard's run only; a
 # shard with a guest image the others lack still folds, differing images
 # stay apart, the fact named; the study ends with its last shard;
-# merge.shard.I.cell_ids past 4 KB keeps the ranges added later.
+# merge.shard.I.cell_ids past 4 KB keeps the ranges added later; show
+# lists the merged shards' cells in the unsharded run's order;
+# --shard I/2 --balance DB (the split by the cells' cost in an earlier
+# run): disjoint, together the matrix, merged the unsharded run's cells,
+# 22 s and 22 s by crafted costs where modulo gives 40 s and 4 s; refused
+# without --shard or without a run of the config (exit 2).
 # Native cells change no host setting: a private host lock.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=34
+N=40
 plan $N
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
 [ -x "$CVMBENCH" ] || skip_all $N "no $CVMBENCH (make)"
@@ -87,6 +92,50 @@ for n in 1 2 3; do
 	is "$(grep -oE '>(null|hello-world)/[^<]*<' "$tmp/m$n.svg" | sort -u | wc -l) $(show_cells "$tmp/m$n.txt") $(report_cells "$tmp/rep$n/index.md")" \
 		"$CELLS $CELLS $CELLS" "merge of $n shards: plot, show and report draw all $CELLS cells"
 done
+
+# the merged study's cells listed in the matrix order, not shard after shard
+order() { $CVMBENCH show --db "$1" --json 2>/dev/null | python3 -c 'import json,sys; print(" ".join(c["cell_key"] for c in json.load(sys.stdin)["run"]["cells"]))'; }
+is "$(order "$tmp/m3.db")" "$(order "$tmp/ref.db")" "show of the merged 3 shards lists the cells in the unsharded run's order"
+
+# --balance: shards split by the cells' wall time in an earlier run of the
+# config (ref.db); each shard runs what its --dry-run lists, the shards are
+# disjoint, together the matrix, and merged the unsharded run's cells
+keys() { grep -oE '^(shard|other)-[0-9a-f]{8}' | sort | tr '\n' ' '; }
+bad=""
+for i in 1 2; do
+	$CVMBENCH run "$tmp/s.ini" --db "$tmp/b$i.db" --shard $i/2 --balance "$tmp/ref.db" 2>>"$tmp/berr" ||
+		bad="$bad $i/2:exit$?"
+	dry=$($CVMBENCH run "$tmp/s.ini" --dry-run --shard $i/2 --balance "$tmp/ref.db" 2>/dev/null | keys)
+	[ "$dry" = "$(q "$tmp/b$i.db" "SELECT cell_key FROM cell" | keys)" ] && [ -n "$dry" ] ||
+		bad="$bad $i/2:dry-run"
+done
+is "$bad" "" "--shard I/2 --balance: each shard measures the cells its --dry-run lists" ||
+	sed 's/^/# /' "$tmp/berr"
+# (a key in both shards would be listed twice)
+is "$( (q "$tmp/b1.db" "SELECT cell_key FROM cell"; q "$tmp/b2.db" "SELECT cell_key FROM cell") | keys)" \
+	"$(keys < "$tmp/all.keys")" "--balance: the shards are disjoint and together the matrix"
+$CVMBENCH merge --out "$tmp/mb.db" "$tmp/b1.db" "$tmp/b2.db" >/dev/null 2>"$tmp/err"
+is "$? $(q "$tmp/mb.db" "$cellset")" "0 $(q "$tmp/ref.db" "$cellset")" \
+	"--balance: merged, the unsharded run's set of cells" || sed 's/^/# /' "$tmp/err"
+# costs crafted where modulo is bad: 10 s for the cells of even index, 1 s
+# for the others (modulo: 40 s and 4 s); balanced, each shard gets 22 s
+cp "$tmp/ref.db" "$tmp/cost.db"
+q "$tmp/cost.db" "UPDATE cell SET started_at = '2026-01-01T00:00:00.000000Z', ended_at = CASE cell_key
+	$(awk '{ printf "WHEN '\''%s'\'' THEN '\''2026-01-01T00:00:%02d.000000Z'\'' ", $1, NR % 2 ? 10 : 1 }' "$tmp/all.keys") END"
+load() { $CVMBENCH run "$tmp/s.ini" --dry-run --shard $1/2 --balance "$tmp/cost.db" 2>/dev/null | keys |
+	tr ' ' '\n' | awk 'NR == FNR { c[$1] = NR % 2 ? 10 : 1; next } $1 != "" { s += c[$1] } END { print s + 0 }' "$tmp/all.keys" -; }
+mod() { awk -v i=$1 '(NR - 1) % 2 == i - 1 { s += NR % 2 ? 10 : 1 } END { print s }' "$tmp/all.keys"; }
+is "$(load 1) $(load 2) (modulo $(mod 1) $(mod 2))" "22 22 (modulo 40 4)" \
+	"--balance by crafted costs 10,1,10,1,...: shards of 22 s each where modulo gives 40 s and 4 s"
+# refused: --balance without --shard; a database without a run of this config
+sed 's/invocations = 20/invocations = 21/' "$tmp/s.ini" > "$tmp/o.ini"
+$CVMBENCH run "$tmp/s.ini" --dry-run --balance "$tmp/ref.db" >/dev/null 2>"$tmp/err"
+rc=$?
+grep -q -- "--balance .* needs --shard" "$tmp/err" || rc="$rc(message)"
+$CVMBENCH run "$tmp/o.ini" --dry-run --shard 1/2 --balance "$tmp/ref.db" >/dev/null 2>"$tmp/err"
+rc="$rc $?"
+grep -qF -- "--balance $tmp/ref.db: no run of $tmp/o.ini (the same config)" "$tmp/err" || rc="$rc(message)"
+is "$rc" "2 2" "--balance without --shard, or with no run of the config in the database: exit 2, named"
 
 # the provenance of each cell: the shard, its host, its source; re-merging adds nothing
 is "$(q "$tmp/m3.db" "SELECT group_concat(key || '=' || value, ' ') FROM environment WHERE key GLOB 'merge.shard.2.*'

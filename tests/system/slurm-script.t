@@ -7,14 +7,16 @@
 # database, then merged.db of one run; with --submit, an sbatch found
 # through a relative PATH entry is run by its absolute path (sbatch runs in
 # the job directory), the merge job is given --oversubscribe (no whole node)
-# after the array (afterok). The sbatch here is a stand-in written by this
+# after the array (afterok); with --balance DB each task's run splits by
+# the cost in DB, and a DB without a run of the config or that the job
+# writes is refused. The sbatch here is a stand-in written by this
 # test that records its directory and arguments. Native cells change no
 # host setting: a private host lock.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=7
+N=9
 plan $N
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
 [ -x "$CVMBENCH" ] || skip_all $N "no $CVMBENCH (make)"
@@ -51,6 +53,24 @@ for v in a b; do
 		"0 1/2 1 complete 2" "script $v ($( [ $v = b ] && echo with || echo without) --wait-lock): both tasks and the merge run under set -u" ||
 		sed 's/^/# /' "$tmp/$v.err"
 done
+# --balance DB (a name with a quote and a space): every task's run splits by
+# the cells' cost in it; refused at once, naming it, when the database has no
+# run of the config or is one the job writes
+cp "$tmp/a/merged.db" "$tmp/it's a db.db"
+PATH=$tmp/nobin "$CVMBENCH" slurm "$tmp/c.ini" --shards 2 --dir "$tmp/d" --balance "$tmp/it's a db.db" >/dev/null 2>"$tmp/d.err"
+(cd "$tmp/d" && SLURM_ARRAY_TASK_ID=1 bash job.sbatch && SLURM_ARRAY_TASK_ID=2 bash job.sbatch &&
+ bash job.sbatch merge) >"$tmp/d.out" 2>>"$tmp/d.err"
+is "$? $(q "$tmp/d/merged.db" "SELECT count(*) || ' ' || status || ' ' || cells_ok FROM run") $(q "$tmp/d/shard-2-of-2.db" "SELECT command_line FROM run" | grep -cF -- "--balance $tmp/it's a db.db")" \
+	"0 1 complete 2 1" "--balance: the tasks run with it (the name one word) and merge into one run" ||
+	sed 's/^/# /' "$tmp/d.err"
+sed 's/invocations = 10/invocations = 11/' "$tmp/c.ini" > "$tmp/o.ini"
+PATH=$tmp/nobin "$CVMBENCH" slurm "$tmp/o.ini" --shards 2 --dir "$tmp/e" --balance "$tmp/it's a db.db" >/dev/null 2>"$tmp/err"
+rc=$?
+grep -qF "no run of $tmp/o.ini" "$tmp/err" || rc="$rc(message: $(head -c 200 "$tmp/err"))"
+PATH=$tmp/nobin "$CVMBENCH" slurm "$tmp/c.ini" --shards 2 --dir "$tmp/d" --balance "$tmp/d/merged.db" >/dev/null 2>"$tmp/err"
+rc="$rc $?"
+grep -qF "is a database this job writes" "$tmp/err" || rc="$rc(message: $(head -c 200 "$tmp/err"))"
+is "$rc" "2 2" "--balance without a run of the config, or of the job's own merged.db: exit 2, named"
 grep -q -- "^wait_lock='--wait-lock 5'$" "$tmp/b/job.sbatch" && grep -q -- '--resume $wait_lock ||' "$tmp/b/job.sbatch"
 is "$?" 0 "--wait-lock 5 reaches the task's run"
 

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cell-order.c - the cells of a run in the config's matrix order, as
+ * `run --dry-run` lists them and the run measures them. The cell table
+ * holds no index in the matrix, and a cell measured again (run --resume,
+ * run --only) has a newer row with a larger id, so ORDER BY id would list
+ * it after all the others, and a merged study its shards one after the
+ * other. The order comes from the run's own config text, expanded again
+ * (config_expand()) and each cell found by its key. A cell the expansion
+ * has not (a config this version cannot read or expand, e.g. more cells
+ * than the default --max-cells) comes after those it has, in the order of
+ * its key's first row in the run (the order it was first measured in,
+ * which is the matrix order unless --only measured it out of turn).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+
+#include "analysis.h"
+#include "cell-order.h"
+#include "config.h"
+#include "summary.h"
+
+struct ranked {
+	cJSON *item;
+	long index;               /* in the matrix; -1: not found there */
+	int64_t first;            /* id of the key's first row in the run */
+	int64_t id;
+};
+
+static const char sql_first[] =
+	"SELECT min(id) FROM main.cell WHERE run_id = ?1 AND cell_key = ?2";
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct cell *)a)->key, ((const struct cell *)b)->key);
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if ((x->index < 0) != (y->index < 0))
+		return x->index < 0 ? 1 : -1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The cells of run @run_id's config text, sorted by key (their index kept). */
+static int matrix_of(sqlite3 *h, int64_t run_id, struct cell **cells, size_t *n)
+{
+	struct config *cfg = NULL;
+	sqlite3_stmt *st;
+	char err[1600];
+	int ret = -ENOENT;
+
+	*cells = NULL;
+	*n = 0;
+	if (analysis_prepare(h, "SELECT config_text FROM run WHERE id = ?1", run_id, &st))
+		return -EIO;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+	    !config_load_string("(config of the run)", (const char *)sqlite3_column_text(st, 0),
+				&cfg, err, sizeof(err)))
+		ret = config_expand(cfg, cells, n, err, sizeof(err));
+	sqlite3_finalize(st);
+	config_free(cfg);
+	if (!ret)
+		qsort(*cells, *n, sizeof(**cells), by_key);
+	return ret;
+}
+
+/* Rank @r: its cell's index in @cells (sorted by key), its key's first row. */
+static void rank(struct ranked *r, const struct cell *cells, size_t n, sqlite3_stmt *first)
+{
+	const char *key = summary_str(r->item, "cell_key", "");
+	struct cell probe, *hit;
+
+	snprintf(probe.key, sizeof(probe.key), "%s", key);
+	hit = n ? bsearch(&probe, cells, n, sizeof(*cells), by_key) : NULL;
+	r->index = hit ? hit->index : -1;
+	r->id = (int64_t)summary_num(r->item, "cell_id");
+	r->first = r->id;
+	sqlite3_reset(first);
+	sqlite3_bind_text(first, 2, key, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(first) == SQLITE_ROW && sqlite3_column_type(first, 0) != SQLITE_NULL)
+		r->first = sqlite3_column_int64(first, 0);
+}
+
+/**
+ * cell_order_sort() - put the cells of run @run_id in @cells (a JSON array
+ * of objects with "cell_key" and "cell_id") in the matrix order described
+ * at the top of this file. Returns 0, -ENOMEM or -EIO (a query failed: the
+ * array is left as it was).
+ */
+int cell_order_sort(struct sqlite3 *h, int64_t run_id, struct cJSON *cells)
+{
+	size_t n = (size_t)cJSON_GetArraySize(cells), nm = 0, i = 0;
+	struct ranked *r = calloc(n + 1, sizeof(*r));
+	struct cell *matrix = NULL;
+	sqlite3_stmt *first;
+	cJSON *c;
+
+	if (!r)
+		return -ENOMEM;
+	if (analysis_prepare(h, sql_first, run_id, &first)) {
+		free(r);
+		return -EIO;
+	}
+	if (n)
+		matrix_of(h, run_id, &matrix, &nm);
+	cJSON_ArrayForEach(c, cells) {
+		r[i].item = c;
+		rank(&r[i++], matrix, nm, first);
+	}
+	sqlite3_finalize(first);
+	config_cells_free(matrix, nm);
+	qsort(r, n, sizeof(*r), by_rank);
+	for (i = 0; i < n; i++)
+		cJSON_DetachItemViaPointer(cells, r[i].item);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(cells, r[i].item);
+	free(r);
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db-cost.h - the earlier runs of a database that `run --balance` reads:
+ * their configs and their ok cells' start and end (the cells' cost).
+ */
+#ifndef CVMBENCH_DB_COST_H
+#define CVMBENCH_DB_COST_H
+
+#include <stdint.h>
+
+struct db;
+
+typedef void (*db_run_text_fn)(void *ctx, int64_t run_id, const char *config_text);
+typedef void (*db_cell_time_fn)(void *ctx, const char *key, const char *started_at,
+				const char *ended_at);
+
+int db_runs_each(struct db *db, db_run_text_fn fn, void *ctx);
+int db_run_ok_cells(struct db *db, int64_t run_id, db_cell_time_fn fn, void *ctx);
+
+#endif
