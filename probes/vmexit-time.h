@@ -31,7 +31,7 @@
 #include "exit-pair.h"
 #include "rec-queue.h"
 
-/* The ring buffer of the probe's tracefs instance, per CPU: two records of ~40 bytes per exit. */
+/* The probe's tracefs ring buffer, KiB per CPU: two records of ~40 bytes per exit. */
 #define VX_TIME_RING_KB 16384
 
 /* One window's snapshot of the stream's running totals. */
