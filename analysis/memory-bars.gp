@@ -36,7 +36,9 @@ set xtics nomirror noenhanced rotate by 20 right
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set border 3
-set key top left noenhanced
+# the key below the plot area, never over a point or bar (inside, top left, it
+# covered the points when every cell had one VM: tests/system/key-outside.py)
+set key outside below center horizontal noenhanced
 set key autotitle columnheader
 # the k-th (1..n) of n bars of group g sits at g + (k - (n + 1) / 2) / (n + 1)
 n = words(cols)

@@ -28,7 +28,9 @@ set yrange [ylo:yhi]
 set grid xtics ytics lc rgb '#dddddd'
 set border 3
 set xzeroaxis lt 1 lc rgb '#888888'
-set key top left noenhanced
+# the key below the plot area, never over a point or bar (inside, top left, it
+# covered the points when every cell had one VM: tests/system/key-outside.py)
+set key outside below center horizontal noenhanced
 set title sprintf("Host memory overhead against KSM on (summed PSS), run %d%s", run, \
 	noref > 0 ? sprintf(" (%d points without a ksm on cell left out)", noref) : '') \
 	noenhanced

@@ -26,7 +26,9 @@ set ytics nomirror
 set yrange [0:*]
 set grid xtics ytics lc rgb '#dddddd'
 set border 3
-set key top left noenhanced
+# the key below the plot area, never over a point or bar (inside, top left, it
+# covered the points when every cell had one VM: tests/system/key-outside.py)
+set key outside below center horizontal noenhanced
 set title sprintf("Host memory against VMs, run %d%s", run, \
 	nodata > 0 ? sprintf(" (%d cells without hostmem data left out)", nodata) : '') \
 	noenhanced

@@ -6,6 +6,11 @@
  * raw record paired by bench/lib/exit-pair.c at the offsets of the
  * running kernel's format files; window totals are differences of
  * snapshots taken when the buffer is drained at the window's boundaries.
+ * Between them a reader thread (sampler.c, every READ_PERIOD_S) moves the
+ * ring buffer's records into a queue that grows up to its cap
+ * (vx_time_cap()), so a long window does not overrun the ring buffer; the
+ * queue is paired at each boundary. One mutex orders the reader's and a
+ * boundary's reads of the instance and the queue.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,23 +18,40 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "procmem.h"
 #include "vmexit-metrics.h"
 #include "vmexit-time.h"
+
+static int feed_one(void *ctx, const void *data, size_t len, uint64_t ts_ns)
+{
+	return vx_time_feed(ctx, data, len, ts_ns);
+}
+
+/* Every queued record paired, in the order queued; the queue emptied. */
+static int pair_queue(struct vx_time *t)
+{
+	return rec_queue_drain(&t->q, feed_one, t);
+}
 
 #ifdef HAVE_TRACEFS
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include <pthread.h>
+
 #include "pidns.h"
+#include "sampler.h"
 #include "tp-format.h"
 #include "tracefs-host.h"
 
-#define TIME_BUFFER_KB 16384      /* per CPU: two records of ~40 bytes per exit */
+#define READ_PERIOD_S 0.05        /* the reader: 50 ms of 300 k exits/s is ~1.2 MB a CPU */
 
 struct vx_time_stream {
 	struct tracefs_instance *inst;
 	long jid;
 	struct tep_handle *tep;
+	pthread_mutex_t mu;       /* the instance's reads, the queue, the counters */
+	struct sampler reader;
 };
 
 int vx_time_fields(struct vx_time *t, const char *dir)
@@ -75,7 +97,7 @@ static int stream_setup(struct vx_time *t, const char *dir, const pid_t *tids, s
 	for (i = 0; !ret && i < n && used < sizeof(pids) - 16; i++)
 		used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", i ? " " : "",
 					 (int)tids[i]);
-	if (!ret && (tracefs_instance_set_buffer_size(st->inst, TIME_BUFFER_KB, -1) ||
+	if (!ret && (tracefs_instance_set_buffer_size(st->inst, VX_TIME_RING_KB, -1) ||
 		     tracefs_instance_file_write(st->inst, "trace_clock", "mono") < 0 ||
 		     tracefs_instance_file_write(st->inst, "set_event_pid", pids) < 0 ||
 		     tracefs_option_enable(st->inst, TRACEFS_OPTION_EVENT_FORK) ||
@@ -93,6 +115,84 @@ static int stream_setup(struct vx_time *t, const char *dir, const pid_t *tids, s
 	return ret ?: tracefs_trace_on(st->inst) ? -EIO : 0;
 }
 
+static int on_record(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
+{
+	(void)ev, (void)cpu;
+	vx_time_queue(ctx, rec->data, (size_t)rec->size, rec->ts);
+	return 0;
+}
+
+/*
+ * Everything the instance buffered, queued; the ring buffer's overruns
+ * since the last read added to @t->lost. Caller holds @t->st->mu.
+ */
+static int drain_locked(struct vx_time *t)
+{
+	long long o;
+
+	if (tracefs_iterate_raw_events(t->st->tep, t->st->inst, NULL, 0, on_record, t) < 0)
+		return -EIO;
+	o = tracefs_host_overruns(t->st->inst);
+	if (o > 0 && (uint64_t)o > t->overruns) {
+		t->lost += (uint64_t)o - t->overruns;
+		t->overruns = (uint64_t)o;
+	}
+	return 0;
+}
+
+/* The reader thread's period: the ring buffer into the queue. */
+static void reader_tick(void *arg)
+{
+	struct vx_time *t = arg;
+
+	pthread_mutex_lock(&t->st->mu);
+	drain_locked(t);          /* an error shows at the boundary's own drain */
+	pthread_mutex_unlock(&t->st->mu);
+}
+
+/* The queue's cap from MemAvailable, then the reader thread. 0 or -errno. */
+static int reader_start(struct vx_time *t)
+{
+	struct meminfo m;
+	int ret;
+
+	t->q.max = vx_time_cap(meminfo_read(&m) ? -1 : m.mem_available);
+	ret = sampler_start(&t->st->reader, READ_PERIOD_S, reader_tick, t);
+	if (ret)
+		snprintf(t->why, sizeof(t->why), "no exit-handling time: cannot start the "
+			 "trace reader thread: %s", strerror(-ret));
+	return ret;
+}
+
+/* Drain the stream (if any) into the queue and pair the queue; caller holds the lock. */
+static int drain(struct vx_time *t)
+{
+	return (t->st ? drain_locked(t) : 0) ?: pair_queue(t);
+}
+
+/* The reader thread kept out while a boundary drains and takes its snapshot. */
+static void stream_lock(struct vx_time *t, int lock)
+{
+	if (t->st && lock)
+		pthread_mutex_lock(&t->st->mu);
+	else if (t->st)
+		pthread_mutex_unlock(&t->st->mu);
+}
+
+static void stream_close(struct vx_time *t)
+{
+	if (!t->st)
+		return;
+	sampler_stop(&t->st->reader);
+	if (t->st->inst || t->st->jid)
+		tracefs_host_instance_remove(t->st->inst, t->st->jid);
+	if (t->st->tep)
+		tep_free(t->st->tep);
+	pthread_mutex_destroy(&t->st->mu);
+	free(t->st);
+	t->st = NULL;
+}
+
 int vx_time_open(struct vx_time *t, const char *dir, const pid_t *tids, size_t n)
 {
 	int ret;
@@ -102,47 +202,17 @@ int vx_time_open(struct vx_time *t, const char *dir, const pid_t *tids, size_t n
 	if (ret)
 		return ret;
 	t->st = calloc(1, sizeof(*t->st));
+	if (t->st)
+		pthread_mutex_init(&t->st->mu, NULL);
 	ret = t->st ? stream_setup(t, dir, tids, n) : -ENOMEM;
+	if (!ret)
+		ret = reader_start(t);
 	if (ret) {
 		if (ret == -ENOMEM)
 			snprintf(t->why, sizeof(t->why), "no exit-handling time: out of memory");
 		vx_time_close(t);
 	}
 	return ret;
-}
-
-static int on_record(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
-{
-	(void)ev, (void)cpu;
-	vx_time_feed(ctx, rec->data, (size_t)rec->size, rec->ts);
-	return 0;
-}
-
-/* Everything the instance buffered, fed; the overruns so far into @t->lost. */
-static int drain(struct vx_time *t)
-{
-	long long o;
-
-	if (!t->st)
-		return 0;
-	if (tracefs_iterate_raw_events(t->st->tep, t->st->inst, NULL, 0, on_record, t) < 0)
-		return -EIO;
-	o = tracefs_host_overruns(t->st->inst);
-	if (o > 0)
-		t->lost = (uint64_t)o;
-	return 0;
-}
-
-static void stream_close(struct vx_time *t)
-{
-	if (!t->st)
-		return;
-	if (t->st->inst || t->st->jid)
-		tracefs_host_instance_remove(t->st->inst, t->st->jid);
-	if (t->st->tep)
-		tep_free(t->st->tep);
-	free(t->st);
-	t->st = NULL;
 }
 
 #else /* !HAVE_TRACEFS */
@@ -163,8 +233,12 @@ int vx_time_open(struct vx_time *t, const char *dir, const pid_t *tids, size_t n
 
 static int drain(struct vx_time *t)
 {
-	(void)t;
-	return 0;
+	return pair_queue(t);
+}
+
+static void stream_lock(struct vx_time *t, int lock)
+{
+	(void)t, (void)lock;
 }
 
 static void stream_close(struct vx_time *t)
@@ -173,6 +247,24 @@ static void stream_close(struct vx_time *t)
 }
 
 #endif
+
+size_t vx_time_cap(long long mem_available_kb)
+{
+	unsigned long long quarter = mem_available_kb > 0 ?
+				     (unsigned long long)mem_available_kb * 1024 / 4 : 0;
+
+	if (!quarter || quarter > REC_QUEUE_MAX_DEFAULT)
+		return REC_QUEUE_MAX_DEFAULT;
+	return (size_t)quarter;
+}
+
+int vx_time_queue(struct vx_time *t, const void *data, size_t len, uint64_t ts_ns)
+{
+	int ret = rec_queue_push(&t->q, data, len, ts_ns);
+
+	t->lost += ret != 0;
+	return ret;
+}
 
 int vx_time_feed(struct vx_time *t, const void *data, size_t len, uint64_t ts_ns)
 {
@@ -183,15 +275,12 @@ int vx_time_feed(struct vx_time *t, const void *data, size_t len, uint64_t ts_ns
 	return ret == -EINVAL ? 0 : ret;
 }
 
-int vx_time_mark(struct vx_time *t, int w, int end)
+/* Window @w's start (@end 0) or stop: @t's running totals copied. */
+static int snapshot(struct vx_time *t, int w, int end)
 {
 	struct vx_time_mark *m = &t->at[w][end];
-	int ret = drain(t);
-	void *r;
+	void *r = realloc(m->r, (t->pair.nr ? t->pair.nr : 1) * sizeof(*m->r));
 
-	if (ret)
-		return ret;
-	r = realloc(m->r, (t->pair.nr ? t->pair.nr : 1) * sizeof(*m->r));
 	if (!r)
 		return -ENOMEM;
 	m->r = r;
@@ -201,7 +290,18 @@ int vx_time_mark(struct vx_time *t, int w, int end)
 	m->events = t->events;
 	m->lost = t->lost;
 	m->bad = t->bad;
+	m->dropped = t->q.dropped;
 	return 0;
+}
+
+int vx_time_mark(struct vx_time *t, int w, int end)
+{
+	int ret;
+
+	stream_lock(t, 1);
+	ret = drain(t) ?: snapshot(t, w, end);
+	stream_lock(t, 0);
+	return ret;
 }
 
 /* Whether the code of @r is (@isa, one of @codes), or any of @isa when @n is 0. */
@@ -227,6 +327,12 @@ static const struct exit_pair_reason *at_mark(const struct vx_time_mark *m, uint
 	return exit_pair_find(&snap, isa, reason);
 }
 
+/* @t's queue cap in bytes. */
+static size_t vx_time_qmax(const struct vx_time *t)
+{
+	return t->q.max ? t->q.max : REC_QUEUE_MAX_DEFAULT;
+}
+
 long long vx_time_window(const struct vx_time *t, int w, uint32_t isa,
 			 const unsigned long long *codes, size_t n, uint64_t *pairs,
 			 char *why, size_t whylen)
@@ -239,6 +345,12 @@ long long vx_time_window(const struct vx_time *t, int w, uint32_t isa,
 	*pairs = 0;
 	if (t->why[0]) {
 		snprintf(why, whylen, "%s", t->why);
+		return -1;
+	}
+	if (b->dropped != a->dropped) {
+		snprintf(why, whylen, "no exit-handling time: the record queue reached its cap "
+			 "(%zu MiB) and dropped %llu events in the window", vx_time_qmax(t) >> 20,
+			 (unsigned long long)(b->dropped - a->dropped));
 		return -1;
 	}
 	if (b->lost != a->lost || b->bad != a->bad) {
@@ -270,6 +382,7 @@ void vx_time_close(struct vx_time *t)
 
 	stream_close(t);
 	exit_pair_free(&t->pair);
+	rec_queue_free(&t->q);
 	for (i = 0; i < 4; i++)
 		free(t->at[i / 2][i % 2].r);
 	memcpy(why, t->why, sizeof(why));

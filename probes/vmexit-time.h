@@ -5,16 +5,21 @@
  * kvm:kvm_entry record pairs (bench/lib/exit-pair.c) of the cell's VM
  * threads, streamed into a tracefs instance of its own (journalled,
  * removed at close) and drained through libtracefs at each window
- * boundary. Costly: every exit writes two records to a ring buffer, so it
- * is off by default and the probe stores what it cost (events streamed,
- * events lost, the trace-stream method's ns per event). A window in which
- * the buffer dropped events has no time (a reason instead), never a
- * partial sum.
+ * boundary, and during a window by a reader thread that moves the records
+ * into a queue of its own (bench/lib/rec-queue.c), which grows up to its
+ * cap (vx_time_cap(): a quarter of MemAvailable at the open, at most
+ * 1 GiB) so a window longer than the ring buffer holds is still measured.
+ * Costly: every exit writes two records to a ring buffer, so it is off by
+ * default and the probe stores what it cost (events streamed, events
+ * lost, the trace-stream method's ns per event). A window in which the
+ * ring buffer or the queue (beyond its cap) dropped events has no time
+ * (a reason instead), never a partial sum.
  *
  * A window's time of a reason is the sum over the pairs whose entry was
  * drained in that window (a pair straddling a boundary belongs to the
- * window its entry falls in). Records are fed through vx_time_feed(),
- * which the unit test calls with synthetic records.
+ * window its entry falls in). Records are queued through vx_time_queue()
+ * and paired through vx_time_feed(), which the unit test calls with
+ * synthetic records.
  */
 #ifndef CVMBENCH_VMEXIT_TIME_H
 #define CVMBENCH_VMEXIT_TIME_H
@@ -24,12 +29,16 @@
 #include <sys/types.h>
 
 #include "exit-pair.h"
+#include "rec-queue.h"
+
+/* The probe's tracefs ring buffer, KiB per CPU: two records of ~40 bytes per exit. */
+#define VX_TIME_RING_KB 16384
 
 /* One window's snapshot of the stream's running totals. */
 struct vx_time_mark {
 	struct exit_pair_reason *r;
 	size_t nr;
-	uint64_t events, lost, bad;
+	uint64_t events, lost, bad, dropped;
 };
 
 struct vx_time_stream;
@@ -39,6 +48,8 @@ struct vx_time {
 	struct exit_pair pair;           /* running, since the open */
 	struct vx_time_stream *st;       /* NULL: records come from vx_time_feed() only */
 	uint64_t events, lost, bad;      /* records drained, dropped, unreadable */
+	uint64_t overruns;               /* the ring buffer's, as last read (in @lost) */
+	struct rec_queue q;              /* records since the last mark, not yet paired */
 	struct vx_time_mark at[2][2];    /* [cell, invocation][start, stop] */
 	char why[256];                   /* no time at all: why ("" when there is) */
 };
@@ -55,9 +66,24 @@ int vx_time_fields(struct vx_time *t, const char *dir);
  * 0, or -errno with the reason in @t->why (nothing left open).
  */
 int vx_time_open(struct vx_time *t, const char *dir, const pid_t *tids, size_t n);
-/** vx_time_feed() - one raw record (@data, @len bytes, at @ts_ns). */
+/**
+ * vx_time_cap() - the queue's cap in bytes: a quarter of @mem_available_kb
+ * (<= 0: unknown), at most REC_QUEUE_MAX_DEFAULT (1 GiB).
+ */
+size_t vx_time_cap(long long mem_available_kb);
+/**
+ * vx_time_queue() - one raw record (@data, @len bytes, at @ts_ns) into the
+ * queue, paired at the next vx_time_mark(); beyond the queue's cap it is
+ * dropped and counted (in @t->lost and @t->q.dropped). 0, or -ENOBUFS /
+ * -ENOMEM for a dropped record.
+ */
+int vx_time_queue(struct vx_time *t, const void *data, size_t len, uint64_t ts_ns);
+/** vx_time_feed() - one raw record (@data, @len bytes, at @ts_ns), paired now. */
 int vx_time_feed(struct vx_time *t, const void *data, size_t len, uint64_t ts_ns);
-/** vx_time_mark() - drain the stream and snapshot window @w's start (@end 0) or stop. */
+/**
+ * vx_time_mark() - drain the stream into the queue, pair every queued
+ * record, and snapshot window @w's start (@end 0) or stop.
+ */
 int vx_time_mark(struct vx_time *t, int w, int end);
 /**
  * vx_time_window() - ns of window @w spent handling the exits of (@isa, each

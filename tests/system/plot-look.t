@@ -22,13 +22,16 @@
 #    nominal level), and names a regular twin of another experiment;
 #  - the vmexit-rate figure draws, with plain and hostile names, the
 #    slowdown of the confidential cell (craft-db.py vmexit-pair) under its
-#    label and as a point on the right axis.
+#    label and as a point on the right axis;
+#  - the memory figures' keys (memory-scaling, memory-overhead,
+#    memory-mixed, consolidation), with plain and hostile names, lie
+#    outside the plot area, below the x axis (tests/system/key-outside.py).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/plot-lib.sh
 
-N=14
+N=15
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "# tmp $tmp"
@@ -113,6 +116,11 @@ for f in runc-cpus runc-quota runc-corunner runc-parallel threads-sweep memory-s
 	done
 done
 is "$bad" "" "integer dimensions: no x tick between integers (sweeps, threads, VMs)"
+
+svgs=$(for d in plain long; do for f in memory-scaling memory-overhead memory-mixed consolidation
+	do echo "$tmp/$d/$f.svg"; done; done)
+is "$($py tests/system/key-outside.py $svgs)" outside \
+	"the memory figures' keys lie outside the plot area (plain and hostile names)"
 
 # cpus = 0 is "all": drawn at the CPU count the run recorded
 q() { $py -c 'import sqlite3, sys

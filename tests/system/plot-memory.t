@@ -11,13 +11,16 @@
 # once a ksm = on / off pair exists, with the overhead the metrics give; on
 # a run without hostmem data every one of them is exit 3. memory-scaling keeps
 # the N labels of coinciding lines apart (each line's a line lower, in its
-# colour) and draws a workload's variant as a line of its own. (The figures
+# colour) and draws a workload's variant as a line of its own. With every
+# cell at one VM (each point in the middle of the plot) the keys of
+# memory-scaling and memory-overhead lie outside the plot area
+# (tests/system/key-outside.py: below the x axis). (The figures
 # drawn from a real run of two VMs: tests/system/hostmem.t.)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=16
+N=17
 plan $N
 if ! command -v gnuplot >/dev/null; then
 	[ -n "${CI:-}" ] && { echo "Bail out! gnuplot is missing under CI"; exit 1; }
@@ -102,6 +105,13 @@ sqlite3 "$tmp/c.db" "INSERT OR REPLACE INTO cell_param (cell_id, key, value) VAL
 $CVMBENCH plot memory --db "$tmp/c.db" --out "$tmp/v.svg" >/dev/null 2>&1
 grep -q '>null resnet152: ksm on<' "$tmp/v.svg" && grep -q '>null: ksm off<' "$tmp/v.svg"
 is "$?" 0 "memory-scaling: a cell's variant names its own line (null resnet152: ksm on)"
+# every cell at one VM: its points in the middle of the plot, where the key inside it was
+cp "$tmp/r.db" "$tmp/one.db"
+sqlite3 "$tmp/one.db" "UPDATE cell_param SET value = '1' WHERE key = 'vms'"
+$CVMBENCH plot memory-scaling --db "$tmp/one.db" --out "$tmp/one.svg" >/dev/null 2>&1 &&
+	$CVMBENCH plot memory-overhead --db "$tmp/one.db" --out "$tmp/one-o.svg" >/dev/null 2>&1
+is "$?:$(python3 tests/system/key-outside.py "$tmp/one.svg" "$tmp/one-o.svg")" "0:outside" \
+	"every cell at one VM: memory-scaling's and memory-overhead's keys outside the plot area"
 $CVMBENCH report "$tmp/rep" --db "$tmp/r.db" >/dev/null 2>&1
 grep -q "Host memory and KSM" "$tmp/rep/index.md"
 is "$?" 0 "the report holds the memory table"

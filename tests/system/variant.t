@@ -7,8 +7,11 @@
 # ramp and cube frames differ from its default clip, so a variant lost on the
 # way gives the default's digest), and cell_param records it; the same in a
 # runc container (root and runc needed, else a SKIP) and in a TCG guest (one
-# boot; QEMU needed): there the data disk is prepared for the variant too.
-# The guest's spawn line: tests/unit/agent-guest.c.
+# boot; QEMU needed): there the data disk is prepared for the variant too,
+# and `cvmbench guest disk --variant` names that same cached disk. A variant
+# `guest disk` does not know is refused like the config key's (exit 2,
+# naming the value and the variants). The guest's spawn line:
+# tests/unit/agent-guest.c.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -19,7 +22,7 @@ export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
 
-plan 12
+plan 15
 
 cat > "$tmp/bad1.ini" <<'INI'
 [defaults]
@@ -41,6 +44,13 @@ INI
 $CVMBENCH run "$tmp/bad2.ini" --dry-run >/dev/null 2>"$tmp/err"; rc=$?
 is "$rc $(grep -c "bad2.ini:5: .*unknown variant 'resnet99' (variants: resnet50, resnet152)" "$tmp/err")" \
 	"2 1" "an unknown variant: exit 2, error at file:line naming the variants"
+
+$CVMBENCH guest disk image-recognition --variant resnet99 >/dev/null 2>"$tmp/err"; rc=$?
+is "$rc $(grep -c "unknown variant 'resnet99' (variants: resnet50, resnet152)" "$tmp/err")" \
+	"2 1" "guest disk --variant: an unknown variant: exit 2 naming it and the variants"
+$CVMBENCH guest disk hello-world --variant resnet152 >/dev/null 2>"$tmp/err"; rc=$?
+is "$rc $(grep -c "hello-world has no variants (got 'resnet152')" "$tmp/err")" "2 1" \
+	"guest disk --variant for a workload without variants: exit 2"
 
 cat > "$tmp/v.ini" <<'INI'
 [defaults]
@@ -92,7 +102,7 @@ else
 		sed 's/^/# /' "$tmp/err" | tail -3
 fi
 
-if ! command -v qemu-system-x86_64 >/dev/null; then skip "guest: no qemu-system-x86_64"
+if ! command -v qemu-system-x86_64 >/dev/null; then skip_rest 2 "guest: no qemu-system-x86_64"
 else
 	sed 's/^variant = ramp, cube$/variant = ramp\nbackend = qemu\naccel = tcg\nmemory = 256\nboot-timeout = 300/; /^\[experiment plain\]$/d' \
 		"$tmp/v.ini" > "$tmp/g.ini"
@@ -101,4 +111,9 @@ else
 		JOIN cell c ON c.id = i.cell_id WHERE i.digest IS NOT NULL" 2>/dev/null)
 	is "$rc $got" "0 ok $d1" "guest: variant = ramp gives the digest of cvmfn run --variant ramp" ||
 		sed 's/^/# /' "$tmp/err" | tail -3
+	# the run built (or found) the ramp disk: guest disk --variant ramp finds that one
+	out=$($CVMBENCH guest disk video-processing --size test --seed 1 --variant ramp 2>&1)
+	is "$(grep -Ec '^cached data disk .*/disk/video-processing-ramp-test-1-[0-9a-f]+\.img ' \
+		<<<"$out")" 1 "guest disk --variant ramp: the cached disk the guest run used" ||
+		echo "#   $out"
 fi

@@ -9,7 +9,14 @@
  * computed by hand: a cell window holding two invocation windows, a pair
  * straddling a boundary (it belongs to the window of its entry), a window
  * whose buffer dropped events or held an unreadable record (no time, the
- * reason; never a partial sum), a window without a pair. Where root,
+ * reason; never a partial sum), a window without a pair. A long window:
+ * a generated stream of more bytes than the ring buffer holds a CPU
+ * (VX_TIME_RING_KB, all a window could hold before the reader thread and
+ * its queue), queued as the reader queues it, pairs exactly (counts and
+ * summed times per reason equal what was generated); beyond the queue's
+ * cap the window has no time and the reason names the cap, the next
+ * window is measured again; the cap is a quarter of MemAvailable, at most
+ * 1 GiB. Where root,
  * /dev/kvm and tracefs are there: the probe with vmexit-time = on over
  * the micro-VM (bench/lib/kvm-toy.c) in a child process; where kvm_exit
  * never fires (a PVM host) every kvm_exit row's time is NULL and the cell
@@ -47,16 +54,14 @@
 
 static struct tp_format fx, fe;
 
-/* Feed a record of @f (kvm_exit with @reason under svm, or kvm_entry) of @pid at @ts. */
-static int rec(struct vx_time *t, const struct tp_format *f, int pid, uint32_t reason,
-	       uint64_t ts)
+/* Record of @f (kvm_exit with @reason under svm, or kvm_entry) of @pid into @buf (72 bytes). */
+static void rec_make(unsigned char *buf, const struct tp_format *f, int pid, uint32_t reason)
 {
-	unsigned char buf[128];
 	unsigned int off, size;
 	uint16_t type = (uint16_t)tp_format_id(f);
 	uint32_t v = reason, isa = SVM;
 
-	memset(buf, 0x5a, sizeof(buf));
+	memset(buf, 0x5a, 72);
 	if (!tp_format_field(f, "common_type", &off, &size))
 		memcpy(buf + off, &type, 2);
 	if (!tp_format_field(f, "common_pid", &off, &size))
@@ -65,6 +70,15 @@ static int rec(struct vx_time *t, const struct tp_format *f, int pid, uint32_t r
 		memcpy(buf + off, &v, 4);
 	if (!tp_format_field(f, "isa", &off, &size))
 		memcpy(buf + off, &isa, 4);
+}
+
+/* Feed a record of @f (kvm_exit with @reason under svm, or kvm_entry) of @pid at @ts. */
+static int rec(struct vx_time *t, const struct tp_format *f, int pid, uint32_t reason,
+	       uint64_t ts)
+{
+	unsigned char buf[72];
+
+	rec_make(buf, f, pid, reason);
 	return vx_time_feed(t, buf, 72, ts);
 }
 
@@ -130,6 +144,97 @@ static void window_checks(void)
 	       "unreadable"), "a window with an unreadable record: no time (%s)", why);
 	tap_ok(t.events == 15, "records streamed counted: %llu of 15",
 	       (unsigned long long)t.events);
+	vx_time_close(&t);
+}
+
+/* Expected totals of a generated stream, per reason. */
+struct gen {
+	uint64_t n[2], ns[2];     /* [hlt, io] */
+	uint64_t dropped;
+};
+
+/*
+ * @npairs exit -> entry pairs of threads 7 and 8 interleaved from @ts0,
+ * queued (vx_time_queue(), the reader thread's path): reason and handling
+ * time of pair i from i, summed into @g as generated; returns the next ts.
+ */
+static uint64_t gen_stream(struct vx_time *t, size_t npairs, uint64_t ts0, struct gen *g)
+{
+	static unsigned char x[2][72], e[2][72];
+	uint64_t ts = ts0, d;
+	size_t i;
+	int k, hlt;
+
+	for (k = 0; k < 2; k++) {
+		rec_make(x[k], &fx, 7 + k, k ? IO : HLT);
+		rec_make(e[k], &fe, 7 + k, 0);
+	}
+	for (i = 0; i < npairs; i++) {
+		k = (int)(i & 1);
+		hlt = !k;
+		d = 10 + (i * 7919) % 1000;   /* ns, varied */
+		g->dropped += !!vx_time_queue(t, x[k], 72, ts);
+		g->dropped += !!vx_time_queue(t, e[k], 72, ts + d);
+		g->n[!hlt]++;
+		g->ns[!hlt] += d;
+		ts += d + 5;
+	}
+	return ts;
+}
+
+static void long_window_checks(void)
+{
+	const unsigned long long hlt[] = { HLT }, io[] = { IO };
+	const size_t npairs = 120000;     /* 240 000 records of 72 bytes: ~21 MB queued */
+	struct vx_time t;
+	struct gen g;
+	uint64_t ph, pi, ts;
+	size_t queued;
+	char why[256] = "";
+	long long th, ti;
+	int ret;
+
+	memset(&t, 0, sizeof(t));
+	memset(&g, 0, sizeof(g));
+	ret = exit_pair_fields_load(&t.fl, &fx, &fe, why, sizeof(why)) ?: vx_time_mark(&t, 1, 0);
+	ts = gen_stream(&t, npairs, 1000, &g);
+	queued = t.q.len;
+	ret = ret ?: vx_time_mark(&t, 1, 1);
+	th = win(&t, 1, hlt, 1, &ph, why);
+	ti = win(&t, 1, io, 1, &pi, why);
+	tap_ok(!ret && !g.dropped && queued > (size_t)VX_TIME_RING_KB * 1024 &&
+	       th == (long long)g.ns[0] && ph == g.n[0] && ti == (long long)g.ns[1] &&
+	       pi == g.n[1] && t.events == 2 * npairs,
+	       "a window of %zu bytes (the ring buffer holds %d KiB a CPU) pairs exactly: "
+	       "hlt %lld ns in %llu pairs (generated %llu in %llu), io %lld in %llu (%llu in "
+	       "%llu) %s", queued, VX_TIME_RING_KB, th, (unsigned long long)ph,
+	       (unsigned long long)g.ns[0], (unsigned long long)g.n[0], ti,
+	       (unsigned long long)pi, (unsigned long long)g.ns[1],
+	       (unsigned long long)g.n[1], why);
+	/* a cap of 1 MiB: 11915 records of 88 bytes fit, the rest of 40000 is dropped */
+	t.q.max = 1 << 20;
+	memset(&g, 0, sizeof(g));
+	ret = vx_time_mark(&t, 1, 0);
+	ts = gen_stream(&t, 20000, ts, &g);
+	ret = ret ?: vx_time_mark(&t, 1, 1);
+	tap_ok(!ret && win(&t, 1, NULL, 0, &ph, why) == -1 && g.dropped == 40000 - 11915 &&
+	       strstr(why, "queue reached its cap (1 MiB) and dropped 28085 events") &&
+	       t.at[1][1].lost - t.at[1][0].lost == 28085,
+	       "beyond the queue's cap: no time (not a partial sum), the reason (%s), the "
+	       "dropped records counted as lost", why);
+	memset(&g, 0, sizeof(g));
+	ret = vx_time_mark(&t, 1, 0);
+	gen_stream(&t, 1000, ts + 100000, &g);
+	ret = ret ?: vx_time_mark(&t, 1, 1);
+	ti = win(&t, 1, io, 1, &pi, why);
+	tap_ok(!ret && ti == (long long)g.ns[1] && pi == g.n[1],
+	       "the next window, within the cap, is measured again: io %lld ns in %llu pairs "
+	       "(generated %llu in %llu)", ti, (unsigned long long)pi,
+	       (unsigned long long)g.ns[1], (unsigned long long)g.n[1]);
+	tap_ok(vx_time_cap(-1) == (size_t)1 << 30 && vx_time_cap(8LL << 20) == (size_t)1 << 30 &&
+	       vx_time_cap(1LL << 20) == (size_t)256 << 20,
+	       "the queue's cap: a quarter of MemAvailable, at most 1 GiB (%zu for 1 GiB)",
+	       vx_time_cap(1LL << 20));
 	vx_time_close(&t);
 }
 
@@ -340,7 +445,7 @@ int main(void)
 	char err[256] = "";
 	int ret;
 
-	tap_plan(10);
+	tap_plan(14);
 	ret = tp_format_load_file(&fx, FIX "kvm_exit-6.18.44.format", "kvm", err, sizeof(err)) ?:
 	      tp_format_load_file(&fe, FIX "kvm_entry-6.18.44.format", "kvm", err, sizeof(err));
 	if (ret) {
@@ -348,6 +453,7 @@ int main(void)
 		return tap_done();
 	}
 	window_checks();
+	long_window_checks();
 	probe_checks();
 	tp_format_free(&fx);
 	tp_format_free(&fe);

@@ -16,7 +16,7 @@
 #include "log.h"
 #include "opts.h"
 
-enum { OPT_KPKG, OPT_OUT, OPT_SIZE, OPT_SEED };
+enum { OPT_KPKG, OPT_OUT, OPT_SIZE, OPT_SEED, OPT_VARIANT };
 
 static const struct opt build_opts[] = {
 	{ "kernel-package", 1, "PKG", "linux-image-cloud-amd64 (default) or "
@@ -29,12 +29,14 @@ static const struct opt build_opts[] = {
 static const struct opt disk_opts[] = {
 	{ "size", 1, "SIZE", "input size: test (default), small or large", OPT_SIZE },
 	{ "seed", 1, "N", "seed of the model and inputs (default 1)", OPT_SEED },
+	{ "variant", 1, "NAME", "a variant the workload lists (default: none), "
+	  "e.g. resnet152", OPT_VARIANT },
 	OPT_END
 };
 
 struct guest_args {
 	struct guest_build_opts b;
-	const char *size, *seed;
+	const char *size, *seed, *variant;
 };
 
 static int guest_opt(void *ctx, int id, const char *arg)
@@ -45,6 +47,7 @@ static int guest_opt(void *ctx, int id, const char *arg)
 	case OPT_KPKG: a->b.kernel_package = arg; break;
 	case OPT_OUT: a->b.out_dir = arg; break;
 	case OPT_SIZE: a->size = arg; break;
+	case OPT_VARIANT: a->variant = arg; break;
 	default: a->seed = arg; break;
 	}
 	return 0;
@@ -53,7 +56,7 @@ static int guest_opt(void *ctx, int id, const char *arg)
 static int guest_build(int argc, char **argv)
 {
 	static const char synopsis[] = "guest build [--kernel-package PKG] [--out DIR]";
-	struct guest_args a = { { 0 }, NULL, NULL };
+	struct guest_args a = { { 0 }, NULL, NULL, NULL };
 	struct guest_image img;
 	char err[2048];
 	int first, ret = opts_parse(argc, argv, synopsis, build_opts, guest_opt, &a, &first);
@@ -90,8 +93,9 @@ static int parse_seed(const char *s, unsigned long long *seed)
 
 static int guest_disk(int argc, char **argv)
 {
-	static const char synopsis[] = "guest disk WORKLOAD [--size SIZE] [--seed N]";
-	struct guest_args a = { { 0 }, "test", "1" };
+	static const char synopsis[] = "guest disk WORKLOAD [--size SIZE] [--seed N] "
+		"[--variant NAME]";
+	struct guest_args a = { { 0 }, "test", "1", NULL };
 	struct guest_disk d;
 	unsigned long long seed;
 	char err[2048];
@@ -105,7 +109,7 @@ static int guest_disk(int argc, char **argv)
 	}
 	if (parse_seed(a.seed, &seed))
 		return EXIT_USAGE;
-	ret = guest_disk_build(argv[first], NULL, a.size, seed, NULL, &d, err, sizeof(err));
+	ret = guest_disk_build(argv[first], a.variant, a.size, seed, NULL, &d, err, sizeof(err));
 	if (ret) {
 		pr_err("guest disk: %s", err);
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILED;

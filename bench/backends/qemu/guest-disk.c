@@ -77,14 +77,17 @@ static int disk_name(const char *workload, const char *variant, const char *size
 		     unsigned long long seed, const char *cvmfn, char *buf, size_t len,
 		     char *err, size_t errlen)
 {
+	const struct workload_ops *ops = workload_find(workload);
 	char sha[SHA256_HEX];
 	enum wl_size sz;
 	int ret;
 
-	if (!workload_find(workload)) {
+	if (!ops) {
 		snprintf(err, errlen, "unknown workload '%s' (see cvmbench list)", workload);
 		return -EINVAL;
 	}
+	if (variant && *variant && wl_variant_check(ops, variant, err, errlen))
+		return -EINVAL;       /* names the value and the workload's variants */
 	if (wl_size_parse(size, &sz)) {
 		snprintf(err, errlen, "unknown size '%s' (test, small or large)", size);
 		return -EINVAL;

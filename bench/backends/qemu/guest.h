@@ -81,7 +81,8 @@ struct guest_disk {
  * "": the default) at @size ("test", "small", "large") and @seed: the files
  * `cvmfn prepare` writes, in an ext4 image made by mkfs.ext4 -d, cached
  * under guest_cache_dir()/disk/ by workload, variant, size, seed and the
- * cvmfn's hash. @cvmfn NULL: find_cvmfn().
+ * cvmfn's hash. @cvmfn NULL: find_cvmfn(). A @variant the workload does not
+ * list (wl_variant_check()) is -EINVAL before anything is built.
  * Returns 0, or -errno with the reason in @err.
  */
 int guest_disk_build(const char *workload, const char *variant, const char *size,
