@@ -33,7 +33,6 @@
 #include "journal.h"
 #include "knob-idle.h"
 #include "log.h"
-#include "runner.h"
 #include "sysfs.h"
 #include "sysroot.h"
 
