@@ -238,6 +238,18 @@ static int reload(const char *module, const char *param, const char *value,
 	return 0;
 }
 
+/*
+ * How long an undo waits for the module to be free: UNDO_WAIT_MS, or
+ * CVMBENCH_TEST_UNDO_WAIT_MS (tests of the give-up path, which would
+ * otherwise wait the whole time for nothing).
+ */
+static int undo_wait_ms(void)
+{
+	const char *s = getenv("CVMBENCH_TEST_UNDO_WAIT_MS");
+
+	return s && atoi(s) > 0 ? atoi(s) : UNDO_WAIT_MS;
+}
+
 /* Undo "MODULE PARAM OLD": reload MODULE with PARAM=OLD unless it has it already. */
 static int kvm_module_undo(const char *name)
 {
@@ -249,7 +261,7 @@ static int kvm_module_undo(const char *name)
 		return -EINVAL;
 	if (!param_read(module, param, v, sizeof(v)) && !strcmp(v, old))
 		return 0;
-	if (kvm_module_wait_free(module, UNDO_WAIT_MS, why, sizeof(why)) == 1)
+	if (kvm_module_wait_free(module, undo_wait_ms(), why, sizeof(why)) == 1)
 		return -EBUSY;    /* kept: `cvmbench restore` once the VMs are gone */
 	ret = reload(module, param, old, why, sizeof(why));
 	if (ret)
