@@ -139,8 +139,8 @@ static void test_reload(void)
 	       "apply: ple_gap reads 0 (%s)", why);
 	tap_ok(!strcmp(logged(), "rmmod kvm_intel|modprobe kvm_intel ple_gap=0"),
 	       "asked: rmmod kvm_intel, then modprobe kvm_intel ple_gap=0 (%s)", logged());
-	tap_ok(!strcmp(get(HPN), "0\n"), "kvm stayed loaded: its halt_poll_ns still 0 (%s)",
-	       get(HPN));
+	tap_ok(!strcmp(get(HPN), "0\n"), "kvm stayed loaded: its halt_poll_ns still 0 (%.*s)",
+	       (int)strcspn(get(HPN), "\n"), get(HPN));
 	tap_ok(journal_open_entries() == 1, "one journal entry open while the cell runs");
 	knob_ple.describe(&c, desc, sizeof(desc));
 	tap_ok(!strcmp(desc, "off (kvm_intel reloaded with ple_gap=0, was 128)"),
