@@ -148,7 +148,7 @@ static int placement_enter(struct cell_state *cs, int idx)
  */
 static void placement_note(struct cell_state *cs, int idx, pid_t pid)
 {
-	char key[48], cpus[160];
+	char key[48], cpus[PIN_CPUS_TEXT_MAX];
 
 	if (cs->placement_noted || idx >= 8 || pin_obtained(pid, cpus, sizeof(cpus)))
 		return;
@@ -167,7 +167,7 @@ static void placement_note(struct cell_state *cs, int idx, pid_t pid)
  */
 static void placement_note_container(struct cell_state *cs, int idx, pid_t pid)
 {
-	char key[48], cpus[160];
+	char key[48], cpus[PIN_CPUS_TEXT_MAX];
 
 	if (!(cs->be->flags & BACKEND_CGROUPS) || idx >= 8 ||
 	    pin_obtained_child(pid, cpus, sizeof(cpus)))

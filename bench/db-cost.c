@@ -3,13 +3,12 @@
  * db-cost.c - what `run --shard I/N --balance DB` reads of the earlier
  * runs in DB: each run's config text, and the start and end of the current
  * row of each of its cells that ended ok (superseded rows left out,
- * db-resume.h). Nothing is written.
+ * DB_CELL_CURRENT of db.h). Nothing is written.
  */
 #include <errno.h>
 
 #include "db-cost.h"
 #include "db-local.h"
-#include "db-resume.h"
 #include "log.h"
 
 /**

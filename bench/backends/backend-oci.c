@@ -199,9 +199,14 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 		       size_t errlen)
 {
 	static unsigned int seq;
-	char dir[PATH_MAX - 128], name[PATH_MAX * 2 + 80], pin[160];
+	char dir[PATH_MAX - 128], name[PATH_MAX * 2 + 80], pin[PIN_CPUS_TEXT_MAX];
 	struct oci_bundle_opts o;
+	int pinned = oc->cpuset ? pin_spawn_cpus(pin, sizeof(pin)) : 0;
 
+	if (pinned < 0) {         /* never a part of the list in the container's cpuset */
+		snprintf(err, errlen, "the pinned CPU list does not fit in %zu bytes", sizeof(pin));
+		return pinned;
+	}
 	oci_state_dir(dir, sizeof(dir));
 	snprintf(st->id, sizeof(st->id), "cvmbench-%d-%u", (int)getpid(), seq++);
 	snprintf(st->bundle, sizeof(st->bundle), "%s/oci/%s", dir, st->id);
@@ -214,7 +219,7 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 	}
 	o = (struct oci_bundle_opts){ oc->rootfs, st->bundle, st->id,
 				     oc->netns_id > 0 ? oc->netns : NULL, env->digest,
-				     oc->cpuset && pin_spawn_cpus(pin, sizeof(pin)) ? pin : NULL };
+				     pinned > 0 ? pin : NULL };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 

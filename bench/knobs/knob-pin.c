@@ -22,6 +22,8 @@
 #include "placement.h"
 #include "proc-tree.h"
 
+_Static_assert(PIN_CPUS_TEXT_MAX == PLACEMENT_CPUS_TEXT_MAX, "knob-pin.h's copy of the size");
+
 static struct {
 	struct placement *pl;         /* NULL: unpinned */
 	struct placement_spec spec;
@@ -126,8 +128,7 @@ int pin_spawn_cpus(char *buf, size_t len)
 {
 	if (!pin.pl || !pin.spawning)
 		return 0;
-	placement_cpus_text(&pin.spawn_set, buf, len);
-	return 1;
+	return placement_cpus_text(&pin.spawn_set, buf, len) ?: 1;
 }
 
 void pin_spawn_leave(void)
@@ -143,8 +144,7 @@ int pin_obtained(pid_t pid, char *buf, size_t len)
 
 	if (sched_getaffinity(pid, sizeof(set), &set))
 		return -errno;
-	placement_cpus_text(&set, buf, len);
-	return 0;
+	return placement_cpus_text(&set, buf, len);
 }
 
 void pin_vcpus_note(void)

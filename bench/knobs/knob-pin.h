@@ -17,6 +17,9 @@
 
 #include "knob.h"
 
+/* Room for any CPU list these functions write (placement.h's PLACEMENT_CPUS_TEXT_MAX). */
+#define PIN_CPUS_TEXT_MAX 2048
+
 /** pin_instance_cpus() - instance @idx's CPUs: 1, or 0 when unpinned. */
 int pin_instance_cpus(int idx, cpu_set_t *set);
 /** pin_spawn_enter() - bind this thread for instance @idx: 0 or -errno. */
@@ -24,12 +27,16 @@ int pin_spawn_enter(int idx);
 /**
  * pin_spawn_cpus() - "CPUS" that pin_spawn_enter() bound this thread to for
  * the spawn in progress (for a container's config.json): 1, or 0 when the
- * cell is unpinned or no spawn is in progress.
+ * cell is unpinned or no spawn is in progress, or -ENOSPC when @len cannot
+ * hold the whole list (never hand on part of it: PIN_CPUS_TEXT_MAX can).
  */
 int pin_spawn_cpus(char *buf, size_t len);
 /** pin_spawn_leave() - give this thread its CPUs back. */
 void pin_spawn_leave(void);
-/** pin_obtained() - "CPUS" that @pid may run on, read back: 0 or -errno. */
+/**
+ * pin_obtained() - "CPUS" that @pid may run on, read back: 0 or -errno
+ * (-ENOSPC: @len too short, @buf ends in ",..."; PIN_CPUS_TEXT_MAX is not).
+ */
 int pin_obtained(pid_t pid, char *buf, size_t len);
 /**
  * pin_obtained_child() - "CPUS" that the last descendant of @pid may run

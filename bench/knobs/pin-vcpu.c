@@ -73,7 +73,7 @@ static int bind_vcpus(const struct qmp_vcpu *v, int n, int first)
 static int note_obtained(const struct qmp_vcpu *v, int n, int vm,
 			 void (*put)(void *ctx, const char *key, const char *value), void *ctx)
 {
-	char key[64], cpus[160];
+	char key[64], cpus[PIN_CPUS_TEXT_MAX];
 	int i, ret;
 
 	for (i = 0; i < n; i++) {

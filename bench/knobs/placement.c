@@ -44,11 +44,12 @@ int placement_parse(const char *v, struct placement_spec *p)
 	return 0;
 }
 
-void placement_cpus_text(const cpu_set_t *set, char *buf, size_t len)
+/* The whole text of @set into @full (PLACEMENT_CPUS_TEXT_MAX bytes). */
+static void cpus_text_full(const cpu_set_t *set, char *full)
 {
 	int cpu, start = -1, o = 0;
 
-	buf[0] = '\0';
+	full[0] = '\0';
 	for (cpu = 0; cpu <= CPU_SETSIZE; cpu++) {
 		int in = cpu < CPU_SETSIZE && CPU_ISSET(cpu, set);
 
@@ -56,14 +57,34 @@ void placement_cpus_text(const cpu_set_t *set, char *buf, size_t len)
 			start = cpu;
 		if (in || start < 0)
 			continue;
-		if ((size_t)o < len)
-			o += snprintf(buf + o, len - (size_t)o, "%s%d", o ? "," : "", start);
-		if (cpu - 1 > start && (size_t)o < len)
-			o += snprintf(buf + o, len - (size_t)o, "-%d", cpu - 1);
+		o += snprintf(full + o, PLACEMENT_CPUS_TEXT_MAX - (size_t)o, "%s%d",
+			      o ? "," : "", start);
+		if (cpu - 1 > start)
+			o += snprintf(full + o, PLACEMENT_CPUS_TEXT_MAX - (size_t)o, "-%d", cpu - 1);
 		start = -1;
 	}
-	if (!buf[0])
-		snprintf(buf, len, "none");
+	if (!full[0])
+		snprintf(full, PLACEMENT_CPUS_TEXT_MAX, "none");
+}
+
+int placement_cpus_text(const cpu_set_t *set, char *buf, size_t len)
+{
+	char full[PLACEMENT_CPUS_TEXT_MAX];
+	size_t cut;
+
+	if (!len)
+		return -ENOSPC;
+	cpus_text_full(set, full);
+	if (strlen(full) < len) {
+		memcpy(buf, full, strlen(full) + 1);
+		return 0;
+	}
+	/* whole entries and ",...": cut at the last comma that leaves room */
+	cut = len > 5 ? len - 5 : 0;
+	while (cut > 0 && full[cut] != ',')
+		cut--;
+	snprintf(buf, len, "%.*s%s", (int)cut, full, cut ? ",..." : "...");
+	return -ENOSPC;
 }
 
 #ifdef HAVE_HWLOC

@@ -70,7 +70,18 @@ int placement_bind_thread(struct placement *pl, const cpu_set_t *set);
 int placement_bind_memory(struct placement *pl, const cpu_set_t *cpus, int remote);
 /** placement_unbind_memory() - the calling thread's default policy again. */
 void placement_unbind_memory(struct placement *pl);
-/** placement_cpus_text() - "0-3,6" for @set. */
-void placement_cpus_text(const cpu_set_t *set, char *buf, size_t len);
+/*
+ * Room for the text of any cpu_set_t: the longest is every other CPU of
+ * CPU_SETSIZE 1024 ("0,2,...,1022": 2004 characters and the NUL).
+ */
+#define PLACEMENT_CPUS_TEXT_MAX 2048
+
+/**
+ * placement_cpus_text() - "0-3,6" for @set ("none" when empty). Returns 0,
+ * or -ENOSPC when @len is too short: @buf then holds the entries that fit
+ * whole, followed by ",...", never a number cut in two. Use a buffer of
+ * PLACEMENT_CPUS_TEXT_MAX where the text is stored or handed on.
+ */
+int placement_cpus_text(const cpu_set_t *set, char *buf, size_t len);
 
 #endif
