@@ -28,6 +28,31 @@ static int wanted(const struct cell *c)
 	return be && (be->flags & BACKEND_CGROUPS) && strcmp(c->favordynmods, "default");
 }
 
+/*
+ * The remount read back: the kernel applies cgroup2's mount flags only in
+ * the initial cgroup namespace, and elsewhere (a container) accepts the
+ * remount and changes nothing. Then the cell is a skip, never a cell that
+ * says favordynmods = on while it ran without.
+ */
+static int favordynmods_took(const char *path, int want, char *why, size_t len)
+{
+	char now_path[PATH_MAX], opts[512];
+	int favor = -1, ret;
+
+	if (!cgroup2_mount(now_path, sizeof(now_path), opts, sizeof(opts), &favor) &&
+	    favor == want)
+		return 0;
+	snprintf(why, len, "favordynmods: the remount of %s was accepted but did not take "
+		 "effect (cgroup2 applies it only in the initial cgroup namespace: in a "
+		 "container?)", path);
+	ret = journal_undo(mountopt_id);
+	if (ret)
+		pr_warn("cannot undo journal entry %ld (%s): %s; cvmbench restore retries",
+			mountopt_id, journal_path(), strerror(-ret));
+	mountopt_id = 0;
+	return KNOB_SKIP;
+}
+
 static int favordynmods_set(const struct cell *c, char *why, size_t len)
 {
 	char path[PATH_MAX], opts[512], old[PATH_MAX + 600], now[600];
@@ -58,7 +83,7 @@ static int favordynmods_set(const struct cell *c, char *why, size_t len)
 		mountopt_id = 0;
 		return KNOB_SKIP;
 	}
-	return 0;
+	return favordynmods_took(path, want, why, len);
 }
 
 static int favordynmods_apply(const struct cell *c, char *why, size_t len)

@@ -36,6 +36,20 @@ export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
 
+# crun with favordynmods = on only where the tool applies it: in a cgroup
+# namespace of its own (a container) the kernel accepts the remount and
+# changes nothing, the cell is a skip, and the kill points would wait for
+# a change that never comes. The tool's own verdict, from one cell.
+if [ -n "$have_crun" ]; then
+	printf '[experiment probe]\nworkload = null\ninvocations = 1\nwarmup = 0\nbackend = crun\nmode = cold\nfavordynmods = on\n' > "$tmp/p.ini"
+	./cvmbench run "$tmp/p.ini" --db "$tmp/p.db" --data-dir "$tmp/data" >/dev/null 2>"$tmp/perr"
+	if [ "$(sqlite3 "$tmp/p.db" "SELECT status FROM cell" 2>/dev/null)" != ok ]; then
+		have_crun=
+		crun_why=$(grep -m1 'skipped:' "$tmp/perr" | sed 's/.*skipped: //')
+		[ -z "$have_idle" ] && { skip_rest $N "crun with favordynmods = on: ${crun_why:-not ok here}"; exit 0; }
+	fi
+fi
+
 # Every setting the run may touch, one per line.
 snapshot() {
 	echo "guest_halt_poll_ns $(cat $HP 2>/dev/null)"
