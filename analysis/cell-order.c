@@ -33,12 +33,76 @@ struct ranked {
 	int64_t id;
 };
 
+/* A key's first row in the run. */
+struct first_row {
+	char *key;
+	int64_t id;
+};
+
+/* Every key's first row in one query (one per cell was quadratic: run_id is all the index). */
 static const char sql_first[] =
-	"SELECT min(id) FROM main.cell WHERE run_id = ?1 AND cell_key = ?2";
+	"SELECT cell_key, min(id) FROM main.cell WHERE run_id = ?1 AND cell_key IS NOT NULL "
+	"GROUP BY cell_key";
 
 static int by_key(const void *a, const void *b)
 {
 	return strcmp(((const struct cell *)a)->key, ((const struct cell *)b)->key);
+}
+
+static int by_first_key(const void *a, const void *b)
+{
+	return strcmp(((const struct first_row *)a)->key, ((const struct first_row *)b)->key);
+}
+
+static void firsts_free(struct first_row *f, size_t n)
+{
+	while (n)
+		free(f[--n].key);
+	free(f);
+}
+
+/* Append the row @st holds to @f (@n used, @cap allocated). 0 or -ENOMEM. */
+static int firsts_add(struct first_row **f, size_t *n, size_t *cap, sqlite3_stmt *st)
+{
+	struct first_row *g = *f;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		g = realloc(*f, *cap * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		*f = g;
+	}
+	g[*n].key = strdup((const char *)sqlite3_column_text(st, 0));
+	g[*n].id = sqlite3_column_int64(st, 1);
+	return g[*n].key ? (++*n, 0) : -ENOMEM;
+}
+
+/* Each key's first row of run @run_id, sorted by key. 0, -ENOMEM or -EIO. */
+static int firsts_of(sqlite3 *h, int64_t run_id, struct first_row **f, size_t *n)
+{
+	size_t cap = 0;
+	sqlite3_stmt *st;
+	int ret = 0, rc;
+
+	*f = NULL;
+	*n = 0;
+	if (analysis_prepare(h, sql_first, run_id, &st))
+		return -EIO;
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		ret = firsts_add(f, n, &cap, st);
+	if (!ret && rc != SQLITE_DONE)
+		ret = -EIO;
+	sqlite3_finalize(st);
+	if (ret) {
+		firsts_free(*f, *n);
+		*f = NULL;
+		*n = 0;
+		return ret;
+	}
+	if (*n)
+		qsort(*f, *n, sizeof(**f), by_first_key);
+	return 0;
 }
 
 static int by_rank(const void *a, const void *b)
@@ -77,21 +141,20 @@ static int matrix_of(sqlite3 *h, int64_t run_id, struct cell **cells, size_t *n)
 	return ret;
 }
 
-/* Rank @r: its cell's index in @cells (sorted by key), its key's first row. */
-static void rank(struct ranked *r, const struct cell *cells, size_t n, sqlite3_stmt *first)
+/* Rank @r: its cell's index in @cells (sorted by key), its key's first row in @f. */
+static void rank(struct ranked *r, const struct cell *cells, size_t n,
+		 const struct first_row *f, size_t nf)
 {
 	const char *key = summary_str(r->item, "cell_key", "");
+	struct first_row fprobe = { (char *)key, 0 }, *fhit;
 	struct cell probe, *hit;
 
 	snprintf(probe.key, sizeof(probe.key), "%s", key);
 	hit = n ? bsearch(&probe, cells, n, sizeof(*cells), by_key) : NULL;
 	r->index = hit ? hit->index : -1;
 	r->id = (int64_t)summary_num(r->item, "cell_id");
-	r->first = r->id;
-	sqlite3_reset(first);
-	sqlite3_bind_text(first, 2, key, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(first) == SQLITE_ROW && sqlite3_column_type(first, 0) != SQLITE_NULL)
-		r->first = sqlite3_column_int64(first, 0);
+	fhit = nf ? bsearch(&fprobe, f, nf, sizeof(*f), by_first_key) : NULL;
+	r->first = fhit ? fhit->id : r->id;
 }
 
 /**
@@ -105,22 +168,25 @@ int cell_order_sort(struct sqlite3 *h, int64_t run_id, struct cJSON *cells)
 	size_t n = (size_t)cJSON_GetArraySize(cells), nm = 0, i = 0;
 	struct ranked *r = calloc(n + 1, sizeof(*r));
 	struct cell *matrix = NULL;
-	sqlite3_stmt *first;
+	struct first_row *f;
+	size_t nf;
 	cJSON *c;
+	int ret;
 
 	if (!r)
 		return -ENOMEM;
-	if (analysis_prepare(h, sql_first, run_id, &first)) {
+	ret = firsts_of(h, run_id, &f, &nf);
+	if (ret) {
 		free(r);
-		return -EIO;
+		return ret;
 	}
 	if (n)
 		matrix_of(h, run_id, &matrix, &nm);
 	cJSON_ArrayForEach(c, cells) {
 		r[i].item = c;
-		rank(&r[i++], matrix, nm, first);
+		rank(&r[i++], matrix, nm, f, nf);
 	}
-	sqlite3_finalize(first);
+	firsts_free(f, nf);
 	config_cells_free(matrix, nm);
 	qsort(r, n, sizeof(*r), by_rank);
 	for (i = 0; i < n; i++)

@@ -179,6 +179,13 @@ static void stream_lock(struct vx_time *t, int lock)
 		pthread_mutex_unlock(&t->st->mu);
 }
 
+/* The reader thread stopped (joined); the instance stays until the close. */
+static void reader_stop(struct vx_time *t)
+{
+	if (t->st)
+		sampler_stop(&t->st->reader);
+}
+
 static void stream_close(struct vx_time *t)
 {
 	if (!t->st)
@@ -241,6 +248,11 @@ static void stream_lock(struct vx_time *t, int lock)
 	(void)t, (void)lock;
 }
 
+static void reader_stop(struct vx_time *t)
+{
+	(void)t;
+}
+
 static void stream_close(struct vx_time *t)
 {
 	(void)t;
@@ -260,7 +272,11 @@ size_t vx_time_cap(long long mem_available_kb)
 
 int vx_time_queue(struct vx_time *t, const void *data, size_t len, uint64_t ts_ns)
 {
-	int ret = rec_queue_push(&t->q, data, len, ts_ns);
+	int ret;
+
+	if (t->why[0])            /* no time at all: nothing will pair the record */
+		return -ECANCELED;
+	ret = rec_queue_push(&t->q, data, len, ts_ns);
 
 	t->lost += ret != 0;
 	return ret;
@@ -294,13 +310,26 @@ static int snapshot(struct vx_time *t, int w, int end)
 	return 0;
 }
 
+void vx_time_fail(struct vx_time *t, int err)
+{
+	reader_stop(t);           /* joined: from here on this thread alone touches @t */
+	rec_queue_free(&t->q);
+	if (!t->why[0])
+		snprintf(t->why, sizeof(t->why), "no exit-handling time: draining the trace "
+			 "stream failed: %s", strerror(-err));
+}
+
 int vx_time_mark(struct vx_time *t, int w, int end)
 {
 	int ret;
 
+	if (t->why[0])
+		return -ECANCELED;
 	stream_lock(t, 1);
 	ret = drain(t) ?: snapshot(t, w, end);
 	stream_lock(t, 0);
+	if (ret)
+		vx_time_fail(t, ret);
 	return ret;
 }
 

@@ -75,16 +75,26 @@ size_t vx_time_cap(long long mem_available_kb);
  * vx_time_queue() - one raw record (@data, @len bytes, at @ts_ns) into the
  * queue, paired at the next vx_time_mark(); beyond the queue's cap it is
  * dropped and counted (in @t->lost and @t->q.dropped). 0, or -ENOBUFS /
- * -ENOMEM for a dropped record.
+ * -ENOMEM for a dropped record; -ECANCELED (nothing queued or counted)
+ * once @t->why is set.
  */
 int vx_time_queue(struct vx_time *t, const void *data, size_t len, uint64_t ts_ns);
 /** vx_time_feed() - one raw record (@data, @len bytes, at @ts_ns), paired now. */
 int vx_time_feed(struct vx_time *t, const void *data, size_t len, uint64_t ts_ns);
 /**
  * vx_time_mark() - drain the stream into the queue, pair every queued
- * record, and snapshot window @w's start (@end 0) or stop.
+ * record, and snapshot window @w's start (@end 0) or stop. On a failure
+ * (-errno) the time path gives up for good (vx_time_fail()); once @t->why
+ * is set it does nothing and returns -ECANCELED.
  */
 int vx_time_mark(struct vx_time *t, int w, int end);
+/**
+ * vx_time_fail() - the time path failed for good (@err, -errno): the
+ * reader thread stopped, the queue freed (and no record queued from now
+ * on), the reason in @t->why (kept if it already holds one). The tracefs
+ * instance stays until vx_time_close().
+ */
+void vx_time_fail(struct vx_time *t, int err);
 /**
  * vx_time_window() - ns of window @w spent handling the exits of (@isa, each
  * reason @codes[0..@n) ), or of every reason when @n is 0 and @codes NULL;

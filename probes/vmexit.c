@@ -466,14 +466,9 @@ static void time_open(struct vx_priv *v, const pid_t *tids, size_t n)
 /* Window @w's start (@end 0) or stop marked in the time stream, if it is on. */
 static void time_mark(struct vx_priv *v, int w, int end)
 {
-	int ret;
-
-	if (!v->time_on || v->time.why[0])
-		return;
-	ret = vx_time_mark(&v->time, w, end);
-	if (ret)
-		snprintf(v->time.why, sizeof(v->time.why), "no exit-handling time: draining "
-			 "the trace stream failed: %s", strerror(-ret));
+	/* a failure stops the reader, frees the queue and says why in v->time.why */
+	if (v->time_on && !v->time.why[0])
+		vx_time_mark(&v->time, w, end);
 }
 
 /*

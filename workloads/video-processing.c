@@ -70,34 +70,49 @@ struct vp_state {
 	int gif_failed;
 };
 
-static int vp_parse_variant(struct wl_instance *inst, struct vp_state *st)
+/* @v's frame source (and colour @rgb of solid:R,G,B); -1: not a variant it has. */
+static int vp_variant_source(const char *v, uint8_t rgb[3])
 {
-	const char *v = inst->params.variant;
 	unsigned int r, g, b;
 	char tail;
 
-	st->source = VP_SRC_CLIP;
 	if (!v)
-		return 0;
-	if (!strcmp(v, "ramp")) {
-		st->source = VP_SRC_RAMP;
-		return 0;
-	}
-	if (!strcmp(v, "cube")) {
-		st->source = VP_SRC_CUBE;
-		return 0;
-	}
+		return VP_SRC_CLIP;
+	if (!strcmp(v, "ramp"))
+		return VP_SRC_RAMP;
+	if (!strcmp(v, "cube"))
+		return VP_SRC_CUBE;
 	if (sscanf(v, "solid:%u,%u,%u%c", &r, &g, &b, &tail) == 3 &&
 	    r < 256 && g < 256 && b < 256) {
-		st->source = VP_SRC_SOLID;
-		st->solid[0] = (uint8_t)r;
-		st->solid[1] = (uint8_t)g;
-		st->solid[2] = (uint8_t)b;
-		return 0;
+		rgb[0] = (uint8_t)r;
+		rgb[1] = (uint8_t)g;
+		rgb[2] = (uint8_t)b;
+		return VP_SRC_SOLID;
 	}
-	return wl_error(inst, -EINVAL,
-			"video-processing: unknown variant '%s' (ramp, cube or solid:R,G,B)",
-			v);
+	return -1;
+}
+
+#define VP_BAD_VARIANT "video-processing: unknown variant '%s' (ramp, cube or solid:R,G,B)"
+
+static int vp_parse_variant(struct wl_instance *inst, struct vp_state *st)
+{
+	int src = vp_variant_source(inst->params.variant, st->solid);
+
+	if (src < 0)
+		return wl_error(inst, -EINVAL, VP_BAD_VARIANT, inst->params.variant);
+	st->source = (enum vp_source)src;
+	return 0;
+}
+
+/* The ops' variant_check: the check vp_parse_variant() makes, without an instance. */
+static int vp_variant_check(const char *v, char *err, size_t errlen)
+{
+	uint8_t rgb[3];
+
+	if (vp_variant_source(v, rgb) >= 0)
+		return 0;
+	snprintf(err, errlen, VP_BAD_VARIANT, v);
+	return -EINVAL;
 }
 
 /* The seeded shapes: discs and squares that move and bounce. */
@@ -562,4 +577,5 @@ const struct workload_ops wl_video_processing = {
 	.init = vp_init,
 	.invoke = vp_invoke,
 	.teardown = vp_teardown,
+	.variant_check = vp_variant_check,
 };

@@ -92,6 +92,8 @@ int wl_variant_check(const struct workload_ops *ops, const char *v, char *err, s
 	char names[256];
 	size_t i = 0;
 
+	if (v && *v && !ops->variants && ops->variant_check)
+		return ops->variant_check(v, err, errlen) ? -EINVAL : 0;
 	if (!v || !ops->variants || variant_listed(ops->variants, v))
 		return 0;
 	if (!*ops->variants) {

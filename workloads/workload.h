@@ -82,6 +82,12 @@ struct workload_ops {
 	int (*invoke)(struct wl_instance *inst, struct wl_output *out);
 	/* Frees what init() built; with a state_size, not inst->priv itself. */
 	void (*teardown)(struct wl_instance *inst);
+	/*
+	 * With variants NULL: whether @v is one of its variants, without an
+	 * instance (config check, guest disk): 0, or -EINVAL with the message
+	 * init() would give in @err. NULL: any is accepted until init().
+	 */
+	int (*variant_check)(const char *v, char *err, size_t errlen);
 };
 
 /**
@@ -119,7 +125,8 @@ const struct workload_ops *workload_at(size_t i);
  * wl_variant_check() - whether @v (NULL: none) is a variant of @ops: 0, or
  * -EINVAL with the reason in @err (a workload without variants, or one it
  * does not list). A workload whose init() checks its variants itself
- * (variants NULL) accepts any here.
+ * (variants NULL) is asked through its variant_check (without one it
+ * accepts any here).
  */
 int wl_variant_check(const struct workload_ops *ops, const char *v, char *err,
 		     size_t errlen);

@@ -10,7 +10,10 @@
 # boot; QEMU needed): there the data disk is prepared for the variant too,
 # and `cvmbench guest disk --variant` names that same cached disk. A variant
 # `guest disk` does not know is refused like the config key's (exit 2,
-# naming the value and the variants). The guest's spawn line:
+# naming the value and the variants), also one of a workload that checks its
+# variants itself (video-processing, through its ops' variant_check: its own
+# message, no image cached; before, cvmfn prepare refused it, exit 1), and
+# the config key refuses such a one at file:line too. The guest's spawn line:
 # tests/unit/agent-guest.c.
 set -u
 cd "$(dirname "$0")/../.."
@@ -22,7 +25,7 @@ export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
 
-plan 15
+plan 17
 
 cat > "$tmp/bad1.ini" <<'INI'
 [defaults]
@@ -51,6 +54,16 @@ is "$rc $(grep -c "unknown variant 'resnet99' (variants: resnet50, resnet152)" "
 $CVMBENCH guest disk hello-world --variant resnet152 >/dev/null 2>"$tmp/err"; rc=$?
 is "$rc $(grep -c "hello-world has no variants (got 'resnet152')" "$tmp/err")" "2 1" \
 	"guest disk --variant for a workload without variants: exit 2"
+# video-processing checks its variants itself: refused before cvmfn prepare runs
+$CVMBENCH guest disk video-processing --variant bogus >/dev/null 2>"$tmp/err"; rc=$?
+is "$rc $(grep -c "guest disk: video-processing: unknown variant 'bogus' (ramp, cube or solid:R,G,B)" "$tmp/err") $(ls "$CVMBENCH_CACHE_DIR/disk" 2>/dev/null | grep -c -- -bogus-)" \
+	"2 1 0" "guest disk --variant bogus of video-processing: exit 2, the workload's message, no image" ||
+	cat "$tmp/err"
+printf '[defaults]\nworkload = video-processing\nvariant = ramp, bogus\n[experiment e]\n' >"$tmp/bad3.ini"
+$CVMBENCH run "$tmp/bad3.ini" --dry-run >/dev/null 2>"$tmp/err"; rc=$?
+is "$rc $(grep -c "bad3.ini:3: .*video-processing: unknown variant 'bogus' (ramp, cube or solid:R,G,B)" "$tmp/err")" \
+	"2 1" "variant = bogus for video-processing: exit 2 at file:line with the workload's message" ||
+	cat "$tmp/err"
 
 cat > "$tmp/v.ini" <<'INI'
 [defaults]

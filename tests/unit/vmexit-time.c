@@ -16,7 +16,8 @@
  * summed times per reason equal what was generated); beyond the queue's
  * cap the window has no time and the reason names the cap, the next
  * window is measured again; the cap is a quarter of MemAvailable, at most
- * 1 GiB. Where root,
+ * 1 GiB. A time path that failed for good frees its queue and queues no
+ * record after (its reader thread is stopped), and keeps its reason. Where root,
  * /dev/kvm and tracefs are there: the probe with vmexit-time = on over
  * the micro-VM (bench/lib/kvm-toy.c) in a child process; where kvm_exit
  * never fires (a PVM host) every kvm_exit row's time is NULL and the cell
@@ -238,6 +239,44 @@ static void long_window_checks(void)
 	vx_time_close(&t);
 }
 
+/*
+ * The time path failed for good (a mark's drain failed): the queue is
+ * freed and takes no record any more (the reader thread would otherwise
+ * queue up to the cap until the close), later marks do nothing, the
+ * reason stays.
+ */
+static void fail_checks(void)
+{
+	struct vx_time t;
+	struct gen g;
+	size_t before, after;
+	uint64_t pairs;
+	char why[256] = "";
+	int ret;
+
+	memset(&t, 0, sizeof(t));
+	memset(&g, 0, sizeof(g));
+	ret = exit_pair_fields_load(&t.fl, &fx, &fe, why, sizeof(why)) ?: vx_time_mark(&t, 1, 0);
+	gen_stream(&t, 100, 1000, &g);
+	before = t.q.len;
+	vx_time_fail(&t, -EIO);
+	after = t.q.len;
+	gen_stream(&t, 100, 100000, &g);
+	tap_ok(!ret && before > 0 && after == 0 && !t.q.buf && t.q.len == 0 && !t.lost &&
+	       strstr(t.why, "draining the trace stream failed: Input/output error") &&
+	       vx_time_mark(&t, 1, 1) == -ECANCELED && win(&t, 1, NULL, 0, &pairs, why) == -1 &&
+	       !strcmp(why, t.why),
+	       "a failed time path frees the queue (%zu bytes, then %zu), queues no record "
+	       "after (%zu bytes, %llu lost), marks nothing more, keeps its reason (%s)",
+	       before, after, t.q.len, (unsigned long long)t.lost, t.why);
+	memset(&t.why, 0, sizeof(t.why));
+	snprintf(t.why, sizeof(t.why), "no exit-handling time: the first reason");
+	vx_time_fail(&t, -ENOMEM);
+	tap_ok(!strcmp(t.why, "no exit-handling time: the first reason"),
+	       "a second failure keeps the first reason (%s)", t.why);
+	vx_time_close(&t);
+}
+
 static void skip(int n, const char *why)
 {
 	while (n--)
@@ -445,7 +484,7 @@ int main(void)
 	char err[256] = "";
 	int ret;
 
-	tap_plan(14);
+	tap_plan(16);
 	ret = tp_format_load_file(&fx, FIX "kvm_exit-6.18.44.format", "kvm", err, sizeof(err)) ?:
 	      tp_format_load_file(&fe, FIX "kvm_entry-6.18.44.format", "kvm", err, sizeof(err));
 	if (ret) {
@@ -454,6 +493,7 @@ int main(void)
 	}
 	window_checks();
 	long_window_checks();
+	fail_checks();
 	probe_checks();
 	tp_format_free(&fx);
 	tp_format_free(&fe);

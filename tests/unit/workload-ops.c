@@ -5,7 +5,9 @@
  * it allocates state_size zeroed bytes before init and frees them after
  * teardown, also when init fails (teardown runs exactly once). And the
  * registry: every workload declares its variants, but video-processing,
- * which parses its own (solid:R,G,B).
+ * which parses its own (solid:R,G,B) and answers wl_variant_check() through
+ * its variant_check: every workload refuses an unknown variant without an
+ * instance too (a config's variant key, guest disk).
  */
 #include <errno.h>
 #include <string.h>
@@ -121,11 +123,40 @@ static void test_registry(void)
 	       "before init", refused, workload_count() - 1);
 }
 
+/*
+ * Without an instance (a config's variant key, guest disk): every workload
+ * refuses an unknown variant, video-processing through its variant_check
+ * with the message its init gives, and accepts the variants it has.
+ */
+static void test_check_alone(void)
+{
+	const struct workload_ops *vp = workload_find("video-processing");
+	const char *good[] = { "ramp", "cube", "solid:0,128,255" };
+	const char *bad[] = { "bogus", "solid:1,2", "solid:256,0,0", "solid:1,2,3x" };
+	char err[256] = "";
+	size_t i, refused = 0, ok = 0;
+
+	for (i = 0; i < workload_count(); i++)
+		refused += wl_variant_check(workload_at(i), "no-such-variant", err,
+					    sizeof(err)) == -EINVAL;
+	tap_ok(refused == workload_count(), "%zu of %zu workloads refuse an unknown variant "
+	       "without an instance", refused, workload_count());
+	for (i = 0; vp && i < sizeof(good) / sizeof(*good); i++)
+		ok += !wl_variant_check(vp, good[i], err, sizeof(err));
+	for (i = 0; vp && i < sizeof(bad) / sizeof(*bad); i++)
+		ok += wl_variant_check(vp, bad[i], err, sizeof(err)) == -EINVAL;
+	tap_ok(ok == 7 && !strcmp(err, "video-processing: unknown variant 'solid:1,2,3x' "
+				  "(ramp, cube or solid:R,G,B)"),
+	       "video-processing: ramp, cube, solid:R,G,B pass, 4 bad ones do not, with its "
+	       "init's message (%zu of 7; %s)", ok, err);
+}
+
 int main(void)
 {
-	tap_plan(12);
+	tap_plan(14);
 	test_variants();
 	test_state();
 	test_registry();
+	test_check_alone();
 	return tap_done();
 }
