@@ -57,6 +57,12 @@ void oci_state_dir(char *buf, size_t len);
  */
 int oci_run_wait(char *const argv[], double timeout_s);
 
+/**
+ * oci_orphans_end() - SIGKILL every process of program @runtime that has
+ * container @id as an argument (a killed run's orphaned runtime), and wait
+ * up to 2 s for them to be gone. Returns how many it found.
+ */
+int oci_orphans_end(const char *runtime, const char *id);
 /** oci_container_remove() - the oci-container undo, for the backend itself. */
 int oci_container_remove(const char *runtime, const char *id, const char *bundle);
 

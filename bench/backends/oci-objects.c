@@ -228,14 +228,19 @@ static int split_tabs(char *s, char **f, int n)
 	return i;
 }
 
-/* "RUNTIME\tID\tBUNDLE": delete --force, its cgroups, its bundle. */
+/*
+ * "RUNTIME\tID\tBUNDLE": the runtime's orphans of a killed run ended,
+ * then delete --force, its cgroups, its bundle.
+ */
 static int container_undo(const char *name)
 {
 	char *buf = strdup(name), *f[3] = { NULL, NULL, NULL };
 	int ret = -EINVAL;
 
-	if (buf && split_tabs(buf, f, 3) >= 2)
+	if (buf && split_tabs(buf, f, 3) >= 2) {
+		oci_orphans_end(f[0], f[1]);
 		ret = oci_container_remove(f[0], f[1], f[2]);
+	}
 	free(buf);
 	return buf ? ret : -ENOMEM;
 }

@@ -8,9 +8,16 @@
  * directory"; journal-kill.t saw it): the container is gone, so the undo
  * succeeds. A runtime that fails and leaves the state directory is still an
  * error, and one that succeeds is success. Needs root (/run/crun).
+ * Before the delete, restore ends the killed run's orphaned runtime
+ * processes of that container (oci_orphans_end()): a process of the
+ * runtime's program with the id as an argument is killed, one with another
+ * id is not (a copy of /bin/sh standing in for crun, blocked in `read`).
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -47,14 +54,64 @@ static int case_with(const char *body)
 	return oci_container_remove(runtime, id, NULL);
 }
 
+/* A copy of /bin/sh at @exe, as "crun delete @cid", blocked reading @rd. */
+static pid_t fake_orphan(const char *exe, const char *cid, int rd)
+{
+	char path[64], real[PATH_MAX] = "";
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		dup2(rd, 0);
+		execl(exe, "crun", "-c", "read x", "crun", "delete", cid, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	for (int i = 0; i < 400 && strcmp(real, exe); i++) {   /* until it has exec'd */
+		ssize_t n = readlink(path, real, sizeof(real) - 1);
+
+		real[n > 0 ? n : 0] = '\0';
+		usleep(5000);
+	}
+	return pid;
+}
+
+static void orphan_checks(void)
+{
+	char exe[PATH_MAX], cmd[PATH_MAX + 64], other[80];
+	int fds[2], status = 0, n;
+	pid_t mine, theirs;
+
+	snprintf(exe, sizeof(exe), "%s/crun-orphan", dir);
+	snprintf(cmd, sizeof(cmd), "cp /bin/sh %s", exe);
+	snprintf(other, sizeof(other), "%s-other", id);
+	if (system(cmd) || pipe(fds)) {
+		printf("ok %d # SKIP cannot copy /bin/sh\nok %d # SKIP\n", tap_count + 1,
+		       tap_count + 2);
+		tap_count += 2;
+		return;
+	}
+	mine = fake_orphan(exe, id, fds[0]);
+	theirs = fake_orphan(exe, other, fds[0]);
+	n = oci_orphans_end(exe, id);
+	waitpid(mine, &status, 0);
+	tap_ok(n == 1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	       "the orphaned runtime of the container: found and killed (%d found)", n);
+	tap_ok(!kill(theirs, 0), "one of another container's id: left running");
+	kill(theirs, SIGKILL);
+	waitpid(theirs, NULL, 0);
+	close(fds[0]);
+	close(fds[1]);
+	unlink(exe);
+}
+
 int main(void)
 {
 	struct stat st;
 	int ret;
 
-	tap_plan(4);
+	tap_plan(6);
 	if (geteuid()) {
-		for (int i = 1; i <= 4; i++)
+		for (int i = 1; i <= 6; i++)
 			printf("ok %d # SKIP needs root (the runtime's state is in /run/crun)\n", i);
 		return 0;
 	}
@@ -71,6 +128,7 @@ int main(void)
 	tap_ok(!stat(state, &st), "and the state directory is left for the user to see");
 	ret = case_with("rm -rf \"/run/crun/$3\"");
 	tap_ok(ret == 0, "delete succeeds: undone (got %d)", ret);
+	orphan_checks();
 	rmdir(state);
 	if (made_run_crun)
 		rmdir("/run/crun");
