@@ -41,11 +41,16 @@ warmup = 0
 wait = block
 INI
 $CVMBENCH run "$tmp/core.ini" --db "$tmp/core.db" --wait-lock 600 2>"$tmp/core.err" & pid=$!
+# the instance's cvmfn, once the cell stored what it obtained (after the
+# handshake): a cvmfn the run starts before (a workload check) is not pinned
 allowed=
 for _ in $(seq 300); do
-	fn=$(pgrep -P "$pid" -x cvmfn | head -1)
-	[ -n "$fn" ] && allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$fn/status) &&
-		[ -n "$allowed" ] && break
+	if [ -n "$(param "$tmp/core.db" core pin.obtained.0 2>/dev/null)" ]; then
+		fn=$(pgrep -P "$pid" -x cvmfn | head -1)
+		[ -n "$fn" ] && allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$fn/status) &&
+			[ -n "$allowed" ] && break
+	fi
+	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.05
 done
 wait "$pid"; rc=$?
@@ -122,7 +127,7 @@ fi
 # --- a container: the runtime and its container inherit the CPUs -----------------------
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
-[ -z "$why" ] && ! command -v runc >/dev/null && why="runc is not installed"
+[ -z "$why" ] && ! command -v runc >/dev/null && skip_all 2 "runc is not installed"
 [ -z "$why" ] && [ "$(here runc)" != "supported here" ] && why="runc: $(here runc)"
 if [ -n "$why" ]; then
 	skip_rest 2 "$why"
@@ -136,6 +141,13 @@ for _ in $(seq 400); do
 	fn=${rt:+$(pgrep -P "$rt" -x cvmfn | head -1)}
 	[ -n "$fn" ] && allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$fn/status) &&
 		[ -n "$allowed" ] && break
+	sleep 0.05
+done
+# the container's CPUs are stored after its handshake: a Ctrl-C before would cut it
+for _ in $(seq 200); do
+	[ -n "$(param "$tmp/runc.db" core pin.container 2>/dev/null)" ] &&
+		[ -n "$(param "$tmp/runc.db" core pin.obtained.container.0 2>/dev/null)" ] && break
+	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.05
 done
 kill -INT "$pid"; wait "$pid"

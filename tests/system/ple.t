@@ -25,7 +25,7 @@ tmp=$(mktemp -d)
 trap 'CVMBENCH_STATE_DIR=$tmp/state ./cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 export CVMBENCH_DATA_DIR=$tmp/data
 mkdir -p "$tmp/state" "$tmp/fstate" "$tmp/bin" "$tmp/fake/sys/module/kvm_intel/parameters"
-if ! command -v sqlite3 >/dev/null; then skip_rest $N "no sqlite3"; exit 0; fi
+command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
 q() { sqlite3 "$1" "$2"; }
 
 # --- this host ---------------------------------------------------------------

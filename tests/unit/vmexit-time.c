@@ -461,6 +461,7 @@ static void probe_checks(void)
 	ret = journal_here(why, sizeof(why)) ?: probe_run(kid, to[1], from[0], &g, &during);
 	if (ret)
 		printf("# %s\n", why);
+	journal_restore_all(NULL, NULL);   /* a tracefs the probe mounted (machine B) */
 	journal_close();
 	journal_gone();
 	close(to[1]);
