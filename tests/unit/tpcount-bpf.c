@@ -17,19 +17,15 @@
  * tracefs or the kernel refuses the program.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "journal.h"
 #include "pidns.h"
 #include "tap.h"
+#include "test-journal.h"
 #include "tpcount-local.h"
 #include "tpcount.h"
 #include "tracefs-find.h"
@@ -175,40 +171,6 @@ static void counted_checks(const char *cond)
 	tpcount_close(pc);
 }
 
-static char jdir[] = "/tmp/cvmbench-tpbpf-XXXXXX";
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st; (void)flag; (void)f;
-	return remove(path) ? -1 : 0;
-}
-
-/*
- * A journal of this test's own, so that where tracefs is not mounted at
- * boot (machine B) the engine mounts it through the journal and the root
- * checks run; jdone() restores (unmounts) and removes it.
- */
-static int jhere(char *err, size_t len)
-{
-	char path[64];
-
-	if (!mkdtemp(jdir))
-		return -errno;
-	snprintf(path, sizeof(path), "%s/state", jdir);
-	setenv("CVMBENCH_STATE_DIR", path, 1);
-	snprintf(path, sizeof(path), "%s/lock", jdir);
-	setenv("CVMBENCH_TEST_HOST_LOCK", path, 1);
-	return journal_open(err, len);
-}
-
-static void jdone(void)
-{
-	journal_restore_all(NULL, NULL);
-	journal_close();
-	if (strcmp(jdir + strlen(jdir) - 6, "XXXXXX"))
-		nftw(jdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
 int main(void)
 {
 	struct pidns_id ns = { 0, 0 };
@@ -237,15 +199,16 @@ int main(void)
 			printf("ok %d # SKIP %s\n", ++tap_count, geteuid() ? "needs root" : why);
 		return tap_done();
 	}
-	if (jhere(why, sizeof(why))) {
+	/* its own journal: where tracefs is not mounted (machine B) it mounts and unmounts it */
+	if (test_journal_open(why, sizeof(why))) {
 		for (int i = 0; i < 4; i++)
 			printf("ok %d # SKIP no journal of its own: %s\n", ++tap_count, why);
-		jdone();
+		test_journal_done();
 		return tap_done();
 	}
 	snprintf(cond, sizeof(cond), "pid == %d", (int)getpid());
 	counted_checks(cond);
 	counted_checks("pid != 0");
-	jdone();
+	test_journal_done();
 	return tap_done();
 }

@@ -26,7 +26,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +39,7 @@
 #include "probe.h"
 #include "sink.h"
 #include "tap.h"
+#include "test-journal.h"
 #include "tp-format.h"
 #include "tracefs-find.h"
 #include "tracefs-host.h"
@@ -403,36 +403,6 @@ static int probe_run(pid_t kid, int wr, int rd, struct got *g, int *during)
 	return ret;
 }
 
-static char jdir[] = "/tmp/cvmbench-vxt-XXXXXX";
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st; (void)flag; (void)f;
-	return remove(path) ? -1 : 0;
-}
-
-/* The test journal's directory (made by journal_here), removed when made. */
-static void journal_gone(void)
-{
-	if (strcmp(jdir + strlen(jdir) - 6, "XXXXXX"))
-		nftw(jdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A journal of this test's own (the stream's instance is journalled). */
-static int journal_here(char *err, size_t len)
-{
-	char *dir = jdir;
-	char path[64];
-
-	if (!mkdtemp(dir))
-		return -errno;
-	snprintf(path, sizeof(path), "%s/state", dir);
-	setenv("CVMBENCH_STATE_DIR", path, 1);
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	setenv("CVMBENCH_TEST_HOST_LOCK", path, 1);
-	return journal_open(err, len);
-}
-
 static void probe_checks(void)
 {
 	int to[2], from[2], during = 0, ret;
@@ -458,12 +428,11 @@ static void probe_checks(void)
 		waitpid(kid, NULL, 0);
 		return;
 	}
-	ret = journal_here(why, sizeof(why)) ?: probe_run(kid, to[1], from[0], &g, &during);
+	ret = test_journal_open(why, sizeof(why)) ?:
+	      probe_run(kid, to[1], from[0], &g, &during);
 	if (ret)
 		printf("# %s\n", why);
-	journal_restore_all(NULL, NULL);   /* a tracefs the probe mounted (machine B) */
-	journal_close();
-	journal_gone();
+	test_journal_done();     /* also a tracefs the probe mounted (machine B) */
 	close(to[1]);
 	waitpid(kid, NULL, 0);
 	tap_ok(!ret && during == 1 && instances() == 0,
