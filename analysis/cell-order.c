@@ -24,7 +24,6 @@
 #include "analysis.h"
 #include "cell-order.h"
 #include "config.h"
-#include "summary.h"
 
 struct ranked {
 	cJSON *item;
@@ -145,14 +144,16 @@ static int matrix_of(sqlite3 *h, int64_t run_id, struct cell **cells, size_t *n)
 static void rank(struct ranked *r, const struct cell *cells, size_t n,
 		 const struct first_row *f, size_t nf)
 {
-	const char *key = summary_str(r->item, "cell_key", "");
+	const cJSON *k = cJSON_GetObjectItem(r->item, "cell_key");
+	const cJSON *id = cJSON_GetObjectItem(r->item, "cell_id");
+	const char *key = cJSON_IsString(k) ? k->valuestring : "";
 	struct first_row fprobe = { (char *)key, 0 }, *fhit;
 	struct cell probe, *hit;
 
 	snprintf(probe.key, sizeof(probe.key), "%s", key);
 	hit = n ? bsearch(&probe, cells, n, sizeof(*cells), by_key) : NULL;
 	r->index = hit ? hit->index : -1;
-	r->id = (int64_t)summary_num(r->item, "cell_id");
+	r->id = cJSON_IsNumber(id) ? (int64_t)id->valuedouble : 0;
 	fhit = nf ? bsearch(&fprobe, f, nf, sizeof(*f), by_first_key) : NULL;
 	r->first = fhit ? fhit->id : r->id;
 }
