@@ -98,6 +98,15 @@ long journal_process(pid_t pid) JOURNAL_CHECK;
  */
 long journal_object(const char *kind, const char *name) JOURNAL_CHECK;
 /**
+ * journal_tmpdir() - make a fresh directory "$TMPDIR/cvmbench-@tag-PID-N"
+ * (/tmp where TMPDIR is unset, or @tmpdir_max long or longer: a socket path
+ * has 108 bytes) into @dir, journalled as @kind before it is made, when a
+ * journal is open. *@id is its entry (0 without a journal), set also when
+ * mkdir then fails: the caller closes it. Returns 0 or -errno.
+ */
+int journal_tmpdir(const char *kind, const char *tag, size_t tmpdir_max, char *dir,
+		   size_t len, long *id);
+/**
  * journal_undo() - undo one open entry now. Returns its undo's result, or
  * -ENOENT. An entry whose undo failed stays open (restore tries it again).
  */

@@ -105,19 +105,8 @@ static int free_port(void)
 /* The directory, journalled before it is made. */
 static int make_dir(struct corunner_kv *kv)
 {
-	static unsigned int seq;
-	const char *t = getenv("TMPDIR");
-	long id;
-
-	do
-		snprintf(kv->dir, sizeof(kv->dir), "%s/cvmbench-kv-%d-%u",
-			 t && *t && strlen(t) < 200 ? t : "/tmp", (int)getpid(), seq++);
-	while (!access(kv->dir, F_OK));
-	id = journal_object(kind_kv_dir.kind, kv->dir);
-	if (id < 0 && id != -EBADF)
-		return (int)id;
-	kv->dir_jid = id > 0 ? id : 0;
-	return mkdir(kv->dir, 0700) ? -errno : 0;
+	return journal_tmpdir(kind_kv_dir.kind, "kv", 200, kv->dir, sizeof(kv->dir),
+			      &kv->dir_jid);
 }
 
 /*

@@ -58,21 +58,12 @@ JOURNAL_KIND_REGISTER(kind_vm_dir)
 /* A fresh name, journalled (when a journal is open) before it is made. */
 static int private_dir(struct vm *vm)
 {
-	static unsigned int seq;
-	const char *t = getenv("TMPDIR");
-	long id;
+	/* a Unix socket path has 108 bytes: a TMPDIR of 60 or more is not used */
+	int ret = journal_tmpdir(kind_vm_dir.kind, "vm", 60, vm->dir, sizeof(vm->dir),
+				 &vm->dir_id);
 
-	/* a Unix socket path has 108 bytes: stay short */
-	do
-		snprintf(vm->dir, sizeof(vm->dir), "%s/cvmbench-vm-%d-%u",
-			 t && *t && strlen(t) < 60 ? t : "/tmp", (int)getpid(), seq++);
-	while (!access(vm->dir, F_OK));
-	id = journal_object(kind_vm_dir.kind, vm->dir);
-	if (id < 0 && id != -EBADF)
-		return (int)id;
-	vm->dir_id = id > 0 ? id : 0;
-	if (mkdir(vm->dir, 0700))
-		return -errno;     /* vm_stop() closes the entry */
+	if (ret)
+		return ret;        /* vm_stop() closes the entry */
 	guest_path(vm->console, sizeof(vm->console), "%s/%s", vm->dir, dir_files[0]);
 	guest_path(vm->sock, sizeof(vm->sock), "%s/%s", vm->dir, dir_files[1]);
 	guest_path(vm->log, sizeof(vm->log), "%s/%s", vm->dir, dir_files[2]);
