@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "oci-host.h"
+#include "procmem.h"
 
 /* 1 if process @pid runs program @exe with @id as one of its arguments. */
 static int works_on(pid_t pid, const char *exe, const char *id)
@@ -48,22 +49,6 @@ static int works_on(pid_t pid, const char *exe, const char *id)
 	return 0;
 }
 
-/* 1 while @pid exists and is not a zombie. */
-static int alive(pid_t pid)
-{
-	char path[64], line[512], *p;
-	FILE *f;
-	int live = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (f && fgets(line, sizeof(line), f) && (p = strrchr(line, ')')))
-		live = p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-	if (f)
-		fclose(f);
-	return live;
-}
-
 int oci_orphans_end(const char *runtime, const char *id)
 {
 	struct timespec pause = { 0, 10000000 };
@@ -83,7 +68,7 @@ int oci_orphans_end(const char *runtime, const char *id)
 	}
 	closedir(d);
 	for (k = 0; k < 200; k++) {   /* up to 2 s for them to be gone */
-		for (i = 0; i < n && !alive(found[i]); i++)
+		for (i = 0; i < n && procmem_ended_here(found[i]); i++)
 			;
 		if (i == n)
 			break;
