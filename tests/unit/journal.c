@@ -31,6 +31,7 @@
 #include "journal.h"
 #include "state-dir.h"
 #include "tap.h"
+#include "test-journal.h"
 
 #define N_KILL 50000
 
@@ -79,16 +80,6 @@ static int read_file(const char *path, char *buf, size_t len)
 	return f ? (int)n : -1;
 }
 
-static int jopen(void)
-{
-	char err[512];
-	int ret = journal_open(err, sizeof(err));
-
-	if (ret)
-		printf("# journal_open: %s\n", err);
-	return ret;
-}
-
 static long long now_us(void)
 {
 	struct timespec ts;
@@ -107,10 +98,10 @@ static void test_exact_names(void)
 	for (i = strlen(name); i < 3000; i++)
 		name[i] = (char)('a' + i % 26);
 	name[i] = '\0';
-	tap_ok(jopen() == 0, "journal opens in a new state directory");
+	tap_ok(test_journal_reopen() == 0, "journal opens in a new state directory");
 	tap_ok(journal_object("test-record", name) > 0, "a 3000-byte name is journalled");
 	journal_close();
-	tap_ok(jopen() == 0, "journal reopens");
+	tap_ok(test_journal_reopen() == 0, "journal reopens");
 	tap_ok(journal_open_entries() == 1, "one open entry read back");
 	undone_count = 0;
 	tap_ok(journal_restore_all(NULL, NULL) == 1 && undone_count == 1,
@@ -196,11 +187,11 @@ static void test_long_state_dir(void)
 	snprintf(rootfs, sizeof(rootfs), "%s/oci/rootfs-1-0", s);
 	snprintf(old, sizeof(old), "%s", getenv("CVMBENCH_STATE_DIR"));
 	setenv("CVMBENCH_STATE_DIR", s, 1);
-	if (jopen() == 0) {
+	if (test_journal_reopen() == 0) {
 		tap_ok(journal_object("oci-rootfs", rootfs) > 0 && !mkdir(rootfs, 0700),
 		       "a rootfs under a %zu-character state directory is journalled", n + 2);
 		journal_close();
-		tap_ok(jopen() == 0 && journal_restore_all(NULL, NULL) == 1,
+		tap_ok(test_journal_reopen() == 0 && journal_restore_all(NULL, NULL) == 1,
 		       "restore undoes it after a reopen");
 		journal_close();
 	}
@@ -246,7 +237,7 @@ static void kill_child(const char *tree, int n, int ready)
 	long id;
 	int i;
 
-	if (jopen())
+	if (test_journal_reopen())
 		_exit(1);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/f%d", tree, i);
@@ -395,7 +386,7 @@ static void test_host_lock(void)
 	snprintf(pidstr, sizeof(pidstr), "pid %d", (int)pid);
 	tap_ok(ret == -EBUSY, "a second taker is refused");
 	tap_contains(err, pidstr, "the refusal names the holder's PID");
-	tap_ok(jopen() == -EBUSY, "journal_open is refused too");
+	tap_ok(test_journal_reopen() == -EBUSY, "journal_open is refused too");
 	t0 = now_us();
 	ret = journal_lock_host(0.3, err, sizeof(err));
 	tap_ok(ret == -EBUSY && now_us() - t0 >= 300000, "waiting 0.3 s, then refused");
@@ -456,7 +447,7 @@ static void test_cut_and_unknown(void)
 	write_file(path, "obj 3 no-such-kind 6162\nnot a journal line\nobj 4 test-record 6364\n"
 		   "obj 5 test-re");
 	undone_count = 0;
-	tap_ok(jopen() == 0 && journal_open_entries() == 2, "a cut last line is dropped");
+	tap_ok(test_journal_reopen() == 0 && journal_open_entries() == 2, "a cut last line is dropped");
 	tap_ok(journal_object("no-such-kind", "x") == -EINVAL, "an unregistered kind is refused");
 	tap_ok(journal_kind_register(&kind_test) == -EEXIST, "a kind registers once");
 	undone = journal_restore_all(NULL, &failed);
@@ -478,7 +469,7 @@ static void test_failed_undo_kept(void)
 	long id = 0, keep = 0;
 	int failed = -1;
 
-	tap_ok(jopen() == 0 && (id = journal_object("test-failing", "x")) > 0 &&
+	tap_ok(test_journal_reopen() == 0 && (id = journal_object("test-failing", "x")) > 0 &&
 	       (keep = journal_object("test-record", "run")) > 0, "two entries journalled");
 	tap_ok(journal_undo(id) == -EBUSY && journal_open_entries() == 2,
 	       "journal_undo of a failing undo returns its error and keeps the entry");
@@ -488,7 +479,7 @@ static void test_failed_undo_kept(void)
 	       "restore_all_but: the failed entry stays, the kept one is not undone");
 	journal_close();
 	fail_undo = 0;
-	tap_ok(jopen() == 0 && journal_open_entries() == 2 &&
+	tap_ok(test_journal_reopen() == 0 && journal_open_entries() == 2 &&
 	       journal_restore_all(NULL, &failed) == 2 && failed == 0 &&
 	       journal_open_entries() == 0, "after a reopen, restore undoes both once the "
 	       "fault is gone");
@@ -520,13 +511,13 @@ static int bench(int n)
 
 	snprintf(tree, sizeof(tree), "%s/tree", tmp);
 	mkdir(tree, 0700);
-	if (!ids || jopen())
+	if (!ids || test_journal_reopen())
 		return 1;
 	t0 = now_us();
 	bench_fill(tree, n, ids);
 	t1 = now_us();
 	journal_close();
-	jopen();
+	test_journal_reopen();
 	t2 = now_us();
 	srand(1);
 	for (i = 2 * n - 1; i > 0; i--) {

@@ -28,6 +28,7 @@
 #include "knob.h"
 #include "sysroot.h"
 #include "tap.h"
+#include "test-journal.h"
 
 extern const struct knob_ops knob_halt_poll;
 
@@ -62,16 +63,6 @@ static void cell_init(struct cell *c, const char *ns)
 	snprintf(c->halt_poll_ns, sizeof(c->halt_poll_ns), "%s", ns);
 }
 
-static int jopen(void)
-{
-	char err[512];
-	int ret = journal_open(err, sizeof(err));
-
-	if (ret)
-		printf("# journal_open: %s\n", err);
-	return ret;
-}
-
 static void test_parse(void)
 {
 	static const char *const bad[] = { "-1", "1e5", " 5", "5 ", "4294967296", "200us",
@@ -96,7 +87,7 @@ static void test_apply(void)
 
 	tree(2, "200000\n");
 	cell_init(&c, "050000");
-	tap_ok(jopen() == 0, "journal opens");
+	tap_ok(test_journal_reopen() == 0, "journal opens");
 	tap_ok(knob_halt_poll.apply(&c, why, sizeof(why)) == 0, "050000 applies (%s)", why);
 	tap_ok(!strcmp(get(HP), "50000"), "50000 written in decimal, not 050000 (octal to "
 	       "the kernel) (%s)", get(HP));
@@ -161,14 +152,14 @@ static void test_kill(void)
 	pid = fork();
 	if (pid == 0) {
 		cell_init(&c, "77777");
-		if (jopen() || knob_halt_poll.apply(&c, why, sizeof(why)))
+		if (test_journal_reopen() || knob_halt_poll.apply(&c, why, sizeof(why)))
 			_exit(3);
 		raise(SIGKILL);
 	}
 	waitpid(pid, &st, 0);
 	tap_ok(WIFSIGNALED(st) && !strcmp(get(HP), "77777"), "a child set 77777 and was "
 	       "killed");
-	n = jopen() ? -1 : journal_restore_all(NULL, &failed);
+	n = test_journal_reopen() ? -1 : journal_restore_all(NULL, &failed);
 	tap_ok(n == 1 && failed == 0, "restore after kill -9 undoes 1 entry (%d, %d failed)",
 	       n, failed);
 	tap_ok(!strncmp(get(HP), "200000", 6), "halt_poll_ns is 200000 again (%s)", get(HP));

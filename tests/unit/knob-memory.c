@@ -22,6 +22,7 @@
 #include "knob.h"
 #include "fake-file.h"
 #include "tap.h"
+#include "test-journal.h"
 
 extern const struct knob_ops knob_ksm, knob_thp;
 
@@ -84,16 +85,6 @@ static void cell_init(struct cell *c, const char *ksm, int pts, int sleep_ms,
 	c->ksm_sleep_ms = sleep_ms;
 }
 
-static int jopen(void)
-{
-	char err[512];
-	int ret = journal_open(err, sizeof(err));
-
-	if (ret)
-		printf("# journal_open: %s\n", err);
-	return ret;
-}
-
 static void test_ksm_on(void)
 {
 	struct cell c;
@@ -101,7 +92,7 @@ static void test_ksm_on(void)
 
 	tree(1, "0\n", "0\n", 1);
 	cell_init(&c, "on", 5000, 10, "unchanged");
-	tap_ok(jopen() == 0, "journal opens");
+	tap_ok(test_journal_reopen() == 0, "journal opens");
 	tap_ok(knob_ksm.apply(&c, why, sizeof(why)) == 0, "ksm = on applies (%s)", why);
 	tap_ok(!strcmp(get(KSM "run"), "1") && !strcmp(get(KSM "pages_to_scan"), "5000") &&
 	       !strcmp(get(KSM "sleep_millisecs"), "10"),
@@ -126,7 +117,7 @@ static void test_ksm_off(void)
 
 	tree(1, "1\n", "345\n", 1);
 	cell_init(&c, "off", 0, 0, "unchanged");
-	tap_ok(jopen() == 0 && knob_ksm.apply(&c, why, sizeof(why)) == 0,
+	tap_ok(test_journal_reopen() == 0 && knob_ksm.apply(&c, why, sizeof(why)) == 0,
 	       "ksm = off applies (%s)", why);
 	tap_ok(!strcmp(get(KSM "run"), "0"), "run = 2 then 0: reads 0 (%s)", get(KSM "run"));
 	tap_ok(journal_open_entries() == 1, "run journalled once, with its first value");
@@ -166,7 +157,7 @@ static void test_thp(void)
 
 	tree(1, "0\n", "0\n", 1);
 	cell_init(&c, "unchanged", 0, 0, "never");
-	tap_ok(jopen() == 0 && knob_thp.apply(&c, why, sizeof(why)) == 0,
+	tap_ok(test_journal_reopen() == 0 && knob_thp.apply(&c, why, sizeof(why)) == 0,
 	       "thp = never applies (%s)", why);
 	tap_ok(!strcmp(get(THP), "never"), "the word 'never' is written (%s)", get(THP));
 	knob_thp.restore(&c);
@@ -197,7 +188,7 @@ static void test_kill(void)
 	pid = fork();
 	if (pid == 0) {
 		cell_init(&c, "on", 4000, 7, "always");
-		if (jopen() || knob_thp.apply(&c, why, sizeof(why)) ||
+		if (test_journal_reopen() || knob_thp.apply(&c, why, sizeof(why)) ||
 		    knob_ksm.apply(&c, why, sizeof(why)))
 			_exit(3);
 		raise(SIGKILL);
@@ -205,7 +196,7 @@ static void test_kill(void)
 	waitpid(pid, &st, 0);
 	tap_ok(WIFSIGNALED(st) && !strcmp(get(KSM "run"), "1") &&
 	       !strcmp(get(THP), "always"), "a child set run 1, thp always and was killed");
-	n = jopen() ? -1 : journal_restore_all(NULL, &failed);
+	n = test_journal_reopen() ? -1 : journal_restore_all(NULL, &failed);
 	tap_ok(n == 4 && failed == 0, "restore after kill -9 undoes 4 entries (%d, %d failed)",
 	       n, failed);
 	tap_ok(!strcmp(get(KSM "run"), "0") && !strcmp(get(KSM "pages_to_scan"), "100") &&

@@ -33,6 +33,7 @@
 #include "journal.h"
 #include "knob.h"
 #include "tap.h"
+#include "test-journal.h"
 
 extern const struct knob_ops knob_ple;
 
@@ -103,16 +104,6 @@ static void tree(const char *module, const char *param, const char *value, const
 	fake_file_put(root, rel, value);
 	snprintf(rel, sizeof(rel), "/sys/module/%s/refcnt", module);
 	fake_file_put(root, rel, ref);
-}
-
-static int jopen(void)
-{
-	char err[512];
-	int ret = journal_open(err, sizeof(err));
-
-	if (ret)
-		printf("# journal_open: %s\n", err);
-	return ret;
 }
 
 /* What the fake modprobe was asked, lines joined by '|'. */
@@ -321,14 +312,14 @@ static void test_kill(void)
 	tree("kvm_intel", "ple_gap", "128\n", "0\n");
 	pid = fork();
 	if (pid == 0) {
-		if (jopen() || knob_ple.apply(&c, why, sizeof(why)))
+		if (test_journal_reopen() || knob_ple.apply(&c, why, sizeof(why)))
 			_exit(3);
 		raise(SIGKILL);
 	}
 	waitpid(pid, &st, 0);
 	tap_ok(WIFSIGNALED(st) && !strcmp(get(GAP), "0\n"), "a child turned PLE off and was "
 	       "killed (ple_gap 0)");
-	n = jopen() ? -1 : journal_restore_all(NULL, &failed);
+	n = test_journal_reopen() ? -1 : journal_restore_all(NULL, &failed);
 	tap_ok(n == 1 && failed == 0 && !strcmp(get(GAP), "128\n"),
 	       "restore after kill -9 reloads ple_gap=128 (%d undone, %d failed)", n, failed);
 }
@@ -357,7 +348,7 @@ int main(void)
 	setenv("CVMBENCH_STATE_DIR", desc, 1);
 	snprintf(desc, sizeof(desc), "%s/lock", tmp);
 	setenv("CVMBENCH_TEST_HOST_LOCK", desc, 1);
-	if (jopen())
+	if (test_journal_reopen())
 		return 1;
 
 	tree(NULL, NULL, NULL, NULL);

@@ -15,24 +15,10 @@
 #include <string.h>
 
 #include "qmp-cpus.h"
+#include "fixture-line.h"
 #include "tap.h"
 
 #define FIX "tests/fixtures/qmp/"
-
-static char *first_line(const char *f)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *fp = fopen(f, "r");
-
-	if (!fp || getline(&line, &cap, fp) < 0) {
-		free(line);
-		line = NULL;
-	}
-	if (fp)
-		fclose(fp);
-	return line;
-}
 
 static int parse_file(const char *f, struct qmp_vcpu *v, int max, int *n, char *err,
 		      size_t len)

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "qmp.h"
+#include "fixture-line.h"
 #include "tap.h"
 #include "vmexit-sink.h"
 
@@ -37,22 +38,6 @@
 static const char *const names[] = { "exits", "halt_exits", "io_exits", "halt_wait_ns",
 				      "halt_wait_hist", "no_such_stat" };
 #define N (sizeof(names) / sizeof(names[0]))
-
-/* The first line of fixture @f (malloc'ed), or NULL. */
-static char *first_line(const char *f)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *fp = fopen(f, "r");
-
-	if (!fp || getline(&line, &cap, fp) < 0) {
-		free(line);
-		line = NULL;
-	}
-	if (fp)
-		fclose(fp);
-	return line;
-}
 
 static int parse(const char *f, uint64_t *s, int *nv, char *err, size_t len)
 {
