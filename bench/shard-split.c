@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "config.h"
 #include "config-diff.h"
@@ -45,43 +44,18 @@ static int key_cmp(const void *a, const void *b)
 	return strcmp((*(const struct cell *const *)a)->key, (*(const struct cell *const *)b)->key);
 }
 
-/* "YYYY-MM-DDTHH:MM:SS[.ffffff]Z" (utc_now()) in µs since the epoch; -1: not that. */
-static int64_t utc_us(const char *s)
-{
-	struct tm tm = { 0 };
-	int64_t frac = 0, scale = 1000000;
-	int used = -1;
-
-	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-			 &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &used) != 6 || used < 0)
-		return -1;
-	s += used;
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9'; s++)
-			if (scale > 1) {
-				scale /= 10;
-				frac += (*s - '0') * scale;
-			}
-	if (strcmp(s, "Z"))
-		return -1;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (int64_t)timegm(&tm) * 1000000 + frac;
-}
-
-static void on_cell(void *ctx, const char *key, const char *started, const char *ended)
+static void on_cell(void *ctx, const char *key, int64_t wall_us)
 {
 	struct cost_ctx *c = ctx;
 	struct cell probe;
 	const struct cell *p = &probe, **hit;
-	int64_t a = utc_us(started), b = utc_us(ended);
 
-	if (!key || a < 0 || b < a)
+	if (!key)
 		return;
 	snprintf(probe.key, sizeof(probe.key), "%s", key);
 	hit = bsearch(&p, c->by_key, c->n, sizeof(*c->by_key), key_cmp);
 	if (hit)
-		c->cost[(*hit)->index] = b - a;   /* runs in id order: the latest wins */
+		c->cost[(*hit)->index] = wall_us;   /* runs in id order: the latest wins */
 }
 
 static void on_run(void *ctx, int64_t run_id, const char *config_text)
