@@ -85,7 +85,7 @@ FEATURES += -DHAVE_LIBPFM
 PFM_LIBS := -lpfm
 endif
 # cJSON is required by the harness; the static guest agent is built without
-# FEATURES, so bench/lib/qmp.c builds there as a stub (no QMP client in a guest).
+# FEATURES, so lib/qmp.c builds there as a stub (no QMP client in a guest).
 FEATURES += -DHAVE_CJSON
 
 # Objects are rebuilt when the detected features change (a library was
@@ -99,9 +99,10 @@ $(shell mkdir -p $(B); echo '$(FEATURES)' | cmp -s - $(FEATURE_STAMP) || \
 # A backend is one file in bench/backends/ or one folder below it (found here)
 # and one line in bench/backends/backend-list.h.
 BACKEND_DIRS := $(patsubst %/,%,$(sort $(wildcard bench/backends/*/)))
-BENCH_DIRS := bench bench/agent bench/lib bench/env bench/knobs bench/backends \
+CORE_DIRS := bench bench/cmd bench/config bench/store bench/run bench/calib bench/cluster
+BENCH_DIRS := lib journal tracing $(CORE_DIRS) bench/agent bench/env bench/knobs bench/backends \
 	$(BACKEND_DIRS) probes analysis
-BENCH_INCS := $(addprefix -I,$(BENCH_DIRS)) -Iworkloads
+BENCH_INCS := $(addprefix -I,$(BENCH_DIRS)) -Imetrics -Iworkloads
 BENCH_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
 BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) -lgif -lz -lpthread -lm
@@ -130,7 +131,7 @@ SCHEMA     := $(sort $(wildcard results-schema/*.sql))
 UNIT_SRCS  := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%.t)
 # Unit tests link every harness object but the one holding main().
-LIB_OBJS   := $(filter-out $(B)/bench/main.o,$(BENCH_OBJS))
+LIB_OBJS   := $(filter-out $(B)/bench/cmd/main.o,$(BENCH_OBJS))
 
 all: $(BIN)/cvmbench $(BIN)/cvmfn $(BIN)/cvmbench-agent
 
@@ -141,7 +142,7 @@ $(BIN)/cvmfn: $(FN_LINK)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(FN_LIBS)
 
 # cvmbench-agent: the static program inside a guest (docs/agent.md). It
-# links the agent protocol, the probes, environment detection, bench/lib and
+# links the agent protocol, the probes, environment detection, lib/ and
 # the journal's file code (a probe journals what it changes) - not the store
 # (no SQLite, no db-*.c: tests/layering.t checks its sources' includes) and
 # no optional library: its objects are built apart, in $(B)/agent-obj/,
@@ -150,8 +151,8 @@ $(BIN)/cvmfn: $(FN_LINK)
 # dlopen and NSS (workloads/nodl.c, nonss.c) that keep the static link clean.
 # Static like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
 AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-guest.c \
-	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c bench/lib/*.c)) \
-	bench/journal.c bench/journal-index.c bench/journal-lock.c bench/state-dir.c
+	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c lib/*.c tracing/*.c)) \
+	journal/journal.c journal/journal-index.c journal/journal-lock.c journal/state-dir.c
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/agent-obj/%.o) $(B)/agent-obj/version.o
 AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread
 
@@ -186,6 +187,18 @@ $(B)/bench/%.o: bench/%.c $(FEATURE_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
 
+$(B)/lib/%.o: lib/%.c $(FEATURE_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+
+$(B)/journal/%.o: journal/%.c $(FEATURE_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+
+$(B)/tracing/%.o: tracing/%.c $(FEATURE_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
+
 $(B)/probes/%.o: probes/%.c $(FEATURE_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
@@ -197,9 +210,9 @@ $(B)/analysis/%.o: analysis/%.c $(FEATURE_STAMP)
 # The migrations are compiled in, in file-name order (001-..., 002-...); each
 # one's number is the one in its name. Two files with one number, or a gap,
 # stop the build here (embed-sql.sh names them) and leave no schema-gen.c.
-$(B)/bench/schema-gen.c: $(SCHEMA) bench/embed-sql.sh
+$(B)/bench/schema-gen.c: $(SCHEMA) bench/store/embed-sql.sh
 	@mkdir -p $(@D)
-	sh bench/embed-sql.sh $(SCHEMA) > $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+	sh bench/store/embed-sql.sh $(SCHEMA) > $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 $(B)/bench/schema-gen.o: $(B)/bench/schema-gen.c
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<

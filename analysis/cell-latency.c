@@ -2,7 +2,7 @@
 /*
  * cell-latency.c - read the measured invocations of a run cell by cell (from
  * the v_invocation_measured view) and summarize each cell's latency and
- * function time with bench/lib/stats.c: SQLite has no percentile function.
+ * function time with lib/stats.c: SQLite has no percentile function.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  * the container's exec to its reply, teardown, and other last. Phases are
  * read by name (runc_phase.seq is the probe's numbering, which appends new
  * phases); a name not drawn is added to other. The order is
- * RUNC_PHASES_DRAWN of probes/runc-metrics.h.
+ * RUNC_PHASES_DRAWN of metrics/runc-metrics.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -61,7 +61,7 @@ static int phases_placed(struct figure_ctx *ctx)
 	for (i = 0; i < NPROBE; i++)
 		if (seen[i] != 1) {
 			snprintf(ctx->why, sizeof(ctx->why), "phase %s of the runc probe is "
-				 "drawn %d times (RUNC_PHASES_DRAWN, probes/runc-metrics.h)",
+				 "drawn %d times (RUNC_PHASES_DRAWN, metrics/runc-metrics.h)",
 				 names[i], seen[i]);
 			return -EINVAL;
 		}

@@ -2,7 +2,7 @@
 /*
  * fig-warm-latency.c - data of the warm-latency figure: one x position per
  * warm cell of the run, with the quantiles of its measured warm-start
- * latencies (harness round trip; bench/lib/stats.c). Cells are ordered by
+ * latencies (harness round trip; lib/stats.c). Cells are ordered by
  * workload, size, threads, then cell id. The label is what differs between
  * the cells: workload, size, threads when they do, plus every other config
  * key that is not the same in all cells (cell-label.c); what they share is

@@ -3,7 +3,7 @@
  * idle-cells.c - per-cell idle-policy numbers of a run, read from the
  * results database: the cell's `idle` key (cell_param; "default" for runs
  * before the key existed), its measured latencies (quantiles by
- * bench/lib/stats.c), and the cell-level metrics of the idle probe
+ * lib/stats.c), and the cell-level metrics of the idle probe
  * (halt_entries_per_invocation, idle_entries) and the cpu probe (burnt,
  * burnt_pct), and where the idle entries came from (cell_param
  * idle.entries_source). Also the study-layout tables built from them.

@@ -4,7 +4,7 @@
  * of the run: its cells ok / skipped / failed, and its headline numbers:
  * the median latency of its fastest and its slowest measured cell, each
  * with the distribution-free 95 % interval of the median and the coverage
- * that interval achieves (bench/lib/stats.c, as `compare` and the Cells
+ * that interval achieves (lib/stats.c, as `compare` and the Cells
  * table give them) and N. A cell is named by the dimensions that differ
  * between the experiment's cells (cell-label.c), not by all of them.
  *

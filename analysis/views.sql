@@ -1,12 +1,12 @@
 -- views.sql - the views the analysis commands (show, export, plot, report)
 -- read through. Created as TEMP views on a read-only connection each time,
 -- so the results database itself is never changed. SQLite has no
--- percentile function: quantiles are computed in C (bench/lib/stats.c) from
+-- percentile function: quantiles are computed in C (lib/stats.c) from
 -- the rows of v_invocation_measured.
 
 -- A cell measured again in the same run (resumed after a kill, or re-run
 -- with --only) has a newer row of the same run and cell_key; the older rows
--- are superseded: kept in the file, never counted (DB_CELL_CURRENT, bench/db.h). These
+-- are superseded: kept in the file, never counted (DB_CELL_CURRENT, bench/store/db.h). These
 -- TEMP views shadow the tables of those names, so every query of show,
 -- export, plot, report and compare, and every view below, sees only the
 -- current rows; main.cell, main.skip and main.error still hold them all.

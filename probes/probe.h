@@ -90,7 +90,7 @@ struct probe_ops {
 	/*
 	 * 1: its windows enclose every other probe's. The probe set starts
 	 * such probes before the others and stops them after every other probe
-	 * has stopped (bench/probe-set.c), so a wait in its stop (hostmem's
+	 * has stopped (bench/run/probe-set.c), so a wait in its stop (hostmem's
 	 * and ksm's KSM convergence, up to ksm-timeout) lies outside the other
 	 * probes' windows and does not stretch them (exits per second, CPU
 	 * time of the window). Host probes only; 0 for the rest.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * sink.c - the sink's four calls, passed to the sink's ops: the store's
- * (bench/db-sink.c) or the agent's (bench/agent/agent.c). A probe links
+ * (bench/store/db-sink.c) or the agent's (bench/agent/agent.c). A probe links
  * against these and never against either side.
  */
 #include <errno.h>

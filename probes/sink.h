@@ -3,7 +3,7 @@
  * sink.h - where probes write their numbers: a metric of the current cell
  * or invocation, a skip with its reason, a note, or a row of the probe's
  * own table. Probes never see SQLite: every sink has @ops saying where rows
- * go. The store's (sink_db_ops, bench/db-sink.c) prepares each table's
+ * go. The store's (sink_db_ops, bench/store/db-sink.c) prepares each table's
  * INSERT once and keeps the rows of one window (one probe's emit) in one
  * transaction, committed when the emit succeeds and rolled back when it
  * fails; the agent's (bench/agent/agent.c) encodes each row as a protocol

@@ -3,7 +3,7 @@
  * vmexit-time.c - exit-handling time per reason for the vmexit probe's
  * windows (vmexit-time.h): kvm_exit and kvm_entry of the VM threads
  * streamed into a tracefs instance of its own through libtracefs, each
- * raw record paired by bench/lib/exit-pair.c at the offsets of the
+ * raw record paired by lib/exit-pair.c at the offsets of the
  * running kernel's format files; window totals are differences of
  * snapshots taken when the buffer is drained at the window's boundaries.
  * Between them a reader thread (sampler.c, every READ_PERIOD_S) moves the

@@ -2,11 +2,11 @@
 /*
  * vmexit-time.h - the vmexit probe's option `vmexit-time = on`: exit-
  * handling time per (isa, reason) for each window, from kvm:kvm_exit ->
- * kvm:kvm_entry record pairs (bench/lib/exit-pair.c) of the cell's VM
+ * kvm:kvm_entry record pairs (lib/exit-pair.c) of the cell's VM
  * threads, streamed into a tracefs instance of its own (journalled,
  * removed at close) and drained through libtracefs at each window
  * boundary, and during a window by a reader thread that moves the records
- * into a queue of its own (bench/lib/rec-queue.c), which grows up to its
+ * into a queue of its own (lib/rec-queue.c), which grows up to its
  * cap (vx_time_cap(): a quarter of MemAvailable at the open, at most
  * 1 GiB) so a window longer than the ring buffer holds is still measured.
  * Costly: every exit writes two records to a ring buffer, so it is off by

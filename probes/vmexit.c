@@ -6,7 +6,7 @@
  * SVM table), kvm:kvm_userspace_exit by reason, and kvm:kvm_vmgexit_enter
  * by GHCB exit code on SVM hosts (SEV-ES/SNP guests).
  *
- * Where the numbers come from: the counting engine (bench/lib/tpcount.c),
+ * Where the numbers come from: the counting engine (tracing/tpcount.c),
  * opened and enabled at the cell window's start, read at every window
  * boundary. First choice, the bpf method (tpcount-bpf.c): one eBPF program
  * per source counts the event by reason (exit_reason, with the table's
@@ -20,7 +20,7 @@
  * start later); where perf refuses, the engine streams the events into a
  * tracefs instance instead (tpcount-stream.c, method trace-stream).
  * Reason codes and names come from the running kernel's event formats
- * (bench/lib/kvm-reasons.c); the class from kvm_reason_class().
+ * (lib/kvm-reasons.c); the class from kvm_reason_class().
  *
  * Every source also has an unfiltered "total" counter (both detail modes),
  * so exits whose code the kernel's print table lacks are in the total and

@@ -1,7 +1,7 @@
 -- 003-run-partial.sql: run.status gains 'partial' - some cells (or some
 -- probes of measured cells) were skipped, the others measured - so that a
 -- run in which 28 of 32 cells ran no longer reads 'skipped', which now
--- means that nothing was measured (bench/run-status.c).
+-- means that nothing was measured (bench/run/run-status.c).
 -- SQLite cannot alter a CHECK constraint: the table is rebuilt and its
 -- rows copied. db.c applies a migration with foreign keys off (so that
 -- dropping the old table deletes nothing that refers to it) and checks

@@ -1,6 +1,6 @@
 -- 008-vmexit-bpf.sql: vmexit.method gains 'bpf' - the vmexit probe counts
 -- kvm_exit (and kvm_userspace_exit, kvm_vmgexit_enter) by reason with one
--- eBPF program where the kernel loads it (bench/lib/tpcount-bpf.c), and its
+-- eBPF program where the kernel loads it (tracing/tpcount-bpf.c), and its
 -- rows name that method. SQLite cannot alter a CHECK constraint: the table
 -- is rebuilt, its rows copied and its index made again (as 004 does).
 

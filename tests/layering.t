@@ -18,11 +18,11 @@ import re
 import sys
 import tempfile
 
-SOURCE_DIRS = ("bench", "probes", "workloads", "analysis", "tests")
+SOURCE_DIRS = ("lib", "journal", "tracing", "metrics", "bench", "probes", "workloads", "analysis", "tests")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 # The store: the only module that includes <sqlite3.h> outside analysis/.
-STORE = ("bench/db.c", "bench/db-*.c", "bench/db-*.h")
+STORE = ("bench/store/*.c", "bench/store/*.h")
 
 
 def under(path, *dirs):
@@ -41,10 +41,10 @@ def matches(path, patterns):
 
 # The sources of the static cvmbench-agent (Makefile AGENT_SRCS): it runs
 # inside a guest and never sees the store.
-AGENT = ("bench/agent", "bench/agent/guest", "probes", "bench/env", "bench/lib")
-AGENT_FILES = ("bench/journal.c", "bench/journal-index.c", "bench/journal-lock.c",
-               "bench/journal.h", "bench/journal-local.h", "bench/state-dir.c",
-               "bench/state-dir.h")
+AGENT = ("bench/agent", "bench/agent/guest", "probes", "bench/env", "lib", "tracing")
+AGENT_FILES = ("journal/journal.c", "journal/journal-index.c", "journal/journal-lock.c",
+               "journal/journal.h", "journal/journal-local.h", "journal/state-dir.c",
+               "journal/state-dir.h")
 
 
 # Each rule: (name, the files it governs, whether an include is allowed,
@@ -59,30 +59,30 @@ RULES = [
      lambda f: under(f, "workloads"),
      lambda inc: not local(inc) or under(inc, "workloads"),
      {}),
-    ("probes/ includes only probes/, bench/lib/, the cell and the journal",
+    ("probes/ includes only probes/, lib/, the cell and the journal",
      lambda f: under(f, "probes"),
      # bench/cell.h: the cell a probe measures around (probe_target.cell in
      # probes/probe.h) is part of the probe API.
-     # bench/journal.h: a probe journals what it changes or creates before it
+     # journal/journal.h: a probe journals what it changes or creates before it
      # does (cpuidle states, tracefs instances) and registers the journal
      # kinds it owns (JOURNAL_KIND_REGISTER), so restore can undo them.
-     lambda inc: not local(inc) or under(inc, "probes", "bench/lib")
-     or inc in ("bench/cell.h", "bench/journal.h"),
+     lambda inc: not local(inc) or under(inc, "probes", "lib", "metrics", "tracing")
+     or inc in ("bench/cell.h", "journal/journal.h"),
      {}),
     ("analysis/ includes no probe and no backend",
      lambda f: under(f, "analysis"),
-     # probes/NAME-metrics.h: the names of a probe's metrics, the one contract
+     # metrics/NAME-metrics.h: the names of a probe's metrics, the one contract
      # between a probe and the analysis that reads its rows (issue 11.6).
      lambda inc: not local(inc) or not under(inc, "probes", "bench/backends")
-     or matches(inc, ("probes/*-metrics.h",)),
+     or under(inc, "metrics"),
      {}),
-    ("bench/lib/ includes only bench/lib/",
-     lambda f: under(f, "bench/lib"),
-     lambda inc: not local(inc) or under(inc, "bench/lib"),
-     {("bench/lib/tracefs-host.c", "bench/journal.h"):
+    ("lib/ includes only lib/",
+     lambda f: under(f, "lib"),
+     lambda inc: not local(inc) or under(inc, "lib"),
+     {("tracing/tracefs-host.c", "journal/journal.h"):
       "mounting tracefs and making a probe's tracefs instance are host changes, "
       "journalled before they are made; bench/ and probes/ both need them, and "
-      "probes may include bench/lib/ and the journal only"}),
+      "probes may include lib/ and the journal only"}),
     ("only the store includes <sqlite3.h> outside analysis/",
      lambda f: not under(f, "analysis", "tests") and not matches(f, STORE),
      lambda inc: inc != "<sqlite3.h>",
@@ -91,7 +91,7 @@ RULES = [
       "cvmfn links its own SQLite and never opens the results database"}),
     ("the agent's sources include no store header (db*.h, <sqlite3.h>)",
      lambda f: under(f, *AGENT) or f in AGENT_FILES,
-     lambda inc: inc != "<sqlite3.h>" and not matches(inc, ("bench/db.h", "bench/db-*.h")),
+     lambda inc: inc != "<sqlite3.h>" and not matches(inc, ("bench/store/*.h",)),
      {}),
 ]
 
@@ -169,18 +169,18 @@ FIXTURE = {
     "workloads/w.h": "",
     "probes/p.c": '#include "sink.h"\n#include "log.h"\n#include "cell.h"\n'
                   '#include "journal.h"\n#include "db.h"\n#include "w.h"\n',
-    "probes/sink.h": "", "probes/p-metrics.h": "",
+    "probes/sink.h": "", "metrics/p-metrics.h": "",
     "analysis/a.c": '#include <sqlite3.h>\n#include "db.h"\n#include "sink.h"\n'
                     '#include "backend.h"\n#include "nothing.h"\n#include "lib/log.h"\n'
                     '#include "p-metrics.h"\n',
-    "bench/cell.h": "", "bench/journal.h": "", "bench/db.h": "",
-    "bench/db.c": '#include <sqlite3.h>\n',
-    "bench/db-x.c": '#include <sqlite3.h>\n',
+    "bench/cell.h": "", "journal/journal.h": "", "bench/store/db.h": "",
+    "bench/store/db.c": '#include <sqlite3.h>\n',
+    "bench/store/db-x.c": '#include <sqlite3.h>\n',
     "bench/run.c": '#include  <sqlite3.h>\n',
     "bench/backends/backend.h": "",
-    "bench/lib/log.h": "",
-    "bench/lib/tracefs-host.c": '#include "journal.h"\n',
-    "bench/lib/other.c": '# include "journal.h"\n#include "log.h"\n',
+    "lib/log.h": "",
+    "tracing/tracefs-host.c": '#include "journal.h"\n',
+    "lib/other.c": '# include "journal.h"\n#include "log.h"\n',
     "tests/unit/t.c": '#include <sqlite3.h>\n#include "p-dup.h"\n',
     "tests/unit/p-dup.h": "", "bench/p-dup.h": "",
     "bench/agent/guest/m.c": '#include "db.h"\n',
@@ -188,18 +188,18 @@ FIXTURE = {
 EXPECTED = sorted([
     "workloads/w.c:2 includes bench/cell.h (workloads/ includes nothing outside workloads/)",
     "workloads/w.c:3 includes <sqlite3.h> (only the store includes <sqlite3.h> outside analysis/)",
-    "probes/p.c:5 includes bench/db.h (probes/ includes only probes/, bench/lib/, the cell and the journal)",
-    "probes/p.c:6 includes workloads/w.h (probes/ includes only probes/, bench/lib/, the cell and the journal)",
+    "probes/p.c:5 includes bench/store/db.h (probes/ includes only probes/, lib/, the cell and the journal)",
+    "probes/p.c:6 includes workloads/w.h (probes/ includes only probes/, lib/, the cell and the journal)",
     "analysis/a.c:3 includes probes/sink.h (analysis/ includes no probe and no backend)",
     "analysis/a.c:4 includes bench/backends/backend.h (analysis/ includes no probe and no backend)",
     "analysis/a.c:5 includes nothing.h (no header of the tree has that name)",
     "analysis/a.c:6 includes lib/log.h (include by name only: one -I path each)",
     "bench/run.c:1 includes <sqlite3.h> (only the store includes <sqlite3.h> outside analysis/)",
-    "bench/lib/other.c:1 includes bench/journal.h (bench/lib/ includes only bench/lib/)",
+    "lib/other.c:1 includes journal/journal.h (lib/ includes only lib/)",
     "bench/p-dup.h: header name p-dup.h is also tests/unit/p-dup.h (rule: names are unique)",
     "tests/unit/t.c:2 includes p-dup.h (the name is not unique)",
-    "probes/p.c:5 includes bench/db.h (the agent's sources include no store header (db*.h, <sqlite3.h>))",
-    "bench/agent/guest/m.c:1 includes bench/db.h (the agent's sources include no store header (db*.h, <sqlite3.h>))",
+    "probes/p.c:5 includes bench/store/db.h (the agent's sources include no store header (db*.h, <sqlite3.h>))",
+    "bench/agent/guest/m.c:1 includes bench/store/db.h (the agent's sources include no store header (db*.h, <sqlite3.h>))",
 ])
 
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wlclock.h - the one monotonic clock of cvmfn and the workloads (this side
- * of the wall includes nothing of the harness; bench/lib/clock.h is the
+ * of the wall includes nothing of the harness; lib/clock.h is the
  * harness's). CLOCK_MONOTONIC in nanoseconds, or in seconds for the times
  * a workload reports of its own phases.
  */

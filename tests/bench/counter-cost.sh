@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/bench/counter-cost.sh - what the tracepoint-counter engine
-# (bench/lib/tpcount.c, used by the vmexit probe) costs, per counted event
+# (tracing/tpcount.c, used by the vmexit probe) costs, per counted event
 # and per window: `cvmbench calibrate cost` REPEATS times (as root), each
 # printing the getpid rate of one thread with no counter and with 1, 8 and
 # 40 filtered counters on raw_syscalls:sys_enter (the ns each counted event

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/system/calibrate-counters.t - the tracepoint-counter engine
-# (bench/lib/tpcount.c) against counts the test makes itself: two threads
+# (tracing/tpcount.c) against counts the test makes itself: two threads
 # make known numbers of getpid and getppid calls per window while the main
 # thread makes getpid calls of its own; `cvmbench calibrate counters` must
 # count each thread's calls exactly, per call and per window, the main

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/system/calibrate-vmexit.t - the vmexit probe's sources against the
-# micro-VM of bench/lib/kvm-toy.c (plain KVM ioctls, real-mode guest code
+# micro-VM of lib/kvm-toy.c (plain KVM ioctls, real-mode guest code
 # making N port writes, M MMIO writes and H HLTs per window):
 # kvm:kvm_userspace_exit by reason must count exactly N+1 / M / H per
 # window (the +1: the write that ends the run); kvm:kvm_exit by reason and

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/system/noise.t - the machine's load around a cell (bench/lib/noise.c,
+# tests/system/noise.t - the machine's load around a cell (lib/noise.c,
 # metrics of the pseudo-probe "noise"), against a CPU hog this test starts and
 # times itself: while a native cell runs beside a busy loop (a child of this
 # shell, ended by its pid), the cell's other_cpu_ms must be close to the CPU

@@ -17,12 +17,12 @@ mkdir "$tmp/s"
 cp results-schema/*.sql "$tmp/s/"
 newest=$(ls results-schema/*.sql | sed -n '$s|.*/0*\([0-9]*\)-.*|\1|p')
 
-sh bench/embed-sql.sh "$tmp"/s/*.sql >"$tmp/out" 2>"$tmp/err"; rc=$?
+sh bench/store/embed-sql.sh "$tmp"/s/*.sql >"$tmp/out" 2>"$tmp/err"; rc=$?
 is "$rc $(wc -c <"$tmp/err")" "0 0" "the migrations of this tree embed"
 
 n=$(printf '%03d' "$newest")
 printf 'SELECT 1;\n' > "$tmp/s/$n-other-branch.sql"
-sh bench/embed-sql.sh "$tmp"/s/*.sql >"$tmp/out" 2>"$tmp/err"; rc=$?
+sh bench/store/embed-sql.sh "$tmp"/s/*.sql >"$tmp/out" 2>"$tmp/err"; rc=$?
 is "$rc $(wc -c <"$tmp/out")" "1 0" "two files numbered $n: exit 1, nothing generated"
 grep -q "$n-.*\.sql and .*$n-.*\.sql have one number ($newest)" "$tmp/err"
 ok $? = 0 "and the message names both files ($(head -c 160 "$tmp/err"))"
@@ -35,7 +35,7 @@ is "$(ls "$tmp/b/bench/" | grep -c schema-gen)" 0 "and leaves no schema-gen.c (n
 
 rm "$tmp/s/$n-other-branch.sql"
 printf 'SELECT 1;\n' > "$tmp/s/$(printf '%03d' $((newest + 2)))-gap.sql"
-sh bench/embed-sql.sh "$tmp"/s/*.sql >"$tmp/out" 2>"$tmp/err"; rc=$?
+sh bench/store/embed-sql.sh "$tmp"/s/*.sql >"$tmp/out" 2>"$tmp/err"; rc=$?
 is "$rc $(wc -c <"$tmp/out")" "1 0" "a gap (no $((newest + 1))): exit 1, nothing generated"
 grep -q "without a gap" "$tmp/err"; ok $? = 0 "and the message says so"
 

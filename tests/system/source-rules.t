@@ -2,7 +2,7 @@
 # tests/system/source-rules.t - rules of the source that the compiler does not
 # check (issue 11.6). Reads the tree, changes nothing.
 #  - one monotonic clock on each side of the wall: clock_gettime is called in
-#    bench/lib/clock.h (harness, probes, analysis) and workloads/wlclock.h
+#    lib/clock.h (harness, probes, analysis) and workloads/wlclock.h
 #    (cvmfn and the workloads) and nowhere else.
 #  - metric names read by the analysis come from the probe's -metrics.h.
 set -u
@@ -11,36 +11,36 @@ cd "$(dirname "$0")/../.."
 
 plan 5
 
-calls=$(grep -rln --include='*.c' --include='*.h' 'clock_gettime *(' bench probes analysis workloads |
+calls=$(grep -rln --include='*.c' --include='*.h' 'clock_gettime *(' lib journal tracing bench probes analysis workloads |
 	sort | tr '\n' ' ')
-is "$calls" "bench/lib/clock.h workloads/wlclock.h " \
+is "$calls" "lib/clock.h workloads/wlclock.h " \
 	"clock_gettime only in the two clock helpers"
 
 # - metric names shared by a probe and the analysis come from the probe's
-#   probes/NAME-metrics.h: no SQL in analysis/ names a probe or a metric by a
+#   metrics/NAME-metrics.h: no SQL in analysis/ names a probe or a metric by a
 #   literal, and no name of such a header is written as a literal elsewhere.
 lits=$(grep -nE "m\.(probe|name) *= *'[a-z]" analysis/*.c)
 is "$lits" "" "analysis/ names no probe or metric in SQL by a literal"
 copies=
-for h in probes/*-metrics.h; do
+for h in metrics/*-metrics.h; do
 	for v in $(sed -nE 's/^#define [A-Z_0-9]+ +"([^"]+)".*/\1/p' "$h" |
 		   grep -vx "$(sed -nE 's/^#define [A-Z_]+_PROBE +"([^"]+)".*/\1/p' "$h")"); do
 		hits=$(grep -rlF -e "\"$v\"" -e "'$v'" --include='*.c' --include='*.h' \
-			bench probes analysis | grep -v -- "-metrics.h$")
+			lib journal tracing bench probes analysis | grep -v -- "-metrics.h$")
 		[ -n "$hits" ] && copies="$copies $v:$(echo $hits | tr ' ' ,)"
 	done
 done
-is "$copies" "" "no metric name of a probes/*-metrics.h is written out again"
+is "$copies" "" "no metric name of a metrics/*-metrics.h is written out again"
 # the lists of names (X-macros) of those headers: analysis/ spells none of
 # them itself, except where the word is also a config key (runc's netns phase
 # and the netns key)
 keys=$($CVMBENCH list --keys | awk 'NR > 1 { print $1 }')
 copies=
-for v in $(sed -nE 's/^[[:space:]]*X\([A-Z_0-9]+, *"([^"]+)"\).*/\1/p' probes/*-metrics.h); do
+for v in $(sed -nE 's/^[[:space:]]*X\([A-Z_0-9]+, *"([^"]+)"\).*/\1/p' metrics/*-metrics.h); do
 	grep -qx -- "$v" <<<"$keys" && continue
 	hits=$(grep -rlF -e "\"$v\"" -e "'$v'" --include='*.c' --include='*.h' analysis)
 	[ -n "$hits" ] && copies="$copies $v:$(echo $hits | tr ' ' ,)"
 done
-ok "$(sed -nE 's/^[[:space:]]*X\([A-Z_0-9]+, *"([^"]+)"\).*/\1/p' probes/*-metrics.h | wc -l)" -ge 12 \
-	"the runc phases are listed in probes/runc-metrics.h"
+ok "$(sed -nE 's/^[[:space:]]*X\([A-Z_0-9]+, *"([^"]+)"\).*/\1/p' metrics/*-metrics.h | wc -l)" -ge 12 \
+	"the runc phases are listed in metrics/runc-metrics.h"
 is "$copies" "" "analysis/ spells no name of those lists itself"

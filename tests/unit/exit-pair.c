@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/exit-pair.c - exit-handling time from kvm_exit -> kvm_entry
- * pairs (bench/lib/exit-pair.c) on synthetic event sequences whose times
+ * pairs (lib/exit-pair.c) on synthetic event sequences whose times
  * the test sets: two vCPU threads interleaved, an exit whose entry never
  * came, an entry without an exit (the stream's first), an entry timed
  * before its exit; then raw records built at the offsets of the captured

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/kvm-reasons.c - reason tables read from kvm event formats
- * through libtraceevent (bench/lib/kvm-reasons.c), on the captured formats
+ * through libtraceevent (lib/kvm-reasons.c), on the captured formats
  * of tests/fixtures/kvm/ (this development machine's 6.18.44 kernel) and
  * of machine B (tests/fixtures/machines/B-pvm-no-cpuidle), and on the live
  * kernel's when tracefs is readable. Checked against golden lists made

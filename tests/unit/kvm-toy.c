@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/kvm-toy.c - the micro-VM's guest code (bench/lib/kvm-toy.c),
+ * tests/unit/kvm-toy.c - the micro-VM's guest code (lib/kvm-toy.c),
  * on any machine, KVM or not: the bytes kvm_toy_code() writes by hand are
  * the bytes GNU as assembles from the program its header comment shows
  * (.code16, the same three loops and the closing port write), an

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/noise.c - the machine's load around a cell (bench/lib/noise.c)
+ * tests/unit/noise.c - the machine's load around a cell (lib/noise.c)
  * on a fake /proc (CVMBENCH_SYSROOT): two snapshots whose numbers are
  * written here, so busy, own, other, steal, load and procs_running must be
  * exactly what the files say; a co-runner of half the CPUs' time and a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/proc-tasks.c - the threads of a process from /proc/PID/task
- * (bench/lib/proc-tasks.c), on this test's own threads, named with
+ * (lib/proc-tasks.c), on this test's own threads, named with
  * pthread_setname_np: all of them, only those whose name has a prefix
  * (regression: the name was read as failed when the read returned its
  * length, so a prefix matched nothing), and a process that is gone.

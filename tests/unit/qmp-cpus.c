@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/qmp-cpus.c - the vCPU threads of a QEMU from its QMP
- * query-cpus-fast reply (bench/lib/qmp-cpus.c), without a VM: replies
+ * query-cpus-fast reply (lib/qmp-cpus.c), without a VM: replies
  * captured from QEMU 7.2 under multi-threaded TCG (a thread per vCPU) and
  * single-threaded TCG (one thread for both), tests/fixtures/qmp/; the
  * thread ids expected are the files' top-level thread-id, read by hand

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/qmp-stats.c - KVM's statistics over QMP (bench/lib/qmp.c) and
+ * tests/unit/qmp-stats.c - KVM's statistics over QMP (lib/qmp.c) and
  * the vmexit table's 1 % fidelity flag (probes/vmexit-sink.c), without a
  * VM: query-stats replies from tests/fixtures/qmp/ (one captured from QEMU
  * 7.2 under TCG, the others hand-written to qapi/stats.json; the expected

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/rec-queue.c - the capped, growing record queue
- * (bench/lib/rec-queue.c) on generated records: records of every length
+ * (lib/rec-queue.c) on generated records: records of every length
  * from 0 to 200 bytes, enough to make the queue grow past its first
  * MiB several times, come back in the order pushed, byte for byte, with
  * their timestamps; beyond the cap a record is dropped and counted, never

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/stats-boot.c - the PRNG (bench/lib/rng.c), the coefficient of
+ * tests/unit/stats-boot.c - the PRNG (lib/rng.c), the coefficient of
  * variation and the bootstrap interval of a ratio of medians
- * (bench/lib/stats-boot.c). TAP output.
+ * (lib/stats-boot.c). TAP output.
  *
  * The PRNG's first outputs were computed by a separate Python
  * implementation of splitmix64 and xoshiro256** (written from the published

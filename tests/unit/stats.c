@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/stats.c - bench/lib/stats.c against numbers computed by numpy
+ * tests/unit/stats.c - lib/stats.c against numbers computed by numpy
  * (1.24, default quantile method "linear") and, for the median CI, by exact
  * binomial sums in Python. TAP output.
  *

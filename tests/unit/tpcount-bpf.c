@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/tpcount-bpf.c - what the bpf method (bench/lib/tpcount-bpf.c)
+ * tests/unit/tpcount-bpf.c - what the bpf method (tracing/tpcount-bpf.c)
  * refuses before it asks the kernel, so these run without root: a field of
  * a size the program cannot load exactly (3, 16 bytes: it was read as 8
  * bytes, the neighbour's bytes counted as the value) and the specs it does

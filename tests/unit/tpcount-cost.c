@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/tpcount-cost.c - the engine's measured cost per event
- * (bench/lib/tpcount-cost.c), which the vmexit probe stores with its rows:
+ * (tracing/tpcount-cost.c), which the vmexit probe stores with its rows:
  * a positive figure for 40 perf-filter counters and for the bpf method
  * with 40 values, the bpf method the cheaper by far (the reason it is the
  * default: about 130 ns against 1.1 us here, docs/performance.md), and a

@@ -2,7 +2,7 @@
 /*
  * tests/unit/vmexit-probe.c - the vmexit probe (probes/vmexit.c) end to
  * end, against a VM whose exits the test makes itself: a child process
- * runs the micro-VM of bench/lib/kvm-toy.c and, on each request over a
+ * runs the micro-VM of lib/kvm-toy.c and, on each request over a
  * pipe, makes N port writes (+1 closing write) and H HLTs. The probe gets
  * the child as its target (as it gets the QEMU pid of a qemu cell), opens
  * its counters at the cell window's start, and each invocation window

@@ -19,7 +19,7 @@
  * 1 GiB. A time path that failed for good frees its queue and queues no
  * record after (its reader thread is stopped), and keeps its reason. Where root,
  * /dev/kvm and tracefs are there: the probe with vmexit-time = on over
- * the micro-VM (bench/lib/kvm-toy.c) in a child process; where kvm_exit
+ * the micro-VM (lib/kvm-toy.c) in a child process; where kvm_exit
  * never fires (a PVM host) every kvm_exit row's time is NULL and the cell
  * says why, where it fires the total row has a time; either way the
  * probe's tracefs instance is gone after close.

@@ -29,7 +29,7 @@
  * @firmware: -bios FILE (NULL: none, QEMU's own SeaBIOS)
  * @qmp_socket: a QMP monitor socket QEMU listens on (-qmp unix:PATH,
  *              server=on,wait=off), which the host probes ask for KVM's
- *              statistics (query-stats, bench/lib/qmp.c); NULL: none
+ *              statistics (query-stats, lib/qmp.c); NULL: none
  */
 struct vm_config {
 	const char *qemu;

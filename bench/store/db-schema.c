@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * db-schema.c - the migrations of the results database, compiled in by
- * bench/embed-sql.sh from results-schema/NNN-what.sql. A migration's number
+ * bench/store/embed-sql.sh from results-schema/NNN-what.sql. A migration's number
  * is the one in its file name, and PRAGMA user_version is the number of the
  * last one applied. embed-sql.sh stops the build on two files with one
  * number or a gap; db_schema_check() says the same at run time.
