@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/call-timer.c - the call timeout without poll() (call-timer.c
- * under bench/run/instance.c): a silent instance times out near its deadline,
+ * under bench/backends/instance.c): a silent instance times out near its deadline,
  * not before and not never; 3000 quick calls with a 20 ms timeout, lasting
  * far longer than 20 ms together, never time out by mistake; a signal of
  * the process (SIGINT) still ends a blocked call as "interrupted".
