@@ -8,6 +8,6 @@
 
 #include "cell.h"
 
-void dry_run_print(FILE *f, const struct cell *cells, size_t n, int verbose);
+int dry_run_print(FILE *f, const struct cell *cells, size_t n, int verbose);
 
 #endif

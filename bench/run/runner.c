@@ -271,6 +271,7 @@ static int print_cells(const struct runner_opts *o, const struct cell *cells, si
 {
 	struct cell *mine = calloc(n ? n : 1, sizeof(*mine));
 	size_t i, k = 0;
+	int ret;
 
 	if (!mine) {
 		pr_err("--dry-run: out of memory listing the cells");
@@ -279,9 +280,11 @@ static int print_cells(const struct runner_opts *o, const struct cell *cells, si
 	for (i = 0; i < n; i++)
 		if (run_plan_in_shard(o, &cells[i]))
 			mine[k++] = cells[i];
-	dry_run_print(stdout, mine, k, o->verbose);
+	ret = dry_run_print(stdout, mine, k, o->verbose);
+	if (ret)
+		pr_err("--dry-run: out of memory listing the cells");
 	free(mine);
-	return 0;
+	return ret;
 }
 
 /* EXIT_OK, EXIT_USAGE (state directory busy or unsafe) or EXIT_FAILED. */
