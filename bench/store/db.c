@@ -457,6 +457,11 @@ int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c)
 	char now[40];
 	int64_t id;
 
+	if (sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		pr_err("%s: cannot begin the row of cell %s: %s", db->path, c->key,
+		       sqlite3_errmsg(db->h));
+		return -EIO;
+	}
 	utc_now(now, sizeof(now));
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, c->key);
@@ -475,7 +480,6 @@ int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c)
 	bind_text(st, 15, c->probes);
 	bind_text(st, 16, c->spec);
 	bind_text(st, 17, now);
-	sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
 	if (db_step(db, st) ||
 	    db_cell_params(db, id = sqlite3_last_insert_rowid(db->h), c->spec) ||
 	    sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
