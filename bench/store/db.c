@@ -31,8 +31,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 		   "VALUES (?, ?, ?, ?)",
 	[ST_CELL] = "INSERT INTO cell (run_id, cell_key, experiment, workload, size, "
 		    "backend, threads, wait, mode, instances, invocations, warmup, "
-		    "repeat_index, seed, probes, spec, started_at) VALUES "
-		    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "repeat_index, seed, probes, spec, started_at, matrix_index) VALUES "
+		    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_PARAM] = "INSERT INTO cell_param (cell_id, key, value) VALUES (?, ?, ?)",
 	[ST_CELL_END] = "UPDATE cell SET status = ?, ended_at = ? WHERE id = ?",
 	[ST_INSTANCE] = "INSERT OR REPLACE INTO instance (cell_id, idx, pid, init_ns, "
@@ -480,6 +480,7 @@ int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c)
 	bind_text(st, 15, c->probes);
 	bind_text(st, 16, c->spec);
 	bind_text(st, 17, now);
+	sqlite3_bind_int(st, 18, c->index);
 	if (db_step(db, st) ||
 	    db_cell_params(db, id = sqlite3_last_insert_rowid(db->h), c->spec) ||
 	    sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
