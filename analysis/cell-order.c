@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
  * cell-order.c - the cells of a run in the config's matrix order, as
- * `run --dry-run` lists them and the run measures them. The cell table
- * holds no index in the matrix, and a cell measured again (run --resume,
- * run --only) has a newer row with a larger id, so ORDER BY id would list
- * it after all the others, and a merged study its shards one after the
- * other. The order comes from the run's own config text, expanded again
- * (config_expand()) and each cell found by its key. A cell the expansion
- * has not (a config this version cannot read or expand, e.g. more cells
- * than the default --max-cells) comes after those it has, in the order of
- * its key's first row in the run (the order it was first measured in,
- * which is the matrix order unless --only measured it out of turn).
+ * `run --dry-run` lists them and the run measures them. A cell measured
+ * again (run --resume, run --only) has a newer row with a larger id, so
+ * ORDER BY id would list it after all the others, and a merged study its
+ * shards one after the other. The order is cell.matrix_index, the cell's
+ * position in its config's whole matrix, stored by the runner since
+ * 009-cell-matrix-index.sql (a shard's cells keep their index in the whole
+ * matrix, and merge copies it). Fallback, for rows written before that
+ * (NULL, or a database the reader does not migrate, without the column):
+ * the run's own config text is expanded again (config_expand()) and each
+ * such cell found by its key. The migration cannot fill the old rows (SQL
+ * cannot expand a config) and show and report never write, so the
+ * fallback stays. A cell neither gives (a config this version cannot read
+ * or expand, e.g. more cells than the default --max-cells) comes after
+ * those with an index, in the order of its key's first row in the run (the
+ * order it was first measured in, which is the matrix order unless --only
+ * measured it out of turn).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -27,21 +33,32 @@
 
 struct ranked {
 	cJSON *item;
-	long index;               /* in the matrix; -1: not found there */
+	const char *key;          /* the item's cell_key ("" without one) */
+	long index;               /* in the matrix; -1: not known */
 	int64_t first;            /* id of the key's first row in the run */
 	int64_t id;
 };
 
-/* A key's first row in the run. */
+/* A key's first row in the run, and its stored matrix index. */
 struct first_row {
 	char *key;
 	int64_t id;
+	long index;               /* cell.matrix_index; -1: NULL (an older row) */
 };
 
-/* Every key's first row in one query (one per cell was quadratic: run_id is all the index). */
+/*
+ * Every key's first row and stored index in one query (one per cell was
+ * quadratic: run_id is all the index); without the column (a database
+ * before 009, which the readers do not migrate) no index.
+ */
 static const char sql_first[] =
-	"SELECT cell_key, min(id) FROM main.cell WHERE run_id = ?1 AND cell_key IS NOT NULL "
-	"GROUP BY cell_key";
+	"SELECT cell_key, min(id), max(matrix_index) FROM main.cell WHERE run_id = ?1 AND "
+	"cell_key IS NOT NULL GROUP BY cell_key";
+static const char sql_first_old[] =
+	"SELECT cell_key, min(id), NULL FROM main.cell WHERE run_id = ?1 AND "
+	"cell_key IS NOT NULL GROUP BY cell_key";
+static const char sql_has_index[] =
+	"SELECT count(*) FROM pragma_table_info('cell', 'main') WHERE name = 'matrix_index'";
 
 static int by_key(const void *a, const void *b)
 {
@@ -74,19 +91,36 @@ static int firsts_add(struct first_row **f, size_t *n, size_t *cap, sqlite3_stmt
 	}
 	g[*n].key = strdup((const char *)sqlite3_column_text(st, 0));
 	g[*n].id = sqlite3_column_int64(st, 1);
+	g[*n].index = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 :
+		      (long)sqlite3_column_int64(st, 2);
 	return g[*n].key ? (++*n, 0) : -ENOMEM;
+}
+
+/* Whether the cell table has the column matrix_index: 1, 0, or -EIO. */
+static int has_index(sqlite3 *h)
+{
+	sqlite3_stmt *st;
+	int ret = -EIO;
+
+	if (analysis_prepare(h, sql_has_index, 0, &st))
+		return -EIO;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		ret = sqlite3_column_int(st, 0) > 0;
+	sqlite3_finalize(st);
+	return ret;
 }
 
 /* Each key's first row of run @run_id, sorted by key. 0, -ENOMEM or -EIO. */
 static int firsts_of(sqlite3 *h, int64_t run_id, struct first_row **f, size_t *n)
 {
+	int ret = 0, rc, indexed = has_index(h);
 	size_t cap = 0;
 	sqlite3_stmt *st;
-	int ret = 0, rc;
 
 	*f = NULL;
 	*n = 0;
-	if (analysis_prepare(h, sql_first, run_id, &st))
+	if (indexed < 0 ||
+	    analysis_prepare(h, indexed ? sql_first : sql_first_old, run_id, &st))
 		return -EIO;
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
 		ret = firsts_add(f, n, &cap, st);
@@ -140,22 +174,38 @@ static int matrix_of(sqlite3 *h, int64_t run_id, struct cell **cells, size_t *n)
 	return ret;
 }
 
-/* Rank @r: its cell's index in @cells (sorted by key), its key's first row in @f. */
-static void rank(struct ranked *r, const struct cell *cells, size_t n,
-		 const struct first_row *f, size_t nf)
+/* Rank @r by its key's first row and stored index in @f; 1 when it has no index. */
+static int rank_stored(struct ranked *r, const struct first_row *f, size_t nf)
 {
 	const cJSON *k = cJSON_GetObjectItem(r->item, "cell_key");
 	const cJSON *id = cJSON_GetObjectItem(r->item, "cell_id");
-	const char *key = cJSON_IsString(k) ? k->valuestring : "";
-	struct first_row fprobe = { (char *)key, 0 }, *fhit;
-	struct cell probe, *hit;
+	struct first_row probe, *hit;
 
-	snprintf(probe.key, sizeof(probe.key), "%s", key);
-	hit = n ? bsearch(&probe, cells, n, sizeof(*cells), by_key) : NULL;
-	r->index = hit ? hit->index : -1;
+	r->key = cJSON_IsString(k) ? k->valuestring : "";
 	r->id = cJSON_IsNumber(id) ? (int64_t)id->valuedouble : 0;
-	fhit = nf ? bsearch(&fprobe, f, nf, sizeof(*f), by_first_key) : NULL;
-	r->first = fhit ? fhit->id : r->id;
+	probe.key = (char *)r->key;
+	hit = nf ? bsearch(&probe, f, nf, sizeof(*f), by_first_key) : NULL;
+	r->first = hit ? hit->id : r->id;
+	r->index = hit ? hit->index : -1;
+	return r->index < 0;
+}
+
+/* The fallback: the @n cells of @r without a stored index, by the run's config expanded. */
+static void rank_expanded(sqlite3 *h, int64_t run_id, struct ranked *r, size_t n)
+{
+	struct cell *matrix = NULL, probe, *hit;
+	size_t nm = 0, i;
+
+	if (matrix_of(h, run_id, &matrix, &nm))
+		return;
+	for (i = 0; i < n; i++) {
+		if (r[i].index >= 0)
+			continue;
+		snprintf(probe.key, sizeof(probe.key), "%s", r[i].key);
+		hit = nm ? bsearch(&probe, matrix, nm, sizeof(*matrix), by_key) : NULL;
+		r[i].index = hit ? hit->index : -1;
+	}
+	config_cells_free(matrix, nm);
 }
 
 /**
@@ -166,9 +216,8 @@ static void rank(struct ranked *r, const struct cell *cells, size_t n,
  */
 int cell_order_sort(struct sqlite3 *h, int64_t run_id, struct cJSON *cells)
 {
-	size_t n = (size_t)cJSON_GetArraySize(cells), nm = 0, i = 0;
+	size_t n = (size_t)cJSON_GetArraySize(cells), i = 0, missing = 0;
 	struct ranked *r = calloc(n + 1, sizeof(*r));
-	struct cell *matrix = NULL;
 	struct first_row *f;
 	size_t nf;
 	cJSON *c;
@@ -181,14 +230,13 @@ int cell_order_sort(struct sqlite3 *h, int64_t run_id, struct cJSON *cells)
 		free(r);
 		return ret;
 	}
-	if (n)
-		matrix_of(h, run_id, &matrix, &nm);
 	cJSON_ArrayForEach(c, cells) {
 		r[i].item = c;
-		rank(&r[i++], matrix, nm, f, nf);
+		missing += rank_stored(&r[i++], f, nf);
 	}
+	if (missing)
+		rank_expanded(h, run_id, r, n);
 	firsts_free(f, nf);
-	config_cells_free(matrix, nm);
 	qsort(r, n, sizeof(*r), by_rank);
 	for (i = 0; i < n; i++)
 		cJSON_DetachItemViaPointer(cells, r[i].item);

@@ -18,44 +18,66 @@
 
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "cell-label.h"
 #include "figures.h"
 #include "gp-string.h"
+#include "log.h"
 #include "pmu-metrics.h"
 #include "stats.h"
 
 #define MPKI_LLC PMU_MPKI_PREFIX "cache-misses"
 
-/* The median of metric @name over the calls of cell @id; *@n how many. */
-static double cell_median(struct figure_ctx *ctx, int64_t id, const char *name, size_t *n)
+/* Append the value of @st's row to @v (@n used, @cap allocated); 0 or -ENOMEM. */
+static int values_add(double **v, size_t *n, size_t *cap, sqlite3_stmt *st)
 {
-	double *v = NULL, *p, med = -1;
+	double *p;
+
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		p = realloc(*v, *cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+	}
+	(*v)[(*n)++] = sqlite3_column_double(st, 0);
+	return 0;
+}
+
+/*
+ * The median of metric @name over the calls of cell @id into @med, *@n how
+ * many (0: no call, @med -1). 0, -ENOMEM or -EIO: all the calls or no median.
+ */
+static int cell_median(struct figure_ctx *ctx, int64_t id, const char *name, double *med,
+		       size_t *n)
+{
+	double *v = NULL;
 	size_t cap = 0;
 	sqlite3_stmt *st;
+	int ret = 0, rc;
 
 	*n = 0;
-	if (sqlite3_prepare_v2(ctx->h, "SELECT value FROM metric WHERE cell_id = ?1 AND "
-			       "probe = '" PMU_PROBE "' AND invocation_id IS NOT NULL AND "
-			       "name = ?2", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
+	*med = -1;
+	/* ?1 is the cell here (analysis_prepare binds its id argument to ?1) */
+	if (analysis_prepare(ctx->h, "SELECT value FROM metric WHERE cell_id = ?1 AND "
+			     "probe = '" PMU_PROBE "' AND invocation_id IS NOT NULL AND "
+			     "name = ?2", id, &st))
+		return -EIO;
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 64;
-			if (!(p = realloc(v, cap * sizeof(*v))))
-				break;
-			v = p;
-		}
-		v[(*n)++] = sqlite3_column_double(st, 0);
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		ret = values_add(&v, n, &cap, st);
+	if (!ret && rc != SQLITE_DONE) {
+		pr_err("ipc: reading %s of cell %lld: %s", name, (long long)id,
+		       sqlite3_errmsg(ctx->h));
+		ret = -EIO;
 	}
 	sqlite3_finalize(st);
-	if (*n) {
+	if (!ret && *n) {
 		stats_sort(v, *n);
-		med = stats_quantile(v, *n, 0.5);
+		*med = stats_quantile(v, *n, 0.5);
 	}
 	free(v);
-	return med;
+	return ret;
 }
 
 struct ipc_cells {
@@ -106,14 +128,17 @@ static int write_rows(struct figure_ctx *ctx, const struct ipc_cells *c)
 	char (*extra)[CELL_LABEL_MAX] = calloc(c->n, sizeof(*extra)), lab[320];
 	double ipc, mpki;
 	size_t i, ni, nm, longest = 0;
+	int ret = 0;
 
 	if (!extra)
 		return -ENOMEM;
 	cell_label_extras(ctx->h, ctx->run_id, c->ids, c->n, extra);
 	fprintf(ctx->data, "label ipc mpki\n");
 	for (i = 0; i < c->n; i++) {
-		ipc = cell_median(ctx, c->ids[i], PMU_IPC, &ni);
-		mpki = cell_median(ctx, c->ids[i], MPKI_LLC, &nm);
+		ret = cell_median(ctx, c->ids[i], PMU_IPC, &ipc, &ni) ?:
+		      cell_median(ctx, c->ids[i], MPKI_LLC, &mpki, &nm);
+		if (ret)
+			break;
 		snprintf(lab, sizeof(lab), "%s%s%s (N=%zu)", c->name[i], extra[i][0] ? " " : "",
 			 extra[i], ni);
 		gp_data_string(ctx->data, lab);
@@ -125,9 +150,10 @@ static int write_rows(struct figure_ctx *ctx, const struct ipc_cells *c)
 		else
 			fprintf(ctx->data, " ?\n");
 	}
-	figure_var_int(ctx, "longest", (long long)longest);
+	if (!ret)
+		figure_var_int(ctx, "longest", (long long)longest);
 	free(extra);
-	return 0;
+	return ret;
 }
 
 /**

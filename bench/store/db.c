@@ -31,8 +31,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 		   "VALUES (?, ?, ?, ?)",
 	[ST_CELL] = "INSERT INTO cell (run_id, cell_key, experiment, workload, size, "
 		    "backend, threads, wait, mode, instances, invocations, warmup, "
-		    "repeat_index, seed, probes, spec, started_at) VALUES "
-		    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "repeat_index, seed, probes, spec, started_at, matrix_index) VALUES "
+		    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_PARAM] = "INSERT INTO cell_param (cell_id, key, value) VALUES (?, ?, ?)",
 	[ST_CELL_END] = "UPDATE cell SET status = ?, ended_at = ? WHERE id = ?",
 	[ST_INSTANCE] = "INSERT OR REPLACE INTO instance (cell_id, idx, pid, init_ns, "
@@ -457,6 +457,11 @@ int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c)
 	char now[40];
 	int64_t id;
 
+	if (sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		pr_err("%s: cannot begin the row of cell %s: %s", db->path, c->key,
+		       sqlite3_errmsg(db->h));
+		return -EIO;
+	}
 	utc_now(now, sizeof(now));
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, c->key);
@@ -475,7 +480,7 @@ int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c)
 	bind_text(st, 15, c->probes);
 	bind_text(st, 16, c->spec);
 	bind_text(st, 17, now);
-	sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
+	sqlite3_bind_int(st, 18, c->index);
 	if (db_step(db, st) ||
 	    db_cell_params(db, id = sqlite3_last_insert_rowid(db->h), c->spec) ||
 	    sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {

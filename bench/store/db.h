@@ -58,6 +58,11 @@ int db_run_interrupted(struct db *db, int64_t run_id, const char *when);
 int db_env_add(struct db *db, int64_t run_id, const char *key,
 	       const char *value, const char *source);
 
+/**
+ * db_cell_begin() - the row of cell @c of run @run_id, with its index in the
+ * whole matrix (c->index) and its cell_param rows, in one transaction.
+ * Returns the cell's id, or -EIO (logged).
+ */
 int64_t db_cell_begin(struct db *db, int64_t run_id, const struct cell *c);
 int db_cell_end(struct db *db, int64_t cell_id, const char *status);
 

@@ -5,7 +5,10 @@
  * LLC MPKI 9, 5, 7 (median 7) in three calls, plus a cell-window IPC row
  * that is not a call's (left out); cell 2 with IPC only (MPKI missing: "?",
  * never 0); cell 3 without IPC (software fallback: left out); a run with
- * no IPC at all is -ENODATA with the reason.
+ * no IPC at all is -ENODATA with the reason. Run 3's cell 5 has a call
+ * whose value cannot be read (the view metric fails on it with SQLite's
+ * "integer overflow" mid-query): an error, never a median of the calls
+ * read before it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,11 +24,18 @@ static const char schema[] =
 	"CREATE TABLE cell (id INTEGER PRIMARY KEY, run_id INTEGER, workload TEXT, "
 	"backend TEXT);"
 	"CREATE TABLE cell_param (cell_id INTEGER, key TEXT, value TEXT);"
-	"CREATE TABLE metric (id INTEGER PRIMARY KEY, cell_id INTEGER, invocation_id "
+	"CREATE TABLE metric_row (id INTEGER PRIMARY KEY, cell_id INTEGER, invocation_id "
 	"INTEGER, probe TEXT, name TEXT, value REAL, unit TEXT);"
+	/* a value of 666 fails the query reading it (abs() of the smallest integer) */
+	"CREATE VIEW metric AS SELECT id, cell_id, invocation_id, probe, name, CASE WHEN "
+	"value = 666 THEN abs(-9223372036854775807 - 1) ELSE value END AS value, unit "
+	"FROM metric_row;"
 	"INSERT INTO cell VALUES (1, 1, 'matmul', 'native'), (2, 1, 'pyaes', 'runc'), "
-	"(3, 1, 'null', 'native'), (4, 2, 'matmul', 'native');"
-	"INSERT INTO metric (cell_id, invocation_id, probe, name, value, unit) VALUES "
+	"(3, 1, 'null', 'native'), (4, 2, 'matmul', 'native'), (5, 3, 'matmul', 'native');"
+	"INSERT INTO metric_row (cell_id, invocation_id, probe, name, value, unit) VALUES "
+	"(5, 51, 'pmu', 'instructions_per_cycle', 1, 'ratio'),"
+	"(5, 52, 'pmu', 'instructions_per_cycle', 666, 'ratio'),"
+	"(5, 53, 'pmu', 'instructions_per_cycle', 3, 'ratio'),"
 	"(1, 11, 'pmu', 'instructions_per_cycle', 1, 'ratio'),"
 	"(1, 12, 'pmu', 'instructions_per_cycle', 3, 'ratio'),"
 	"(1, 13, 'pmu', 'instructions_per_cycle', 2, 'ratio'),"
@@ -63,7 +73,7 @@ int main(void)
 	sqlite3 *h;
 	int ret;
 
-	tap_plan(5);
+	tap_plan(6);
 	if (sqlite3_open(":memory:", &h) || sqlite3_exec(h, schema, NULL, NULL, NULL)) {
 		tap_ok(0, "an in-memory database: %s", sqlite3_errmsg(h));
 		return 1;
@@ -77,6 +87,10 @@ int main(void)
 	ret = draw(h, 2, out, sizeof(out), &ctx);
 	tap_ok(ret == -ENODATA && strstr(ctx.why, "no cell with instructions per cycle"),
 	       "a run without IPC: -ENODATA, saying why (%s)", ctx.why);
+	ret = draw(h, 3, out, sizeof(out), &ctx);
+	tap_ok(ret < 0 && ret != -ENODATA && !strstr(out, "(N="),
+	       "a call's value unreadable mid-query: an error (%d), no row from the calls read "
+	       "before it", ret);
 	sqlite3_close(h);
 	return tap_done();
 }
