@@ -41,6 +41,7 @@ struct mtable {
 	char name[64];
 	char pk[64];              /* its INTEGER PRIMARY KEY column, or "" */
 	long long offset;         /* added to its pk and to references to it */
+	long long dst_max;        /* the largest id the output held before this run */
 	char *filter;             /* SQL: its rows to copy of the run placed (sqlite3_free) */
 	int done;
 };
@@ -393,23 +394,50 @@ static int copy_all(struct merge *m, long *rows)
 	return 0;
 }
 
-/* Every table's offset: the largest id dst holds in it. */
+/* The integer the one-row query @sql gives in *@v: 0, or -EIO (m->err set). */
+static int scalar_checked(struct merge *m, const char *sql, long long *v)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(m->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(m, "reading the ids");
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : sql_fail(m, "reading the ids");
+}
+
+/*
+ * Every table's offset: what maps the input's smallest id to one above the
+ * largest id dst holds, so that any input id (0 and negative ones too) lands
+ * on a free one: offset = max(dst) - min(input) + 1. With input ids from 1
+ * that is max(dst), as before.
+ */
 static int offsets(struct merge *m)
 {
+	long long dst_max, src_min;
 	char *sql;
-	int i;
+	int i, ret;
 
 	for (i = 0; i < m->n; i++) {
 		if (!m->t[i].pk[0])
 			continue;
 		sql = sqlite3_mprintf("SELECT coalesce(max(\"%w\"), 0) FROM dst.\"%w\"",
 				      m->t[i].pk, m->t[i].name);
-		if (!sql)
-			return -ENOMEM;
-		m->t[i].offset = scalar(m, sql);
+		ret = sql ? scalar_checked(m, sql, &dst_max) : -ENOMEM;
 		sqlite3_free(sql);
-		if (m->t[i].offset < 0)
-			return sql_fail(m, "reading the output's ids");
+		if (ret)
+			return ret;
+		sql = sqlite3_mprintf("SELECT coalesce(min(\"%w\"), 1) FROM main.\"%w\"",
+				      m->t[i].pk, m->t[i].name);
+		ret = sql ? scalar_checked(m, sql, &src_min) : -ENOMEM;
+		sqlite3_free(sql);
+		if (ret)
+			return ret;
+		m->t[i].dst_max = dst_max;
+		m->t[i].offset = dst_max - src_min + 1;
 	}
 	return 0;
 }
@@ -503,7 +531,7 @@ static int merge_run(struct merge *m, long long old, struct db_merge_count *c)
 		return ret;
 	ret = merge_run_place(m->h, old, table(m, "run")->offset, &p, m->path, m->err,
 			      m->errlen);
-	cells = table(m, "cell") ? table(m, "cell")->offset : 0;
+	cells = table(m, "cell") ? table(m, "cell")->dst_max : 0;
 	ret = ret ?: exec(m, sql_drop_running) ?: exec(m, sql_new_cells) ?:
 	      copy_all(m, &c->rows_added) ?: add_origin(m);
 	if (ret)

@@ -19,7 +19,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=26
+N=28
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -144,6 +144,27 @@ is "$? $(ls $tmp | grep -c '^m5\.db')" "2 0" "a refused first input into a new o
 (cd $tmp && "$cvm" merge --out file:u.db a.db > /dev/null 2>&1)
 is "$? $(sq $tmp/./file:u.db 'SELECT count(*) FROM run') $(ls $tmp | grep -c '^u\.db')" "0 1 0" \
    "an output named file:u.db is that file, not SQLite's URI for u.db"
+
+# ids are remapped whatever they are: b's run renumbered to 0 and its cells to
+# -1, -2, ... (what a crafted or foreign database may hold) merge beside a's run 1
+zero() {
+	cp $tmp/b.db "$1"
+	sq "$1" "PRAGMA foreign_keys = OFF; UPDATE run SET id = $2;
+		UPDATE cell SET id = -id; UPDATE cell SET run_id = $2;
+		$(for t in $TABLES; do
+			[ $t = run ] || [ $t = cell ] || ! sq "$1" "SELECT 1 FROM pragma_table_info('$t') WHERE name = 'run_id'" | grep -q 1 ||
+				printf 'UPDATE %s SET run_id = %s; ' $t $2
+			[ $t = cell ] || ! sq "$1" "SELECT 1 FROM pragma_table_info('$t') WHERE name = 'cell_id'" | grep -q 1 ||
+				printf 'UPDATE %s SET cell_id = -cell_id; ' $t
+		done)"
+}
+zero $tmp/b0.db 0
+"$CVMBENCH" merge --out $tmp/m0.db $tmp/a.db $tmp/b0.db > $tmp/out0 2>&1
+is "$? $(counts $tmp/m0.db)" "0 $(sum_counts $tmp/a.db $tmp/b.db)" \
+   "an input whose run id is 0 and cell ids negative merges with every row"
+is "$(sq $tmp/m0.db "$JOINED" | sort | md5sum) $(sq $tmp/m0.db 'PRAGMA foreign_key_check' | wc -l)" \
+   "$( (sq $tmp/a.db "$JOINED"; sq $tmp/b.db "$JOINED") | sort | md5sum) 0" \
+   "and its rows join up to their run as the input's did, no key dangling"
 
 # -o is --out's short form (the issue writes `merge a.db b.db -o all.db`)
 "$CVMBENCH" merge $tmp/a.db $tmp/b.db -o $tmp/short.db > /dev/null
