@@ -10,11 +10,12 @@
  * migration.
  *
  * The side, when pairing by `confidential`, is what the cell ran in, not
- * only what it asked for: for the qemu backend the guest kind it asked
- * for (the cell is skipped when that cannot be had; a guest's own detection
- * noted as cell_param "guest.cvm.type" overrides it), for any other backend
- * the detected cvm.type of the run's machine (guest vantage: a cloud
- * instance). A cell that asked for a CVM and did not get one has no side:
+ * only what it asked for: for a cell that ran in VMs of its own (it has the
+ * cell_param qemu.accel, which a VM backend stores for every cell whose VMs
+ * started) the guest kind it asked for (the cell is skipped when that
+ * cannot be had; a guest's own detection noted as cell_param
+ * "guest.cvm.type" overrides it), for any other cell the detected cvm.type
+ * of the run's machine (guest vantage: a cloud instance). A cell that asked for a CVM and did not get one has no side:
  * it is never paired as a CVM.
  */
 #include <errno.h>
@@ -70,7 +71,7 @@ static char *cvm_side(const struct cmp_data *d, struct cmp_cell *c, char *why, s
 	const struct cmp_run *r = &d->runs[c->run];
 	const char *asked = c->dim_value, *got;
 
-	if (!strcmp(c->backend, "qemu")) {
+	if (cmp_kv_get(c->notes, c->nnotes, "qemu.accel")) {    /* its own VMs */
 		got = cmp_kv_get(c->notes, c->nnotes, "guest.cvm.type");
 		got = got ? got : asked;
 		if (!strcmp(asked, "model") && !strcmp(got, "none"))

@@ -3,7 +3,10 @@
  * vm-boots.c - read the vm_boot rows of a run into one record per VM
  * (vm-boots.h) and print them for `show`: per VM, the host-clock phases
  * in seconds from QEMU's spawn and the guest-clock phases in seconds of
- * the guest kernel's clock (docs/backends/qemu.md).
+ * the guest kernel's clock (docs/backends/qemu.md). A VM's accelerator is
+ * the one it ran under (cell_param qemu.accel, what the backend used: auto
+ * may become either), or for a database from before qemu.accel was stored
+ * the one the cell asked for.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "vm-boots.h"
 
 #define PHASE_NAME_(id, name, guest) [VM_BOOT_##id] = name,
@@ -22,11 +26,13 @@ static const char *const names[] = { VM_BOOT_PHASES(PHASE_NAME_) };
 static const int guest_clock[] = { VM_BOOT_PHASES(PHASE_GUEST_) };
 #undef PHASE_GUEST_
 
+/* ?1 the run; the accelerator used, else the one asked (an older database). */
 static const char sql_boots[] =
 	"SELECT b.cell_id, c.cell_key, b.vm_idx, b.phase, b.t_ns, b.clock, "
 	"(SELECT value FROM cell_param p WHERE p.cell_id = c.id AND p.key = 'vcpus'), "
 	"(SELECT value FROM cell_param p WHERE p.cell_id = c.id AND p.key = 'memory'), "
-	"(SELECT value FROM cell_param p WHERE p.cell_id = c.id AND p.key = 'accel'), "
+	"coalesce((SELECT value FROM cell_param p WHERE p.cell_id = c.id AND p.key = 'qemu.accel'), "
+	"(SELECT value FROM cell_param p WHERE p.cell_id = c.id AND p.key = 'accel')), "
 	"(SELECT value FROM cell_param p WHERE p.cell_id = c.id AND p.key = 'confidential') "
 	"FROM vm_boot b JOIN cell c ON c.id = b.cell_id WHERE c.run_id = ? "
 	"ORDER BY b.cell_id, b.vm_idx, b.seq";
@@ -108,9 +114,11 @@ int vm_boots_load(sqlite3 *h, int64_t run_id, struct vm_boot_rec **out, size_t *
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(h, sql_boots, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_table_column_metadata(h, NULL, "vm_boot", NULL, NULL, NULL, NULL, NULL,
+					  NULL) != SQLITE_OK)
 		return 0;      /* a database from before 005-vm-boot.sql: no boots */
-	sqlite3_bind_int64(st, 1, run_id);
+	if (analysis_prepare(h, sql_boots, run_id, &st))
+		return -EINVAL;
 	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
 		r = rec_for(st, &v, n, &cap);
 		if (!r) {

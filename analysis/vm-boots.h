@@ -19,7 +19,8 @@ struct cJSON;
 struct vm_boot_rec {
 	int64_t cell_id;
 	char cell_key[64];
-	char accel[8], confidential[12];
+	char accel[8];                     /* the one used (qemu.accel), else asked */
+	char confidential[12];
 	int vm_idx, vcpus, memory_mib;
 	long long t_ns[VM_BOOT_NPHASES];   /* -1: not seen */
 	int guest[VM_BOOT_NPHASES];        /* 1: on the guest kernel's clock */

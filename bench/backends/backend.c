@@ -40,6 +40,22 @@ const struct backend_ops *backend_find(const char *name)
 	return NULL;
 }
 
+int backend_boots_guests(const char *name)
+{
+	const struct backend_ops *be = backend_find(name);
+
+	return be && (be->flags & BACKEND_GUEST);
+}
+
+const char *backend_cell_accel(const struct cell *c, char *why, size_t len)
+{
+	const struct backend_ops *be = backend_find(c->backend);
+
+	if (len)
+		why[0] = '\0';
+	return be && be->cell_accel ? be->cell_accel(c, why, len) : NULL;
+}
+
 void backend_names(char *buf, size_t len)
 {
 	size_t i, used = 0;

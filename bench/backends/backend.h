@@ -42,7 +42,10 @@ struct sink;
 
 enum { BACKEND_SKIP = 1 };
 
-/* What kind of place an instance runs in; knobs and probes ask this. */
+/*
+ * What kind of place an instance runs in; knobs, probes and the runner ask
+ * this (backend_boots_guests(), backend_cell_accel()), never a backend's name.
+ */
 enum backend_flags {
 	BACKEND_CGROUPS = 1 << 0,  /* an OCI runtime puts instances in cgroups */
 	BACKEND_GUEST = 1 << 1,    /* instances run in a guest of their own (qemu) */
@@ -114,6 +117,15 @@ struct backend_ops {
 	 */
 	int (*agent_link)(void *state, int *to_fd, int *from_fd, char *who, size_t len);
 	/*
+	 * The accelerator @c's VMs will start under ("kvm" or "tcg"), decided
+	 * from the cell and this host before anything runs (the qemu backend:
+	 * qemu_accel_for_cell()); @why: what the host said where it decided
+	 * ("/dev/kvm: No such file or directory"), else "". A run may still
+	 * end up on another one (accel() says which). Changes nothing.
+	 * NULL op = the backend runs no VM.
+	 */
+	const char *(*cell_accel)(const struct cell *c, char *why, size_t len);
+	/*
 	 * The accelerator @state's VMs run under ("kvm", "tcg"), as prepare()
 	 * chose it (accel = auto may fall back to TCG), or NULL if not known;
 	 * valid until cell_end(). NULL op = the backend runs no VM.
@@ -139,6 +151,20 @@ int backend_fork(struct instance *in, backend_child_fn child, void *arg,
 
 /** backend_find() - the backend called @name, or NULL. */
 const struct backend_ops *backend_find(const char *name);
+
+/**
+ * backend_boots_guests() - 1 when the backend called @name runs its
+ * instances in guests of their own (BACKEND_GUEST), else 0 (also for a
+ * name that is not a backend).
+ */
+int backend_boots_guests(const char *name);
+
+/**
+ * backend_cell_accel() - the accelerator @c's VMs will start under, as
+ * its backend decides it (backend_ops.cell_accel, @why as there), or NULL
+ * when the backend runs no VM (or is not built in; @why "").
+ */
+const char *backend_cell_accel(const struct cell *c, char *why, size_t len);
 
 /** backend_names() - "native|runc|crun|qemu": the built-in backends, for messages. */
 void backend_names(char *buf, size_t len);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "knob-pin.h"
 #include "placement.h"
 #include "proc-tree.h"
@@ -90,7 +91,7 @@ static void pin_describe(const struct cell *c, char *buf, size_t len)
 	cpu_set_t set;
 	int i;
 
-	int qemu = !strcmp(c->backend, "qemu"), n = qemu ? c->vms * c->vcpus : c->instances;
+	int vm = backend_boots_guests(c->backend), n = vm ? c->vms * c->vcpus : c->instances;
 
 	buf[0] = '\0';
 	for (i = 0; pin.pl && i < n && i < 8 && o < len; i++) {
@@ -98,7 +99,7 @@ static void pin_describe(const struct cell *c, char *buf, size_t len)
 			break;
 		placement_cpus_text(&set, cpus, sizeof(cpus));
 		o += (size_t)snprintf(buf + o, len - o, "%s%s %d: CPUs %s", i ? "; " : "",
-				      qemu ? "vCPU" : "instance", i, cpus);
+				      vm ? "vCPU" : "instance", i, cpus);
 	}
 }
 

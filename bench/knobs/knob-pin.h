@@ -50,8 +50,8 @@ void pin_vcpus_note(void);
 int pin_vcpus_pinned(void);
 /**
  * pin_sanity() - the setup flags of the cell (stored as cell_param
- * "sanity.*", listed by `cvmbench show`): the qemu backend's vCPU threads
- * unpinned (pin_vcpus_pinned() 0); a co-runner (@corunner > 0: its
+ * "sanity.*", listed by `cvmbench show`): the vCPU threads of @backend's
+ * guests unpinned (a backend that boots guests, pin_vcpus_pinned() 0); a co-runner (@corunner > 0: its
  * pid) under a last-level cache that the instance @pid also runs under.
  */
 void pin_sanity(const char *backend, pid_t pid, pid_t corunner,

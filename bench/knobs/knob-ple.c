@@ -17,7 +17,8 @@
  * No vendor module loaded: a skip saying so. Loaded with PLE off already:
  * measured as it is, nothing changed. A cell that boots no KVM guest (a
  * backend without a guest: native, runc, crun; qemu with accel = tcg, or
- * accel = auto where /dev/kvm does not open, as qemu-accel.c decides) is a
+ * accel = auto where /dev/kvm does not open, as the backend decides it:
+ * backend_cell_accel(), for qemu qemu_accel_for_cell()) is a
  * skip saying so, before the module is looked at: PLE concerns KVM guests
  * only, and a reload for a cell without one would change the host for
  * nothing.
@@ -28,7 +29,6 @@
 #include <string.h>
 
 #include "backend.h"
-#include "cvm-host.h"
 #include "journal.h"
 #include "knob.h"
 #include "kvm-module.h"
@@ -78,29 +78,25 @@ static int ple_reloadable(int i, const char *value, char *why, size_t len)
 
 /*
  * Does @c boot a KVM guest? 1, or 0 with the reason in @why: a backend
- * without a guest, accel = tcg, or accel = auto where /dev/kvm does not
- * open (qemu-accel.c then starts the guest under TCG).
+ * without a VM, or one whose VMs start under TCG (backend_cell_accel():
+ * accel = tcg, or accel = auto where /dev/kvm does not open).
  */
 static int ple_kvm_guest(const struct cell *c, char *why, size_t len)
 {
-	const struct backend_ops *be = backend_find(c->backend);
-	char kvm[200];
+	char host[200];
+	const char *accel = backend_cell_accel(c, host, sizeof(host));
 
-	if (!be || !(be->flags & BACKEND_GUEST)) {
+	if (!accel)
 		snprintf(why, len, "ple = off: the cell runs no KVM guest (backend %s)",
 			 c->backend);
-		return 0;
-	}
-	if (!strcmp(c->accel, "tcg")) {
-		snprintf(why, len, "ple = off: the cell runs no KVM guest (accel = tcg)");
-		return 0;
-	}
-	if (!strcmp(c->accel, "auto") && !cvm_host_kvm_opens(kvm, sizeof(kvm))) {
+	else if (!strcmp(accel, "kvm"))
+		return 1;
+	else if (strcmp(c->accel, "auto"))
+		snprintf(why, len, "ple = off: the cell runs no KVM guest (accel = %s)", accel);
+	else
 		snprintf(why, len, "ple = off: the cell runs no KVM guest (accel = auto "
-			 "gives TCG here: %s)", kvm);
-		return 0;
-	}
-	return 1;
+			 "gives TCG here: %s)", host);
+	return 0;
 }
 
 static int ple_supported(const struct cell *c, char *why, size_t len)

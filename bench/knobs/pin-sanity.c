@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend.h"
 #include "knob-pin.h"
 #include "placement.h"
 
@@ -39,7 +40,7 @@ static void corunner_llc(pid_t pid, pid_t corunner,
 void pin_sanity(const char *backend, pid_t pid, pid_t corunner,
 		void (*put)(void *ctx, const char *key, const char *value), void *ctx)
 {
-	if (!strcmp(backend, "qemu") && !pin_vcpus_pinned())
+	if (backend_boots_guests(backend) && !pin_vcpus_pinned())
 		put(ctx, "sanity.vcpus_unpinned", "the VMs' vCPU threads are not pinned: "
 		    "they float over the host's CPUs");
 	if (pid > 0 && corunner > 0)

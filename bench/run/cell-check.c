@@ -23,7 +23,7 @@ int cell_runnable(const struct cell *c, char *why, size_t len)
 		snprintf(why, len, "backend %s is not built in", c->backend);
 		return 0;
 	}
-	if (c->vm_workloads[0] && strcmp(c->backend, "qemu")) {
+	if (c->vm_workloads[0] && !(be->flags & BACKEND_GUEST)) {
 		snprintf(why, len, "vm-workloads = %s: only backend = qemu runs a workload per "
 			 "VM (backend = %s)", c->vm_workloads, c->backend);
 		return 0;

@@ -7,7 +7,8 @@
 # SEED N lognormal draws (median 1 ms, sigma 0.5) times --scale.
 #   --cvm TYPE          the run's environment cvm.type (default none)
 #   --env KEY=VALUE     set (or with KEY= remove) an environment fact
-#   --cell K=V          a spec line of every cell (backend=qemu, confidential=model)
+#   --cell K=V          a spec line of every cell (backend=qemu, confidential=model;
+#                       a qemu cell also gets the cell_param qemu.accel = tcg)
 #   --workloads A,B     one cell per workload (default pyaes,matmul)
 #   --repeats R         R cells per workload (repeat 0 .. R-1)
 #   --mem KB            each instance's pss_kb (default: none recorded)
@@ -82,6 +83,8 @@ for w in a.workloads.split(","):
         for line in lines[1:]:
             k, v = line.split(" = ", 1)
             db.execute("INSERT INTO cell_param VALUES (?, ?, ?)", (cell, k, v))
+        if backend == "qemu":   # as the qemu backend notes it for a cell whose VMs started
+            db.execute("INSERT INTO cell_param VALUES (?, 'qemu.accel', 'tcg')", (cell,))
         db.execute("INSERT INTO instance (cell_id, idx, pid, pss_kb) VALUES (?, 0, 1, ?)",
                    (cell, a.mem))
         for i in range(a.n):

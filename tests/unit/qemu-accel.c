@@ -9,7 +9,9 @@
  * 0x10a") before any console output, or after it. Checked: auto falls back
  * to tcg only for the early KVM death and says why; accel = kvm never
  * falls back and fails with QEMU's message; no /dev/kvm means tcg at once;
- * a CVM cell is never moved to tcg.
+ * a CVM cell is never moved to tcg. And the one decision of which
+ * accelerator a cell starts under, qemu_accel_for_cell() (also through the
+ * backend layer, backend_cell_accel()), where /dev/kvm opens and where not.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "config-test.h"
 #include "qemu-accel.h"
 #include "qemu-cell.h"
@@ -159,6 +162,62 @@ static void test_auto(void)
 	       "auto without /dev/kvm: tcg at once, reason names /dev/kvm (%s)", o.acc.reason);
 }
 
+/* qemu_accel_for_cell() for the cell made of @keys (backend = qemu unless set). */
+static int plan(const char *keys, struct qemu_accel *acc, char *why, size_t len,
+		const char **be_accel)
+{
+	char text[1024], e[1024];
+	struct cell *cells;
+	size_t n;
+	int ok;
+
+	snprintf(text, sizeof(text), "[experiment a]\nworkload = null\n%s", keys);
+	memset(acc, 0, sizeof(*acc));
+	if (load_expand(text, &cells, &n, e, sizeof(e)) || n != 1) {
+		snprintf(acc->reason, sizeof(acc->reason), "config: %.500s", e);
+		return -999;
+	}
+	ok = qemu_accel_for_cell(&cells[0], acc);
+	*be_accel = backend_cell_accel(&cells[0], why, len);
+	config_cells_free(cells, n);
+	return ok;
+}
+
+/* The one decision, without starting anything: /dev/kvm there, then not. */
+static void test_for_cell(void)
+{
+	struct qemu_accel a;
+	const char *be;
+	char why[256];
+	int ok;
+
+	put("dev-kvm", "present\n", 8, 0644);
+	ok = plan("backend = qemu\naccel = auto\n", &a, why, sizeof(why), &be);
+	tap_ok(ok == 1 && !strcmp(a.used, "kvm") && a.fallback && be && !strcmp(be, "kvm"),
+	       "auto where /dev/kvm opens: kvm, with the fallback; the backend says kvm (%s)",
+	       a.reason);
+	ok = plan("backend = qemu\naccel = tcg\n", &a, why, sizeof(why), &be);
+	tap_ok(ok == 1 && !strcmp(a.used, "tcg") && !a.fallback && be && !strcmp(be, "tcg"),
+	       "accel = tcg with /dev/kvm there: tcg as asked (%s)", a.reason);
+	put("dev-kvm", "absent\n", 7, 0644);
+	ok = plan("backend = qemu\naccel = auto\n", &a, why, sizeof(why), &be);
+	tap_ok(ok == 1 && !strcmp(a.used, "tcg") && !a.fallback && be && !strcmp(be, "tcg") &&
+	       strstr(why, "/dev/kvm") && strstr(a.reason, "auto: tcg, /dev/kvm"),
+	       "auto without /dev/kvm: tcg, the host's reason given (%s; %s)", a.reason, why);
+	ok = plan("backend = qemu\naccel = kvm\n", &a, why, sizeof(why), &be);
+	tap_ok(ok == 0 && !strcmp(a.used, "kvm") && strstr(a.reason, "accel = kvm: /dev/kvm"),
+	       "accel = kvm without /dev/kvm: kvm, and it cannot be had here (%s)", a.reason);
+	ok = plan("backend = qemu\naccel = auto\nconfidential = sev-snp\n", &a, why,
+		  sizeof(why), &be);
+	tap_ok(ok == 1 && !strcmp(a.used, "kvm") && !a.fallback && strstr(a.reason, "needs KVM"),
+	       "auto, a sev-snp cell: kvm without a fallback, even without /dev/kvm (%s)",
+	       a.reason);
+	plan("backend = native\n", &a, why, sizeof(why), &be);
+	tap_ok(!be && backend_boots_guests("qemu") && !backend_boots_guests("native") &&
+	       !backend_boots_guests("nosuch"),
+	       "a backend without VMs has no accelerator; only qemu boots guests");
+}
+
 static void test_cvm(void)
 {
 	struct outcome o;
@@ -199,9 +258,10 @@ int main(void)
 	put("initrd", "initrd", 6, 0644);
 	for (i = 0; i < 3; i++)
 		put(names[i], fake_py, strlen(fake_py), 0755);
-	tap_plan(6);
+	tap_plan(12);
 	test_auto();
 	test_cvm();
+	test_for_cell();
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", root);
 	if (system(cmd))
 		printf("# could not remove %s\n", root);

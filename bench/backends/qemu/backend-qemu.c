@@ -79,18 +79,18 @@ static int firmware_found(const struct cell *c, char *why, size_t len)
 
 static int qemu_supported(const struct cell *c, char *why, size_t len)
 {
-	char kvm_why[256];
+	struct qemu_accel acc;
 
 	if (!qemu_found(c, why, len))
 		return 0;
-	if (!strcmp(c->confidential, "sev-snp") || !strcmp(c->confidential, "tdx")) {
+	if (qemu_cell_cvm(c)) {
 		if (!cvm_supported(c, why, len))
 			return 0;
 	} else if (!firmware_found(c, why, len)) {
 		return 0;
 	}
-	if (!strcmp(c->accel, "kvm") && !cvm_host_kvm_opens(kvm_why, sizeof(kvm_why))) {
-		snprintf(why, len, "accel = kvm: %s", kvm_why);
+	if (!qemu_accel_for_cell(c, &acc)) {
+		snprintf(why, len, "%s", acc.reason);
 		return 0;
 	}
 	if (!strcmp(c->mode, "cold")) {
@@ -184,6 +184,16 @@ static int qemu_agent_link(void *state, int *to_fd, int *from_fd, char *who, siz
 	return qemu_vms_agent_link(&((struct qemu_state *)state)->vms, to_fd, from_fd, who, len);
 }
 
+/* backend_ops.cell_accel: qemu_accel_for_cell()'s choice; @why what /dev/kvm said. */
+static const char *qemu_cell_accel(const struct cell *c, char *why, size_t len)
+{
+	struct qemu_accel acc;
+
+	qemu_accel_for_cell(c, &acc);
+	snprintf(why, len, "%s", acc.host);
+	return strcmp(acc.used, "kvm") ? "tcg" : "kvm";
+}
+
 static const char *qemu_accel_used(void *state)
 {
 	const struct qemu_state *st = state;
@@ -208,5 +218,6 @@ const struct backend_ops backend_qemu = {
 	.spawn = qemu_spawn,
 	.cell_end = qemu_cell_end,
 	.agent_link = qemu_agent_link,
+	.cell_accel = qemu_cell_accel,
 	.accel = qemu_accel_used,
 };

@@ -16,15 +16,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "cell-check.h"
 #include "command.h"
 #include "config.h"
-#include "cvm-host.h"
 #include "exitcode.h"
 #include "opts.h"
+#include "qemu-accel.h"
 #include "qemu-argv.h"
 #include "qemu-cell.h"
 #include "qemu-vms.h"
+
+/* backend-qemu.c's ops: qemu-argv is for its cells only (other VM backends build no QEMU argv) */
+extern const struct backend_ops backend_qemu;
 
 enum { QA_ONLY, QA_LINES };
 
@@ -86,22 +90,18 @@ static void print_argv(const struct qemu_argv *a, int lines)
 		putchar('\n');
 }
 
-/* The accelerator the cell starts under: auto is resolved as a run would first try. */
+/* The accelerator the cell starts under (qemu_accel_for_cell()), with a note for auto. */
 static const char *first_accel(const struct cell *c, char *note, size_t len)
 {
-	char why[256];
+	struct qemu_accel acc;
 
-	if (strcmp(c->accel, "auto"))
-		return c->accel;
-	if (!strcmp(c->confidential, "sev-snp") || !strcmp(c->confidential, "tdx"))
-		return "kvm";
-	if (cvm_host_kvm_opens(why, sizeof(why))) {
+	qemu_accel_for_cell(c, &acc);
+	if (acc.fallback)
 		snprintf(note, len, "accel = auto: kvm here (/dev/kvm opens); a run falls back "
 			 "to tcg if QEMU dies under KVM before the guest's console");
-		return "kvm";
-	}
-	snprintf(note, len, "accel = auto: tcg here (%s)", why);
-	return "tcg";
+	else if (!strcmp(c->accel, "auto") && !qemu_cell_cvm(c))
+		snprintf(note, len, "accel = auto: tcg here (%s)", acc.host);
+	return strcmp(acc.used, "kvm") ? "tcg" : "kvm";
 }
 
 static void comments(FILE *out, const struct cell *c, const char *note)
@@ -174,7 +174,7 @@ static int find_and_print(const char *path, const char *only, int lines)
 	if (i == n)
 		fprintf(stderr, "cvmbench qemu-argv: %s: no cell %s (cvmbench run %s --dry-run "
 			"lists them)\n", path, only, path);
-	else if (strcmp(cells[i].backend, "qemu"))
+	else if (backend_find(cells[i].backend) != &backend_qemu)
 		fprintf(stderr, "cvmbench qemu-argv: cell %s has backend = %s, not qemu\n",
 			only, cells[i].backend);
 	else

@@ -10,7 +10,8 @@
  * QEMU start where KVM does not work and nothing where it does. A guest
  * that got as far as its console is never restarted (its failure is the
  * guest's, not the accelerator's), nor is a CVM (it needs KVM), nor an
- * accelerator the cell asked for.
+ * accelerator the cell asked for. qemu_accel_for_cell() is the one place
+ * that decides which accelerator a cell starts under.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "cvm-host.h"
 #include "qemu-accel.h"
+#include "qemu-cell.h"
 
 /* QEMU's own first line out of vm_start()'s message ("QEMU said: ..."). */
 static void qemu_said(const char *err, char *out, size_t len)
@@ -44,23 +46,19 @@ static int kvm_failed_early(const struct vm *vm, int ret, const char *err)
 static int start_as(const char *accel, double timeout_s, struct vm *vm,
 		    struct vm_config *vc, struct qemu_accel *acc, char *err, size_t errlen)
 {
-	snprintf(acc->used, sizeof(acc->used), "%s", accel);
+	if (accel != acc->used)
+		snprintf(acc->used, sizeof(acc->used), "%s", accel);
 	vc->accel = acc->used;
 	return vm_start(vm, vc, timeout_s, err, errlen);
 }
 
-/* auto, a regular or model VM: KVM if it works, else TCG. */
-static int start_auto(double timeout_s, struct vm *vm, struct vm_config *vc,
-		      struct qemu_accel *acc, char *err, size_t errlen)
+/* auto, a regular or model VM where /dev/kvm opens: KVM if it works, else TCG. */
+static int start_kvm_or_tcg(double timeout_s, struct vm *vm, struct vm_config *vc,
+			    struct qemu_accel *acc, char *err, size_t errlen)
 {
-	char why[256], said[512];
-	int ret;
+	char said[512];
+	int ret = start_as("kvm", timeout_s, vm, vc, acc, err, errlen);
 
-	if (!cvm_host_kvm_opens(why, sizeof(why))) {
-		snprintf(acc->reason, sizeof(acc->reason), "auto: tcg, %s", why);
-		return start_as("tcg", timeout_s, vm, vc, acc, err, errlen);
-	}
-	ret = start_as("kvm", timeout_s, vm, vc, acc, err, errlen);
 	if (!ret) {
 		snprintf(acc->reason, sizeof(acc->reason),
 			 "auto: kvm, /dev/kvm opens and the guest booted under KVM");
@@ -77,17 +75,47 @@ static int start_auto(double timeout_s, struct vm *vm, struct vm_config *vc,
 	return start_as("tcg", timeout_s, vm, vc, acc, err, errlen);
 }
 
+/* accel = kvm or tcg, as asked: never changed; kvm only where /dev/kvm opens. */
+static int accel_asked(const struct cell *c, struct qemu_accel *acc)
+{
+	snprintf(acc->used, sizeof(acc->used), "%s", c->accel);
+	snprintf(acc->reason, sizeof(acc->reason), "asked (accel = %s)", c->accel);
+	if (strcmp(c->accel, "kvm") || cvm_host_kvm_opens(acc->host, sizeof(acc->host)))
+		return 1;
+	snprintf(acc->reason, sizeof(acc->reason), "accel = kvm: %s", acc->host);
+	return 0;
+}
+
+int qemu_accel_for_cell(const struct cell *c, struct qemu_accel *acc)
+{
+	const char *cvm = qemu_cell_cvm(c);
+
+	memset(acc, 0, sizeof(*acc));
+	if (strcmp(c->accel, "auto"))
+		return accel_asked(c, acc);
+	if (cvm) {
+		snprintf(acc->used, sizeof(acc->used), "kvm");
+		snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, a %s guest needs KVM",
+			 cvm);
+		return 1;
+	}
+	if (!cvm_host_kvm_opens(acc->host, sizeof(acc->host))) {
+		snprintf(acc->used, sizeof(acc->used), "tcg");
+		snprintf(acc->reason, sizeof(acc->reason), "auto: tcg, %s", acc->host);
+		return 1;
+	}
+	snprintf(acc->used, sizeof(acc->used), "kvm");
+	snprintf(acc->host, sizeof(acc->host), "/dev/kvm opens");
+	snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, /dev/kvm opens");
+	acc->fallback = 1;
+	return 1;
+}
+
 int qemu_accel_start(const struct cell *c, struct vm *vm, struct vm_config *vc,
 		     double timeout_s, struct qemu_accel *acc, char *err, size_t errlen)
 {
-	if (strcmp(c->accel, "auto")) {
-		snprintf(acc->reason, sizeof(acc->reason), "asked (accel = %s)", c->accel);
-		return start_as(c->accel, timeout_s, vm, vc, acc, err, errlen);
-	}
-	if (vc->cvm) {
-		snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, a %s guest needs KVM",
-			 vc->cvm);
-		return start_as("kvm", timeout_s, vm, vc, acc, err, errlen);
-	}
-	return start_auto(timeout_s, vm, vc, acc, err, errlen);
+	qemu_accel_for_cell(c, acc);
+	if (acc->fallback)
+		return start_kvm_or_tcg(timeout_s, vm, vc, acc, err, errlen);
+	return start_as(acc->used, timeout_s, vm, vc, acc, err, errlen);
 }

@@ -147,11 +147,16 @@ int qemu_cell_guest(const struct cell *c, struct qemu_guest *g, char *err, size_
 	return ret;
 }
 
+const char *qemu_cell_cvm(const struct cell *c)
+{
+	if (!strcmp(c->confidential, "sev-snp") || !strcmp(c->confidential, "tdx"))
+		return c->confidential;
+	return NULL;
+}
+
 void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct qemu_guest *g,
 			 struct vm_config *vc)
 {
-	int cvm = !strcmp(c->confidential, "sev-snp") || !strcmp(c->confidential, "tdx");
-
 	memset(vc, 0, sizeof(*vc));
 	vc->qemu = c->qemu[0] ? c->qemu : NULL;
 	vc->accel = accel;
@@ -162,7 +167,7 @@ void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct q
 	vc->initrd = g->initrd;
 	vc->data_disk = g->disk[0] ? g->disk : NULL;
 	vc->model = !strcmp(c->confidential, "model");
-	vc->cvm = cvm ? c->confidential : NULL;
+	vc->cvm = qemu_cell_cvm(c);
 	vc->firmware = c->firmware[0] ? c->firmware : NULL;
 	vc->append = c->guest_append[0] ? c->guest_append : NULL;
 }

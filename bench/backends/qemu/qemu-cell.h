@@ -60,4 +60,7 @@ int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
 void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct qemu_guest *g,
 			 struct vm_config *vc);
 
+/** qemu_cell_cvm() - "sev-snp" or "tdx" when @c asks for that guest, else NULL. */
+const char *qemu_cell_cvm(const struct cell *c);
+
 #endif
