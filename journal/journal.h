@@ -112,6 +112,21 @@ int journal_tmpdir(const char *kind, const char *tag, size_t tmpdir_max, char *d
  */
 int journal_undo(long id) JOURNAL_CHECK;
 /**
+ * journal_undo_or_warn() - undo entry *@id now (nothing when *@id <= 0) and
+ * set *@id to 0, for a knob's or backend's end of a cell. A failed undo is
+ * said once on stderr - @who (the knob or backend), the entry's id, what it
+ * records (its kind and path or name), the journal, the reason, and that
+ * `cvmbench restore` retries - and its entry stays open for restore.
+ * Returns 0 or the undo's -errno (-ENOENT: no such open entry).
+ */
+int journal_undo_or_warn(long *id, const char *who);
+/**
+ * journal_undo_each_or_warn() - journal_undo_or_warn() on each of the @n
+ * entries @ids, newest (last) first, clearing each. Returns 0 or the first
+ * -errno; every entry is tried.
+ */
+int journal_undo_each_or_warn(long *ids, size_t n, const char *who);
+/**
  * journal_forget() - the entry needs no undoing any more (the object was
  * removed, the process reaped). Returns 0 or -errno (ids <= 0 are ignored).
  */

@@ -41,17 +41,6 @@ static int journal_first(long *id, const char *kind, const char *name, char *why
 	return (int)*id;
 }
 
-/* Undo entry *@id (if any) and clear it; a failure is said, not fatal. */
-static void undo_entry(long *id)
-{
-	int ret = *id > 0 ? journal_undo(*id) : 0;
-
-	if (ret)
-		pr_warn("cannot undo journal entry %ld (%s): %s; cvmbench restore retries",
-			*id, journal_path(), strerror(-ret));
-	*id = 0;
-}
-
 /* Close entry *@id: the object was never made. */
 static void forget_entry(long *id)
 {
@@ -83,7 +72,7 @@ static int netns_create(struct oci_cell *oc, char *why, size_t len)
 		snprintf(why, len, "cannot create a network namespace at %s: %s",
 			 oc->netns, strerror(fd < 0 || pid < 0 ? errno :
 					     WIFEXITED(status) ? WEXITSTATUS(status) : EINTR));
-		undo_entry(&oc->netns_id);
+		journal_undo_or_warn(&oc->netns_id, oc->rt->binary);
 		return BACKEND_SKIP;
 	}
 	return 0;
@@ -122,7 +111,7 @@ static int quota_create(struct oci_cell *oc, const struct cell *c, char *why, si
 	if (ret) {
 		snprintf(why, len, "cannot set up a CPU quota in %s (cgroup v1 cpu "
 			 "controller): %s", oc->quota, strerror(-ret));
-		undo_entry(&oc->quota_id);
+		journal_undo_or_warn(&oc->quota_id, oc->rt->binary);
 		return BACKEND_SKIP;
 	}
 	return 0;
@@ -217,9 +206,11 @@ int oci_cell_rootfs(struct oci_cell *oc, const struct cell *c,
 
 void oci_cell_teardown(struct oci_cell *oc)
 {
-	undo_entry(&oc->rootfs_id);
-	while (oc->nv1 > 0)
-		undo_entry(&oc->v1_id[--oc->nv1]);
-	undo_entry(&oc->quota_id);
-	undo_entry(&oc->netns_id);
+	const char *who = oc->rt->binary;
+
+	journal_undo_or_warn(&oc->rootfs_id, who);
+	journal_undo_each_or_warn(oc->v1_id, (size_t)oc->nv1, who);
+	oc->nv1 = 0;
+	journal_undo_or_warn(&oc->quota_id, who);
+	journal_undo_or_warn(&oc->netns_id, who);
 }

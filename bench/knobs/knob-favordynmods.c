@@ -37,7 +37,7 @@ static int wanted(const struct cell *c)
 static int favordynmods_took(const char *path, int want, char *why, size_t len)
 {
 	char now_path[PATH_MAX], opts[512];
-	int favor = -1, ret;
+	int favor = -1;
 
 	if (!cgroup2_mount(now_path, sizeof(now_path), opts, sizeof(opts), &favor) &&
 	    favor == want)
@@ -45,11 +45,7 @@ static int favordynmods_took(const char *path, int want, char *why, size_t len)
 	snprintf(why, len, "favordynmods: the remount of %s was accepted but did not take "
 		 "effect (cgroup2 applies it only in the initial cgroup namespace: in a "
 		 "container?)", path);
-	ret = journal_undo(mountopt_id);
-	if (ret)
-		pr_warn("cannot undo journal entry %ld (%s): %s; cvmbench restore retries",
-			mountopt_id, journal_path(), strerror(-ret));
-	mountopt_id = 0;
+	journal_undo_or_warn(&mountopt_id, "favordynmods");
 	return KNOB_SKIP;
 }
 
@@ -94,13 +90,8 @@ static int favordynmods_apply(const struct cell *c, char *why, size_t len)
 
 static void favordynmods_restore(const struct cell *c)
 {
-	int ret = mountopt_id > 0 ? journal_undo(mountopt_id) : 0;
-
 	(void)c;
-	if (ret)
-		pr_warn("cannot undo journal entry %ld (%s): %s; cvmbench restore retries",
-			mountopt_id, journal_path(), strerror(-ret));
-	mountopt_id = 0;
+	journal_undo_or_warn(&mountopt_id, "favordynmods");
 }
 
 const struct knob_ops knob_favordynmods = {

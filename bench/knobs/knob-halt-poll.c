@@ -21,7 +21,6 @@
 #include "journal.h"
 #include "knob-halt-poll.h"
 #include "knob.h"
-#include "log.h"
 #include "sysfs.h"
 #include "sysroot.h"
 
@@ -163,13 +162,8 @@ static int hp_verify(const struct cell *c, char *why, size_t len)
 
 static void hp_restore(const struct cell *c)
 {
-	int ret = hp.id > 0 ? journal_undo(hp.id) : 0;
-
 	(void)c;
-	if (ret)
-		pr_warn("halt-poll-ns: cannot undo journal entry %ld (%s): %s; cvmbench "
-			"restore retries", hp.id, journal_path(), strerror(-ret));
-	hp.id = 0;
+	journal_undo_or_warn(&hp.id, "halt-poll-ns");
 }
 
 static void hp_describe(const struct cell *c, char *buf, size_t len)

@@ -19,7 +19,6 @@
 
 #include "journal.h"
 #include "knob.h"
-#include "log.h"
 #include "sysfs.h"
 #include "sysroot.h"
 
@@ -118,17 +117,9 @@ static int ksm_off(char *why, size_t len)
 
 static void ksm_restore(const struct cell *c)
 {
-	int ret;
-
 	(void)c;
-	while (ksm.n > 0) {
-		ksm.n--;
-		ret = journal_undo(ksm.id[ksm.n]);
-		if (ret)
-			pr_warn("ksm: cannot undo journal entry %ld (%s): %s; cvmbench "
-				"restore retries", ksm.id[ksm.n], journal_path(),
-				strerror(-ret));
-	}
+	journal_undo_each_or_warn(ksm.id, (size_t)ksm.n, "ksm");
+	ksm.n = 0;
 }
 
 static int ksm_apply(const struct cell *c, char *why, size_t len)

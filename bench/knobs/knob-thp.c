@@ -15,7 +15,6 @@
 
 #include "journal.h"
 #include "knob.h"
-#include "log.h"
 #include "sysfs.h"
 #include "sysroot.h"
 #include "thp-mode.h"
@@ -106,13 +105,8 @@ static int thp_verify(const struct cell *c, char *why, size_t len)
 
 static void thp_restore(const struct cell *c)
 {
-	int ret = thp.id > 0 ? journal_undo(thp.id) : 0;
-
 	(void)c;
-	if (ret)
-		pr_warn("thp: cannot undo journal entry %ld (%s): %s; cvmbench restore "
-			"retries", thp.id, journal_path(), strerror(-ret));
-	thp.id = 0;
+	journal_undo_or_warn(&thp.id, "thp");
 }
 
 static void thp_describe(const struct cell *c, char *buf, size_t len)

@@ -486,6 +486,104 @@ static void test_failed_undo_kept(void)
 	journal_close();
 }
 
+/*
+ * journal_undo_or_warn() of @ids[0] (@n 1) or journal_undo_each_or_warn()
+ * of @ids (@n > 1) as "test-knob", with stderr caught in @err.
+ */
+static int undo_caught(long *ids, size_t n, char *err, size_t len)
+{
+	char path[PATH_MAX];
+	int saved, fd, ret;
+
+	snprintf(path, sizeof(path), "%s/stderr", tmp);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (saved < 0 || fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+		return -EIO;
+	close(fd);
+	ret = n > 1 ? journal_undo_each_or_warn(ids, n, "test-knob") :
+		journal_undo_or_warn(ids, "test-knob");
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	read_file(path, err, len);
+	return ret;
+}
+
+static int count_of(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+/*
+ * A setting whose file cannot be written back (a directory now stands in
+ * its place): one warning, -EISDIR, the entry left for restore; once the
+ * file is back, the undo writes the old value and closes the entry.
+ */
+static void test_undo_or_warn(void)
+{
+	char path[PATH_MAX], err[4096], want[2 * PATH_MAX], buf[64];
+	long id = 0, x;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/knob-file", tmp);
+	write_file(path, "old");
+	tap_ok(test_journal_reopen() == 0 && (id = journal_set(path, "new")) > 0 &&
+	       journal_open_entries() == 1, "a setting journalled");
+	unlink(path);
+	mkdir(path, 0700);
+	x = id;
+	ret = undo_caught(&x, 1, err, sizeof(err));
+	snprintf(want, sizeof(want), "warning: test-knob: cannot undo journal entry %ld (set "
+		 "%s, in %s): %s; cvmbench restore retries\n", id, path, journal_path(),
+		 strerror(EISDIR));
+	tap_ok(ret == -EISDIR && x == 0, "undo_or_warn returns the undo's error (%d) and "
+	       "clears the id", ret);
+	tap_ok(count_of(err, "cannot undo") == 1, "one warning on stderr");
+	tap_contains(err, want, "it names who, the entry, its kind and path, the journal, "
+		     "the reason and the retry");
+	tap_ok(journal_open_entries() == 1 && journal_undo(id) == -EISDIR,
+	       "the entry stays open for restore");
+	rmdir(path);
+	write_file(path, "new");
+	x = id;
+	ret = undo_caught(&x, 1, err, sizeof(err));
+	read_file(path, buf, sizeof(buf));
+	tap_ok(ret == 0 && x == 0 && !err[0] && journal_open_entries() == 0 &&
+	       !strcmp(buf, "old"), "a successful undo writes the old value back, says "
+	       "nothing, and closes the entry ('%s')", err);
+	journal_close();
+}
+
+/* Several entries, newest first: the failing one is said and kept, the other undone. */
+static void test_undo_each_or_warn(void)
+{
+	char err[4096], want[256];
+	long ids[2] = { 0, 0 }, failing;
+	int ret;
+
+	fail_undo = 1;
+	undone_count = 0;
+	tap_ok(test_journal_reopen() == 0 && (ids[0] = journal_object("test-failing", "a")) > 0 &&
+	       (ids[1] = journal_object("test-record", "b")) > 0, "two objects journalled");
+	failing = ids[0];
+	ret = undo_caught(ids, 2, err, sizeof(err));
+	snprintf(want, sizeof(want), "test-knob: cannot undo journal entry %ld (test-failing "
+		 "a, in ", failing);
+	tap_ok(ret == -EBUSY && !ids[0] && !ids[1] && undone_count == 1 &&
+	       !strcmp(undone_name, "b") && journal_open_entries() == 1,
+	       "undo_each_or_warn undoes the one, keeps the failing one, returns -EBUSY (%d)", ret);
+	tap_ok(count_of(err, "cannot undo") == 1, "one warning on stderr");
+	tap_contains(err, want, "naming the failing object");
+	fail_undo = 0;
+	journal_close();
+}
+
 static void bench_fill(const char *tree, int n, long *ids)
 {
 	char path[PATH_MAX + 64], val[16];
@@ -570,7 +668,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "bench")) {
 		ret = bench(atoi(argv[2]));
 	} else {
-		tap_plan(50);
+		tap_plan(60);
 		test_exact_names();
 		test_state_dir_mode();
 		test_unsafe_state_dir();
@@ -581,6 +679,8 @@ int main(int argc, char **argv)
 		test_host_lock_handover();
 		test_cut_and_unknown();
 		test_failed_undo_kept();
+		test_undo_or_warn();
+		test_undo_each_or_warn();
 		ret = tap_done();
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
