@@ -163,8 +163,6 @@ static void squeezenet_teardown(struct wl_instance *inst)
 	struct squeezenet *net = inst->priv;
 	int i;
 
-	if (!net)
-		return;
 	for (i = 0; i < SQZ_CONVS; i++)
 		conv2d_free(&net->convs[i]);
 	for (i = 0; i < SQZ_BUFS; i++)
@@ -173,26 +171,19 @@ static void squeezenet_teardown(struct wl_instance *inst)
 	free(net->ctx.cols);
 	free(net->image.data);
 	free(net->model);
-	free(net);
-	inst->priv = NULL;
 }
 
 static int squeezenet_init(struct wl_instance *inst)
 {
-	struct squeezenet *net = calloc(1, sizeof(*net));
-	int err = 0;
+	struct squeezenet *net = inst->priv;
+	int err;
 
-	if (!net)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = net;
 	net->size = (int)wl_pick(inst, 32, 112, 224);
 	err = convnet_image(inst, net->size, &net->image);
 	if (!err)
 		err = load_model(inst, net);
 	if (!err)
 		err = alloc_buffers(inst, net);
-	if (err)
-		squeezenet_teardown(inst);
 	return err;
 }
 
@@ -214,6 +205,7 @@ const struct workload_ops wl_cnn_classification = {
 	.description = "SqueezeNet 1.1 inference on one image, top-5 of 1000 classes",
 	.uses_threads = 1,
 	.variants = "squeezenet1_1",
+	.state_size = sizeof(struct squeezenet),
 	.init = squeezenet_init,
 	.invoke = squeezenet_invoke,
 	.teardown = squeezenet_teardown,

@@ -219,8 +219,6 @@ static void resnet_teardown(struct wl_instance *inst)
 	size_t i;
 	int b;
 
-	if (!net)
-		return;
 	for (i = 0; net->convs && i < net->nspecs; i++)
 		conv2d_free(&net->convs[i]);
 	for (b = 0; b < RESNET_BUFS; b++)
@@ -231,18 +229,13 @@ static void resnet_teardown(struct wl_instance *inst)
 	free(net->model);
 	free(net->convs);
 	free(net->specs);
-	free(net);
-	inst->priv = NULL;
 }
 
 static int resnet_init(struct wl_instance *inst)
 {
-	struct resnet *net = calloc(1, sizeof(*net));
+	struct resnet *net = inst->priv;
 	int err;
 
-	if (!net)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = net;
 	net->size = (int)wl_pick(inst, 32, 112, 224);
 	err = pick_variant(inst, net);
 	if (!err)
@@ -251,8 +244,6 @@ static int resnet_init(struct wl_instance *inst)
 		err = load_model(inst, net);
 	if (!err)
 		err = alloc_buffers(inst, net);
-	if (err)
-		resnet_teardown(inst);
 	return err;
 }
 
@@ -285,6 +276,7 @@ const struct workload_ops wl_image_recognition = {
 	.description = "ResNet-50/152 inference on one image, top-5 of 1000 classes",
 	.uses_threads = 1,
 	.variants = "resnet50|resnet152",
+	.state_size = sizeof(struct resnet),
 	.init = resnet_init,
 	.invoke = resnet_invoke,
 	.teardown = resnet_teardown,

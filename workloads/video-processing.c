@@ -393,8 +393,6 @@ static void vp_teardown(struct wl_instance *inst)
 {
 	struct vp_state *st = inst->priv;
 
-	if (!st)
-		return;
 	free(st->frames);
 	free(st->out);
 	free(st->gray);
@@ -402,8 +400,6 @@ static void vp_teardown(struct wl_instance *inst)
 	free(st->ytaps);
 	free(st->logo);
 	free(st->gif);
-	free(st);
-	inst->priv = NULL;
 }
 
 static void vp_set_geometry(struct wl_instance *inst, struct vp_state *st)
@@ -420,13 +416,10 @@ static void vp_set_geometry(struct wl_instance *inst, struct vp_state *st)
 
 static int vp_init(struct wl_instance *inst)
 {
-	struct vp_state *st = calloc(1, sizeof(*st));
+	struct vp_state *st = inst->priv;
 	struct vp_job job = { inst, st };
 	int err;
 
-	if (!st)
-		return wl_error(inst, -ENOMEM, "video-processing: out of memory");
-	inst->priv = st;
 	err = vp_parse_variant(inst, st);
 	if (!err && inst->params.input)
 		err = wl_error(inst, -EINVAL,
@@ -436,10 +429,8 @@ static int vp_init(struct wl_instance *inst)
 		vp_set_geometry(inst, st);
 		err = vp_alloc(inst, st);
 	}
-	if (err) {
-		vp_teardown(inst);
+	if (err)
 		return err;
-	}
 	vp_make_shapes(st, inst->params.seed);
 	vp_make_taps(st->xtaps, st->src_w, st->dst_w);
 	vp_make_taps(st->ytaps, st->src_h, st->dst_h);
@@ -574,6 +565,7 @@ const struct workload_ops wl_video_processing = {
 	.origin = "SeBS 220",
 	.description = "gray, scale, watermark each frame; encode an animated GIF",
 	.uses_threads = 1,
+	.state_size = sizeof(struct vp_state),
 	.init = vp_init,
 	.invoke = vp_invoke,
 	.teardown = vp_teardown,

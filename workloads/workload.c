@@ -125,8 +125,7 @@ static void instance_release(struct wl_instance *inst)
 {
 	if (inst->ops && inst->ops->teardown)
 		inst->ops->teardown(inst);
-	if (inst->ops && inst->ops->state_size)
-		free(inst->priv);
+	free(inst->priv);
 	inst->priv = NULL;
 }
 
@@ -159,8 +158,7 @@ int wl_instance_open(struct wl_instance *inst, const struct workload_ops *ops,
 	if (err) {
 		if (!inst->error[0])
 			wl_error(inst, err, "%s: init failed: %s", ops->name, strerror(-err));
-		if (ops->state_size)
-			instance_release(inst);
+		instance_release(inst);
 		pool_destroy(inst->pool);
 		inst->pool = NULL;
 	}

@@ -67,12 +67,13 @@ struct workload_ops {
 	/*
 	 * Bytes of private state: wl_instance_open() sets inst->priv to that
 	 * many zeroed bytes before init() and frees them after teardown(),
-	 * also when init() fails. 0: init() manages inst->priv itself.
+	 * also when init() fails. Every workload with state takes it so;
+	 * 0: it has none (inst->priv stays NULL).
 	 */
 	size_t state_size;
 	/*
-	 * Returns 0 or -errno with inst->error set. With a state_size, a failed
-	 * init() leaves the cleaning to teardown(), which wl_instance_open() calls.
+	 * Returns 0 or -errno with inst->error set. A failed init() leaves the
+	 * cleaning to teardown(), which wl_instance_open() calls.
 	 */
 	int (*init)(struct wl_instance *inst);
 	/*
@@ -80,7 +81,10 @@ struct workload_ops {
 	 * the next invoke or teardown); never hashes it. 0 or -errno.
 	 */
 	int (*invoke)(struct wl_instance *inst, struct wl_output *out);
-	/* Frees what init() built; with a state_size, not inst->priv itself. */
+	/*
+	 * Frees what init() built (also half of it, after a failed init),
+	 * never inst->priv itself.
+	 */
 	void (*teardown)(struct wl_instance *inst);
 	/*
 	 * With variants NULL: whether @v is one of its variants, without an

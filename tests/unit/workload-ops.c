@@ -3,7 +3,8 @@
  * tests/unit/workload-ops.c - what wl_instance_open() does for a workload
  * (issue 11.6): it refuses a --variant the ops do not list, before init;
  * it allocates state_size zeroed bytes before init and frees them after
- * teardown, also when init fails (teardown runs exactly once). And the
+ * teardown, also when init fails (teardown runs exactly once); every
+ * workload with an init or a teardown takes its state so. And the
  * registry: every workload declares its variants, but video-processing,
  * which parses its own (solid:R,G,B) and answers wl_variant_check() through
  * its variant_check: every workload refuses an unknown variant without an
@@ -95,6 +96,24 @@ static void test_state(void)
 	tap_contains(inst.error, "fake: init fails", "the init's error is kept");
 }
 
+/* Every workload that builds something keeps it in the runner's state. */
+static void test_state_all(void)
+{
+	char own[256] = "";
+	size_t i;
+
+	for (i = 0; i < workload_count(); i++) {
+		const struct workload_ops *ops = workload_at(i);
+
+		if ((ops->init || ops->teardown) && !ops->state_size) {
+			strncat(own, ops->name, sizeof(own) - strlen(own) - 2);
+			strcat(own, " ");
+		}
+	}
+	tap_ok(!own[0], "every workload with an init or teardown has a state_size "
+	       "(without: %s)", own);
+}
+
 /* Every workload of the registry refuses an unknown variant before its init. */
 static void test_registry(void)
 {
@@ -153,9 +172,10 @@ static void test_check_alone(void)
 
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(15);
 	test_variants();
 	test_state();
+	test_state_all();
 	test_registry();
 	test_check_alone();
 	return tap_done();
