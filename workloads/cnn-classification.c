@@ -119,11 +119,8 @@ static int squeezenet_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_cnn_classification = {
 	.version = WL_OPS_VERSION,
-	.name = "cnn-classification",
-	.origin = "FunctionBench",
-	.description = "SqueezeNet 1.1 inference on one image, top-5 of 1000 classes",
+	.info = &wl_info_cnn_classification,
 	.uses_threads = 1,
-	.variants = "squeezenet1_1",
 	.state_size = sizeof(struct convnet),
 	.init = squeezenet_init,
 	.invoke = squeezenet_invoke,

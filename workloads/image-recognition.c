@@ -189,11 +189,8 @@ static int resnet_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_image_recognition = {
 	.version = WL_OPS_VERSION,
-	.name = "image-recognition",
-	.origin = "SeBS 411",
-	.description = "ResNet-50/152 inference on one image, top-5 of 1000 classes",
+	.info = &wl_info_image_recognition,
 	.uses_threads = 1,
-	.variants = "resnet50|resnet152",
 	.state_size = sizeof(struct resnet),
 	.init = resnet_init,
 	.invoke = resnet_invoke,

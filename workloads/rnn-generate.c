@@ -228,11 +228,8 @@ static int rnn_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_rnn_generate = {
 	.version = WL_OPS_VERSION,
-	.name = "rnn-generate",
-	.origin = "FunctionBench",
-	.description = "character-level LSTM generates names from start letters",
+	.info = &wl_info_rnn_generate,
 	.uses_threads = 1,
-	.variants = "lstm",
 	.state_size = sizeof(struct rnn),
 	.init = rnn_init,
 	.invoke = rnn_invoke,
