@@ -105,7 +105,7 @@ BENCH_DIRS := lib journal tracing $(CORE_DIRS) bench/agent bench/env bench/knobs
 BENCH_INCS := $(addprefix -I,$(BENCH_DIRS)) -Imetrics -Iworkloads
 BENCH_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
-BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) -lgif -lz -lpthread -lm
+BENCH_LIBS := $(shell $(PKG_CONFIG) --libs $(REQ_PKGS) $(OPT_PKGS)) $(PFM_LIBS) -lpthread -lm
 
 # cvmfn is static: it runs unchanged in a bare container rootfs or a busybox guest.
 # A sanitizer build cannot link -static: there cvmfn is dynamic and uses the C
@@ -119,19 +119,26 @@ FN_LIBS   := $(FN_STATIC) -pthread -lsqlite3 -lcrypto -lgif -lz -lm
 FN_SRCS    := $(sort $(wildcard workloads/*.c))
 FN_OBJS    := $(FN_SRCS:%.c=$(B)/%.o)
 FN_LINK    := $(if $(FN_STATIC),$(FN_OBJS),$(filter-out $(B)/workloads/nodl.o $(B)/workloads/nonss.o,$(FN_OBJS)))
-# cvmbench links the workload registry too (one list of workloads for both
-# programs), but not cvmfn's main or its static-only dlopen and NSS stubs.
-WL_OBJS    := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o \
-		$(B)/workloads/nonss.o,$(FN_OBJS))
+# cvmbench links the workload registry (workload-registry.h: names, variants,
+# sizes; one list of workloads for both programs) and the pool's wait-key
+# parser, not the functions: data and parsing only.
+WL_REG_OBJS := $(addprefix $(B)/workloads/,workload-registry.o video-variant.o pool-wait.o)
+# The functions and their runner, without cvmfn's main or its static-only
+# dlopen and NSS stubs: for the unit tests that run them (workload-ops, sgemm).
+WL_FN_OBJS := $(filter-out $(B)/workloads/cvmfn.o $(B)/workloads/nodl.o \
+		$(B)/workloads/nonss.o $(WL_REG_OBJS),$(FN_OBJS))
 BENCH_SRCS := $(sort $(foreach d,$(BENCH_DIRS),$(wildcard $(d)/*.c)))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/schema-gen.o $(B)/bench/version.o \
-	$(WL_OBJS)
+	$(WL_REG_OBJS)
 SCHEMA     := $(sort $(wildcard results-schema/*.sql))
 
 UNIT_SRCS  := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%.t)
-# Unit tests link every harness object but the one holding main().
+# Unit tests link every harness object but the one holding main(), and the
+# workloads' functions.
 LIB_OBJS   := $(filter-out $(B)/bench/cmd/main.o,$(BENCH_OBJS))
+UNIT_OBJS  := $(LIB_OBJS) $(WL_FN_OBJS)
+UNIT_LIBS  := $(BENCH_LIBS) -lgif -lz
 
 all: $(BIN)/cvmbench $(BIN)/cvmfn $(BIN)/cvmbench-agent
 
@@ -220,9 +227,9 @@ $(B)/bench/schema-gen.o: $(B)/bench/schema-gen.c
 $(B)/bench/version.o: $(VERSION_C)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
 
-$(B)/tests/%.t: tests/unit/%.c $(LIB_OBJS)
+$(B)/tests/%.t: tests/unit/%.c $(UNIT_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(BENCH_LIBS)
+	$(CC) $(BENCH_CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(UNIT_LIBS)
 
 tests: $(UNIT_BINS)
 

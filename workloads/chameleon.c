@@ -500,10 +500,7 @@ static int chameleon_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_chameleon = {
 	.version = WL_OPS_VERSION,
-	.name = "chameleon",
-	.origin = "FunctionBench",
-	.description = "renders an HTML table through a compiled template (loops, escaping)",
-	.variants = WL_NO_VARIANTS,
+	.info = &wl_info_chameleon,
 	.state_size = sizeof(struct chameleon_state),
 	.init = chameleon_init,
 	.invoke = chameleon_invoke,

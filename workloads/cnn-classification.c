@@ -10,19 +10,14 @@
  * a 1x1 convolution and concatenates a 1x1 and a 3x3 expansion, all with
  * ReLU. 1,235,496 parameters, He-normal from the seed (the classifier
  * scaled so the scores spread). The layers are convnet.c's (im2col +
- * sgemm.c). Image: generated from the seed (or --input, a PPM) at 32
- * (test), 112 (small) or 224 (large) pixels a side. --output writes all
- * 1000 scores.
+ * sgemm.c); model file, image and buffers convnet-model.c's. Image:
+ * generated from the seed (or --input, a PPM) at 32 (test), 112 (small) or
+ * 224 (large) pixels a side. --output writes all 1000 scores.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "convnet.h"
-#include "wlfile.h"
+#include "convnet-model.h"
 
-#define SQZ_CLASSES 1000
 #define SQZ_FIRES 8
 #define SQZ_CONVS (2 + 3 * SQZ_FIRES)
 #define SQZ_BUFS 3
@@ -34,19 +29,6 @@
 static const int fire_shape[SQZ_FIRES][3] = {
 	{ 64, 16, 64 }, { 128, 16, 64 }, { 128, 32, 128 }, { 256, 32, 128 },
 	{ 256, 48, 192 }, { 384, 48, 192 }, { 384, 64, 256 }, { 512, 64, 256 },
-};
-
-struct squeezenet {
-	struct conv2d_spec specs[SQZ_CONVS];
-	struct conv2d convs[SQZ_CONVS];
-	size_t params;
-	float *model;
-	int size;
-	struct convnet_ctx ctx;
-	struct tensor image;
-	float *bufs[SQZ_BUFS];
-	float logits[SQZ_CLASSES];
-	double prob[SQZ_CLASSES];
 };
 
 /* File order: conv1; per fire squeeze, expand 1x1, expand 3x3; classifier. */
@@ -63,12 +45,12 @@ static void squeezenet_specs(struct conv2d_spec *specs)
 		specs[i++] = (struct conv2d_spec){ sq, ex, 1, 1, 0, 1.0f, BIAS_STD };
 		specs[i++] = (struct conv2d_spec){ sq, ex, 3, 1, 1, 1.0f, BIAS_STD };
 	}
-	specs[i] = (struct conv2d_spec){ 512, SQZ_CLASSES, 1, 1, 0,
+	specs[i] = (struct conv2d_spec){ 512, CONVNET_CLASSES, 1, 1, 0,
 					 CLASSIFIER_SCALE, BIAS_STD };
 }
 
 /* x in bufs[xi] -> squeeze in xi+1 -> concat(expand 1x1, 3x3) in xi+2. */
-static int fire(struct squeezenet *net, int f, struct tensor *x, int xi)
+static int fire(struct convnet *net, int f, struct tensor *x, int xi)
 {
 	const struct conv2d *c = &net->convs[1 + 3 * f];
 	struct tensor s = { .data = net->bufs[(xi + 1) % SQZ_BUFS] };
@@ -83,7 +65,7 @@ static int fire(struct squeezenet *net, int f, struct tensor *x, int xi)
 	return (xi + 2) % SQZ_BUFS;
 }
 
-static int pool_to_next(struct squeezenet *net, struct tensor *x, int xi)
+static int pool_to_next(struct convnet *net, struct tensor *x, int xi)
 {
 	struct tensor y = { .data = net->bufs[(xi + 1) % SQZ_BUFS] };
 
@@ -93,8 +75,9 @@ static int pool_to_next(struct squeezenet *net, struct tensor *x, int xi)
 }
 
 /* Image to logits; in plan mode only shapes and buffer sizes. */
-static void squeezenet_forward(struct squeezenet *net)
+static void squeezenet_forward(void *arg)
 {
+	struct convnet *net = arg;
 	struct tensor x = { .data = net->bufs[0] }, scores;
 	int f, xi = 0;
 
@@ -111,110 +94,35 @@ static void squeezenet_forward(struct squeezenet *net)
 		global_avgpool(&scores, net->logits);
 }
 
-static int gen_model(struct wl_instance *inst, void *buf, size_t len, void *arg)
-{
-	struct squeezenet *net = arg;
-
-	(void)len;
-	convnet_gen_params(inst->params.seed, net->specs, SQZ_CONVS, buf);
-	return 0;
-}
-
-static int load_model(struct wl_instance *inst, struct squeezenet *net)
-{
-	float *p;
-	int i, err;
-
-	squeezenet_specs(net->specs);
-	for (i = 0; i < SQZ_CONVS; i++)
-		net->params += conv2d_param_count(&net->specs[i]);
-	err = wl_model_load(inst, "cnn-classification-squeezenet1_1.model",
-			    net->params * sizeof(float), gen_model, net,
-			    (void **)&net->model);
-	for (i = 0, p = net->model; !err && i < SQZ_CONVS; i++) {
-		if (conv2d_bind(&net->convs[i], &net->specs[i], p))
-			return wl_error(inst, -ENOMEM, "out of memory packing weights");
-		p += conv2d_param_count(&net->specs[i]);
-	}
-	return err;
-}
-
-static int alloc_buffers(struct wl_instance *inst, struct squeezenet *net)
-{
-	int i, missing = 0;
-
-	net->ctx.pool = inst->pool;
-	net->ctx.gemm = sgemm_ctx_create(inst->pool);
-	net->ctx.plan = 1;
-	squeezenet_forward(net);
-	net->ctx.plan = 0;
-	net->ctx.cols = malloc(net->ctx.max_cols * sizeof(float));
-	for (i = 0; i < SQZ_BUFS; i++) {
-		net->bufs[i] = malloc(net->ctx.max_act * sizeof(float));
-		missing |= !net->bufs[i];
-	}
-	if (!net->ctx.gemm || !net->ctx.cols || missing)
-		return wl_error(inst, -ENOMEM, "out of memory for activations");
-	return 0;
-}
-
-static void squeezenet_teardown(struct wl_instance *inst)
-{
-	struct squeezenet *net = inst->priv;
-	int i;
-
-	if (!net)
-		return;
-	for (i = 0; i < SQZ_CONVS; i++)
-		conv2d_free(&net->convs[i]);
-	for (i = 0; i < SQZ_BUFS; i++)
-		free(net->bufs[i]);
-	sgemm_ctx_destroy(net->ctx.gemm);
-	free(net->ctx.cols);
-	free(net->image.data);
-	free(net->model);
-	free(net);
-	inst->priv = NULL;
-}
-
 static int squeezenet_init(struct wl_instance *inst)
 {
-	struct squeezenet *net = calloc(1, sizeof(*net));
-	int err = 0;
+	struct convnet *net = inst->priv;
+	int err = convnet_layers(inst, net, SQZ_CONVS);
 
-	if (!net)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = net;
-	net->size = (int)wl_pick(inst, 32, 112, 224);
-	err = convnet_image(inst, net->size, &net->image);
-	if (!err)
-		err = load_model(inst, net);
-	if (!err)
-		err = alloc_buffers(inst, net);
 	if (err)
-		squeezenet_teardown(inst);
-	return err;
+		return err;
+	squeezenet_specs(net->specs);
+	return convnet_open(inst, net, "cnn-classification-squeezenet1_1.model", SQZ_BUFS,
+			    squeezenet_forward, net);
 }
 
 static int squeezenet_invoke(struct wl_instance *inst, struct wl_output *out)
 {
-	struct squeezenet *net = inst->priv;
+	struct convnet *net = inst->priv;
 
 	squeezenet_forward(net);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "squeezenet1_1 %dx%d, %zu params, %.2f GFLOP,",
 		 net->size, net->size, net->params, net->ctx.flops / 1e9);
-	return convnet_report(inst, out, net->logits, net->prob, SQZ_CLASSES);
+	return convnet_report(inst, out, net->logits, net->prob, CONVNET_CLASSES);
 }
 
 const struct workload_ops wl_cnn_classification = {
 	.version = WL_OPS_VERSION,
-	.name = "cnn-classification",
-	.origin = "FunctionBench",
-	.description = "SqueezeNet 1.1 inference on one image, top-5 of 1000 classes",
+	.info = &wl_info_cnn_classification,
 	.uses_threads = 1,
-	.variants = "squeezenet1_1",
+	.state_size = sizeof(struct convnet),
 	.init = squeezenet_init,
 	.invoke = squeezenet_invoke,
-	.teardown = squeezenet_teardown,
+	.teardown = convnet_teardown,
 };

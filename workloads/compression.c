@@ -439,10 +439,7 @@ static int compression_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_compression = {
 	.version = WL_OPS_VERSION,
-	.name = "compression",
-	.origin = "SeBS 311",
-	.description = "packs a directory into a .tar.gz (ustar + zlib)",
-	.variants = WL_NO_VARIANTS,
+	.info = &wl_info_compression,
 	.state_size = sizeof(struct compression_state),
 	.init = compression_init,
 	.invoke = compression_invoke,

@@ -365,10 +365,7 @@ static int crud_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_crud_api = {
 	.version = WL_OPS_VERSION,
-	.name = "crud-api",
-	.origin = "SeBS 130",
-	.description = "shopping-cart CRUD requests on SQLite",
-	.variants = WL_NO_VARIANTS,
+	.info = &wl_info_crud_api,
 	.state_size = sizeof(struct crud_state),
 	.init = crud_init,
 	.invoke = crud_invoke,

@@ -80,7 +80,8 @@ static int cmd_list(int json)
 	if (json)
 		printf("[");
 	for (i = 0; i < workload_count(); i++) {
-		const struct workload_ops *w = workload_at(i);
+		const struct workload_info *w = workload_at(i);
+		int threads = workload_ops_at(i)->uses_threads;
 
 		if (!json) {
 			printf("%-22s %-16s %s\n", w->name, w->origin, w->description);
@@ -92,7 +93,7 @@ static int cmd_list(int json)
 		json_string(stdout, w->origin);
 		printf(",\"description\":");
 		json_string(stdout, w->description);
-		printf(",\"threads\":%s}", w->uses_threads ? "true" : "false");
+		printf(",\"threads\":%s}", threads ? "true" : "false");
 	}
 	if (json)
 		printf("]\n");
@@ -228,7 +229,7 @@ static void print_run(const struct wl_instance *inst, const struct cvmfn_opts *o
 
 	pool_wait_format(&inst->params.wait, wait, sizeof(wait));
 	if (!o->json) {
-		printf("%s size=%s seed=%llu threads=%d wait=%s\n", inst->ops->name,
+		printf("%s size=%s seed=%llu threads=%d wait=%s\n", inst->ops->info->name,
 		       wl_size_name(inst->params.size),
 		       (unsigned long long)inst->params.seed, pool_threads(inst->pool), wait);
 		printf("init %.3f ms, rss %ld KiB, pss %ld KiB\n", r->init_ns / 1e6,
@@ -244,7 +245,7 @@ static void print_run(const struct wl_instance *inst, const struct cvmfn_opts *o
 		return;
 	}
 	printf("{\"workload\":");
-	json_string(stdout, inst->ops->name);
+	json_string(stdout, inst->ops->info->name);
 	printf(",\"size\":\"%s\",\"seed\":%llu,\"threads\":%d,\"wait\":\"%s\","
 	       "\"init_ns\":%lld,\"rss_kb\":%ld,\"pss_kb\":%ld,\"repeat\":%d,"
 	       "\"fn_ns_first\":%lld,\"fn_ns_min\":%lld,\"fn_ns_mean\":%lld,"
@@ -329,12 +330,12 @@ static int cmd_run(const struct workload_ops *ops, const struct cvmfn_opts *o,
 	if (invoke) {
 		err = invoke_repeatedly(&inst, o, &out, &r);
 		if (err)
-			fprintf(stderr, "cvmfn: %s: %s\n", ops->name,
+			fprintf(stderr, "cvmfn: %s: %s\n", ops->info->name,
 				inst.error[0] ? inst.error : strerror(-err));
 		else
 			print_run(&inst, o, &r);
 	} else {
-		printf("prepared %s (size %s, seed %llu) in %s\n", ops->name,
+		printf("prepared %s (size %s, seed %llu) in %s\n", ops->info->name,
 		       wl_size_name(o->params.size), (unsigned long long)o->params.seed,
 		       o->params.data_dir);
 	}
@@ -363,7 +364,7 @@ int main(int argc, char **argv)
 		return usage_error("unknown command '%s'", cmd);
 	if (argc < 3 || argv[2][0] == '-')
 		return usage_error("%s needs a workload name (see cvmfn list)", cmd);
-	ops = workload_find(argv[2]);
+	ops = workload_ops_find(argv[2]);
 	if (!ops)
 		return usage_error("unknown workload '%s' (see cvmfn list)", argv[2]);
 	err = parse_opts(argc - 1, argv + 1, &o);

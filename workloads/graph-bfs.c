@@ -299,11 +299,8 @@ static int bfs_init(struct wl_instance *inst)
 
 const struct workload_ops wl_graph_bfs = {
 	.version = WL_OPS_VERSION,
-	.name = "graph-bfs",
-	.origin = "SeBS 503",
-	.description = "level-synchronous BFS over a Barabasi-Albert graph (CSR)",
+	.info = &wl_info_graph_bfs,
 	.uses_threads = 1,
-	.variants = WL_NO_VARIANTS,
 	.state_size = sizeof(struct bfs_state),
 	.init = bfs_init,
 	.invoke = bfs_invoke,

@@ -12,15 +12,6 @@ struct hello_state {
 	unsigned long requests;
 };
 
-static struct hello_state hello;
-
-static int hello_init(struct wl_instance *inst)
-{
-	hello.requests = 0;
-	inst->priv = &hello;
-	return 0;
-}
-
 static int hello_invoke(struct wl_instance *inst, struct wl_output *out)
 {
 	struct hello_state *st = inst->priv;
@@ -37,10 +28,7 @@ static int hello_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_hello_world = {
 	.version = WL_OPS_VERSION,
-	.name = "hello-world",
-	.origin = "SeBS-style",
-	.description = "returns a small JSON greeting",
-	.variants = WL_NO_VARIANTS,
-	.init = hello_init,
+	.info = &wl_info_hello_world,
+	.state_size = sizeof(struct hello_state),
 	.invoke = hello_invoke,
 };

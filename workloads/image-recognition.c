@@ -17,13 +17,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "convnet.h"
-#include "wlfile.h"
+#include "convnet-model.h"
 
-#define RESNET_CLASSES 1000
 #define RESNET_FEATURES 2048
 #define RESNET_BUFS 5
 
@@ -44,17 +41,9 @@ static const struct resnet_variant resnet_variants[] = {
 };
 
 struct resnet {
+	struct convnet net;       /* first: convnet_teardown() frees it */
 	const struct resnet_variant *variant;
-	struct conv2d_spec *specs;
-	struct conv2d *convs;     /* one per spec, same order */
-	size_t nspecs, params;
-	float *model;
-	int size;
-	struct convnet_ctx ctx;
-	struct tensor image;
-	float *bufs[RESNET_BUFS];
-	float feat[RESNET_FEATURES], logits[RESNET_CLASSES];
-	double prob[RESNET_CLASSES];
+	float feat[RESNET_FEATURES];
 };
 
 static void add_spec(struct conv2d_spec *specs, size_t *n, int in_c, int out_c,
@@ -92,7 +81,7 @@ static size_t resnet_specs(const struct resnet_variant *v,
 			in_c = 4 * planes;
 		}
 	}
-	add_spec(specs, &n, RESNET_FEATURES, RESNET_CLASSES, 1, 1,
+	add_spec(specs, &n, RESNET_FEATURES, CONVNET_CLASSES, 1, 1,
 		 FC_SCALE / 1.41421356f);
 	if (specs) {
 		specs[n - 1].pad = 0;
@@ -102,7 +91,7 @@ static size_t resnet_specs(const struct resnet_variant *v,
 }
 
 /* @buf[xi] holds the block input; the other four are its scratch. */
-static int bottleneck(struct resnet *net, size_t *ci, struct tensor *x, int xi,
+static int bottleneck(struct convnet *net, size_t *ci, struct tensor *x, int xi,
 		      int first)
 {
 	struct convnet_ctx *ctx = &net->ctx;
@@ -125,10 +114,12 @@ static int bottleneck(struct resnet *net, size_t *ci, struct tensor *x, int xi,
 }
 
 /* Image to logits; in plan mode only shapes and buffer sizes. */
-static void resnet_forward(struct resnet *net)
+static void resnet_forward(void *arg)
 {
+	struct resnet *r = arg;
+	struct convnet *net = &r->net;
 	struct tensor a = { .data = net->bufs[0] }, x = { .data = net->bufs[1] };
-	struct tensor feat = { net->feat, RESNET_FEATURES, 1, 1 };
+	struct tensor feat = { r->feat, RESNET_FEATURES, 1, 1 };
 	struct tensor logits = { .data = net->logits };
 	size_t ci = 1;
 	int stage, b, xi = 1;
@@ -136,30 +127,21 @@ static void resnet_forward(struct resnet *net)
 	conv2d_forward(&net->ctx, &net->convs[0], &net->image, &a, NULL, 1);
 	maxpool2d(&net->ctx, &a, &x, 3, 2, 1, 0);
 	for (stage = 0; stage < 4; stage++)
-		for (b = 0; b < net->variant->blocks[stage]; b++)
+		for (b = 0; b < r->variant->blocks[stage]; b++)
 			xi = bottleneck(net, &ci, &x, xi, b == 0);
 	if (!net->ctx.plan)
-		global_avgpool(&x, net->feat);
+		global_avgpool(&x, r->feat);
 	conv2d_forward(&net->ctx, &net->convs[ci], &feat, &logits, NULL, 0);
 }
 
-static int gen_model(struct wl_instance *inst, void *buf, size_t len, void *arg)
-{
-	struct resnet *net = arg;
-
-	(void)len;
-	convnet_gen_params(inst->params.seed, net->specs, net->nspecs, buf);
-	return 0;
-}
-
-static int pick_variant(struct wl_instance *inst, struct resnet *net)
+static int pick_variant(struct wl_instance *inst, struct resnet *r)
 {
 	const char *name = inst->params.variant ? inst->params.variant : "resnet50";
 	size_t i;
 
 	for (i = 0; i < sizeof(resnet_variants) / sizeof(resnet_variants[0]); i++)
 		if (!strcmp(name, resnet_variants[i].name)) {
-			net->variant = &resnet_variants[i];
+			r->variant = &resnet_variants[i];
 			return 0;
 		}
 	return wl_error(inst, -EINVAL,
@@ -167,125 +149,50 @@ static int pick_variant(struct wl_instance *inst, struct resnet *net)
 			name);
 }
 
-static int load_model(struct wl_instance *inst, struct resnet *net)
-{
-	char file[96];
-	float *p;
-	size_t i;
-	int err;
-
-	net->nspecs = resnet_specs(net->variant, NULL);
-	net->specs = calloc(net->nspecs, sizeof(*net->specs));
-	net->convs = calloc(net->nspecs, sizeof(*net->convs));
-	if (!net->specs || !net->convs)
-		return wl_error(inst, -ENOMEM, "out of memory for the ResNet layers");
-	resnet_specs(net->variant, net->specs);
-	for (i = 0; i < net->nspecs; i++)
-		net->params += conv2d_param_count(&net->specs[i]);
-	snprintf(file, sizeof(file), "image-recognition-%s.model", net->variant->name);
-	err = wl_model_load(inst, file, net->params * sizeof(float), gen_model,
-			    net, (void **)&net->model);
-	for (i = 0, p = net->model; !err && i < net->nspecs; i++) {
-		if (conv2d_bind(&net->convs[i], &net->specs[i], p))
-			return wl_error(inst, -ENOMEM, "out of memory packing weights");
-		p += conv2d_param_count(&net->specs[i]);
-	}
-	return err;
-}
-
-static int alloc_buffers(struct wl_instance *inst, struct resnet *net)
-{
-	int i;
-
-	net->ctx.pool = inst->pool;
-	net->ctx.gemm = sgemm_ctx_create(inst->pool);
-	net->ctx.plan = 1;
-	resnet_forward(net);
-	net->ctx.plan = 0;
-	net->ctx.cols = malloc(net->ctx.max_cols * sizeof(float));
-	for (i = 0; i < RESNET_BUFS; i++)
-		net->bufs[i] = malloc(net->ctx.max_act * sizeof(float));
-	for (i = 0; i < RESNET_BUFS; i++)
-		if (!net->bufs[i])
-			break;
-	if (!net->ctx.gemm || !net->ctx.cols || i < RESNET_BUFS)
-		return wl_error(inst, -ENOMEM, "out of memory for activations");
-	return 0;
-}
-
-static void resnet_teardown(struct wl_instance *inst)
-{
-	struct resnet *net = inst->priv;
-	size_t i;
-	int b;
-
-	if (!net)
-		return;
-	for (i = 0; net->convs && i < net->nspecs; i++)
-		conv2d_free(&net->convs[i]);
-	for (b = 0; b < RESNET_BUFS; b++)
-		free(net->bufs[b]);
-	sgemm_ctx_destroy(net->ctx.gemm);
-	free(net->ctx.cols);
-	free(net->image.data);
-	free(net->model);
-	free(net->convs);
-	free(net->specs);
-	free(net);
-	inst->priv = NULL;
-}
-
 static int resnet_init(struct wl_instance *inst)
 {
-	struct resnet *net = calloc(1, sizeof(*net));
-	int err;
+	struct resnet *r = inst->priv;
+	char file[96];
+	int err = pick_variant(inst, r);
 
-	if (!net)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = net;
-	net->size = (int)wl_pick(inst, 32, 112, 224);
-	err = pick_variant(inst, net);
 	if (!err)
-		err = convnet_image(inst, net->size, &net->image);
-	if (!err)
-		err = load_model(inst, net);
-	if (!err)
-		err = alloc_buffers(inst, net);
+		err = convnet_layers(inst, &r->net, resnet_specs(r->variant, NULL));
 	if (err)
-		resnet_teardown(inst);
-	return err;
+		return err;
+	resnet_specs(r->variant, r->net.specs);
+	snprintf(file, sizeof(file), "image-recognition-%s.model", r->variant->name);
+	return convnet_open(inst, &r->net, file, RESNET_BUFS, resnet_forward, r);
 }
 
 /* Parameters as torchvision counts them: batch norm has weight and bias. */
-static size_t torchvision_params(const struct resnet *net)
+static size_t torchvision_params(const struct convnet *net)
 {
 	size_t n = net->params, i;
 
-	for (i = 0; i + 1 < net->nspecs; i++)
+	for (i = 0; i + 1 < net->nconvs; i++)
 		n += (size_t)net->specs[i].out_c;
 	return n;
 }
 
 static int resnet_invoke(struct wl_instance *inst, struct wl_output *out)
 {
-	struct resnet *net = inst->priv;
+	struct resnet *r = inst->priv;
+	struct convnet *net = &r->net;
 
-	resnet_forward(net);
+	resnet_forward(r);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%s %dx%d, %zu params (%zu folded), %.2f GFLOP,",
-		 net->variant->name, net->size, net->size,
+		 r->variant->name, net->size, net->size,
 		 torchvision_params(net), net->params, net->ctx.flops / 1e9);
-	return convnet_report(inst, out, net->logits, net->prob, RESNET_CLASSES);
+	return convnet_report(inst, out, net->logits, net->prob, CONVNET_CLASSES);
 }
 
 const struct workload_ops wl_image_recognition = {
 	.version = WL_OPS_VERSION,
-	.name = "image-recognition",
-	.origin = "SeBS 411",
-	.description = "ResNet-50/152 inference on one image, top-5 of 1000 classes",
+	.info = &wl_info_image_recognition,
 	.uses_threads = 1,
-	.variants = "resnet50|resnet152",
+	.state_size = sizeof(struct resnet),
 	.init = resnet_init,
 	.invoke = resnet_invoke,
-	.teardown = resnet_teardown,
+	.teardown = convnet_teardown,
 };

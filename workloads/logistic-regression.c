@@ -612,11 +612,8 @@ static int lr_init(struct wl_instance *inst)
 
 const struct workload_ops wl_logistic_regression = {
 	.version = WL_OPS_VERSION,
-	.name = "logistic-regression",
-	.origin = "FunctionBench",
-	.description = "TF-IDF of generated reviews + L2 logistic regression training",
+	.info = &wl_info_logistic_regression,
 	.uses_threads = 1,
-	.variants = WL_NO_VARIANTS,
 	.state_size = sizeof(struct lr_state),
 	.init = lr_init,
 	.invoke = lr_invoke,

@@ -411,11 +411,8 @@ static int mr_init(struct wl_instance *inst)
 
 const struct workload_ops wl_map_reduce = {
 	.version = WL_OPS_VERSION,
-	.name = "map-reduce",
-	.origin = "FunctionBench",
-	.description = "word count: threaded map, hash-partitioned shuffle, reduce, sort",
+	.info = &wl_info_map_reduce,
 	.uses_threads = 1,
-	.variants = WL_NO_VARIANTS,
 	.state_size = sizeof(struct mr_state),
 	.init = mr_init,
 	.invoke = mr_invoke,

@@ -104,11 +104,8 @@ static int matmul_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_matmul = {
 	.version = WL_OPS_VERSION,
-	.name = "matmul",
-	.origin = "FunctionBench",
-	.description = "N x N double matrix multiply (blocked, threaded DGEMM)",
+	.info = &wl_info_matmul,
 	.uses_threads = 1,
-	.variants = WL_NO_VARIANTS,
 	.state_size = sizeof(struct matmul_state),
 	.init = matmul_init,
 	.invoke = matmul_invoke,

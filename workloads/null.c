@@ -14,9 +14,6 @@ static int null_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_null = {
 	.version = WL_OPS_VERSION,
-	.name = "null",
-	.variants = WL_NO_VARIANTS,
-	.origin = "cvmbench",
-	.description = "does nothing: measures the harness round trip",
+	.info = &wl_info_null,
 	.invoke = null_invoke,
 };

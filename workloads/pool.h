@@ -11,15 +11,7 @@
 
 #include <stddef.h>
 
-enum pool_wait_mode { POOL_WAIT_SPIN, POOL_WAIT_BLOCK, POOL_WAIT_HYBRID };
-
-/* Default spin time of the hybrid mode, in microseconds (see docs/workloads.md). */
-#define POOL_DEFAULT_SPIN_US 200
-
-struct pool_wait {
-	enum pool_wait_mode mode;
-	unsigned int spin_us;     /* hybrid: spin this long, then block */
-};
+#include "pool-wait.h"
 
 struct pool;
 
@@ -28,11 +20,6 @@ struct pool;
  * @worker is 0 .. threads-1 (0 is the calling thread).
  */
 typedef void (*pool_fn)(void *arg, size_t begin, size_t end, int worker);
-
-/** pool_wait_parse() - "spin", "block" or "hybrid[:MICROSECONDS]". 0 or -EINVAL. */
-int pool_wait_parse(const char *s, struct pool_wait *wait);
-/** pool_wait_format() - the inverse of pool_wait_parse(). */
-void pool_wait_format(const struct pool_wait *wait, char *buf, size_t len);
 
 /** pool_create() - start @threads - 1 workers (the caller is worker 0). NULL on error. */
 struct pool *pool_create(int threads, const struct pool_wait *wait);

@@ -298,10 +298,7 @@ static int pyaes_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_pyaes = {
 	.version = WL_OPS_VERSION,
-	.name = "pyaes",
-	.origin = "FunctionBench",
-	.description = "AES-128-CTR encrypt and decrypt a message (T-table AES)",
-	.variants = WL_NO_VARIANTS,
+	.info = &wl_info_pyaes,
 	.state_size = sizeof(struct pyaes_state),
 	.init = pyaes_init,
 	.invoke = pyaes_invoke,

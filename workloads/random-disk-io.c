@@ -288,10 +288,7 @@ static int disk_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_random_disk_io = {
 	.version = WL_OPS_VERSION,
-	.name = "random-disk-io",
-	.origin = "FunctionBench",
-	.description = "random 4 KiB pwrite, fsync, random 4 KiB pread over a file",
-	.variants = WL_NO_VARIANTS,
+	.info = &wl_info_random_disk_io,
 	.state_size = sizeof(struct disk_state),
 	.init = disk_init,
 	.invoke = disk_invoke,

@@ -168,23 +168,16 @@ static void rnn_teardown(struct wl_instance *inst)
 {
 	struct rnn *m = inst->priv;
 
-	if (!m)
-		return;
 	free(m->model);
 	free(m->wt);
 	free(m->names);
-	free(m);
-	inst->priv = NULL;
 }
 
 static int rnn_init(struct wl_instance *inst)
 {
-	struct rnn *m = calloc(1, sizeof(*m));
+	struct rnn *m = inst->priv;
 	int err;
 
-	if (!m)
-		return wl_error(inst, -ENOMEM, "out of memory");
-	inst->priv = m;
 	m->count = (int)wl_pick(inst, 4, 64, RNN_CATEGORIES * 26);
 	m->names = calloc((size_t)m->count, sizeof(*m->names));
 	err = m->names ? 0 : wl_error(inst, -ENOMEM, "out of memory");
@@ -194,8 +187,6 @@ static int rnn_init(struct wl_instance *inst)
 				    (void **)&m->model);
 	if (!err && rnn_arrange(m))
 		err = wl_error(inst, -ENOMEM, "out of memory");
-	if (err)
-		rnn_teardown(inst);
 	return err;
 }
 
@@ -237,11 +228,9 @@ static int rnn_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_rnn_generate = {
 	.version = WL_OPS_VERSION,
-	.name = "rnn-generate",
-	.origin = "FunctionBench",
-	.description = "character-level LSTM generates names from start letters",
+	.info = &wl_info_rnn_generate,
 	.uses_threads = 1,
-	.variants = "lstm",
+	.state_size = sizeof(struct rnn),
 	.init = rnn_init,
 	.invoke = rnn_invoke,
 	.teardown = rnn_teardown,

@@ -347,11 +347,8 @@ static int sentiment_init(struct wl_instance *inst)
 
 const struct workload_ops wl_sentiment = {
 	.version = WL_OPS_VERSION,
-	.name = "sentiment",
-	.origin = "FaaSProfiler",
-	.description = "VADER-like lexicon and rules sentiment of sentences",
+	.info = &wl_info_sentiment,
 	.uses_threads = 1,
-	.variants = WL_NO_VARIANTS,
 	.state_size = sizeof(struct sentiment_state),
 	.init = sentiment_init,
 	.invoke = sentiment_invoke,

@@ -87,7 +87,7 @@ static int timed_invoke(struct wl_instance *inst, struct wl_output *out,
 	*fn_ns = wl_now_ns() - t0;
 	if (!err && out->err)
 		err = wl_error(inst, out->err, "%s: cannot record the output: %s",
-			       inst->ops->name, strerror(-out->err));
+			       inst->ops->info->name, strerror(-out->err));
 	if (err && !inst->error[0])
 		snprintf(inst->error, sizeof(inst->error), "%s", strerror(-err));
 	flatten(inst->error);

@@ -659,11 +659,8 @@ static int fd_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_video_face_detection = {
 	.version = WL_OPS_VERSION,
-	.name = "video-face-detection",
-	.origin = "FunctionBench",
-	.description = "Viola-Jones Haar-cascade face detection on every frame",
+	.info = &wl_info_video_face_detection,
 	.uses_threads = 1,
-	.variants = WL_NO_VARIANTS,
 	.state_size = sizeof(struct fd_state),
 	.init = fd_init,
 	.invoke = fd_invoke,

@@ -32,14 +32,13 @@
 
 #include "gray.h"
 #include "rng.h"
+#include "video-variant.h"
 #include "wlfile.h"
 #include "workload.h"
 
 #define VP_LOGO_ALPHA_MAX 128   /* logo opacity: 128/256 */
 #define VP_GIF_DELAY_CS 4       /* 4 centiseconds a frame: 25 fps */
 #define VP_SHAPES 6
-
-enum vp_source { VP_SRC_CLIP, VP_SRC_SOLID, VP_SRC_RAMP, VP_SRC_CUBE };
 
 /* Bilinear tap: source index and the weight of index + 1, out of 256. */
 struct vp_tap {
@@ -70,30 +69,6 @@ struct vp_state {
 	int gif_failed;
 };
 
-/* @v's frame source (and colour @rgb of solid:R,G,B); -1: not a variant it has. */
-static int vp_variant_source(const char *v, uint8_t rgb[3])
-{
-	unsigned int r, g, b;
-	char tail;
-
-	if (!v)
-		return VP_SRC_CLIP;
-	if (!strcmp(v, "ramp"))
-		return VP_SRC_RAMP;
-	if (!strcmp(v, "cube"))
-		return VP_SRC_CUBE;
-	if (sscanf(v, "solid:%u,%u,%u%c", &r, &g, &b, &tail) == 3 &&
-	    r < 256 && g < 256 && b < 256) {
-		rgb[0] = (uint8_t)r;
-		rgb[1] = (uint8_t)g;
-		rgb[2] = (uint8_t)b;
-		return VP_SRC_SOLID;
-	}
-	return -1;
-}
-
-#define VP_BAD_VARIANT "video-processing: unknown variant '%s' (ramp, cube or solid:R,G,B)"
-
 static int vp_parse_variant(struct wl_instance *inst, struct vp_state *st)
 {
 	int src = vp_variant_source(inst->params.variant, st->solid);
@@ -102,17 +77,6 @@ static int vp_parse_variant(struct wl_instance *inst, struct vp_state *st)
 		return wl_error(inst, -EINVAL, VP_BAD_VARIANT, inst->params.variant);
 	st->source = (enum vp_source)src;
 	return 0;
-}
-
-/* The ops' variant_check: the check vp_parse_variant() makes, without an instance. */
-static int vp_variant_check(const char *v, char *err, size_t errlen)
-{
-	uint8_t rgb[3];
-
-	if (vp_variant_source(v, rgb) >= 0)
-		return 0;
-	snprintf(err, errlen, VP_BAD_VARIANT, v);
-	return -EINVAL;
 }
 
 /* The seeded shapes: discs and squares that move and bounce. */
@@ -393,8 +357,6 @@ static void vp_teardown(struct wl_instance *inst)
 {
 	struct vp_state *st = inst->priv;
 
-	if (!st)
-		return;
 	free(st->frames);
 	free(st->out);
 	free(st->gray);
@@ -402,8 +364,6 @@ static void vp_teardown(struct wl_instance *inst)
 	free(st->ytaps);
 	free(st->logo);
 	free(st->gif);
-	free(st);
-	inst->priv = NULL;
 }
 
 static void vp_set_geometry(struct wl_instance *inst, struct vp_state *st)
@@ -420,13 +380,10 @@ static void vp_set_geometry(struct wl_instance *inst, struct vp_state *st)
 
 static int vp_init(struct wl_instance *inst)
 {
-	struct vp_state *st = calloc(1, sizeof(*st));
+	struct vp_state *st = inst->priv;
 	struct vp_job job = { inst, st };
 	int err;
 
-	if (!st)
-		return wl_error(inst, -ENOMEM, "video-processing: out of memory");
-	inst->priv = st;
 	err = vp_parse_variant(inst, st);
 	if (!err && inst->params.input)
 		err = wl_error(inst, -EINVAL,
@@ -436,10 +393,8 @@ static int vp_init(struct wl_instance *inst)
 		vp_set_geometry(inst, st);
 		err = vp_alloc(inst, st);
 	}
-	if (err) {
-		vp_teardown(inst);
+	if (err)
 		return err;
-	}
 	vp_make_shapes(st, inst->params.seed);
 	vp_make_taps(st->xtaps, st->src_w, st->dst_w);
 	vp_make_taps(st->ytaps, st->src_h, st->dst_h);
@@ -570,12 +525,10 @@ static int vp_invoke(struct wl_instance *inst, struct wl_output *out)
 
 const struct workload_ops wl_video_processing = {
 	.version = WL_OPS_VERSION,
-	.name = "video-processing",
-	.origin = "SeBS 220",
-	.description = "gray, scale, watermark each frame; encode an animated GIF",
+	.info = &wl_info_video_processing,
 	.uses_threads = 1,
+	.state_size = sizeof(struct vp_state),
 	.init = vp_init,
 	.invoke = vp_invoke,
 	.teardown = vp_teardown,
-	.variant_check = vp_variant_check,
 };

@@ -139,7 +139,7 @@ static void model_header_fill(struct wl_instance *inst, struct model_header *h,
 
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, MODEL_MAGIC, 8);
-	snprintf(h->workload, sizeof(h->workload), "%s", inst->ops->name);
+	snprintf(h->workload, sizeof(h->workload), "%s", inst->ops->info->name);
 	h->seed = inst->params.seed;
 	h->payload_len = len;
 	/* a failed hash leaves zeros: the file then fails its own check on load */
@@ -179,9 +179,9 @@ static int model_check(struct wl_instance *inst, const char *path,
 
 	if (memcmp(h->magic, MODEL_MAGIC, 8))
 		return wl_error(inst, -EINVAL, "%s is not a cvmfn model file", path);
-	if (strncmp(h->workload, inst->ops->name, sizeof(h->workload)))
+	if (strncmp(h->workload, inst->ops->info->name, sizeof(h->workload)))
 		return wl_error(inst, -EINVAL, "%s is a model of workload '%.48s', not '%s'",
-				path, h->workload, inst->ops->name);
+				path, h->workload, inst->ops->info->name);
 	if (h->seed != inst->params.seed)
 		return wl_error(inst, -EINVAL,
 				"%s was generated from seed %llu, not %llu: "
@@ -253,7 +253,7 @@ int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
 			return model_generate(inst, path, len, gen, arg, out);
 		return wl_error(inst, -ENOENT,
 				"model file %s is missing: run 'cvmfn prepare %s --seed %llu --data-dir %s'",
-				path, inst->ops->name,
+				path, inst->ops->info->name,
 				(unsigned long long)inst->params.seed, inst->params.data_dir);
 	}
 	err = model_read(inst, path, len, out);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * workload-list.h - every workload cvmfn hosts, one line each. Adding a workload is
- * one new file defining `const struct workload_ops wl_<ident>` and one line
- * here. Keep the list in the order `cvmfn list` prints it.
+ * one new file defining `const struct workload_ops wl_<ident>`, its
+ * `const struct workload_info wl_info_<ident>` in workload-registry.c, and one
+ * line here. Keep the list in the order `cvmfn list` prints it.
  */
 #define WORKLOADS(X)            \
 	X(null)                 \

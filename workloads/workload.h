@@ -8,7 +8,9 @@
  * and records everything it produced in a struct wl_output (output.h), which
  * its caller digests after the function's time is taken; teardown() frees it
  * all.
- * The list of workloads lives in workloads/workload-list.h (one line per workload).
+ * What is known of a workload without its code (name, variants, ...) is
+ * its struct workload_info in workload-registry.c, which its ops point at;
+ * the list of workloads is workloads/workload-list.h (one line per workload).
  */
 #ifndef CVMFN_WORKLOAD_H
 #define CVMFN_WORKLOAD_H
@@ -18,13 +20,9 @@
 
 #include "output.h"
 #include "pool.h"
+#include "workload-registry.h"
 
-#define WL_OPS_VERSION 3
-
-/* workload_ops.variants of a workload that takes no --variant */
-#define WL_NO_VARIANTS ""
-
-enum wl_size { WL_SIZE_TEST, WL_SIZE_SMALL, WL_SIZE_LARGE };
+#define WL_OPS_VERSION 4
 
 /* Everything a caller may set for one instance of a workload. */
 struct wl_params {
@@ -54,25 +52,18 @@ struct wl_instance {
 
 struct workload_ops {
 	int version;              /* WL_OPS_VERSION */
-	const char *name;
-	const char *origin;       /* e.g. "SeBS 411" */
-	const char *description;
+	const struct workload_info *info;  /* its wl_info_<ident> */
 	int uses_threads;         /* 1 if invoke() uses inst->pool */
-	/*
-	 * The --variant values it accepts, "a|b" (the first is not implied: no
-	 * --variant is always allowed); WL_NO_VARIANTS: none; NULL: init()
-	 * checks them itself. wl_instance_open() refuses any other before init.
-	 */
-	const char *variants;
 	/*
 	 * Bytes of private state: wl_instance_open() sets inst->priv to that
 	 * many zeroed bytes before init() and frees them after teardown(),
-	 * also when init() fails. 0: init() manages inst->priv itself.
+	 * also when init() fails. Every workload with state takes it so;
+	 * 0: it has none (inst->priv stays NULL).
 	 */
 	size_t state_size;
 	/*
-	 * Returns 0 or -errno with inst->error set. With a state_size, a failed
-	 * init() leaves the cleaning to teardown(), which wl_instance_open() calls.
+	 * Returns 0 or -errno with inst->error set. A failed init() leaves the
+	 * cleaning to teardown(), which wl_instance_open() calls.
 	 */
 	int (*init)(struct wl_instance *inst);
 	/*
@@ -80,14 +71,11 @@ struct workload_ops {
 	 * the next invoke or teardown); never hashes it. 0 or -errno.
 	 */
 	int (*invoke)(struct wl_instance *inst, struct wl_output *out);
-	/* Frees what init() built; with a state_size, not inst->priv itself. */
-	void (*teardown)(struct wl_instance *inst);
 	/*
-	 * With variants NULL: whether @v is one of its variants, without an
-	 * instance (config check, guest disk): 0, or -EINVAL with the message
-	 * init() would give in @err. NULL: any is accepted until init().
+	 * Frees what init() built (also half of it, after a failed init),
+	 * never inst->priv itself.
 	 */
-	int (*variant_check)(const char *v, char *err, size_t errlen);
+	void (*teardown)(struct wl_instance *inst);
 };
 
 /**
@@ -96,10 +84,6 @@ struct workload_ops {
  */
 int wl_error(struct wl_instance *inst, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/** wl_size_name() / wl_size_parse() - "test", "small", "large". */
-const char *wl_size_name(enum wl_size size);
-int wl_size_parse(const char *s, enum wl_size *size);
 
 /** wl_pick() - the value for the instance's size: test, small or large. */
 static inline long wl_pick(const struct wl_instance *inst,
@@ -115,24 +99,16 @@ static inline long wl_pick(const struct wl_instance *inst,
 	}
 }
 
-/** workload_find() - the ops for @name, or NULL. */
-const struct workload_ops *workload_find(const char *name);
-/** workload_count() / workload_at() - iterate over all workloads. */
-size_t workload_count(void);
-const struct workload_ops *workload_at(size_t i);
-
+/** workload_ops_find() - the ops of the workload called @name, or NULL. */
+const struct workload_ops *workload_ops_find(const char *name);
 /**
- * wl_variant_check() - whether @v (NULL: none) is a variant of @ops: 0, or
- * -EINVAL with the reason in @err (a workload without variants, or one it
- * does not list). A workload whose init() checks its variants itself
- * (variants NULL) is asked through its variant_check (without one it
- * accepts any here).
+ * workload_ops_at() - the ops of workload_at(@i) (0 <= @i < workload_count()),
+ * or NULL.
  */
-int wl_variant_check(const struct workload_ops *ops, const char *v, char *err,
-		     size_t errlen);
+const struct workload_ops *workload_ops_at(size_t i);
 
 /**
- * wl_instance_open() - check the variant against ops->variants, allocate
+ * wl_instance_open() - check the variant (wl_variant_check() of ops->info), allocate
  * ops->state_size bytes of state, start the pool and run init. On failure
  * the error is in inst->error and everything already built is released
  * (teardown, then the state).

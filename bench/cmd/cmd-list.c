@@ -20,7 +20,7 @@
 #include "opts.h"
 #include "paths.h"
 #include "probe.h"
-#include "workload.h"
+#include "workload-registry.h"
 
 enum { LIST_JSON, LIST_CONFIGS, LIST_KEYS, LIST_MAX_CELLS };
 
@@ -195,7 +195,7 @@ static void list_workloads(cJSON *arr)
 	size_t i;
 
 	for (i = 0; i < workload_count(); i++) {
-		const struct workload_ops *w = workload_at(i);
+		const struct workload_info *w = workload_at(i);
 		cJSON *o = item(arr, w->name, w->description, NULL);
 
 		cJSON_AddStringToObject(o, "origin", w->origin);

@@ -21,9 +21,9 @@
 #include "knob-halt-poll.h"
 #include "placement.h"
 #include "pmu-events.h"
-#include "pool.h"
+#include "pool-wait.h"
 #include "probe.h"
-#include "workload.h"
+#include "workload-registry.h"
 
 static int config_check_workload(const char *v, char *err, size_t errlen);
 /*

@@ -2,7 +2,7 @@
 /*
  * config-variant.c - the one check across keys of the variant key: every
  * cell of an experiment must give its workload (or, with vm-workloads,
- * each VM's workload) a variant that workload has (workload.h
+ * each VM's workload) a variant that workload has (workload-registry.h
  * wl_variant_check()). matrix.c calls it with an experiment's values and
  * names the file and line of the variant in the error.
  */
@@ -11,16 +11,16 @@
 
 #include "config.h"
 #include "plus-list.h"
-#include "workload.h"
+#include "workload-registry.h"
 
 /* @variant for @workload: 0, or -EINVAL with the reason in @err. */
 static int variant_of(const char *workload, const char *variant, char *err, size_t errlen)
 {
-	const struct workload_ops *ops = workload_find(workload);
+	const struct workload_info *w = workload_find(workload);
 
-	if (!ops)        /* config_check_workload() refuses it with its own message */
+	if (!w)        /* config_check_workload() refuses it with its own message */
 		return 0;
-	return wl_variant_check(ops, variant, err, errlen);
+	return wl_variant_check(w, variant, err, errlen);
 }
 
 /* @variant for the workload of each VM of "a+b" @vm_workloads. */

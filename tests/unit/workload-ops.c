@@ -3,11 +3,13 @@
  * tests/unit/workload-ops.c - what wl_instance_open() does for a workload
  * (issue 11.6): it refuses a --variant the ops do not list, before init;
  * it allocates state_size zeroed bytes before init and frees them after
- * teardown, also when init fails (teardown runs exactly once). And the
+ * teardown, also when init fails (teardown runs exactly once); every
+ * workload with an init or a teardown takes its state so. Each ops points
+ * at its own entry of the registry (workload-registry.c). And the
  * registry: every workload declares its variants, but video-processing,
- * which parses its own (solid:R,G,B) and answers wl_variant_check() through
- * its variant_check: every workload refuses an unknown variant without an
- * instance too (a config's variant key, guest disk).
+ * which parses its own (solid:R,G,B) and answers wl_variant_check()
+ * through its variant_check: every workload refuses an unknown variant
+ * without an instance too (a config's variant key, guest disk).
  */
 #include <errno.h>
 #include <string.h>
@@ -42,10 +44,12 @@ static void fake_teardown(struct wl_instance *inst)
 	teardowns += inst->priv == seen;
 }
 
+static const struct workload_info fake_info = { .name = "fake", .variants = "alpha|beta" };
+static const struct workload_info none_info = { .name = "fake", .variants = WL_NO_VARIANTS };
+
 static const struct workload_ops fake = {
 	.version = WL_OPS_VERSION,
-	.name = "fake",
-	.variants = "alpha|beta",
+	.info = &fake_info,
 	.state_size = sizeof(struct fake_state),
 	.init = fake_init,
 	.teardown = fake_teardown,
@@ -76,7 +80,7 @@ static void test_variants(void)
 	       open_with(&fake, "", 1, &inst) == -EINVAL, "a part of a name is not a name");
 	tap_ok(open_with(&fake, "beta", 1, &inst) == 0 && inits == 1, "a listed one is taken");
 	wl_instance_close(&inst);
-	none.variants = WL_NO_VARIANTS;
+	none.info = &none_info;
 	tap_ok(open_with(&none, "alpha", 1, &inst) == -EINVAL && !inits,
 	       "WL_NO_VARIANTS refuses every variant");
 	tap_contains(inst.error, "fake has no variants (got 'alpha')", "saying so");
@@ -95,6 +99,47 @@ static void test_state(void)
 	tap_contains(inst.error, "fake: init fails", "the init's error is kept");
 }
 
+/*
+ * The ops list (workload.c) and the info list cvmbench links alone
+ * (workload-registry.c) are one list: each ops points at the info of its
+ * place and is found by that name.
+ */
+static void test_ops_info(void)
+{
+	char wrong[256] = "";
+	size_t i;
+
+	for (i = 0; i < workload_count(); i++) {
+		const struct workload_ops *ops = workload_ops_at(i);
+		const struct workload_info *w = workload_at(i);
+
+		if (ops->info != w || workload_ops_find(w->name) != ops) {
+			strncat(wrong, w->name, sizeof(wrong) - strlen(wrong) - 2);
+			strcat(wrong, " ");
+		}
+	}
+	tap_ok(!wrong[0] && !workload_ops_at(workload_count()),
+	       "every workload's ops point at its own info (wrong: %s)", wrong);
+}
+
+/* Every workload that builds something keeps it in the runner's state. */
+static void test_state_all(void)
+{
+	char own[256] = "";
+	size_t i;
+
+	for (i = 0; i < workload_count(); i++) {
+		const struct workload_ops *ops = workload_ops_at(i);
+
+		if ((ops->init || ops->teardown) && !ops->state_size) {
+			strncat(own, ops->info->name, sizeof(own) - strlen(own) - 2);
+			strcat(own, " ");
+		}
+	}
+	tap_ok(!own[0], "every workload with an init or teardown has a state_size "
+	       "(without: %s)", own);
+}
+
 /* Every workload of the registry refuses an unknown variant before its init. */
 static void test_registry(void)
 {
@@ -105,15 +150,15 @@ static void test_registry(void)
 	int ret;
 
 	for (i = 0; i < workload_count(); i++) {
-		ops = workload_at(i);
-		if (!ops->variants) {
-			strncat(own, ops->name, sizeof(own) - strlen(own) - 2);
+		ops = workload_ops_at(i);
+		if (!ops->info->variants) {
+			strncat(own, ops->info->name, sizeof(own) - strlen(own) - 2);
 			strcat(own, " ");
 			continue;
 		}
 		ret = open_with(ops, "no-such-variant", 1, &inst);
 		refused += ret == -EINVAL && strstr(inst.error, "no-such-variant") &&
-			   strstr(inst.error, ops->name);
+			   strstr(inst.error, ops->info->name);
 		if (!ret)         /* the rule is broken: leave nothing behind */
 			wl_instance_close(&inst);
 	}
@@ -130,7 +175,7 @@ static void test_registry(void)
  */
 static void test_check_alone(void)
 {
-	const struct workload_ops *vp = workload_find("video-processing");
+	const struct workload_info *vp = workload_find("video-processing");
 	const char *good[] = { "ramp", "cube", "solid:0,128,255" };
 	const char *bad[] = { "bogus", "solid:1,2", "solid:256,0,0", "solid:1,2,3x" };
 	char err[256] = "";
@@ -153,9 +198,11 @@ static void test_check_alone(void)
 
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(16);
 	test_variants();
 	test_state();
+	test_ops_info();
+	test_state_all();
 	test_registry();
 	test_check_alone();
 	return tap_done();

@@ -21,7 +21,7 @@
 #include "guest.h"
 #include "paths.h"
 #include "state-dir.h"
-#include "workload.h"
+#include "workload-registry.h"
 
 static long long tree_bytes;
 
@@ -77,16 +77,16 @@ static int disk_name(const char *workload, const char *variant, const char *size
 		     unsigned long long seed, const char *cvmfn, char *buf, size_t len,
 		     char *err, size_t errlen)
 {
-	const struct workload_ops *ops = workload_find(workload);
+	const struct workload_info *w = workload_find(workload);
 	char sha[SHA256_HEX];
 	enum wl_size sz;
 	int ret;
 
-	if (!ops) {
+	if (!w) {
 		snprintf(err, errlen, "unknown workload '%s' (see cvmbench list)", workload);
 		return -EINVAL;
 	}
-	if (variant && *variant && wl_variant_check(ops, variant, err, errlen))
+	if (variant && *variant && wl_variant_check(w, variant, err, errlen))
 		return -EINVAL;       /* names the value and the workload's variants */
 	if (wl_size_parse(size, &sz)) {
 		snprintf(err, errlen, "unknown size '%s' (test, small or large)", size);
