@@ -159,7 +159,7 @@ $(BIN)/cvmfn: $(FN_LINK)
 # Static like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
 AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-guest.c \
 	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c lib/*.c tracing/*.c)) \
-	journal/journal.c journal/journal-index.c journal/journal-lock.c journal/state-dir.c
+	$(sort $(wildcard journal/*.c))
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/agent-obj/%.o) $(B)/agent-obj/version.o
 AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread
 
