@@ -149,18 +149,21 @@ int analysis_run_pick(struct analysis *a, const char *arg, int64_t *run_id)
 }
 
 /**
- * analysis_prepare() - prepare @sql and bind @run_id to ?1 if it has one.
- * Returns 0 or -EINVAL (reported with SQLite's message).
+ * analysis_prepare_in() - prepare @sql and bind @id to ?1 if it has one
+ * (the run for most queries, a cell for some; 0 when the caller binds in
+ * a loop). Call it as analysis_prepare(), which passes the caller's name
+ * as @fn for the message. Returns 0 or -EINVAL, reported with @fn and
+ * SQLite's message.
  */
-int analysis_prepare(struct sqlite3 *h, const char *sql, int64_t run_id,
-		     struct sqlite3_stmt **st)
+int analysis_prepare_in(const char *fn, struct sqlite3 *h, const char *sql, int64_t id,
+			struct sqlite3_stmt **st)
 {
 	if (sqlite3_prepare_v2(h, sql, -1, st, NULL) != SQLITE_OK) {
-		pr_err("query failed: %s", sqlite3_errmsg(h));
+		pr_err("query failed (%s): %s", fn, sqlite3_errmsg(h));
 		return -EINVAL;
 	}
 	if (sqlite3_bind_parameter_count(*st) >= 1)
-		sqlite3_bind_int64(*st, 1, run_id);
+		sqlite3_bind_int64(*st, 1, id);
 	return 0;
 }
 

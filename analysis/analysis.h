@@ -24,8 +24,10 @@ struct analysis {
 int analysis_open(struct analysis *a, const char *path);
 void analysis_close(struct analysis *a);
 int analysis_run_pick(struct analysis *a, const char *arg, int64_t *run_id);
-int analysis_prepare(struct sqlite3 *h, const char *sql, int64_t run_id,
-		     struct sqlite3_stmt **st);
+int analysis_prepare_in(const char *fn, struct sqlite3 *h, const char *sql, int64_t id,
+			struct sqlite3_stmt **st);
+/* The one way to prepare a query in analysis/: analysis.c's kernel-doc. */
+#define analysis_prepare(h, sql, id, st) analysis_prepare_in(__func__, h, sql, id, st)
 struct cJSON *analysis_row_json(struct sqlite3_stmt *st);
 struct cJSON *analysis_query_json(struct sqlite3 *h, const char *sql,
 				  int64_t run_id);

@@ -184,10 +184,9 @@ long long cell_measured(struct sqlite3 *h, int64_t id)
 	sqlite3_stmt *st;
 	long long n = -1;
 
-	if (sqlite3_prepare_v2(h, "SELECT count(*) FROM invocation WHERE cell_id = ? "
-			       "AND phase = 'measured'", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(h, "SELECT count(*) FROM invocation WHERE cell_id = ? "
+			     "AND phase = 'measured'", id, &st))
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);

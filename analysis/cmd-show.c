@@ -5,6 +5,8 @@
  * skips with their reasons and its errors. --json prints the same tree
  * (analysis/summary.c) as JSON. Runs with VMs (backend = qemu) add their
  * boot phases (vm-boots.c): a table, or the run's "boots" array.
+ * --table NAME prints one study table instead: show_views maps each name
+ * to its function.
  */
 #include <errno.h>
 #include <math.h>
@@ -217,18 +219,105 @@ static void add_boots_json(cJSON *top, struct sqlite3 *h, int64_t run_id)
 		cJSON_Delete(boots);
 }
 
+/* The runs and cells of one run (no --table), or with --run all of every run. */
+static int show_runs(struct analysis *an, const struct show_args *a, int64_t run_id)
+{
+	cJSON *top;
+	char *text;
+
+	if (a->run && !strcmp(a->run, "all"))
+		return show_all(an, a->db, a->json);
+	top = summary_build(an->db, run_id);
+	if (!top)
+		return EXIT_FAILED;
+	if (a->json) {
+		add_boots_json(top, an->h, run_id);
+		text = cJSON_Print(top);
+		if (text)
+			puts(text);
+		free(text);
+	} else {
+		print_text(an->h, top, a->db, run_id);
+	}
+	cJSON_Delete(top);
+	return fflush(stdout) ? EXIT_FAILED : EXIT_OK;
+}
+
+/* --table overhead: compare's pairs over the whole database. */
+static int show_overhead(struct analysis *an, const struct show_args *a, int64_t run_id)
+{
+	(void)run_id;
+	return compare_show_table(an->h, a->db, a->json);
+}
+
+/* --table vmexit: the run's VM exits by reason (vmexit-table.c). */
+static int show_vmexit(struct analysis *an, const struct show_args *a, int64_t run_id)
+{
+	int ret;
+
+	if (run_id < 0) {
+		pr_warn("show: no run in %s: no vmexit rows", a->db);
+		return EXIT_SKIPPED;
+	}
+	ret = vmexit_table_show(an->h, run_id, a->json, stdout);
+	return ret == -ENODATA ? EXIT_SKIPPED : ret ? EXIT_FAILED : EXIT_OK;
+}
+
+/* idle-tables.c's tables; it also refuses an unknown name (exit 2). */
+static int show_study(struct analysis *an, const struct show_args *a, int64_t run_id)
+{
+	int ret;
+
+	if (run_id < 0) {
+		pr_warn("show: skipped table %s: %s holds no run", a->table, a->db);
+		return EXIT_SKIPPED;
+	}
+	ret = idle_table_show(an->h, run_id, a->table, a->json, stdout);
+	return ret == -ENOENT ? EXIT_USAGE : ret ? EXIT_SKIPPED : EXIT_OK;
+}
+
+/* What show prints, by --table: a function each, run_id -1 for no run. */
+struct show_view {
+	const char *table;	/* --table NAME; NULL: no --table */
+	int (*show)(struct analysis *an, const struct show_args *a, int64_t run_id);
+	int every_run;		/* reads every run: --run all allowed */
+};
+
+static const struct show_view show_views[] = {
+	{ NULL,          show_runs,     1 },
+	{ "overhead",    show_overhead, 1 },
+	{ "vmexit",      show_vmexit,   0 },
+	{ "idle-policy", show_study,    0 },
+	{ "exitcost",    show_study,    0 },
+	{ "memory",      show_study,    0 },
+};
+
+/* Any other name: idle-tables.c refuses it, naming its tables (exit 2). */
+static const struct show_view show_unknown = { NULL, show_study, 0 };
+
+static const struct show_view *show_view_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(show_views) / sizeof(show_views[0]); i++)
+		if (name ? show_views[i].table && !strcmp(name, show_views[i].table) :
+		    !show_views[i].table)
+			return &show_views[i];
+	return &show_unknown;
+}
+
 /**
- * cmd_show() - `cvmbench show [--db F] [--run ID] [--json]`. Returns
- * EXIT_OK, EXIT_USAGE (bad options, database or run id) or EXIT_FAILED.
+ * cmd_show() - `cvmbench show [--db F] [--run ID|all] [--json] [--table
+ * NAME]`. Returns EXIT_OK, EXIT_SKIPPED (a table without rows), EXIT_USAGE
+ * (bad options, database, run id or table) or EXIT_FAILED.
  */
 int cmd_show(int argc, char **argv)
 {
 	struct show_args args = { .db = ANALYSIS_DEFAULT_DB };
+	const struct show_view *v;
 	struct analysis an;
 	int64_t run_id = -1;
-	int first, ret;
-	cJSON *top;
-	char *text;
+	int first, ret, all;
 
 	ret = opts_parse(argc, argv, "show [--db FILE] [--run ID|all] [--json] [--table NAME]",
 			 show_opts, show_opt, &args, &first);
@@ -241,58 +330,19 @@ int cmd_show(int argc, char **argv)
 	ret = analysis_open(&an, args.db);
 	if (ret)
 		return ret;
-	if (args.run && !strcmp(args.run, "all") && !args.table) {
-		ret = show_all(&an, args.db, args.json);
-		analysis_close(&an);
-		return ret;
-	}
-	if (args.run && !strcmp(args.run, "all") && strcmp(args.table, "overhead")) {
+	v = show_view_find(args.table);
+	all = args.run && !strcmp(args.run, "all");
+	ret = EXIT_USAGE;
+	if (all && !v->every_run) {
 		/* the tables are one run's (overhead: the database's): no union over runs */
 		pr_err("show: --run all with --table %s is not supported: give a run id "
 		       "(`cvmbench show --run all` lists them)", args.table);
-		analysis_close(&an);
-		return EXIT_USAGE;
+		goto close;
 	}
-	ret = args.run && !strcmp(args.run, "all") ? 0 : analysis_run_pick(&an, args.run, &run_id);
-	if (ret == -EINVAL) {
-		analysis_close(&an);
-		return EXIT_USAGE;
-	}
-	if (args.table && !strcmp(args.table, "overhead")) {
-		ret = compare_show_table(an.h, args.db, args.json);
-		analysis_close(&an);
-		return ret;
-	}
-	if (args.table && !strcmp(args.table, "vmexit")) {
-		ret = run_id < 0 ? -ENODATA : vmexit_table_show(an.h, run_id, args.json, stdout);
-		if (run_id < 0)
-			pr_warn("show: no run in %s: no vmexit rows", args.db);
-		analysis_close(&an);
-		return ret == -ENODATA ? EXIT_SKIPPED : ret ? EXIT_FAILED : EXIT_OK;
-	}
-	if (args.table && run_id < 0)
-		pr_warn("show: skipped table %s: %s holds no run", args.table, args.db);
-	if (args.table) {
-		ret = run_id < 0 ? -ENODATA :
-		      idle_table_show(an.h, run_id, args.table, args.json, stdout);
-		analysis_close(&an);
-		return ret == -ENOENT ? EXIT_USAGE : ret ? EXIT_SKIPPED : EXIT_OK;
-	}
-	top = summary_build(an.db, run_id);
-	if (!top) {
-		analysis_close(&an);
-		return EXIT_FAILED;
-	}
-	if (args.json) {
-		add_boots_json(top, an.h, run_id);
-		text = cJSON_Print(top);
-		if (text)
-			puts(text);
-		free(text);
-	} else {
-		print_text(an.h, top, args.db, run_id);
-	}
+	if (!all && analysis_run_pick(&an, args.run, &run_id) == -EINVAL)
+		goto close;
+	ret = v->show(&an, &args, run_id);
+close:
 	analysis_close(&an);
-	cJSON_Delete(top);
-	return fflush(stdout) ? EXIT_FAILED : EXIT_OK;
+	return ret;
 }

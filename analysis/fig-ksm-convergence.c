@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "figures.h"
 #include "gp-string.h"
 #include "memory-cells.h"
@@ -52,11 +53,10 @@ static int series(struct figure_ctx *ctx, const char *sql, long long id, char **
 
 	if (!f)
 		return -ENOMEM;
-	if (sqlite3_prepare_v2(ctx->h, sql, -1, &st, NULL)) {
+	if (analysis_prepare(ctx->h, sql, id, &st)) {
 		fclose(f);
 		return -EIO;
 	}
-	sqlite3_bind_int64(st, 1, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && ++n)
 		fprintf(f, "%.3f %.3f\n", sqlite3_column_double(st, 0),
 			sqlite3_column_double(st, 1));
@@ -115,9 +115,8 @@ int fig_ksm_convergence_data(struct figure_ctx *ctx)
 	sqlite3_stmt *st;
 	int rc, n = 0, left = 0, ret = 0;
 
-	if (sqlite3_prepare_v2(ctx->h, CELLS_SQL, -1, &st, NULL))
+	if (analysis_prepare(ctx->h, CELLS_SQL, ctx->run_id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n == KSMC_MAX_CELLS) {
 			left++;

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "compare.h"
 #include "figures.h"
 #include "gp-string.h"
@@ -79,8 +80,8 @@ static void cells_experiments(struct figure_ctx *ctx, const cJSON *arr, double n
 	size_t l;
 
 	buf[0] = '\0';
-	if (sqlite3_prepare_v2(ctx->h, "SELECT id, experiment FROM cell WHERE run_id = ? "
-			       "AND cell_key = ?", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, "SELECT id, experiment FROM cell WHERE run_id = ? "
+			     "AND cell_key = ?", 0, &st))
 		return;
 	cJSON_ArrayForEach(c, arr) {
 		sqlite3_reset(st);

@@ -22,6 +22,7 @@
 
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "cell-latency.h"
 #include "figures.h"
 #include "gp-string.h"
@@ -87,9 +88,8 @@ static int load_rows(struct figure_ctx *ctx, const struct cell_latency *lat, siz
 	sqlite3_stmt *st;
 	int ret = 0, s;
 
-	if (sqlite3_prepare_v2(ctx->h, cells_sql, -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, cells_sql, ctx->run_id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
 	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
 		s = slot_of((const char *)sqlite3_column_text(st, 2),
 			    (const char *)sqlite3_column_text(st, 3),
@@ -135,11 +135,10 @@ static void why_missing(struct figure_ctx *ctx, const char *want)
 	const char *reason = NULL;
 	long long k = 0;
 
-	if (sqlite3_prepare_v2(ctx->h, "SELECT count(*), min(s.reason) FROM skip s JOIN "
-			       "cell_param p ON p.cell_id = s.cell_id AND p.key = 'ple' AND "
-			       "p.value = ?2 WHERE s.run_id = ?1 AND s.probe IS NULL", -1, &st,
-			       NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, ctx->run_id);
+	if (!analysis_prepare(ctx->h, "SELECT count(*), min(s.reason) FROM skip s JOIN "
+			      "cell_param p ON p.cell_id = s.cell_id AND p.key = 'ple' AND "
+			      "p.value = ?2 WHERE s.run_id = ?1 AND s.probe IS NULL",
+			      ctx->run_id, &st)) {
 		sqlite3_bind_text(st, 2, want, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			k = sqlite3_column_int64(st, 0);

@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "fig-runc.h"
 #include "stats.h"
 
@@ -33,10 +34,9 @@ static void param(sqlite3 *h, int64_t cell, const char *key, char *val, size_t l
 	sqlite3_stmt *st;
 
 	val[0] = '\0';
-	if (sqlite3_prepare_v2(h, "SELECT value FROM cell_param WHERE cell_id = ? AND "
-			       "key = ?", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(h, "SELECT value FROM cell_param WHERE cell_id = ? AND "
+			     "key = ?", cell, &st))
 		return;
-	sqlite3_bind_int64(st, 1, cell);
 	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		snprintf(val, len, "%s", (const char *)sqlite3_column_text(st, 0) ?: "");
@@ -71,11 +71,10 @@ static int starts(sqlite3 *h, struct runc_cell *c)
 	double *v = NULL, *n, tot = 0, blk = 0;
 	size_t cap = 0;
 
-	if (sqlite3_prepare_v2(h, "SELECT cold_start_ns, total_ns, blocked_ns FROM "
-			       "runc_start WHERE cell_id = ? AND cold_start_ns IS NOT NULL",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(h, "SELECT cold_start_ns, total_ns, blocked_ns FROM "
+			     "runc_start WHERE cell_id = ? AND cold_start_ns IS NOT NULL",
+			     c->id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, c->id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (c->nstarts == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -110,9 +109,8 @@ int runc_cells_load(sqlite3 *h, int64_t run_id, const char *sweep,
 	int ret = 0;
 
 	*n = 0;
-	if (sqlite3_prepare_v2(h, sql_cells, -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(h, sql_cells, run_id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, run_id);
 	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;

@@ -14,6 +14,7 @@
 
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "fig-runc.h"
 #include "figures.h"
 #include "gp-string.h"
@@ -32,9 +33,8 @@ static int top_locks(struct figure_ctx *ctx, char (*locks)[LOCK_NAME_MAX], int *
 	sqlite3_stmt *st;
 
 	*n = 0;
-	if (sqlite3_prepare_v2(ctx->h, sql_locks, -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, sql_locks, ctx->run_id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
 	while (*n < NLOCKS && sqlite3_step(st) == SQLITE_ROW)
 		snprintf(locks[(*n)++], LOCK_NAME_MAX, "%s", (const char *)sqlite3_column_text(st, 0) ?: "?");
 	sqlite3_finalize(st);
@@ -46,11 +46,10 @@ static double lock_ms(struct figure_ctx *ctx, int64_t cell, const char *lock)
 	sqlite3_stmt *st;
 	double v = 0;
 
-	if (sqlite3_prepare_v2(ctx->h, "SELECT sum(l.blocked_ns) FROM runc_lock l JOIN "
-			       "runc_start s ON s.id = l.start_id WHERE s.cell_id = ? AND "
-			       "l.lock = ?", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, "SELECT sum(l.blocked_ns) FROM runc_lock l JOIN "
+			     "runc_start s ON s.id = l.start_id WHERE s.cell_id = ? AND "
+			     "l.lock = ?", cell, &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, cell);
 	sqlite3_bind_text(st, 2, lock, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_double(st, 0) / 1e6;

@@ -21,6 +21,7 @@
 
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "fig-runc.h"
 #include "figures.h"
 #include "gp-string.h"
@@ -75,11 +76,10 @@ static int write_row(struct figure_ctx *ctx, const struct runc_cell *c)
 	sqlite3_stmt *st;
 	int i;
 
-	if (sqlite3_prepare_v2(ctx->h, "SELECT r.phase, sum(r.duration_ns) FROM runc_phase r "
-			       "JOIN runc_start s ON s.id = r.start_id WHERE s.cell_id = ? "
-			       "GROUP BY r.phase", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, "SELECT r.phase, sum(r.duration_ns) FROM runc_phase r "
+			     "JOIN runc_start s ON s.id = r.start_id WHERE s.cell_id = ? "
+			     "GROUP BY r.phase", c->id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, c->id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		i = phase_col((const char *)sqlite3_column_text(st, 0));
 		ms[i] += sqlite3_column_double(st, 1) / 1e6;

@@ -54,10 +54,8 @@ static void cell_experiment(struct figure_ctx *ctx, int64_t id, char *buf, size_
 	sqlite3_stmt *st;
 
 	buf[0] = '\0';
-	if (sqlite3_prepare_v2(ctx->h, "SELECT experiment FROM cell WHERE id = ?", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, "SELECT experiment FROM cell WHERE id = ?", id, &st))
 		return;
-	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0) ?: "");
 	sqlite3_finalize(st);

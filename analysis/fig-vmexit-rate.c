@@ -34,6 +34,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "cell-label.h"
 #include "compare.h"
 #include "figures.h"
@@ -55,13 +56,12 @@ static int cells_with(struct figure_ctx *ctx, const char *event, int64_t **ids,
 	void *p;
 
 	*n = 0;
-	if (sqlite3_prepare_v2(ctx->h, "SELECT c.id, c.workload FROM cell c WHERE c.run_id = ?1 "
-			       "AND EXISTS (SELECT 1 FROM metric m WHERE m.cell_id = c.id "
-			       "AND m.probe = '" VMEXIT_PROBE "' AND m.invocation_id IS NULL "
-			       "AND m.name = ?2 || '" VMEXIT_TOTAL "' AND m.value > 0) "
-			       "ORDER BY c.id", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, "SELECT c.id, c.workload FROM cell c WHERE c.run_id = ?1 "
+			     "AND EXISTS (SELECT 1 FROM metric m WHERE m.cell_id = c.id "
+			     "AND m.probe = '" VMEXIT_PROBE "' AND m.invocation_id IS NULL "
+			     "AND m.name = ?2 || '" VMEXIT_TOTAL "' AND m.value > 0) "
+			     "ORDER BY c.id", ctx->run_id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
 	sqlite3_bind_text(st, 2, event, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (*n == cap) {
@@ -89,11 +89,10 @@ static double class_rate(struct figure_ctx *ctx, int64_t cell, const char *event
 	double v = 0;
 
 	snprintf(name, sizeof(name), "%s" VMEXIT_CLASS "%s" VMEXIT_RATE, event, cls);
-	if (sqlite3_prepare_v2(ctx->h, "SELECT value FROM metric WHERE cell_id = ? AND "
-			       "probe = '" VMEXIT_PROBE "' AND invocation_id IS NULL AND "
-			       "name = ?", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, "SELECT value FROM metric WHERE cell_id = ? AND "
+			     "probe = '" VMEXIT_PROBE "' AND invocation_id IS NULL AND "
+			     "name = ?", cell, &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, cell);
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_double(st, 0);

@@ -18,10 +18,12 @@
 
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "cell-label.h"
 #include "figures.h"
 #include "gp-string.h"
 #include "vmexit-metrics.h"
+#include "vmexit-table.h"
 
 static const char reason_rows[] =
 	"SELECT reason_name, class, sum(count), CASE WHEN count(time_ns) = count(*) "
@@ -35,18 +37,18 @@ static int pick_cell(struct figure_ctx *ctx, int64_t *id, char *key, size_t len)
 	sqlite3_stmt *st;
 	int rc;
 
-	rc = sqlite3_prepare_v2(ctx->h, ctx->only ?
-		"SELECT id, cell_key FROM cell WHERE run_id = ?1 AND cell_key = ?2" :
-		"SELECT c.id, c.cell_key FROM cell c WHERE c.run_id = ?1 AND EXISTS (SELECT 1 "
-		"FROM vmexit v WHERE v.cell_id = c.id AND v.source = 'tracepoint' AND "
-		"v.invocation_id IS NULL AND v.count IS NOT NULL AND v.reason_name != 'total') "
-		"ORDER BY c.id LIMIT 1", -1, &st, NULL);
-	if (rc != SQLITE_OK) {
+	if (!vmexit_table_present(ctx->h)) {
 		snprintf(ctx->why, sizeof(ctx->why), "the database has no vmexit table (a "
 			 "schema before 007)");
 		return -ENODATA;
 	}
-	sqlite3_bind_int64(st, 1, ctx->run_id);
+	if (analysis_prepare(ctx->h, ctx->only ?
+		"SELECT id, cell_key FROM cell WHERE run_id = ?1 AND cell_key = ?2" :
+		"SELECT c.id, c.cell_key FROM cell c WHERE c.run_id = ?1 AND EXISTS (SELECT 1 "
+		"FROM vmexit v WHERE v.cell_id = c.id AND v.source = 'tracepoint' AND "
+		"v.invocation_id IS NULL AND v.count IS NOT NULL AND v.reason_name != 'total') "
+		"ORDER BY c.id LIMIT 1", ctx->run_id, &st))
+		return -EIO;
 	if (ctx->only)
 		sqlite3_bind_text(st, 2, ctx->only, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_ROW ? 0 : -ENODATA;
@@ -73,9 +75,8 @@ static int write_reasons(struct figure_ctx *ctx, int64_t id, const char *event, 
 	size_t longest = 0;
 	int n = 0;
 
-	if (sqlite3_prepare_v2(ctx->h, reason_rows, -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, reason_rows, id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_text(st, 2, event, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (!n++)

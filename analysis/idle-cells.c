@@ -16,6 +16,7 @@
 
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "cpu-metrics.h"
 #include "figures.h"
 #include "idle-cells.h"
@@ -82,9 +83,8 @@ static int load_latency(sqlite3 *h, struct idle_cell *c)
 	size_t n = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(h, sql_lat, -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(h, sql_lat, c->id, &st))
 		return -EINVAL;
-	sqlite3_bind_int64(st, 1, c->id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		nv = realloc(v, (n + 1) * sizeof(*v));
 		if (!nv)
@@ -135,9 +135,8 @@ int idle_cells_load(sqlite3 *h, int64_t run_id, struct idle_cell **out, size_t *
 	int rc, ret = 0;
 
 	*n = 0;
-	if (sqlite3_prepare_v2(h, sql_cells, -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(h, sql_cells, run_id, &st))
 		return -EINVAL;
-	sqlite3_bind_int64(st, 1, run_id);
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		read_cell(st, &c);
 		ret = load_latency(h, &c);
@@ -202,10 +201,9 @@ static int skip_reason(sqlite3 *h, int64_t run_id, const char *probe, char *buf,
 	int found = 0;
 
 	buf[0] = '\0';
-	if (sqlite3_prepare_v2(h, "SELECT reason FROM skip WHERE run_id = ?1 AND "
-			       "probe = ?2 ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(h, "SELECT reason FROM skip WHERE run_id = ?1 AND "
+			     "probe = ?2 ORDER BY id LIMIT 1", run_id, &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, probe, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0) ?: "");

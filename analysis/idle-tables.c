@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "exitcost-metrics.h"
 #include "idle-cells.h"
 #include "idle-tables.h"
@@ -148,9 +149,8 @@ static cJSON *exitcost_table(sqlite3 *h, int64_t run_id)
 	sqlite3_stmt *st;
 	cJSON *t = NULL;
 
-	if (sqlite3_prepare_v2(h, sql_exitcost, -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(h, sql_exitcost, run_id, &st))
 		return NULL;
-	sqlite3_bind_int64(st, 1, run_id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (!t)
 			t = table_new("exitcost", "Exit-cost micro-benchmarks",

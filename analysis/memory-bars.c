@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "gp-string.h"
 #include "memory-bars.h"
 #include "memory-cells.h"
@@ -78,9 +79,8 @@ int memory_bars_data(struct figure_ctx *ctx, const struct memory_bars *b)
 		 VARIANT_N(IS_ON) ", " VARIANT_N(IS_OFF) ", " VARIANT_N(IS_MODEL)
 		 " FROM p WHERE pss IS NOT NULL AND (%s) GROUP BY label ORDER BY label",
 		 b->label_sql, b->where_sql);
-	if (sqlite3_prepare_v2(ctx->h, sql, -1, &st, NULL))
+	if (analysis_prepare(ctx->h, sql, ctx->run_id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
 	ret = write_groups(ctx, st, &groups, has);
 	sqlite3_finalize(st);
 	if (ret)

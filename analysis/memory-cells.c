@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "gp-string.h"
 
 #include "memory-cells.h"
@@ -24,10 +25,9 @@ int memory_cells_workloads(struct figure_ctx *ctx)
 	sqlite3_stmt *st;
 	int n = 0;
 
-	if (sqlite3_prepare_v2(ctx->h, "WITH " MEMORY_CELLS_CTE " SELECT count(DISTINCT wl)"
-			       " FROM p", -1, &st, NULL))
+	if (analysis_prepare(ctx->h, "WITH " MEMORY_CELLS_CTE " SELECT count(DISTINCT wl)"
+			     " FROM p", ctx->run_id, &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -43,9 +43,8 @@ int memory_cells_each(struct figure_ctx *ctx, const char *sql, memory_row_fn row
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(ctx->h, sql, -1, &st, NULL))
+	if (analysis_prepare(ctx->h, sql, ctx->run_id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		row(ctx, arg, st);
 	sqlite3_finalize(st);

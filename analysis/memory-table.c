@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "hostmem-metrics.h"
 #include "memory-table.h"
 
@@ -84,9 +85,8 @@ struct cJSON *memory_table_json(struct sqlite3 *h, int64_t run_id)
 	cJSON *t, *rows;
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(h, SQL, -1, &st, NULL))
+	if (analysis_prepare(h, SQL, run_id, &st))
 		return NULL;
-	sqlite3_bind_int64(st, 1, run_id);
 	t = cJSON_CreateObject();
 	cJSON_AddStringToObject(t, "name", "memory");
 	cJSON_AddStringToObject(t, "title", "Host memory and KSM (hostmem, ksm probes)");

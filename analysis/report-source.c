@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "figures.h"
 #include "report-source.h"
 
@@ -36,8 +37,7 @@ static void experiments(struct sqlite3 *h, const struct figure_ctx *ctx, char *b
 
 	buf[0] = '\0';
 	*nexp = 0;
-	if (sqlite3_prepare_v2(h, "SELECT experiment FROM cell WHERE id = ?", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (analysis_prepare(h, "SELECT experiment FROM cell WHERE id = ?", 0, &st))
 		return;
 	for (i = 0; i < ctx->src_ncells; i++) {
 		sqlite3_reset(st);

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "analysis.h"
 #include "log.h"
 #include "vmexit-metrics.h"
 #include "vmexit-table.h"
@@ -77,10 +78,9 @@ static void say_why(sqlite3 *h, int64_t run_id)
 	sqlite3_stmt *st;
 	int n = 0;
 
-	if (sqlite3_prepare_v2(h, "SELECT c.cell_key, s.reason FROM skip s LEFT JOIN cell c "
-			       "ON c.id = s.cell_id WHERE s.run_id = ? AND s.probe = '"
-			       VMEXIT_PROBE "' ORDER BY s.id", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, run_id);
+	if (!analysis_prepare(h, "SELECT c.cell_key, s.reason FROM skip s LEFT JOIN cell c "
+			      "ON c.id = s.cell_id WHERE s.run_id = ? AND s.probe = '"
+			      VMEXIT_PROBE "' ORDER BY s.id", run_id, &st)) {
 		while (sqlite3_step(st) == SQLITE_ROW)
 			pr_warn("show: %s%s: vmexit skipped: %s", n++ ? "" : "no vmexit rows; ",
 				sqlite3_column_text(st, 0) ?
@@ -93,13 +93,13 @@ static void say_why(sqlite3 *h, int64_t run_id)
 			"(probes = vmexit, backend = qemu, accel = kvm)", (long long)run_id);
 }
 
-static int has_table(sqlite3 *h)
+int vmexit_table_present(struct sqlite3 *h)
 {
 	sqlite3_stmt *st;
 	int yes = 0;
 
-	if (sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-			       "name = 'vmexit'", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(h, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+			     "name = 'vmexit'", 0, &st))
 		return 0;
 	yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
@@ -126,17 +126,15 @@ int vmexit_table_show(struct sqlite3 *h, int64_t run_id, int json, FILE *out)
 	char *text;
 	int n = 0;
 
-	if (!has_table(h)) {
+	if (!vmexit_table_present(h)) {
 		pr_warn("show: no vmexit table: the database is from before schema 007");
 		cJSON_Delete(arr);
 		return -ENODATA;
 	}
-	if (sqlite3_prepare_v2(h, rows_sql, -1, &st, NULL) != SQLITE_OK) {
-		pr_err("show: vmexit: %s", sqlite3_errmsg(h));
+	if (analysis_prepare(h, rows_sql, run_id, &st)) {
 		cJSON_Delete(arr);
 		return -EIO;
 	}
-	sqlite3_bind_int64(st, 1, run_id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (!n++ && !json)
 			print_head(out);

@@ -12,6 +12,12 @@
 struct sqlite3;
 
 /**
+ * vmexit_table_present() - whether the database @h has the vmexit table
+ * (schema 007 on; older databases can be read). 1 or 0.
+ */
+int vmexit_table_present(struct sqlite3 *h);
+
+/**
  * vmexit_table_show() - print the vmexit rows of @run_id to @out: per row
  * the cell, window, VM, source, method, event, isa, reason (code, name,
  * class), count, time, and the fidelity flag or the skip reason. Returns 0,

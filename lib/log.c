@@ -13,11 +13,6 @@ void log_set_level(enum log_level level)
 	current_level = level;
 }
 
-enum log_level log_get_level(void)
-{
-	return current_level;
-}
-
 void log_set_progress_clear(void (*clear)(void))
 {
 	progress_clear = clear;

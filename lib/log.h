@@ -9,7 +9,6 @@ enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DBG };
 
 /** log_set_level() - messages above @level are dropped (default LOG_INFO). */
 void log_set_level(enum log_level level);
-enum log_level log_get_level(void);
 /** log_msg() - "cvmbench: <level>: message". Clears a progress line first. */
 void log_msg(enum log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

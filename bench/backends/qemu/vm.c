@@ -148,9 +148,6 @@ static int journal_pid(struct vm *vm)
 	/*
 	 * -EBADF: no journal is open (`cvmbench guest boot`, tests): the child
 	 * still dies with us (PR_SET_PDEATHSIG).
-	 * TODO(issue 11 journal): register a "qemu" object kind once kinds
-	 * registered by their modules are on main; a plain process entry
-	 * (pid + start time) is what main offers today.
 	 */
 	if (id == -EBADF) {
 		vm->journal_id = 0;
