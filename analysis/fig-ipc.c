@@ -110,12 +110,11 @@ static int cells_with_ipc(struct figure_ctx *ctx, struct ipc_cells *c)
 	sqlite3_stmt *st;
 	int ret = 0;
 
-	if (sqlite3_prepare_v2(ctx->h, "SELECT c.id, c.workload || ' ' || c.backend FROM cell c "
-			       "WHERE c.run_id = ?1 AND EXISTS (SELECT 1 FROM metric m WHERE "
-			       "m.cell_id = c.id AND m.probe = '" PMU_PROBE "' AND m.name = '"
-			       PMU_IPC "') ORDER BY c.id", -1, &st, NULL) != SQLITE_OK)
+	if (analysis_prepare(ctx->h, "SELECT c.id, c.workload || ' ' || c.backend FROM cell c "
+			     "WHERE c.run_id = ?1 AND EXISTS (SELECT 1 FROM metric m WHERE "
+			     "m.cell_id = c.id AND m.probe = '" PMU_PROBE "' AND m.name = '"
+			     PMU_IPC "') ORDER BY c.id", ctx->run_id, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, ctx->run_id);
 	while (!ret && sqlite3_step(st) == SQLITE_ROW)
 		ret = cells_add(c, sqlite3_column_int64(st, 0),
 				(const char *)sqlite3_column_text(st, 1));

@@ -9,12 +9,16 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-plan 5
+plan 6
 
 calls=$(grep -rln --include='*.c' --include='*.h' 'clock_gettime *(' lib journal tracing bench probes analysis workloads |
 	sort | tr '\n' ' ')
 is "$calls" "lib/clock.h workloads/wlclock.h " \
 	"clock_gettime only in the two clock helpers"
+
+# - one way to prepare a query in analysis/: analysis_prepare() (analysis.c)
+preps=$(grep -ln 'sqlite3_prepare' analysis/*.c | tr '\n' ' ')
+is "$preps" "analysis/analysis.c " "analysis/ prepares queries only through analysis_prepare()"
 
 # - metric names shared by a probe and the analysis come from the probe's
 #   metrics/NAME-metrics.h: no SQL in analysis/ names a probe or a metric by a
