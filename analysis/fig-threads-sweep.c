@@ -117,7 +117,7 @@ int fig_threads_sweep_data(struct figure_ctx *ctx)
 	for (i = 0; !ret && i < n; i++)
 		if (cells[i].threads > 0 && cells[i].idle_probes)
 			cells[k++] = cells[i];
-	if (!ret)
+	if (!ret && k)   /* qsort(NULL, 0, ...) is undefined (UBSan) */
 		qsort(cells, k, sizeof(*cells), by_line);
 	if (!ret && !write_blocks(ctx, cells, k)) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has no workload and idle "
