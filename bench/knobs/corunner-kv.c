@@ -6,7 +6,7 @@
  *   redis-server --port P --bind 127.0.0.1 --save '' --appendonly no
  *                --dir DIR --logfile DIR/redis.log --daemonize no
  * and a driver that runs, round after round until killed,
- *   redis-benchmark -h 127.0.0.1 -p P -c CLIENTS -n 10000 -t set,get --csv
+ *   redis-benchmark -h 127.0.0.1 -p P -c CLIENTS -n 2000 -t set,get --csv
  * with its output appended to DIR/bench.csv. P is a loopback port the
  * kernel gave free a moment before. Nothing is run through a shell.
  */
