@@ -4,7 +4,10 @@
 #   make quick      run configs/quick.ini into results.db and write report/
 #   make guest      build (or find cached) the guest image of the qemu backend
 #   make check      the layering test (tests/layering.t), unit, workload and
-#                   system tests through prove (TAP)
+#                   system tests through prove (TAP), but the long ones
+#   make check-long the long tests (LONG_TESTS below: real TCG guests, model
+#                   workloads, soaks and sweeps), then their sanitizer share;
+#                   .ci/run runs it after make check
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
 #                   (ASan cannot link -static) and build-asan/tests/*.t
@@ -47,10 +50,28 @@ ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t
 ASAN_SYSTEM_TESTS += compare.t merge.t
 # resume and shards: the run plan and the superseded rows (issue 17)
 ASAN_SYSTEM_TESTS += resume.t shard.t
+# Long tests: `make check-long`, not `make check` (docs/performance.md, "Test
+# suite time", has each file's time). Each is here for the reason beside it.
+# the model workloads: minutes of inference against the reference models
+LONG_TESTS := tests/workloads/image-recognition.t tests/workloads/model-seeds.t \
+	tests/workloads/cnn-classification.t tests/workloads/rnn-generate.t \
+	tests/workloads/logistic-regression.t tests/workloads/video-processing.t \
+	tests/workloads/video-face-detection.t tests/workloads/digest.t
+# cvmfn rebuilt with clang, every workload run twice
+LONG_TESTS += tests/workloads/compilers.t
+# real TCG guests booted (one guest image, built once in build/test-cache)
+LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm-robust.t \
+	tests/system/qemu.t tests/system/qemu-agent.t tests/system/qemu-keys.t \
+	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t
+# soaks: 17 x 256 instances; the main job's whole config; the tree built again
+LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
+CHECK_TESTS := $(filter-out $(LONG_TESTS),$(sort $(wildcard tests/workloads/*.t tests/system/*.t)))
 # every workload test once against the sanitizer cvmfn (compilers.t builds its
-# own clang cvmfn, so it is left out)
-ASAN_WORKLOAD_TESTS := $(filter-out tests/workloads/compilers.t,\
+# own clang cvmfn, so it is left out); the long ones in check-long
+ASAN_WORKLOAD_ALL := $(filter-out tests/workloads/compilers.t,\
 	$(sort $(wildcard tests/workloads/*.t)))
+ASAN_WORKLOAD_TESTS := $(filter-out $(LONG_TESTS),$(ASAN_WORKLOAD_ALL))
+ASAN_WORKLOAD_LONG  := $(filter $(LONG_TESTS),$(ASAN_WORKLOAD_ALL))
 
 # One version string, in one generated source ($(B)/bench/version.c), rewritten
 # only when `git describe` changes (a commit, or the tree becoming dirty): then
@@ -233,11 +254,15 @@ $(B)/tests/%.t: tests/unit/%.c $(UNIT_OBJS)
 
 tests: $(UNIT_BINS)
 
-# The whole suite, then the sanitizer build's share of it (check-asan).
+# The suite but its long tests, then the sanitizer build's share of it (check-asan).
 check: all tests fuzz-if-clang
-	prove --exec '' tests/layering.t $(UNIT_BINS) \
-		$(sort $(wildcard tests/workloads/*.t tests/system/*.t)) $(FUZZ_TESTS)
+	prove --timer --exec '' tests/layering.t $(UNIT_BINS) $(CHECK_TESTS) $(FUZZ_TESTS)
 	$(MAKE) --no-print-directory check-asan
+
+# The long tests, then the sanitizer build's share of them.
+check-long: all tests asan
+	prove --timer --exec '' $(LONG_TESTS)
+	$(ASAN_ENV) prove --timer --exec '' $(ASAN_WORKLOAD_LONG)
 
 # --- fuzzing -------------------------------------------------------------------
 # `make fuzz` builds the config parser's fuzz target (tests/fuzz/config.c) with
@@ -298,16 +323,17 @@ guest: all
 asan:
 	$(MAKE) B=$(ASAN_DIR) BIN=$(ASAN_DIR) CFLAGS='$(ASAN_CFLAGS)' all tests
 
-check-asan: asan
-	CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn CVMBENCH_SHARE_DIR=$(CURDIR) \
+ASAN_ENV = CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn CVMBENCH_SHARE_DIR=$(CURDIR) \
 	ASAN_OPTIONS=$(ASAN_ENV_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	prove --exec '' $(UNIT_SRCS:tests/unit/%.c=$(ASAN_DIR)/tests/%.t) \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
+
+check-asan: asan
+	$(ASAN_ENV) prove --timer --exec '' $(UNIT_SRCS:tests/unit/%.c=$(ASAN_DIR)/tests/%.t) \
 		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS)) $(ASAN_WORKLOAD_TESTS)
 
 clean:
 	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn cvmbench-agent
 
-.PHONY: all tests check quick clean asan check-asan fuzz fuzz-if-clang guest
+.PHONY: all tests check check-long quick clean asan check-asan fuzz fuzz-if-clang guest
 
 -include $(shell find $(B) $(FUZZ_B) -name '*.d' 2>/dev/null)

@@ -105,6 +105,18 @@ static void write_pid(void)
 		return;           /* read-only file: /proc/locks still names us */
 }
 
+/*
+ * @wait_s, or CVMBENCH_TEST_WAIT_LOCK seconds when longer: the test suite
+ * waits for other engineers' runs on a shared machine instead of failing.
+ */
+static double wait_seconds(double wait_s)
+{
+	const char *t = getenv("CVMBENCH_TEST_WAIT_LOCK");
+	double v = t && *t ? strtod(t, NULL) : 0;
+
+	return v > wait_s ? v : wait_s;
+}
+
 int journal_lock_host(double wait_s, char *err, size_t errlen)
 {
 	struct timespec pause = { 0, 50 * 1000 * 1000 };
@@ -113,6 +125,7 @@ int journal_lock_host(double wait_s, char *err, size_t errlen)
 
 	if (host_fd >= 0 || host_unlocked)
 		return 0;
+	wait_s = wait_seconds(wait_s);
 	ret = open_lock(err, errlen);
 	if (ret || host_unlocked)
 		return ret;

@@ -22,7 +22,10 @@
 
 #define JOURNAL_CHECK __attribute__((warn_unused_result))
 
-/* The machine-wide lock; CVMBENCH_TEST_HOST_LOCK replaces it in tests only. */
+/*
+ * The machine-wide lock; CVMBENCH_TEST_HOST_LOCK replaces it in tests only,
+ * CVMBENCH_TEST_WAIT_LOCK (seconds) makes every taker wait at least that long.
+ */
 #define JOURNAL_HOST_LOCK "/run/cvmbench.lock"
 /* The idle knob's lock of versions before it (removed when found empty). */
 #define JOURNAL_LEGACY_IDLE_LOCK "/run/cvmbench-idle.lock"

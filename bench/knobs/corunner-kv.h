@@ -19,9 +19,20 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* requests per redis-benchmark round (each of SET and GET) */
-#define CORUNNER_KV_ROUND 10000
-#define CORUNNER_KV_ROUND_TEXT "10000"
+/*
+ * requests per redis-benchmark round (each of SET and GET): a round ends
+ * about every 0.3 s on a quiet machine, every 2-3 s beside a cell on two
+ * busy CPUs (10000 took 10 s there: most cell windows held no round's end)
+ */
+#define CORUNNER_KV_ROUND 2000
+#define CORUNNER_KV_ROUND_TEXT "2000"
+/*
+ * A cell window in which no round ended is widened by at most this much
+ * (ten times a round on two busy CPUs); a window that still holds none is
+ * a skip row of the cell.
+ */
+#define CORUNNER_KV_WIDEN_MS 30000
+#define CORUNNER_KV_WIDEN_TEXT "30 s"
 
 /** struct corunner_kv - a running kv co-runner; read only. */
 struct corunner_kv {
@@ -30,6 +41,8 @@ struct corunner_kv {
 	int port, clients;
 	/* bench.csv's size at the cell window's start and end (-1: not marked) */
 	long win_start, win_end;
+	/* how much later the window's end was marked (corunner_kv_load_widened()) */
+	long widened_ms;
 	char dir[PATH_MAX];
 };
 
@@ -65,6 +78,13 @@ void corunner_kv_mark(struct corunner_kv *kv, int end);
  * between the marks; -ENODATA when a mark is missing.
  */
 int corunner_kv_load(const struct corunner_kv *kv, double *rps, int *rows);
+/**
+ * corunner_kv_load_widened() - corunner_kv_load(), and when no round ended
+ * within the window, the window widened: its end marked again every 50 ms
+ * until a round has ended in it, for at most @max_ms (kv->widened_ms: by
+ * how much). 0, or -ENODATA: no round ended in the window so widened.
+ */
+int corunner_kv_load_widened(struct corunner_kv *kv, int max_ms, double *rps, int *rows);
 /** corunner_kv_stop() - kill both by their pids, reap, remove the directory. */
 void corunner_kv_stop(struct corunner_kv *kv);
 

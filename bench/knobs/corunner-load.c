@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -16,7 +17,6 @@
 #include "corunner-load.h"
 
 #define LINE 64
-#define MIB (1024UL * 1024UL)
 
 int corunner_kind_parse(const char *v, enum corunner_kind *k)
 {
@@ -33,19 +33,79 @@ int corunner_kind_parse(const char *v, enum corunner_kind *k)
 	return 0;
 }
 
-size_t corunner_plan_bytes(enum corunner_kind kind, size_t llc, int threads)
+size_t corunner_budget(long long mem_total_kb)
 {
-	size_t b;
+	size_t share = mem_total_kb > 0 ?
+		(size_t)mem_total_kb * 1024 / CORUNNER_BUDGET_SHARE : CORUNNER_BUDGET_MAX;
 
-	if (!llc)
-		llc = 32 * MIB;
-	if (kind == CORUNNER_CPU || kind == CORUNNER_KV)
+	return share < CORUNNER_BUDGET_MAX ? share : CORUNNER_BUDGET_MAX;
+}
+
+static size_t lines(size_t b)
+{
+	return b / LINE * LINE;
+}
+
+/* cache: the LLC split over the threads, or the budget when the LLC is larger. */
+static int size_cache(struct corunner_plan *p, size_t llc, size_t budget, char *why, size_t len)
+{
+	size_t n = (size_t)p->threads;
+
+	if (!llc) {
+		snprintf(why, len, "corunner-kind = cache: hwloc knows no L2 or L3 cache here");
+		return -ENODEV;
+	}
+	p->rule = llc <= budget ? CORUNNER_SIZE_LLC : CORUNNER_SIZE_BUDGET;
+	p->bytes = lines((llc <= budget ? llc : budget) / n);
+	return 0;
+}
+
+/*
+ * memory: two halves, each >> the LLC (4 x, at least 64 MiB in all); over
+ * the budget, the budget if each half still exceeds the LLC, else a skip.
+ */
+static int size_memory(struct corunner_plan *p, size_t llc, size_t budget, char *why,
+		       size_t len)
+{
+	size_t n = (size_t)p->threads, l = llc ? llc : CORUNNER_LLC_ASSUMED;
+	size_t want = 2 * (4 * l > 64 * MIB ? 4 * l : 64 * MIB);
+
+	p->rule = llc ? CORUNNER_SIZE_4X_LLC : CORUNNER_SIZE_NO_LLC;
+	if (want <= budget / n) {
+		p->bytes = lines(want);
 		return 0;
-	if (kind == CORUNNER_CACHE)
-		b = llc / (size_t)(threads > 0 ? threads : 1);     /* together: the LLC */
-	else
-		b = 2 * (4 * llc > 64 * MIB ? 4 * llc : 64 * MIB); /* two halves, each >> LLC */
-	return (b + LINE - 1) / LINE * LINE;
+	}
+	p->rule = CORUNNER_SIZE_BUDGET;
+	p->bytes = lines(budget / n);
+	if (p->bytes / 2 > l)
+		return 0;
+	snprintf(why, len, "corunner-kind = memory: each half of a thread's buffer would be "
+		 "%zu KiB (the co-runner's memory budget, %zu KiB, over %zu thread(s)), not more "
+		 "than the LLC's %zu KiB", p->bytes / 2 / 1024, budget / 1024, n, l / 1024);
+	return -E2BIG;
+}
+
+int corunner_plan_size(struct corunner_plan *p, size_t llc, size_t budget, char *why,
+		       size_t len)
+{
+	p->bytes = 0;
+	p->rule = CORUNNER_SIZE_NONE;
+	p->llc = llc;
+	p->budget = budget;
+	if (p->threads <= 0)
+		p->threads = 1;
+	if (p->kind == CORUNNER_CACHE)
+		return size_cache(p, llc, budget, why, len);
+	if (p->kind == CORUNNER_MEMORY)
+		return size_memory(p, llc, budget, why, len);
+	return 0;
+}
+
+const char *corunner_size_rule_name(enum corunner_size_rule r)
+{
+	static const char *const names[] = { "none", "llc", "budget", "4x-llc", "no-llc" };
+
+	return (unsigned int)r < sizeof(names) / sizeof(names[0]) ? names[r] : "?";
 }
 
 struct worker {

@@ -25,6 +25,7 @@
 #include "knob-corunner.h"
 #include "log.h"
 #include "placement.h"
+#include "procmem.h"
 
 static struct {
 	pid_t pid;
@@ -33,12 +34,13 @@ static struct {
 	struct corunner_kv kv;         /* kind kv: its processes (pid, journal_id unused) */
 } corunner;
 
-/* The plan of @c: kind, buffer size from the LLC's, each thread's CPUs. */
+/* The plan of @c: kind, buffer size from the LLC's and the budget, each thread's CPUs. */
 static int corunner_plan_make(const struct cell *c, struct corunner_plan *plan,
 			      char *why, size_t len)
 {
 	struct placement_spec spec;
 	struct placement *pl = NULL;
+	struct meminfo mi;
 	size_t llc;
 	int i, n, ret = 0;
 
@@ -57,11 +59,9 @@ static int corunner_plan_make(const struct cell *c, struct corunner_plan *plan,
 		ret = placement_cpus(pl, &spec, i, &plan->cpus[i], why, len);
 	plan->pinned = spec.kind != PLACE_NONE;
 	llc = ret ? 0 : placement_llc_size(pl, plan->pinned ? &plan->cpus[0] : NULL);
-	if (!ret && !llc && plan->kind == CORUNNER_CACHE) {   /* no size to hold: skip */
-		snprintf(why, len, "corunner-kind = cache: hwloc knows no L2 or L3 cache here");
-		ret = -ENODEV;
-	}
-	plan->bytes = corunner_plan_bytes(plan->kind, llc, plan->threads);
+	if (!ret)       /* a buffer that cannot hold what it is for: skip */
+		ret = corunner_plan_size(plan, llc, corunner_budget(meminfo_read(&mi) ? -1 :
+					 mi.mem_total), why, len);
 	placement_close(pl);
 	if (ret)
 		snprintf(why + strlen(why), len - strlen(why), " (co-runner)");
@@ -197,26 +197,55 @@ static void corunner_window(const struct cell *c, int end)
 
 /*
  * kind kv: the requests/s redis-benchmark achieved in the rounds completed
- * within the cell window (requests over the time of those rounds' tests).
+ * within the cell window (requests over the time of those rounds' tests),
+ * the window widened when none ended in it (corunner-kv.h); a skip row of
+ * the cell when none ended in the widened window either. Nothing when the
+ * window never opened (the cell was not measured).
  */
-static void corunner_report(const struct cell *c,
-			    void (*put)(void *ctx, const char *key, const char *value), void *ctx)
+static void corunner_kv_report(const struct knob_sink *s)
 {
 	char v[64];
 	double rps;
 	int rows;
 
-	if (c->corunner <= 0 || !corunner.kv.dir[0])
+	if (corunner.kv.win_start < 0)
 		return;
-	if (corunner_kv_load(&corunner.kv, &rps, &rows)) {
-		put(ctx, "corunner.kv_unmeasured", "no redis-benchmark round completed within "
-		    "the cell window (a round is " CORUNNER_KV_ROUND_TEXT " SETs, then as many GETs)");
+	if (corunner_kv_load_widened(&corunner.kv, CORUNNER_KV_WIDEN_MS, &rps, &rows)) {
+		s->skip(s->ctx, "corunner", "corunner-kind = kv: no redis-benchmark round ended "
+			"within the cell window, nor within " CORUNNER_KV_WIDEN_TEXT " after it "
+			"(a round is " CORUNNER_KV_ROUND_TEXT " SETs, then as many GETs)");
 		return;
 	}
 	snprintf(v, sizeof(v), "%.1f", rps);
-	put(ctx, "corunner.kv_requests_per_s", v);
+	s->put(s->ctx, "corunner.kv_requests_per_s", v);
 	snprintf(v, sizeof(v), "%d", rows);
-	put(ctx, "corunner.kv_results", v);
+	s->put(s->ctx, "corunner.kv_results", v);
+	snprintf(v, sizeof(v), "%ld", corunner.kv.widened_ms);
+	s->put(s->ctx, "corunner.kv_widened_ms", v);
+}
+
+/* cache, memory: each thread's buffer and the rule that sized it. */
+static void corunner_size_report(const struct knob_sink *s)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%zu", corunner.plan.bytes);
+	s->put(s->ctx, "corunner.size_bytes", v);
+	s->put(s->ctx, "corunner.size_rule", corunner_size_rule_name(corunner.plan.rule));
+	snprintf(v, sizeof(v), "%zu", corunner.plan.llc);
+	s->put(s->ctx, "corunner.size_llc_bytes", v);
+	snprintf(v, sizeof(v), "%zu", corunner.plan.budget);
+	s->put(s->ctx, "corunner.size_budget_bytes", v);
+}
+
+static void corunner_report(const struct cell *c, const struct knob_sink *s)
+{
+	if (c->corunner <= 0)
+		return;
+	if (corunner.kv.dir[0])
+		corunner_kv_report(s);
+	else if (corunner.journal_id > 0 && corunner.plan.bytes)
+		corunner_size_report(s);
 }
 
 pid_t corunner_pid(void)

@@ -196,8 +196,7 @@ static void ple_describe(const struct cell *c, char *buf, size_t len)
 }
 
 /* The PLE parameter as it is during the cell, where readable: cell_param ple.actual. */
-static void ple_report(const struct cell *c,
-		       void (*put)(void *ctx, const char *key, const char *value), void *ctx)
+static void ple_report(const struct cell *c, const struct knob_sink *s)
 {
 	char value[32], words[160];
 	int i = ple_find(value, sizeof(value));
@@ -207,7 +206,7 @@ static void ple_report(const struct cell *c,
 		return;
 	snprintf(words, sizeof(words), "%s %s = %s", ple_params[i].module,
 		 ple_params[i].param, value);
-	put(ctx, "ple.actual", words);
+	s->put(s->ctx, "ple.actual", words);
 }
 
 const struct knob_ops knob_ple = {

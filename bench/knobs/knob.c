@@ -15,16 +15,15 @@ static const struct knob_ops *const knobs[] = { KNOBS(LIST_KNOB) NULL };
 #undef LIST_KNOB
 
 static int applied;             /* how many of knobs[] are applied now */
-/* the cell's put of knobs_describe(), for the knobs' report() at restore */
-static void (*report_put)(void *ctx, const char *key, const char *value);
-static void *report_ctx;
+/* the cell's sink of knobs_describe(), for the knobs' report() at restore */
+static const struct knob_sink *report_sink;
 
 int knobs_apply(const struct cell *c, char *why, size_t len)
 {
 	int ret;
 
 	applied = 0;
-	report_put = NULL;
+	report_sink = NULL;
 	for (; knobs[applied]; applied++) {
 		ret = knobs[applied]->apply(c, why, len);
 		if (ret) {
@@ -64,14 +63,12 @@ int knobs_verify(const struct cell *c, char *why, size_t len)
 	return 0;
 }
 
-void knobs_describe(const struct cell *c,
-		    void (*put)(void *ctx, const char *key, const char *value), void *ctx)
+void knobs_describe(const struct cell *c, const struct knob_sink *s)
 {
 	char key[64], buf[256];
 	int i;
 
-	report_put = put;
-	report_ctx = ctx;
+	report_sink = s;
 	for (i = 0; i < applied; i++) {
 		if (!knobs[i]->describe)
 			continue;
@@ -79,7 +76,7 @@ void knobs_describe(const struct cell *c,
 		knobs[i]->describe(c, buf, sizeof(buf));
 		snprintf(key, sizeof(key), "%s.applied", knobs[i]->name);
 		if (buf[0])
-			put(ctx, key, buf);
+			s->put(s->ctx, key, buf);
 	}
 }
 
@@ -87,8 +84,8 @@ void knobs_restore(const struct cell *c)
 {
 	while (applied > 0) {
 		applied--;
-		if (report_put && knobs[applied]->report)
-			knobs[applied]->report(c, report_put, report_ctx);
+		if (report_sink && knobs[applied]->report)
+			knobs[applied]->report(c, report_sink);
 		knobs[applied]->restore(c);
 	}
 }

@@ -14,6 +14,16 @@
 
 enum { KNOB_SKIP = 1 };
 
+/*
+ * Where a knob's report() writes about its cell: put() a cell_param row,
+ * skip() a skip row of the cell naming what was not measured and why.
+ */
+struct knob_sink {
+	void (*put)(void *ctx, const char *key, const char *value);
+	void (*skip)(void *ctx, const char *what, const char *reason);
+	void *ctx;
+};
+
 struct knob_ops {
 	const char *name;
 	/*
@@ -38,10 +48,11 @@ struct knob_ops {
 	void (*describe)(const struct cell *c, char *buf, size_t len);
 	/*
 	 * After the cell, before restore(): what the knob measured during it
-	 * (the kv co-runner's load), as cell_param rows through @put. NULL = none.
+	 * (the kv co-runner's load) or chose for it (a buffer's size), as
+	 * cell_param rows, or a skip row when a measurement has no value.
+	 * NULL = none.
 	 */
-	void (*report)(const struct cell *c,
-		       void (*put)(void *ctx, const char *key, const char *value), void *ctx);
+	void (*report)(const struct cell *c, const struct knob_sink *s);
 	/*
 	 * At the cell window's start (@end 0) and end (@end 1), beside the
 	 * probes' PROBE_WINDOW_CELL start and stop: a knob that measures marks
@@ -62,14 +73,13 @@ void knobs_window(const struct cell *c, int end);
 /** knobs_verify() - verify every knob; the first failure wins. */
 int knobs_verify(const struct cell *c, char *why, size_t len);
 /**
- * knobs_describe() - call @put(ctx, "<knob>.applied", words) for every
- * applied knob that says what it applied.
+ * knobs_describe() - call @s->put(ctx, "<knob>.applied", words) for every
+ * applied knob that says what it applied; @s (kept) is the knobs' report().
  */
-void knobs_describe(const struct cell *c,
-		    void (*put)(void *ctx, const char *key, const char *value), void *ctx);
+void knobs_describe(const struct cell *c, const struct knob_sink *s);
 /**
  * knobs_restore() - restore every applied knob, in reverse order; each
- * one's report() first, through the @put that knobs_describe() was given
+ * one's report() first, through the sink that knobs_describe() was given
  * for this cell (none when it was not called).
  */
 void knobs_restore(const struct cell *c);

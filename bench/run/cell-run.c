@@ -533,6 +533,15 @@ static void note_applied(void *ctx, const char *key, const char *value)
 	db_cell_note(c->db, c->cell_id, key, value);
 }
 
+/* A knob's skip row of the cell: @what (its name) was not measured, why. */
+static void note_skip(void *ctx, const char *what, const char *reason)
+{
+	struct cell_ctx *c = ctx;
+
+	pr_warn("%s: %s skipped: %s", c->cell->key, what, reason);
+	db_skip_add(c->db, c->run_id, c->cell_id, what, reason);
+}
+
 /* A backend's fact about the run's environment (a booted guest's hash). */
 static void note_env(void *ctx, const char *key, const char *value, const char *source)
 {
@@ -599,6 +608,7 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 /* Apply the cell's knobs, measure, restore them whatever happened. */
 static enum cell_status measure_with_knobs(struct cell_state *cs)
 {
+	struct knob_sink sink = { note_applied, note_skip, cs->ctx };
 	char why[512] = "";
 	enum cell_status st;
 	int ret = knobs_apply(cs->ctx->cell, why, sizeof(why));
@@ -609,7 +619,7 @@ static enum cell_status measure_with_knobs(struct cell_state *cs)
 		cell_fail(cs->ctx, "%s", why);
 		return CELL_FAILED;
 	}
-	knobs_describe(cs->ctx->cell, note_applied, cs->ctx);
+	knobs_describe(cs->ctx->cell, &sink);
 	st = measure_on_backend(cs);
 	knobs_restore(cs->ctx->cell);
 	return st;

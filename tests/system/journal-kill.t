@@ -113,7 +113,12 @@ after_kill() {
 		diff <(echo "$before") <(echo "$now") | sed 's/^/# /'
 	is "$(q "SELECT status, ended_at IS NOT NULL FROM run ORDER BY id DESC LIMIT 1")" \
 		"interrupted|1" "$1: the killed run is marked interrupted, with an end time"
-	ok ! -e /run/cvmbench.lock "$1: the killed run's host lock file is removed by restore"
+	# gone, or (a shared machine) another live run's: its PID is not the killed run's
+	local holder
+	holder=$(cat /run/cvmbench.lock 2>/dev/null)
+	ok "${holder:-none}" != "$run" "$1: the killed run's host lock file is removed by restore (now: ${holder:-none})"
+	[ -z "$holder" ] || [ -d "/proc/$holder" ] ||
+		echo "#   /run/cvmbench.lock names $holder, which is not running"
 }
 
 kill_at "point 1 (first setting)" changed 77777

@@ -133,6 +133,10 @@ is "${9:-}:${10:-}:${11:-}:${12:-}:${13:-}:${14:-}" "dead:0:external:0:scripts:0
 [ "${15:-}" = width ] && [ "${16:-x}" -le $W ]
 is "$?" 0 "nothing makes the page wider than the screen (${16:-?} px of $W; wide tables scroll alone)"
 
+# the flags the run raised itself (flag_noisy on a busy machine): the made-up
+# one is counted on top of them
+before=$(sed -n 's/.*>\([0-9]*\) fidelity flags\{0,1\} raised on cells.*/\1/p' "$tmp/rep/index.html" | head -1)
+before=${before:-0}
 $py -c 'import sqlite3, sys
 d = sqlite3.connect(sys.argv[1])
 d.execute("INSERT INTO metric (cell_id, probe, name, value, unit) SELECT min(id), "
@@ -140,5 +144,6 @@ d.execute("INSERT INTO metric (cell_id, probe, name, value, unit) SELECT min(id)
 d.commit()' "$tmp/r.db"
 ./cvmbench report "$tmp/rep2" --db "$tmp/r.db" > /dev/null 2>&1
 n=$(grep -c "flag_made_up_noise" "$tmp/rep2/index.html")
-grep -q "1 fidelity flag raised" "$tmp/rep2/index.html"
-is "$?:$n" "0:2" "a flag no code knows: counted in the summary, in its cell's row and under Fidelity flags"
+want="$((before + 1)) fidelity flag"; [ "$before" -eq 0 ] && want="1 fidelity flag raised"
+grep -q "$want" "$tmp/rep2/index.html"
+is "$?:$n" "0:2" "a flag no code knows: counted in the summary ($before raised by the run, now $((before + 1))), in its cell's row and under Fidelity flags"

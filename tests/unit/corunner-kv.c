@@ -3,8 +3,9 @@
  * tests/unit/corunner-kv.c - the kv co-runner's load from redis-benchmark's
  * --csv output (bench/knobs/corunner-kv.c corunner_kv_csv_parse()): two
  * rounds as redis-benchmark 7.0.15 (Debian 12) wrote them on this project's
- * development machine, each with its header row. Every test is the same
- * 10000 requests, so requests over time is worked out by hand as
+ * development machine, each with its header row (rounds of 10000 then, 2000
+ * now: the arithmetic is the same). Every test is the same number of
+ * requests, so requests over time is worked out by hand as
  * 4 / (1/43383.95 + 1/47619.05 + 1/57636.89 + 1/60975.61) = 51413.8837
  * (the mean of the rates, 52403.875, was reported before: wrong). A round
  * cut off mid-row (the driver killed) and a header alone count nothing.

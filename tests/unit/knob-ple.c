@@ -180,6 +180,8 @@ static void put(void *ctx, const char *key, const char *value)
 	snprintf(put_val, sizeof(put_val), "%s", value);
 }
 
+static const struct knob_sink sink = { .put = put };
+
 /* Restore while the module is busy: a bounded wait, then later cells fail until it is back. */
 static void test_busy_restore(void)
 {
@@ -190,7 +192,7 @@ static void test_busy_restore(void)
 
 	tree("kvm_intel", "ple_gap", "128\n", "0\n");
 	ret = knob_ple.apply(&c, why, sizeof(why));
-	knob_ple.report(&c, put, NULL);
+	knob_ple.report(&c, &sink);
 	tap_ok(!ret && !strcmp(put_key, "ple.actual") && !strcmp(put_val, "kvm_intel ple_gap = 0"),
 	       "report: %s = %s", put_key, put_val);
 	fake_file_put(root, "/sys/module/kvm_intel/refcnt", "1\n");
@@ -215,7 +217,7 @@ static void test_busy_restore(void)
 	knob_ple.restore(&d);
 	fake_file_put(root, "/sys/module/kvm_intel/refcnt", "0\n");
 	ret = knob_ple.apply(&d, why, sizeof(why));
-	knob_ple.report(&d, put, NULL);
+	knob_ple.report(&d, &sink);
 	tap_ok(!ret && !strcmp(get(GAP), "128\n") && journal_open_entries() == 0 &&
 	       !strcmp(put_val, "kvm_intel ple_gap = 128"),
 	       "once free, the next cell puts it back first and runs (%s)", put_val);
