@@ -47,6 +47,15 @@ static const char *term_for(const char *out)
 	return NULL;
 }
 
+/* Whether @s holds a control character (refused in a figure's file name). */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 /* Append "NAME=" and @value quoted to @buf; 0 or -errno. */
 static int expr_add(char *buf, size_t len, const char *name, const char *value)
 {
@@ -359,6 +368,11 @@ static int render(const struct figure *fig, struct sqlite3 *h, int64_t run_id, c
 
 	if (!term) {
 		snprintf(why, whylen, "%s: give a .png or .svg file name", name);
+		return -EINVAL;
+	}
+	if (has_control(name)) {
+		snprintf(why, whylen, "%s: a file name with a control character cannot be "
+			 "given to gnuplot", name);
 		return -EINVAL;
 	}
 	ret = out_file_create_tmp(&o, dir, name);
