@@ -13,6 +13,11 @@
  * invocations). JSON writes one object { "format", "version": 2, "run",
  * "cells": [...], "invocations": [...], "metrics": [...],
  * "runc-phases": [...] } to FILE or stdout, streamed row by row.
+ *
+ * Each file is written under a temporary name in its directory and renamed
+ * into place when complete (out-file.h); a FILE, or its directory, that is
+ * a symlink or not a regular file is refused (exit 2) before anything is
+ * written.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,6 +34,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "opts.h"
+#include "out-file.h"
 
 enum { OPT_CSV, OPT_JSON, OPT_DB, OPT_RUN, OPT_OUT, OPT_TABLE };
 
@@ -84,77 +90,122 @@ static int export_opt(void *ctx, int id, const char *arg)
 	return 0;
 }
 
-/* Open @path for writing, or stdout when @path is NULL. */
-static FILE *out_open(const char *path)
-{
-	FILE *f = path ? fopen(path, "w") : stdout;
+/* Where one table, or the JSON object, goes: stdout or a file of a directory. */
+struct out {
+	FILE *f;
+	struct out_file o;
+	const char *name;         /* NULL: stdout */
+};
 
-	if (!f)
-		pr_err("%s: %s", path, strerror(errno));
-	return f;
+/* Open @name of @dir for writing, or stdout when @dir is NULL. */
+static int out_open(struct out *out, const struct out_dir *dir, const char *name)
+{
+	int ret;
+
+	out->name = dir ? name : NULL;
+	out->f = stdout;
+	if (!dir)
+		return 0;
+	ret = out_file_create_tmp(&out->o, dir, name);
+	out->f = out->o.f;
+	return ret == -EPERM ? ret : ret ? -EIO : 0;
 }
 
-/* Flush and close @f (not stdout); 0 or -EIO, reported. */
-static int out_close(FILE *f, const char *path)
+/* Put the file in place when @ok, else drop it; 0 or -EIO, reported. */
+static int out_close(struct out *out, int ok)
 {
-	int bad = ferror(f) | (f == stdout ? fflush(f) : fclose(f));
+	int bad;
 
+	if (out->name && !ok) {
+		out_file_abort(&out->o);
+		return -EIO;
+	}
+	if (out->name)
+		return out_file_commit(&out->o) ? -EIO : 0;
+	bad = ferror(stdout) | fflush(stdout);
 	if (bad)
-		pr_err("writing %s failed", path ? path : "stdout");
-	return bad ? -EIO : 0;
+		pr_err("writing stdout failed");
+	return bad || !ok ? -EIO : 0;
 }
 
 static int csv_table(struct sqlite3 *h, const struct export_table *t,
-		     int64_t run_id, const char *path)
+		     int64_t run_id, const struct out_dir *dir, const char *name)
 {
 	struct sqlite3_stmt *st;
-	FILE *f;
+	struct out out;
 	long rows;
 	int ret;
 
 	if (analysis_prepare(h, t->sql, run_id, &st))
 		return -EINVAL;
-	f = out_open(path);
-	if (!f) {
+	ret = out_open(&out, dir, name);
+	if (ret) {
 		sqlite3_finalize(st);
-		return -EIO;
+		return ret;
 	}
-	rows = csv_write_query(f, st);
+	rows = csv_write_query(out.f, st);
 	if (rows < 0)
 		pr_err("exporting %s: %s", t->name, sqlite3_errmsg(h));
 	sqlite3_finalize(st);
-	ret = out_close(f, path);
-	if (!ret && rows >= 0 && path)
-		pr_info("wrote %ld %s to %s", rows, t->name, path);
-	return rows < 0 ? -EIO : ret;
+	ret = out_close(&out, rows >= 0);
+	if (!ret && dir)
+		pr_info("wrote %ld %s to %s/%s", rows, t->name, dir->path, name);
+	return ret;
+}
+
+/* The file name of table @t: @base-NAME.csv. */
+static int csv_name(char *buf, size_t len, const char *base, const struct export_table *t)
+{
+	if (snprintf(buf, len, "%s-%s.csv", base, t->name) < (int)len)
+		return 0;
+	pr_err("--out: name too long");
+	return -ENAMETOOLONG;
+}
+
+/* Write the tables asked for into @dir as @base-NAME.csv, each checked first. */
+static int csv_files(struct sqlite3 *h, const struct export_args *a, int64_t run_id,
+		     const struct out_dir *dir, const char *base)
+{
+	char name[NAME_MAX + 1];
+	size_t i;
+	int ret = 0, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; !ret && i < N_TABLES; i++) {
+			if (a->table && strcmp(a->table, tables[i].name))
+				continue;
+			ret = csv_name(name, sizeof(name), base, &tables[i]) ?:
+			      (pass ? csv_table(h, &tables[i], run_id, dir, name) :
+				      out_file_check(dir, name));
+		}
+	return ret;
 }
 
 static int export_csv(struct sqlite3 *h, const struct export_args *a,
 		      int64_t run_id)
 {
-	char path[4200], base[4096];
+	char path[4096];
+	struct out_dir dir;
+	const char *base;
 	size_t i, len;
-	int ret = 0;
+	int ret;
 
 	if (!a->out) {
 		for (i = 0; i < N_TABLES; i++)
 			if (!strcmp(tables[i].name, a->table ? a->table : "invocations"))
-				return csv_table(h, &tables[i], run_id, NULL);
+				return csv_table(h, &tables[i], run_id, NULL, NULL);
 		return -EINVAL;
 	}
-	if (snprintf(base, sizeof(base), "%s", a->out) >= (int)sizeof(base)) {
+	if (snprintf(path, sizeof(path), "%s", a->out) >= (int)sizeof(path)) {
 		pr_err("--out: name too long");
 		return -ENAMETOOLONG;
 	}
-	len = strlen(base);
-	if (len > 4 && !strcmp(base + len - 4, ".csv"))
-		base[len - 4] = '\0';
-	for (i = 0; !ret && i < N_TABLES; i++) {
-		if (a->table && strcmp(a->table, tables[i].name))
-			continue;
-		snprintf(path, sizeof(path), "%s-%s.csv", base, tables[i].name);
-		ret = csv_table(h, &tables[i], run_id, path);
-	}
+	len = strlen(path);
+	if (len > 4 && !strcmp(path + len - 4, ".csv"))
+		path[len - 4] = '\0';
+	ret = out_dir_of(&dir, path, &base);
+	ret = ret ?: csv_files(h, a, run_id, &dir, base);
+	out_dir_close(&dir);
 	return ret;
 }
 
@@ -191,12 +242,19 @@ static int json_table(FILE *f, struct sqlite3 *h, const struct export_table *t,
 static int export_json(struct sqlite3 *h, const struct export_args *a,
 		       int64_t run_id)
 {
-	FILE *f = out_open(a->out);
+	const char *name = NULL;
+	struct out_dir dir = { .fd = -1 };
+	struct out out;
 	size_t i;
-	int ret = 0;
+	int ret = a->out ? out_dir_of(&dir, a->out, &name) : 0;
+	FILE *f;
 
-	if (!f)
-		return -EIO;
+	ret = ret ?: out_open(&out, a->out ? &dir : NULL, name);
+	if (ret) {
+		out_dir_close(&dir);
+		return ret;
+	}
+	f = out.f;
 	fputs("{\"format\": \"cvmbench-export\", \"version\": 2, \"run\": ", f);
 	if (run_id < 0)
 		fputs("null", f);
@@ -207,7 +265,9 @@ static int export_json(struct sqlite3 *h, const struct export_args *a,
 		ret = json_table(f, h, &tables[i], run_id);
 	}
 	fputs("}\n", f);
-	return out_close(f, a->out) ?: ret;
+	ret = out_close(&out, !ret) ?: ret;
+	out_dir_close(&dir);
+	return ret;
 }
 
 static int check_args(const struct export_args *a, int first, int argc,
@@ -235,7 +295,7 @@ static int check_args(const struct export_args *a, int first, int argc,
 /**
  * cmd_export() - `cvmbench export --csv|--json [--db F] [--run ID]
  * [--out FILE] [--table NAME]`, see the top of this file. Returns
- * EXIT_OK, EXIT_USAGE or EXIT_FAILED.
+ * EXIT_OK, EXIT_USAGE (also for a refused --out) or EXIT_FAILED.
  */
 int cmd_export(int argc, char **argv)
 {
@@ -261,5 +321,7 @@ int cmd_export(int argc, char **argv)
 	ret = args.csv ? export_csv(an.h, &args, run_id) :
 			 export_json(an.h, &args, run_id);
 	analysis_close(&an);
+	if (ret == -EPERM)
+		return EXIT_USAGE;
 	return ret ? EXIT_FAILED : EXIT_OK;
 }

@@ -2,7 +2,9 @@
 /*
  * cmd-plot.c - `cvmbench plot FIGURE --db F --out X.png|X.svg [--run ID]`:
  * draw one figure of the registry (figures.c) with gnuplot. --list names
- * the figures. Exit 3 when the run has nothing to draw for the figure.
+ * the figures. Exit 3 when the run has nothing to draw for the figure; 2
+ * when --out, or its directory, is a symlink or not a regular file
+ * (out-file.h); an existing --out is replaced only by a complete figure.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "figures.h"
 #include "log.h"
 #include "opts.h"
+#include "out-file.h"
 #include "plot.h"
 
 enum { OPT_DB, OPT_OUT, OPT_RUN, OPT_LIST, OPT_ONLY };
@@ -82,6 +85,8 @@ static int render(const struct figure *fig, struct analysis *an,
 		  const struct plot_args *a)
 {
 	char why[512] = "";
+	struct out_dir dir;
+	const char *name;
 	int64_t run_id;
 	int ret;
 
@@ -92,7 +97,13 @@ static int render(const struct figure *fig, struct analysis *an,
 	}
 	if (ret)
 		return EXIT_USAGE;
-	ret = plot_render_only(fig, an->h, run_id, a->only, a->out, why, sizeof(why));
+	ret = out_dir_of(&dir, a->out, &name);
+	if (ret)
+		return ret == -EPERM ? EXIT_USAGE : EXIT_FAILED;
+	ret = plot_render_only(fig, an->h, run_id, a->only, &dir, name, why, sizeof(why));
+	out_dir_close(&dir);
+	if (ret == -EPERM)
+		return EXIT_USAGE;        /* refused, named (out-file.h) */
 	if (ret == -ENODATA) {
 		pr_warn("%s: nothing to draw: %s", fig->name, why);
 		return EXIT_SKIPPED;

@@ -11,15 +11,17 @@
  * listed with the reason, not an error); 1 when gnuplot is missing or
  * fails (the figure is then also a row of the page's Errors, named by its
  * file in DIR and its script analysis/NAME.gp) or a page cannot be
- * written; 2 for usage errors and unknown runs; 3 when the database holds
- * no run.
+ * written; 2 for usage errors and unknown runs, and when DIR, or a file
+ * the report writes in it, is a symlink or not what it should be (a
+ * directory, a regular file), checked before anything is written
+ * (out-file.h); 3 when the database holds no run. Each file is written
+ * under a temporary name in DIR and renamed into place.
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -30,6 +32,7 @@
 #include "idle-tables.h"
 #include "log.h"
 #include "opts.h"
+#include "out-file.h"
 #include "plot.h"
 #include "report.h"
 #include "report-source.h"
@@ -61,12 +64,15 @@ static int report_opt(void *ctx, int id, const char *arg)
 	return 0;
 }
 
+static const char *const fig_exts[] = { "png", "svg" };
+static const char *const pages[] = { "index.md", "index.html" };
+
 /* Draw @rf->fig as PNG and SVG into @dir; -errno only for real failures. */
 static int draw_one(struct report_fig *rf, struct analysis *an, int64_t run_id,
-		    const char *dir)
+		    const struct out_dir *dir)
 {
-	static const char *const exts[] = { "png", "svg" };
-	char out[PATH_MAX], msg[sizeof(rf->why)];
+	const char *const *exts = fig_exts;
+	char out[NAME_MAX + 1], msg[sizeof(rf->why)];
 	struct figure_ctx *ctx = malloc(sizeof(*ctx));
 	size_t i;
 	int ret = 0;
@@ -78,9 +84,9 @@ static int draw_one(struct report_fig *rf, struct analysis *an, int64_t run_id,
 	}
 
 	for (i = 0; !ret && i < 2; i++) {
-		snprintf(out, sizeof(out), "%s/%s.%s", dir, rf->fig->name, exts[i]);
-		ret = plot_render_src(rf->fig, an->h, run_id, out, rf->why, sizeof(rf->why),
-				      ctx);
+		snprintf(out, sizeof(out), "%s.%s", rf->fig->name, exts[i]);
+		ret = plot_render_src(rf->fig, an->h, run_id, dir, out, rf->why,
+				      sizeof(rf->why), ctx);
 	}
 	if (!ret)
 		report_source_text(an->h, ctx, rf->source, sizeof(rf->source));
@@ -102,7 +108,7 @@ static int draw_one(struct report_fig *rf, struct analysis *an, int64_t run_id,
 }
 
 /* Every figure of the registry; *@n of them in *@out. 0 or -errno. */
-static int draw_all(struct analysis *an, int64_t run_id, const char *dir,
+static int draw_all(struct analysis *an, int64_t run_id, const struct out_dir *dir,
 		    struct report_fig **out, size_t *n)
 {
 	const struct figure *fig;
@@ -126,21 +132,37 @@ static int draw_all(struct analysis *an, int64_t run_id, const char *dir,
 	return ret;
 }
 
-static int write_pages(const char *dir, const cJSON *top,
+static int write_pages(const struct out_dir *dir, const cJSON *top,
 		       const struct report_fig *figs, size_t n)
 {
 	const struct report_ops *ops[] = { &report_md_ops, &report_html_ops };
-	char path[PATH_MAX];
 	int ret = 0;
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/index.%s", dir, ops[i]->ext);
-		if (report_write(path, ops[i], top, figs, n))
+		if (report_write(dir, pages[i], ops[i], top, figs, n))
 			ret = -EIO;
 		else
-			pr_info("wrote %s", path);
+			pr_info("wrote %s/%s", dir->path, pages[i]);
 	}
+	return ret;
+}
+
+/* Every file the report writes in @dir may be written (out_file_check()). */
+static int check_names(const struct out_dir *dir)
+{
+	char name[NAME_MAX + 1];
+	const struct figure *fig;
+	size_t i, k;
+	int ret = 0;
+
+	for (i = 0; !ret && i < 2; i++)
+		ret = out_file_check(dir, pages[i]);
+	for (i = 0; !ret && (fig = figure_at(i)); i++)
+		for (k = 0; !ret && k < 2; k++) {
+			snprintf(name, sizeof(name), "%s.%s", fig->name, fig_exts[k]);
+			ret = out_file_check(dir, name);
+		}
 	return ret;
 }
 
@@ -163,15 +185,17 @@ static int parse(int argc, char **argv, struct report_args *a)
 static int report(struct analysis *an, const struct report_args *a, int64_t run_id)
 {
 	struct report_fig *figs = NULL;
+	struct out_dir dir;
 	int drawn, written;
 	cJSON *top;
 	size_t n = 0;
 
-	if (mkdir(a->dir, 0777) && errno != EEXIST) {
-		pr_err("%s: %s", a->dir, strerror(errno));
-		return EXIT_FAILED;
+	drawn = out_dir_open(&dir, a->dir, 1) ?: check_names(&dir);
+	if (drawn) {
+		out_dir_close(&dir);
+		return drawn == -EPERM ? EXIT_USAGE : EXIT_FAILED;
 	}
-	drawn = draw_all(an, run_id, a->dir, &figs, &n);
+	drawn = draw_all(an, run_id, &dir, &figs, &n);
 	top = summary_build(an->db, run_id);
 	if (top && run_id >= 0 && cJSON_IsObject(cJSON_GetObjectItem(top, "run"))) {
 		cJSON *run = cJSON_GetObjectItem(top, "run");
@@ -179,7 +203,8 @@ static int report(struct analysis *an, const struct report_args *a, int64_t run_
 		cJSON_AddItemToObject(run, "tables", idle_tables_json(an->h, run_id));
 		cJSON_AddItemToObject(run, "experiments", report_summary_json(an->h, run_id, run));
 	}
-	written = top ? write_pages(a->dir, top, figs, n) : -EIO;
+	written = top ? write_pages(&dir, top, figs, n) : -EIO;
+	out_dir_close(&dir);
 	cJSON_Delete(top);
 	free(figs);
 	if (drawn || written)

@@ -11,6 +11,12 @@
  * constant (gp-string.c); labels from the database travel in the data
  * file. gnuplot's output is copied to our stderr (nothing but data ever
  * reaches stdout) and its last line is the reason given when it fails.
+ *
+ * gnuplot opens its output by name, so it is never given a path in the
+ * user's directory: it writes into a private directory (out_tmpdir_make())
+ * and the figure is moved into the output directory under a temporary
+ * name and renamed into place (out-file.h); when gnuplot fails, an
+ * existing figure of that name is left as it was.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +29,7 @@
 
 #include "figures.h"
 #include "gp-string.h"
+#include "out-file.h"
 #include "paths.h"
 #include "plot.h"
 
@@ -38,6 +45,15 @@ static const char *term_for(const char *out)
 	if (dot && !strcasecmp(dot, ".svg"))
 		return "svg";
 	return NULL;
+}
+
+/* Whether @s holds a control character (refused in a figure's file name). */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
 }
 
 /* Append "NAME=" and @value quoted to @buf; 0 or -errno. */
@@ -232,24 +248,6 @@ static int script_root(const struct figure *fig, char *rel, size_t rlen, char *r
 	return 0;
 }
 
-/* @out as an absolute path (gnuplot runs in another directory). */
-static int out_abs(const char *out, char *abs, size_t len, char *why, size_t whylen)
-{
-	char cwd[PATH_MAX];
-
-	if (*out == '/')
-		return snprintf(abs, len, "%s", out) < (int)len ? 0 : -ENAMETOOLONG;
-	if (!getcwd(cwd, sizeof(cwd))) {
-		snprintf(why, whylen, "cannot read the current directory: %s", strerror(errno));
-		return -EIO;
-	}
-	if (snprintf(abs, len, "%s/%s", cwd, out) >= (int)len) {
-		snprintf(why, whylen, "%s: path too long", out);
-		return -ENAMETOOLONG;
-	}
-	return 0;
-}
-
 /* Build the -e program and run gnuplot; -EINVAL for an unquotable path. */
 static int draw(const char *root, const char *rel, const char *data, const char *out,
 		const char *term, const struct figure_ctx *ctx, char *why, size_t whylen)
@@ -278,28 +276,30 @@ static int draw(const char *root, const char *rel, const char *data, const char 
 }
 
 /**
- * plot_render() - draw @fig for run @run_id of @h into @out (.png with
- * pngcairo, .svg with svg). Returns 0; -ENODATA when there is nothing to
- * draw; -ENOENT when gnuplot or the script is missing; -EINVAL for an
- * unknown extension; -EIO when gnuplot fails or a string cannot be given
- * to it; -EINVAL also for an @out gnuplot cannot be given (a control
- * character). @why says why (not logged), naming the script by its relative
- * path analysis/NAME.gp.
+ * plot_render() - draw @fig for run @run_id of @h into the file @name of
+ * @dir (.png with pngcairo, .svg with svg). Returns 0; -ENODATA when there
+ * is nothing to draw; -ENOENT when gnuplot or the script is missing;
+ * -EINVAL for an unknown extension; -EIO when gnuplot fails or a string
+ * cannot be given to it; -EPERM when @name may not be written (a symlink,
+ * not a regular file: logged, out-file.h). @why says why (not logged),
+ * naming the script by its relative path analysis/NAME.gp.
  */
 int plot_render(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
-		const char *out, char *why, size_t whylen)
+		const struct out_dir *dir, const char *name, char *why, size_t whylen)
 {
-	return plot_render_src(fig, h, run_id, out, why, whylen, NULL);
+	return plot_render_src(fig, h, run_id, dir, name, why, whylen, NULL);
 }
 
 static int render(const struct figure *fig, struct sqlite3 *h, int64_t run_id, const char *only,
-		  const char *out, char *why, size_t whylen, struct figure_ctx *src);
+		  const struct out_dir *dir, const char *name, char *why, size_t whylen,
+		  struct figure_ctx *src);
 
 /** plot_render_only() - plot_render() of the one cell @only (plot --only CELLKEY). */
 int plot_render_only(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
-		     const char *only, const char *out, char *why, size_t whylen)
+		     const char *only, const struct out_dir *dir, const char *name,
+		     char *why, size_t whylen)
 {
-	return render(fig, h, run_id, only, out, why, whylen, NULL);
+	return render(fig, h, run_id, only, dir, name, why, whylen, NULL);
 }
 
 /**
@@ -308,36 +308,88 @@ int plot_render_only(const struct figure *fig, struct sqlite3 *h, int64_t run_id
  * data came from (figure_source()), for the report's caption.
  */
 int plot_render_src(const struct figure *fig, struct sqlite3 *h, int64_t run_id,
-		    const char *out, char *why, size_t whylen, struct figure_ctx *src)
+		    const struct out_dir *dir, const char *name, char *why, size_t whylen,
+		    struct figure_ctx *src)
 {
-	return render(fig, h, run_id, NULL, out, why, whylen, src);
+	return render(fig, h, run_id, NULL, dir, name, why, whylen, src);
+}
+
+/* Move the figure @priv/@file gnuplot drew into place as @o; 0 or -EIO. */
+static int move_in(struct out_file *o, const char *priv, const char *file,
+		   char *why, size_t whylen)
+{
+	int fd = open(priv, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	ret = fd < 0 ? -errno : out_file_adopt(o, fd, file);
+	if (fd >= 0)
+		close(fd);
+	if (!ret)
+		ret = out_file_commit(o);
+	else
+		out_file_abort(o);
+	if (ret)
+		snprintf(why, whylen, "%s/%s: cannot put the figure in place: %s",
+			 o->dir->path, o->name, strerror(-ret));
+	return ret ? -EIO : 0;
+}
+
+/* Write the data, let gnuplot draw into @priv, then move the figure into @o. */
+static int draw_into(const struct figure *fig, struct figure_ctx *ctx, struct out_file *o,
+		     const char *priv, const char *term, char *why, size_t whylen,
+		     struct figure_ctx *src)
+{
+	char rel[256], root[PATH_MAX], data[PATH_MAX], file[16], abs[PATH_MAX + 16];
+	int ret;
+
+	snprintf(file, sizeof(file), "figure.%s", strcmp(term, "svg") ? "png" : "svg");
+	snprintf(abs, sizeof(abs), "%s/%s", priv, file);
+	ret = script_root(fig, rel, sizeof(rel), root, sizeof(root), why, whylen);
+	if (ret)
+		return ret;
+	ret = write_data(fig, ctx, data, sizeof(data), why, whylen);
+	if (src)
+		*src = *ctx;
+	if (!ret)
+		ret = draw(root, rel, data, abs, term, ctx, why, whylen);
+	if (data[0])
+		unlink(data);
+	return ret ?: move_in(o, priv, file, why, whylen);
 }
 
 static int render(const struct figure *fig, struct sqlite3 *h, int64_t run_id, const char *only,
-		  const char *out, char *why, size_t whylen, struct figure_ctx *src)
+		  const struct out_dir *dir, const char *name, char *why, size_t whylen,
+		  struct figure_ctx *src)
 {
 	struct figure_ctx ctx = { .h = h, .run_id = run_id, .only = only };
-	char rel[256], root[PATH_MAX], data[PATH_MAX], abs[PATH_MAX];
-	const char *term = term_for(out);
+	const char *term = term_for(name);
+	char priv[PATH_MAX];
+	struct out_file o;
 	int ret;
 
 	if (!term) {
-		snprintf(why, whylen, "%s: give a .png or .svg file name", out);
+		snprintf(why, whylen, "%s: give a .png or .svg file name", name);
 		return -EINVAL;
 	}
-	ret = script_root(fig, rel, sizeof(rel), root, sizeof(root), why, whylen) ?:
-	      out_abs(out, abs, sizeof(abs), why, whylen);
-	if (ret)
-		return ret;
-	ret = write_data(fig, &ctx, data, sizeof(data), why, whylen);
-	if (src)
-		*src = ctx;
-	if (!ret) {
-		ret = draw(root, rel, data, abs, term, &ctx, why, whylen);
-		if (ret == -EIO)
-			unlink(abs);     /* no half-drawn figure left behind */
+	if (has_control(name)) {
+		snprintf(why, whylen, "%s: a file name with a control character cannot be "
+			 "given to gnuplot", name);
+		return -EINVAL;
 	}
-	if (data[0])
-		unlink(data);
+	ret = out_file_create_tmp(&o, dir, name);
+	if (ret) {
+		snprintf(why, whylen, "%s/%s: cannot write it (%s)", dir->path, name,
+			 ret == -EPERM ? "refused" : strerror(-ret));
+		return ret == -EPERM ? -EPERM : -EIO;
+	}
+	ret = out_tmpdir_make(priv, sizeof(priv));
+	if (ret) {
+		snprintf(why, whylen, "cannot make a temporary directory: %s", strerror(-ret));
+		out_file_abort(&o);
+		return -EIO;
+	}
+	ret = draw_into(fig, &ctx, &o, priv, term, why, whylen, src);
+	if (ret && o.tmp[0])
+		out_file_abort(&o);       /* an existing figure is left as it was */
+	out_tmpdir_remove(priv);
 	return ret;
 }

@@ -20,6 +20,7 @@
 
 #include "figures.h"
 #include "log.h"
+#include "out-file.h"
 #include "report.h"
 #include "summary.h"
 
@@ -286,19 +287,21 @@ static void rep_skips_errors(FILE *f, const struct report_ops *ops,
 
 /**
  * report_write() - write the report page for @top (from summary_build())
- * and the figures @figs to @path with the backend @ops. Returns 0 or
- * -EIO (reported).
+ * and the figures @figs to the file @name of @dir with the backend @ops,
+ * under a temporary name renamed into place (out-file.h). Returns 0,
+ * -EPERM when @name may not be written (a symlink) or -EIO (reported).
  */
-int report_write(const char *path, const struct report_ops *ops,
+int report_write(const struct out_dir *dir, const char *name, const struct report_ops *ops,
 		 const struct cJSON *top, const struct report_fig *figs, size_t n)
 {
 	const cJSON *run = cJSON_GetObjectItem(top, "run");
-	FILE *f = fopen(path, "w");
+	struct out_file o;
+	FILE *f;
+	int ret = out_file_create_tmp(&o, dir, name);
 
-	if (!f) {
-		pr_err("%s: %s", path, strerror(errno));
-		return -EIO;
-	}
+	if (ret)
+		return ret == -EPERM ? ret : -EIO;
+	f = o.f;
 	ops->begin(f, "cvmbench report");
 	if (cJSON_IsObject(run)) {
 		report_lead(f, ops, run, figs, n);
@@ -314,9 +317,5 @@ int report_write(const char *path, const struct report_ops *ops,
 		rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));
 	}
 	ops->end(f);
-	if (ferror(f) | fclose(f)) {
-		pr_err("writing %s failed", path);
-		return -EIO;
-	}
-	return 0;
+	return out_file_commit(&o) ? -EIO : 0;
 }

@@ -13,6 +13,7 @@
 
 struct cJSON;
 struct figure;
+struct out_dir;
 
 /* One figure of the registry and what became of it. */
 struct report_fig {
@@ -49,7 +50,7 @@ extern const struct report_ops report_html_ops;
 void report_lead(FILE *f, const struct report_ops *ops, const struct cJSON *run,
 		 const struct report_fig *figs, size_t n);
 void report_env(FILE *f, const struct report_ops *ops, const struct cJSON *env);
-int report_write(const char *path, const struct report_ops *ops,
+int report_write(const struct out_dir *dir, const char *name, const struct report_ops *ops,
 		 const struct cJSON *top, const struct report_fig *figs, size_t n);
 
 #endif

@@ -5,8 +5,11 @@
  * their rows and links (db-merge.c). Each input is checked before M is
  * made or changed, opened read-only and never written; a run M holds
  * already (the same started_at, hostname, version and command line) is not
- * copied again, so merging twice adds nothing. Exit 0, or 2 for bad input
- * (named), 1 when writing M failed.
+ * copied again, so merging twice adds nothing. M, and the -journal, -wal
+ * and -shm files SQLite keeps beside it, must be absent or regular files
+ * (not symlinks) in a directory that is not a symlink (out-file.h),
+ * checked before M is made or opened. Exit 0, or 2 for bad input or a
+ * refused M (named), 1 when writing M failed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "opts.h"
+#include "out-file.h"
 
 enum { OPT_OUT };
 
@@ -69,6 +73,32 @@ static int check_inputs(char **in, int n, const char *out)
 		db_close(db);
 	}
 	return EXIT_OK;
+}
+
+/*
+ * @out and the files SQLite makes beside it may be written: absent or
+ * regular files, in a directory that is not a symlink (out-file.h). SQLite
+ * opens them by name, so this is checked just before it does.
+ */
+static int check_output(const char *out)
+{
+	static const char *const suffix[] = { "", "-journal", "-wal", "-shm" };
+	char name[NAME_MAX + 1];
+	struct out_dir d;
+	const char *base;
+	size_t i;
+	int ret = out_dir_of(&d, out, &base);
+
+	for (i = 0; !ret && i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		if (snprintf(name, sizeof(name), "%s%s", base, suffix[i]) >= (int)sizeof(name)) {
+			pr_err("merge: %s: name too long", out);
+			ret = -ENAMETOOLONG;
+		} else {
+			ret = out_file_check(&d, name);
+		}
+	}
+	out_dir_close(&d);
+	return ret ? EXIT_USAGE : EXIT_OK;
 }
 
 /* Remove the output this merge made when nothing was added to it. */
@@ -134,6 +164,6 @@ int cmd_merge(int argc, char **argv)
 		pr_err("merge: give --out (-o) FILE and at least one database to merge into it");
 		return EXIT_USAGE;
 	}
-	ret = check_inputs(argv + first, argc - first, out);
+	ret = check_output(out) ?: check_inputs(argv + first, argc - first, out);
 	return ret ? ret : merge_all(argv + first, argc - first, out);
 }
