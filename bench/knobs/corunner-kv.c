@@ -24,9 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "corunner-kv.h"
 #include "journal.h"
 #include "log.h"
+#include "runner-stop.h"
 
 static const char *const dir_files[] = { "redis.log", "bench.csv", "dump.rdb" };
 
@@ -397,10 +399,7 @@ int corunner_kv_load(const struct corunner_kv *kv, double *rps, int *rows)
 
 static long now_ms(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
+	return (long)(clock_now_ns() / 1000000);
 }
 
 int corunner_kv_load_widened(struct corunner_kv *kv, int max_ms, double *rps, int *rows)
@@ -411,7 +410,7 @@ int corunner_kv_load_widened(struct corunner_kv *kv, int max_ms, double *rps, in
 
 	kv->widened_ms = 0;
 	while ((ret = corunner_kv_load(kv, rps, rows)) == -ENODATA && kv->win_start >= 0 &&
-	       kv->win_end >= 0 && now_ms() - start < max_ms) {
+	       kv->win_end >= 0 && now_ms() - start < max_ms && !runner_stop) {
 		nanosleep(&nap, NULL);
 		corunner_kv_mark(kv, 1);        /* the window's end, later */
 		kv->widened_ms = now_ms() - start;
