@@ -107,7 +107,7 @@ static void write_pid(void)
 
 /*
  * @wait_s, or CVMBENCH_TEST_WAIT_LOCK seconds when longer: the test suite
- * waits for other engineers' runs on a shared machine instead of failing.
+ * waits for other cvmbench runs on a shared machine instead of failing.
  */
 static double wait_seconds(double wait_s)
 {
