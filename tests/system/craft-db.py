@@ -202,6 +202,9 @@ elif mode == "vmexit-pair":
         db.execute("INSERT INTO cell_param SELECT ?, key, CASE key WHEN 'backend' THEN "
                    "'qemu' WHEN 'confidential' THEN ? WHEN 'probes' THEN 'latency, vmexit' "
                    "ELSE value END FROM cell_param WHERE cell_id = ?", (cell, side, old))
+        # the accelerator the VMs ran under, which the qemu backend stores for every
+        # cell whose VMs started (compare takes a cell with it for one in VMs of its own)
+        db.execute("INSERT INTO cell_param VALUES (?, 'qemu.accel', 'tcg')", (cell,))
         for k in range(20):
             ns = int((1000000 + 37000 * ((k * 7) % 20)) * slow)
             db.execute("INSERT INTO invocation (cell_id, instance_idx, seq, phase, start, "

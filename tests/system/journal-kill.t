@@ -95,9 +95,11 @@ rows() { [ "$(q "SELECT count(*) FROM invocation" 2>/dev/null)" -ge "$1" ] 2>/de
 cell2() { [ "$(q "SELECT count(*) FROM cell WHERE experiment = 'kill-b'" 2>/dev/null)" = 1 ]; }
 
 # kill_at NAME CONDITION...: start the run, kill -9 it once CONDITION holds.
+killed=   # the PID of the last run kill_at killed (after_kill reads it)
 kill_at() {
 	local name=$1 run; shift
 	./cvmbench run "$tmp/k.ini" --db "$db" --data-dir "$tmp/data" 2>"$tmp/err" & run=$!
+	killed=$run
 	wait_until "$@"; local seen=$?
 	kill -9 $run; wait $run 2>/dev/null
 	ok "$seen" = 0 "$name: killed with host settings changed"
@@ -116,7 +118,7 @@ after_kill() {
 	# gone, or (a shared machine) another live run's: its PID is not the killed run's
 	local holder
 	holder=$(cat /run/cvmbench.lock 2>/dev/null)
-	ok "${holder:-none}" != "$run" "$1: the killed run's host lock file is removed by restore (now: ${holder:-none})"
+	ok "${holder:-none}" != "$killed" "$1: the killed run's host lock file is removed by restore (now: ${holder:-none})"
 	[ -z "$holder" ] || [ -d "/proc/$holder" ] ||
 		echo "#   /run/cvmbench.lock names $holder, which is not running"
 }
