@@ -30,6 +30,7 @@
 #include "procmem.h"
 #include "sink.h"
 #include "tap.h"
+#include "touch-pages.h"
 
 extern const struct probe_ops probe_hostmem;
 
@@ -85,11 +86,9 @@ static pid_t toucher(int mib)
 	if (pid == 0) {
 		char *m = mmap(NULL, (size_t)mib << 20, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		long i;
 
 		madvise(m, (size_t)mib << 20, MADV_NOHUGEPAGE);
-		for (i = 0; i < (long)mib << 20; i += 4096)
-			m[i] = 1;
+		touch_pages(m, (long)mib << 20);
 		if (write(ready[1], &c, 1) != 1)
 			_exit(1);
 		pause();

@@ -27,6 +27,7 @@
 #include "ksm-state.h"
 #include "procmem.h"
 #include "tap.h"
+#include "touch-pages.h"
 
 #define FIX "tests/fixtures/procmem/"
 
@@ -105,13 +106,11 @@ static void test_touch(int mib)
 	if (pid == 0) {
 		char *m = mmap(NULL, 64 << 20, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		long i;
 
 		madvise(m, 64 << 20, MADV_NOHUGEPAGE);
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
-		for (i = 0; i < (long)mib << 20; i += 4096)
-			m[i] = 1;
+		touch_pages(m, (long)mib << 20);
 		if (write(done[1], &c, 1) != 1)
 			_exit(1);
 		pause();
