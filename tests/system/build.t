@@ -52,7 +52,7 @@ fi
 
 # --- CFLAGS on the command line ------------------------------------------------
 # make -n prints the compile commands without running them (objects in $tmp).
-make -n -B B="$tmp/b" CFLAGS='-O1 -fsanitize=undefined' "$tmp/b/bench/db.o" \
+make -n -B B="$tmp/b" CFLAGS='-O1 -fsanitize=undefined' "$tmp/b/bench/store/db.o" \
 	"$tmp/b/workloads/matmul.o" "$tmp/b/probes/null.o" cvmbench >"$tmp/n" 2>&1
 total=$(grep -c -- ' -c -o ' "$tmp/n")
 good=$(grep -c -- '-std=gnu11 .*-D_GNU_SOURCE.*-O1 -fsanitize=undefined.* -c -o ' "$tmp/n")
