@@ -20,7 +20,7 @@ N=17
 plan $N
 tmp=$(mktemp -d)
 HP=/sys/module/kvm/parameters/halt_poll_ns
-trap 'CVMBENCH_STATE_DIR=$tmp/state ./cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'cleanup_restored "$tmp" "$tmp/state"' EXIT
 export CVMBENCH_DATA_DIR=$tmp/data
 mkdir -p "$tmp/cfg" "$tmp/fake/sys/module" "$tmp/state" "$tmp/fstate"
 

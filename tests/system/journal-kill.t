@@ -31,7 +31,7 @@ have_idle=; have_crun=
 if [ -n "$why" ]; then skip_rest $N "$why"; exit 0; fi
 
 tmp=$(mktemp -d)
-trap './cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'cleanup_restored "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }

@@ -19,7 +19,7 @@ why=
 if [ -n "$why" ]; then skip_rest $N "$why"; exit 0; fi
 
 tmp=$(mktemp -d)
-trap './cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'cleanup_restored "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 cat > "$tmp/l.ini" <<'INI'
 [experiment fill]

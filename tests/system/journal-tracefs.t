@@ -25,7 +25,7 @@ if [ -z "${CVMBENCH_IN_NS:-}" ]; then
 fi
 
 tmp=$(mktemp -d)
-trap './cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'cleanup_restored "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 mounted() { grep -c ' - tracefs ' /proc/self/mountinfo; }
 while [ "$(mounted)" -gt 0 ]; do

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.."
 N=15
 plan $N
 tmp=$(mktemp -d)
-trap 'CVMBENCH_STATE_DIR=$tmp/state ./cvmbench restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'cleanup_restored "$tmp" "$tmp/state"' EXIT
 export CVMBENCH_DATA_DIR=$tmp/data
 mkdir -p "$tmp/state" "$tmp/fstate" "$tmp/bin" "$tmp/fake/sys/module/kvm_intel/parameters"
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"

@@ -58,3 +58,17 @@ cpu_allowed() {
 		split(r[i], b, "-"); if (n >= b[1] && n <= (b[2] == "" ? b[1] : b[2])) f = 1 } }
 		END { exit !f }'
 }
+
+# cleanup_restored DIR [STATE_DIR]: the EXIT trap of a test whose runs change
+# the host under a journal of their own: `cvmbench restore` on STATE_DIR
+# (default $CVMBENCH_STATE_DIR), then DIR is removed only when restore
+# succeeded. A journal restore could not finish is kept, never deleted with
+# the changes it still records (KSM left running was seen once that way).
+cleanup_restored() {
+	local dir=$1 state=${2:-${CVMBENCH_STATE_DIR:-}}
+	if CVMBENCH_STATE_DIR=$state ./cvmbench restore >/dev/null 2>&1; then
+		rm -rf "$dir"
+	else
+		echo "# kept $dir: restore failed; CVMBENCH_STATE_DIR=$state cvmbench restore undoes it" >&2
+	fi
+}
