@@ -211,27 +211,9 @@ $(B)/workloads/%.o: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FN_CFLAGS) -c -o $@ $<
 
-$(B)/bench/%.o: bench/%.c $(FEATURE_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
-
-$(B)/lib/%.o: lib/%.c $(FEATURE_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
-
-$(B)/journal/%.o: journal/%.c $(FEATURE_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
-
-$(B)/tracing/%.o: tracing/%.c $(FEATURE_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
-
-$(B)/probes/%.o: probes/%.c $(FEATURE_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
-
-$(B)/analysis/%.o: analysis/%.c $(FEATURE_STAMP)
+# Every harness source (BENCH_DIRS) with the harness's flags; rebuilt when
+# the detected features change.
+$(BENCH_SRCS:%.c=$(B)/%.o): $(B)/%.o: %.c $(FEATURE_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -c -o $@ $<
 
