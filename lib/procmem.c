@@ -151,6 +151,37 @@ int meminfo_read(struct meminfo *m)
 	return n < 0 ? (int)n : meminfo_parse(buf, m);
 }
 
+long long zoneinfo_pcp_parse(const char *text)
+{
+	const char *line = text;
+	long long pages = 0;
+	int seen = 0;
+
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		line += strspn(line, " \t");
+		if (strncmp(line, "count:", 6))
+			continue;
+		pages += strtoll(line + 6, NULL, 10);
+		seen = 1;
+	}
+	return seen ? pages : -EINVAL;
+}
+
+long long pcp_free_read(void)
+{
+	size_t len = 1 << 20;       /* zoneinfo grows with CPUs: 5 kB on 2 here */
+	char *buf = malloc(len);
+	long long pages;
+	long n;
+
+	if (!buf)
+		return -ENOMEM;
+	n = procmem_read("/proc/zoneinfo", buf, len);
+	pages = n < 0 ? n : zoneinfo_pcp_parse(buf);
+	free(buf);
+	return pages < 0 ? pages : pages * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
 /* Whether the /proc/PID/stat open as @fd (-1: not there) says ended. */
 static int stat_ended(int fd)
 {

@@ -64,5 +64,20 @@ int procmem_ended(pid_t pid);
 int procmem_ended_here(pid_t pid);
 /** meminfo_read() - /proc/meminfo into @m. 0 or -errno. */
 int meminfo_read(struct meminfo *m);
+/**
+ * zoneinfo_pcp_parse() - the free pages held on per-CPU lists: the sum of
+ * the `count:` lines of @text (/proc/zoneinfo's pagesets), in pages.
+ * -EINVAL when it has no such line.
+ */
+long long zoneinfo_pcp_parse(const char *text);
+/**
+ * pcp_free_read() - zoneinfo_pcp_parse() of /proc/zoneinfo (under the
+ * sysroot), in kB; -errno when unreadable. These pages are free but in
+ * neither MemFree nor MemAvailable: since Linux 6.7 a CPU that freed much
+ * keeps up to its `high_max` pages (seen here: 120 MB on 2 CPUs after a
+ * test's QEMUs exited), hands them out first and lets the rest decay over
+ * seconds, so a MemAvailable drop read across that time is off by them.
+ */
+long long pcp_free_read(void);
 
 #endif

@@ -7,7 +7,8 @@
  * anonymous and anonymous PSS from /proc/PID/smaps_rollup; their sums over
  * the cell; the host's MemAvailable (/proc/meminfo) and its drop from the
  * baseline the runner reads before the backend starts anything of the cell
- * (probe_target.mem_available_before_kb); the thp_split_* counters of
+ * (probe_target.mem_available_before_kb), counting the free pages on
+ * per-CPU lists (/proc/zoneinfo) with it; the thp_split_* counters of
  * /proc/vmstat over the cell. A thread samples every hostmem-interval
  * seconds into the memory_sample table; the steady-state values (metrics)
  * are one more sample at the end of the cell window, after KSM has
@@ -300,6 +301,30 @@ static int emit_procs(struct hostmem *h, struct sink *s, struct smaps_rollup *su
 	return 0;
 }
 
+/*
+ * The drop of what the host has available: MemAvailable plus the free
+ * pages on per-CPU lists (which MemAvailable leaves out, lib/procmem.h),
+ * both read before the cell and now. Without a per-CPU reading on either
+ * side it is MemAvailable's alone, and a skip row says so.
+ */
+static long long available_drop(struct probe *p, struct sink *s, long long before)
+{
+	struct hostmem *h = p->priv;
+	long long pcp_before = p->target->pcp_free_before_kb, pcp = pcp_free_read();
+	char why[160];
+
+	if (pcp_before < 0 || pcp < 0) {
+		snprintf(why, sizeof(why), "pcp_free_kb: /proc/zoneinfo unreadable (%s): "
+			 "mem_available_drop_kb is MemAvailable's drop alone",
+			 strerror((int)-(pcp_before < 0 ? pcp_before : pcp)));
+		sink_skip(s, why);
+		return before - h->mi.mem_available;
+	}
+	sink_metric(s, "pcp_free_before_kb", (double)pcp_before, "kB");
+	sink_metric(s, "pcp_free_kb", (double)pcp, "kB");
+	return before + pcp_before - h->mi.mem_available - pcp;
+}
+
 /* MemAvailable against its baseline, and the fidelity check. */
 static void emit_avail(struct probe *p, struct sink *s, const struct smaps_rollup *sum)
 {
@@ -312,7 +337,7 @@ static void emit_avail(struct probe *p, struct sink *s, const struct smaps_rollu
 			  "read from /proc/meminfo at the end of the cell window");
 		return;
 	}
-	drop = before - h->mi.mem_available;
+	drop = available_drop(p, s, before);
 	sink_metric(s, "mem_available_before_kb", (double)before, "kB");
 	sink_metric(s, "mem_available_kb", (double)h->mi.mem_available, "kB");
 	sink_metric(s, "mem_available_drop_kb", (double)drop, "kB");

@@ -63,6 +63,11 @@ struct probe_target {
 	 */
 	long long mem_available_before_kb;
 	/*
+	 * The free pages on per-CPU lists (kB, lib/procmem.h pcp_free_read())
+	 * read with it: free, but not in MemAvailable; -1: not read.
+	 */
+	long long pcp_free_before_kb;
+	/*
 	 * The accelerator the cell's VMs run under as the backend used it
 	 * ("kvm", "tcg": after a fallback, not the cell's accel = auto), set
 	 * after the backend's prepare(); NULL: the backend runs no VM (or

@@ -578,6 +578,7 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 	int ret;
 
 	cs->target.mem_available_before_kb = mem_baseline_kb();
+	cs->target.pcp_free_before_kb = pcp_free_read();
 	ret = cs->be->cell_begin ?
 		cs->be->cell_begin(c, &cs->ctx->env, &cs->be_state, err, sizeof(err)) : 0;
 

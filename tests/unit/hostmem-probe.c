@@ -115,7 +115,8 @@ static int window(pid_t *pids, int n, long long baseline, pid_t kill_before_stop
 {
 	struct cell c;
 	struct probe_target t = { .cell = &c, .pids = pids, .npids = n,
-				  .mem_available_before_kb = baseline };
+				  .mem_available_before_kb = baseline,
+				  .pcp_free_before_kb = baseline > 0 ? pcp_free_read() : -1 };
 	struct probe p = { .ops = &probe_hostmem, .target = &t };
 	struct sink s = { .ops = &rec_ops };
 	int ret;
@@ -185,6 +186,16 @@ static int fake_proc(pid_t pid, const char *name)
 	return system(cmd);
 }
 
+/* /proc/@file under root: a copy of the fixture @name. */
+static void fake_file(const char *name, const char *file)
+{
+	char cmd[2 * PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd), "cp " FIX "%s '%s/proc/%s'", name, root, file);
+	if (system(cmd))
+		exit(1);
+}
+
 /* Pss_Anon absent in one process of two (kernel 5.4's smaps_rollup). */
 static void test_missing_field(void)
 {
@@ -207,6 +218,17 @@ static void test_missing_field(void)
 	tap_ok(strstr(skips, "no MemAvailable read from /proc/meminfo") &&
 	       !strstr(metrics, "mem_available_drop_kb"), "no MemAvailable at the end: a "
 	       "skip, no drop (it stored the whole baseline as the drop before)");
+	fake_file("meminfo-6.18", "meminfo");
+	window(pids, 2, 1000000, 0);     /* MemAvailable 24056992 kB, no zoneinfo */
+	tap_ok(strstr(skips, "pcp_free_kb: /proc/zoneinfo unreadable") &&
+	       metric("mem_available_drop_kb") == 1000000 - 24056992 &&
+	       !strstr(metrics, "pcp_free_kb"), "no /proc/zoneinfo: the drop is "
+	       "MemAvailable's alone, and a skip row says so");
+	fake_file("zoneinfo-6.18", "zoneinfo");
+	window(pids, 2, 1000000, 0);
+	tap_ok(metric("pcp_free_kb") == 4385 * 4 && metric("pcp_free_before_kb") == 4385 * 4 &&
+	       !strstr(skips, "zoneinfo"), "with /proc/zoneinfo: the per-CPU free pages "
+	       "(4385 of 4 kB in the fixture) stored before and after");
 }
 
 /* More processes than the probe takes: how many were left out is said. */
@@ -234,7 +256,7 @@ int main(void)
 
 	pid_t a = toucher(32), b = toucher(16), pids[2];
 
-	tap_plan(21);
+	tap_plan(23);
 	if (a < 0 || b < 0)
 		return 1;
 	test_two(a, b);

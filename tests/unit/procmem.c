@@ -54,6 +54,10 @@ static void test_parsers(void)
 	tap_ok(procmem_read(FIX "meminfo-6.18", buf, sizeof(buf)) > 0 && !meminfo_parse(buf, &m)
 	       && m.mem_available == 24056992 && m.mem_total == 24684084 &&
 	       m.anon_pages == 25452, "meminfo: MemAvailable, MemTotal, AnonPages");
+	tap_ok(procmem_read(FIX "zoneinfo-6.18", buf, sizeof(buf)) > 0 &&
+	       zoneinfo_pcp_parse(buf) == 4385 && zoneinfo_pcp_parse("Node 0\n") == -EINVAL,
+	       "zoneinfo 6.18: 4385 pages on per-CPU lists (awk's sum of its count: "
+	       "lines); none: -EINVAL");
 	tap_ok(procmem_read(FIX "ksm_stat-6.18", buf, sizeof(buf)) > 0 &&
 	       !ksm_stat_parse(buf, &k) && k.merging_pages == 15305 &&
 	       k.process_profit == 57427744 && k.zero_pages == 17,
@@ -162,7 +166,7 @@ static void test_ended(void)
 
 int main(void)
 {
-	tap_plan(19);
+	tap_plan(20);
 	test_parsers();
 	test_checks();
 	test_touch(48);
