@@ -48,8 +48,13 @@ ASAN_ENV_OPTIONS := abort_on_error=0:detect_leaks=1:halt_on_error=1
 ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t
 # compare and merge: the analysis side's memory handling (issue 15)
 ASAN_SYSTEM_TESTS += compare.t merge.t
-# resume and shards: the run plan and the superseded rows (issue 17)
-ASAN_SYSTEM_TESTS += resume.t shard.t
+# resume and shards: the run plan and the superseded rows (issue 17); they run
+# under ASan in check-long (85 s of the sanitizer share on a busy machine)
+ASAN_SYSTEM_LONG := resume.t shard.t
+# The sanitizer and fuzz builds are sub-makes: they get every CPU unless the
+# caller gave -j itself (then its jobserver is shared).
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+SUB_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 # Long tests: `make check-long`, not `make check` (docs/performance.md, "Test
 # suite time", has each file's time). Each is here for the reason beside it.
 # the model workloads: minutes of inference against the reference models
@@ -244,7 +249,8 @@ check: all tests fuzz-if-clang
 # The long tests, then the sanitizer build's share of them.
 check-long: all tests asan
 	prove --timer --exec '' $(LONG_TESTS)
-	$(ASAN_ENV) prove --timer --exec '' $(ASAN_WORKLOAD_LONG)
+	$(ASAN_ENV) prove --timer --exec '' $(ASAN_WORKLOAD_LONG) \
+		$(addprefix tests/system/,$(ASAN_SYSTEM_LONG))
 
 # --- fuzzing -------------------------------------------------------------------
 # `make fuzz` builds the config parser's fuzz target (tests/fuzz/config.c) with
@@ -286,7 +292,7 @@ $(FUZZ_B)/%.o: %.c $(FEATURE_STAMP)
 # make check builds the target where clang can (the test says why not otherwise);
 # the generated schema first, so that the sub-make does not write it at the same time.
 fuzz-if-clang: $(B)/bench/schema-gen.c
-	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; \
+	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) $(SUB_JOBS) --no-print-directory fuzz; \
 	else echo "make fuzz: no $(FUZZ_CC): tests/fuzz/config.t will skip"; fi
 
 # The main job. Exit status 3 of `run` means "finished, some cells skipped":
@@ -303,7 +309,7 @@ guest: all
 # The sanitizer build, in its own directory. Its cvmbench finds analysis/ and
 # configs/ through CVMBENCH_SHARE_DIR (build-asan/analysis holds its objects).
 asan:
-	$(MAKE) B=$(ASAN_DIR) BIN=$(ASAN_DIR) CFLAGS='$(ASAN_CFLAGS)' all tests
+	$(MAKE) $(SUB_JOBS) B=$(ASAN_DIR) BIN=$(ASAN_DIR) CFLAGS='$(ASAN_CFLAGS)' all tests
 
 ASAN_ENV = CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn CVMBENCH_SHARE_DIR=$(CURDIR) \
 	ASAN_OPTIONS=$(ASAN_ENV_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
