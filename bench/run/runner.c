@@ -235,6 +235,12 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 	long entry;
 	int code;
 
+	/*
+	 * From the start: a shell starts a background job with SIGINT ignored,
+	 * so a Ctrl-C or kill -INT during the plan, the environment or the
+	 * journal was lost and the whole run went on.
+	 */
+	runner_stop_catch_signals();
 	code = run_plan_make(db, o, cfg, cells, n, &p);
 	if (code) {
 		run_plan_free(&p);
@@ -254,7 +260,6 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 		run_plan_free(&p);
 		return EXIT_FAILED;
 	}
-	runner_stop_catch_signals();
 	run_cells(db, run_id, cells, &p, o, &rc);
 	record_tracefs_mount(db, run_id);
 	rc.restore_failed = restore_at_end(db, run_id, entry);

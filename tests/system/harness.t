@@ -91,7 +91,12 @@ grep -q "signal 11" "$tmp/err"; ok $? = 0 "and the error says how the instance d
 printf '[experiment long]\nworkload = null\ninvocations = 1000000\n' > "$tmp/long.ini"
 $CVMBENCH run "$tmp/long.ini" --db "$tmp/l.db" 2>/dev/null &
 pid=$!
-sleep 1.5
+# into the cell first (calls stored): on a busy machine the start alone can
+# take longer than any fixed sleep
+for i in $(seq 600); do
+	[ "$(sqlite3 "$tmp/l.db" "SELECT count(*) FROM invocation" 2>/dev/null)" -gt 0 ] 2>/dev/null && break
+	sleep 0.1
+done
 kill -INT $pid
 wait $pid; rc=$?
 is "$rc $(sqlite3 "$tmp/l.db" "SELECT status FROM run; SELECT status FROM cell;" | tr '\n' ' ')" "130 interrupted interrupted " "SIGINT: exit 130, run and cell marked interrupted"
