@@ -2,7 +2,8 @@
 /*
  * analysis.c - open the results database read-only for the analysis
  * commands, add the TEMP views of analysis/views.sql, pick the run to look
- * at, and convert rows to cJSON objects keyed by column name.
+ * at, convert rows to cJSON objects keyed by column name, and make such a
+ * tree safe to print: as JSON (valid UTF-8) or on a terminal (text-safe.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include "db.h"
 #include "exitcode.h"
 #include "log.h"
+#include "text-safe.h"
 
 /* The whole of @path, NUL-terminated, or NULL (errno set). */
 static char *slurp(const char *path)
@@ -221,4 +223,68 @@ struct cJSON *analysis_query_json(struct sqlite3 *h, const char *sql,
 	}
 	sqlite3_finalize(st);
 	return arr;
+}
+
+/**
+ * analysis_json_print() - @o as JSON text, indented when @formatted, that
+ * always parses: cJSON escapes control characters as \u00XX, and each byte
+ * of a string that is not valid UTF-8 becomes U+FFFD (TEXT_UTF8; outside
+ * its strings the text is ASCII, so this is the same as repairing each
+ * string). The one JSON printer of analysis/. free() it; NULL: no memory.
+ */
+char *analysis_json_print(const struct cJSON *o, int formatted)
+{
+	char *raw = formatted ? cJSON_Print(o) : cJSON_PrintUnformatted(o), *out;
+
+	if (!raw)
+		return NULL;
+	out = text_dup(raw, TEXT_UTF8, 0);
+	cJSON_free(raw);
+	return out;
+}
+
+/**
+ * analysis_json_out() - print @o as indented JSON (analysis_json_print())
+ * and a newline to @out. Returns 0 or -ENOMEM.
+ */
+int analysis_json_out(FILE *out, const struct cJSON *o)
+{
+	char *text = analysis_json_print(o, 1);
+
+	if (!text)
+		return -ENOMEM;
+	fprintf(out, "%s\n", text);
+	free(text);
+	return 0;
+}
+
+/* *@s (allocated by cJSON's default hooks: malloc) as a terminal shows it. */
+static int term_string(char **s)
+{
+	char *t = text_dup(*s, TEXT_TERM, 0);
+
+	if (!t)
+		return -ENOMEM;
+	cJSON_free(*s);
+	*s = t;
+	return 0;
+}
+
+/**
+ * analysis_json_term() - rewrite every string and member name of @o in
+ * place as a terminal shows it (TEXT_TERM), before printing @o as text:
+ * widths taken from the tree are then those printed. Returns 0 or -ENOMEM.
+ */
+int analysis_json_term(struct cJSON *o)
+{
+	cJSON *c;
+	int ret = 0;
+
+	if (cJSON_IsString(o) && o->valuestring && !(o->type & cJSON_IsReference))
+		ret = term_string(&o->valuestring);
+	if (!ret && o->string && !(o->type & cJSON_StringIsConst))
+		ret = term_string(&o->string);
+	for (c = o->child; c && !ret; c = c->next)
+		ret = analysis_json_term(c);
+	return ret;
 }

@@ -2,12 +2,14 @@
 /*
  * analysis.h - what the analysis commands (show, export, plot, report)
  * share: a read-only database with the TEMP views of analysis/views.sql,
- * picking a run, and turning result rows into JSON.
+ * picking a run, turning result rows into JSON, and printing such a tree
+ * safely (JSON that parses; text a terminal cannot act on).
  */
 #ifndef CVMBENCH_ANALYSIS_H
 #define CVMBENCH_ANALYSIS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct db;
 struct sqlite3;
@@ -31,5 +33,8 @@ int analysis_prepare_in(const char *fn, struct sqlite3 *h, const char *sql, int6
 struct cJSON *analysis_row_json(struct sqlite3_stmt *st);
 struct cJSON *analysis_query_json(struct sqlite3 *h, const char *sql,
 				  int64_t run_id);
+char *analysis_json_print(const struct cJSON *o, int formatted);
+int analysis_json_out(FILE *out, const struct cJSON *o);
+int analysis_json_term(struct cJSON *o);
 
 #endif

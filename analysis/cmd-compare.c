@@ -134,18 +134,12 @@ static void add_head(cJSON *top, const struct compare_args *a)
 
 static int print_result(cJSON *top, const struct compare_args *a)
 {
-	char *text;
-
-	if (a->json) {
-		text = cJSON_Print(top);
-		if (text)
-			puts(text);
-		free(text);
-	} else if (a->csv) {
+	if (a->json)
+		analysis_json_out(stdout, top);
+	else if (a->csv)
 		cmp_print_csv(stdout, top);
-	} else {
+	else if (!analysis_json_term(top))
 		cmp_print_table(stdout, top);
-	}
 	if (fflush(stdout))
 		return EXIT_FAILED;
 	if (!cJSON_GetArraySize(cJSON_GetObjectItem(top, "pairs")) ||

@@ -224,7 +224,7 @@ static int json_table(FILE *f, struct sqlite3 *h, const struct export_table *t,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		cJSON *o = analysis_row_json(st);
 
-		text = o ? cJSON_PrintUnformatted(o) : NULL;
+		text = o ? analysis_json_print(o, 0) : NULL;
 		cJSON_Delete(o);
 		if (!text)
 			break;

@@ -174,14 +174,19 @@ static int show_all(struct analysis *an, const char *db, int json)
 {
 	cJSON *top = summary_build(an->db, -1), *all = cJSON_CreateArray(), *one;
 	const cJSON *r;
-	char *text;
 
 	if (!top || !all)
+		goto err;
+	if (!json && analysis_json_term(top))
 		goto err;
 	if (!json)
 		print_text(an->h, top, db, -1);
 	cJSON_ArrayForEach(r, cJSON_GetObjectItem(top, "runs")) {
 		one = summary_build(an->db, (int64_t)jnum(r, "id"));
+		if (one && !json && analysis_json_term(one)) {
+			cJSON_Delete(one);
+			one = NULL;
+		}
 		if (!one)
 			goto err;
 		if (!json)
@@ -193,10 +198,7 @@ static int show_all(struct analysis *an, const char *db, int json)
 	if (json) {
 		cJSON_AddItemToObject(top, "all_runs", all);
 		all = NULL;
-		text = cJSON_Print(top);
-		if (text)
-			puts(text);
-		free(text);
+		analysis_json_out(stdout, top);
 	}
 	cJSON_Delete(all);
 	cJSON_Delete(top);
@@ -223,7 +225,6 @@ static void add_boots_json(cJSON *top, struct sqlite3 *h, int64_t run_id)
 static int show_runs(struct analysis *an, const struct show_args *a, int64_t run_id)
 {
 	cJSON *top;
-	char *text;
 
 	if (a->run && !strcmp(a->run, "all"))
 		return show_all(an, a->db, a->json);
@@ -232,11 +233,8 @@ static int show_runs(struct analysis *an, const struct show_args *a, int64_t run
 		return EXIT_FAILED;
 	if (a->json) {
 		add_boots_json(top, an->h, run_id);
-		text = cJSON_Print(top);
-		if (text)
-			puts(text);
-		free(text);
-	} else {
+		analysis_json_out(stdout, top);
+	} else if (!analysis_json_term(top)) {
 		print_text(an->h, top, a->db, run_id);
 	}
 	cJSON_Delete(top);

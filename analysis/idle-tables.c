@@ -212,7 +212,6 @@ int idle_table_show(struct sqlite3 *h, int64_t run_id, const char *name, int jso
 		    FILE *out)
 {
 	cJSON *all, *t, *found = NULL;
-	char *text;
 
 	if (strcmp(name, "idle-policy") && strcmp(name, "exitcost") && strcmp(name, "memory")) {
 		pr_err("show: unknown table '%s': tables are idle-policy, exitcost, memory",
@@ -233,14 +232,10 @@ int idle_table_show(struct sqlite3 *h, int64_t run_id, const char *name, int jso
 		cJSON_Delete(all);
 		return -ENODATA;
 	}
-	if (json) {
-		text = cJSON_Print(found);
-		if (text)
-			fprintf(out, "%s\n", text);
-		free(text);
-	} else {
+	if (json)
+		analysis_json_out(out, found);
+	else if (!analysis_json_term(found))
 		print_text(out, found);
-	}
 	cJSON_Delete(all);
 	return 0;
 }

@@ -1,24 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * report-html.c - the HTML backend of the report: one self-contained page,
- * every text escaped (& < > " ').
+ * every text escaped by TEXT_HTML of text-safe.h (& < > " ' as references,
+ * control characters shown as escapes; preformatted text keeps LF and TAB).
  */
 #include <stdio.h>
 
 #include "report.h"
+#include "text-safe.h"
 
 static void esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	text_put(f, s, TEXT_HTML, 0);
 }
 
 static const char style[] =
@@ -76,7 +69,7 @@ static void html_para(FILE *f, const char *text)
 static void html_pre(FILE *f, const char *text)
 {
 	fputs("<pre>", f);
-	esc(f, text);
+	text_put(f, text, TEXT_HTML, TEXT_LINES);
 	fputs("</pre>\n", f);
 }
 

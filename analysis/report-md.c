@@ -1,33 +1,28 @@
 // SPDX-License-Identifier: MIT
 /*
  * report-md.c - the Markdown backend of the report (CommonMark with GFM
- * tables). Text is backslash-escaped where Markdown would read it as
- * markup (\ ` * _ [ ] < > | #); line breaks in a table cell become
- * spaces; preformatted text goes in a fence longer than any run of
- * backticks inside it.
+ * tables). Every text stays on its line with its markup escaped (TEXT_MD
+ * of text-safe.h: control characters shown as escapes, \ ` * _ [ ] < > |
+ * # & ~ backslash-escaped); text inside HTML (a fold's summary) is
+ * escaped as HTML; preformatted text goes in a fence longer than any run
+ * of backticks inside it, with its control characters but LF and TAB
+ * shown as escapes.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "report.h"
+#include "text-safe.h"
 
-static void esc(FILE *f, const char *s, int in_table)
+static void esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		if (in_table && (*s == '\n' || *s == '\r')) {
-			fputc(' ', f);
-			continue;
-		}
-		if (strchr("\\`*_[]<>|#", *s))
-			fputc('\\', f);
-		fputc(*s, f);
-	}
+	text_put(f, s, TEXT_MD, 0);
 }
 
 static void md_begin(FILE *f, const char *title)
 {
 	fputs("# ", f);
-	esc(f, title, 1);
+	esc(f, title);
 	fputs("\n\n", f);
 }
 
@@ -55,13 +50,13 @@ static void md_heading(FILE *f, int level, const char *id, const char *text)
 	for (i = 0; i < level; i++)
 		fputc('#', f);
 	fputc(' ', f);
-	esc(f, text, 1);
+	esc(f, text);
 	fputs("\n\n", f);
 }
 
 static void md_para(FILE *f, const char *text)
 {
-	esc(f, text, 0);
+	esc(f, text);
 	fputs("\n\n", f);
 }
 
@@ -75,7 +70,9 @@ static void md_pre(FILE *f, const char *text)
 	}
 	for (i = 0; i < (longest < 3 ? 3 : longest + 1); i++)
 		fputc('`', f);
-	fprintf(f, "\n%s%s", text, len && text[len - 1] == '\n' ? "" : "\n");
+	fputc('\n', f);
+	text_put(f, text, TEXT_TERM, TEXT_LINES);
+	fputs(len && text[len - 1] == '\n' ? "" : "\n", f);
 	for (i = 0; i < (longest < 3 ? 3 : longest + 1); i++)
 		fputc('`', f);
 	fputs("\n\n", f);
@@ -88,7 +85,7 @@ static void md_row(FILE *f, const char *const *cells, int ncols)
 	fputc('|', f);
 	for (i = 0; i < ncols; i++) {
 		fputc(' ', f);
-		esc(f, cells[i], 1);
+		esc(f, cells[i]);
 		fputs(" |", f);
 	}
 	fputc('\n', f);
@@ -116,7 +113,7 @@ static void md_toc(FILE *f, const char *const *ids, const char *const *texts, in
 
 	for (i = 0; i < n; i++) {
 		fputs("- [", f);
-		esc(f, texts[i], 1);
+		esc(f, texts[i]);
 		fputs("](#", f);
 		anchor(f, ids[i]);
 		fputs(")\n", f);
@@ -127,7 +124,7 @@ static void md_toc(FILE *f, const char *const *ids, const char *const *texts, in
 static void md_fold_begin(FILE *f, const char *summary, int open)
 {
 	fprintf(f, "<details%s><summary>", open ? " open" : "");
-	esc(f, summary, 1);
+	text_put(f, summary, TEXT_HTML, 0);
 	fputs("</summary>\n\n", f);
 }
 
@@ -139,11 +136,11 @@ static void md_fold_end(FILE *f)
 static void md_image(FILE *f, const char *name, const char *what, const char *source)
 {
 	fputs("![", f);
-	esc(f, what, 1);
+	esc(f, what);
 	fprintf(f, "](%s.png)\n\n", name);
-	esc(f, what, 0);
+	esc(f, what);
 	fputs("  \n", f);
-	esc(f, source, 0);
+	esc(f, source);
 	fprintf(f, " ([SVG](%s.svg), [PNG](%s.png))\n\n", name, name);
 }
 

@@ -6,7 +6,9 @@
  * all the run's cells; and `repeat` when repeats > 1), then status, N,
  * median with its 95 % interval and achieved coverage (as `compare` prints
  * it), p99, the function's own median and the cell's fidelity flags; a
- * legend under the table says what each status and column means.
+ * legend under the table says what each status and column means. Its
+ * text is as a terminal shows it (TEXT_TERM; the caller rewrites @run
+ * with analysis_json_term()).
  */
 #include <errno.h>
 #include <math.h>
@@ -22,6 +24,7 @@
 #include "show-cells.h"
 #include "stats.h"
 #include "summary.h"
+#include "text-safe.h"
 
 #define SHOW_MAX_COLS 24
 
@@ -121,7 +124,8 @@ static int read_cols(sqlite3_stmt *st, const struct cell_pos *ids, struct show_c
 		}
 		i = cell_index(ids, s->ncells, sqlite3_column_int64(st, 0));
 		if (i >= 0 && !col->vals[i])
-			col->vals[i] = strdup((const char *)sqlite3_column_text(st, 2) ?: "");
+			col->vals[i] = text_dup((const char *)sqlite3_column_text(st, 2),
+					       TEXT_TERM, 0);
 	}
 	if (col)
 		col_close(s, col);

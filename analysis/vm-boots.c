@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 
 #include "analysis.h"
+#include "text-safe.h"
 #include "vm-boots.h"
 
 #define PHASE_NAME_(id, name, guest) [VM_BOOT_##id] = name,
@@ -160,10 +161,11 @@ static void print_header(void)
 
 static void print_rec(const struct vm_boot_rec *r)
 {
-	char v[32];
+	char v[32], *key = text_dup(r->cell_key, TEXT_TERM, 0);
 	int i, g, w;
 
-	printf("  %-16s %3d %5d %7d", r->cell_key, r->vm_idx, r->vcpus, r->memory_mib);
+	printf("  %-16s %3d %5d %7d", key ? key : "?", r->vm_idx, r->vcpus, r->memory_mib);
+	free(key);
 	for (g = 0; g < 2; g++)
 		for (i = 1; i < VM_BOOT_NPHASES; i++) {
 			if (guest_clock[i] != g)

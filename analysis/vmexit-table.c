@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -15,6 +16,7 @@
 
 #include "analysis.h"
 #include "log.h"
+#include "text-safe.h"
 #include "vmexit-metrics.h"
 #include "vmexit-table.h"
 
@@ -44,19 +46,32 @@ static const char *col(sqlite3_stmt *st, int i)
 	return t ? t : "-";
 }
 
+/* The row as a line of the table, its text as a terminal shows it. */
+static void print_line(FILE *out, sqlite3_stmt *st)
+{
+	char *t;
+	size_t i;
+
+	for (i = 0; i < NCOL; i++) {
+		/* the last column: the flag, else the skip */
+		t = text_dup(i == NCOL - 1 && sqlite3_column_type(st, 12) == SQLITE_NULL ?
+			     col(st, 13) : col(st, (int)i), TEXT_TERM, 0);
+		fprintf(out, "%s%*s", i ? " " : "  ", widths[i], t ? t : "?");
+		free(t);
+	}
+	fputs("\n", out);
+}
+
 static void print_row(FILE *out, sqlite3_stmt *st, cJSON *arr)
 {
 	cJSON *o = arr ? cJSON_CreateObject() : NULL;
 	size_t i;
 
+	if (!arr) {
+		print_line(out, st);
+		return;
+	}
 	for (i = 0; i < NCOL; i++) {
-		if (!arr) {      /* the last column: the flag, else the skip */
-			fprintf(out, "%s%*s", i ? " " : "  ", widths[i], i == NCOL - 1 &&
-				sqlite3_column_type(st, 12) == SQLITE_NULL ? col(st, 13) :
-				col(st, (int)i));
-			fputs(i == NCOL - 1 ? "\n" : "", out);
-			continue;
-		}
 		if (sqlite3_column_type(st, (int)i) == SQLITE_INTEGER && i != 0)
 			cJSON_AddNumberToObject(o, heads[i],
 						(double)sqlite3_column_int64(st, (int)i));
@@ -72,6 +87,19 @@ static void print_row(FILE *out, sqlite3_stmt *st, cJSON *arr)
 	}
 }
 
+/* One vmexit skip (cell key, reason) on stderr, as a terminal shows it. */
+static void say_skip(sqlite3_stmt *st, int first)
+{
+	char *key = text_dup(sqlite3_column_text(st, 0) ?
+			     (const char *)sqlite3_column_text(st, 0) : "run", TEXT_TERM, 0);
+	char *why = text_dup((const char *)sqlite3_column_text(st, 1), TEXT_TERM, 0);
+
+	pr_warn("show: %s%s: vmexit skipped: %s", first ? "no vmexit rows; " : "",
+		key ? key : "?", why ? why : "?");
+	free(key);
+	free(why);
+}
+
 /* Why run @run_id has no vmexit rows, on stderr. */
 static void say_why(sqlite3 *h, int64_t run_id)
 {
@@ -82,10 +110,7 @@ static void say_why(sqlite3 *h, int64_t run_id)
 			      "ON c.id = s.cell_id WHERE s.run_id = ? AND s.probe = '"
 			      VMEXIT_PROBE "' ORDER BY s.id", run_id, &st)) {
 		while (sqlite3_step(st) == SQLITE_ROW)
-			pr_warn("show: %s%s: vmexit skipped: %s", n++ ? "" : "no vmexit rows; ",
-				sqlite3_column_text(st, 0) ?
-				(const char *)sqlite3_column_text(st, 0) : "run",
-				(const char *)sqlite3_column_text(st, 1));
+			say_skip(st, !n++);
 		sqlite3_finalize(st);
 	}
 	if (!n)
@@ -123,7 +148,6 @@ int vmexit_table_show(struct sqlite3 *h, int64_t run_id, int json, FILE *out)
 {
 	cJSON *arr = json ? cJSON_CreateArray() : NULL;
 	sqlite3_stmt *st;
-	char *text;
 	int n = 0;
 
 	if (!vmexit_table_present(h)) {
@@ -143,10 +167,8 @@ int vmexit_table_show(struct sqlite3 *h, int64_t run_id, int json, FILE *out)
 	sqlite3_finalize(st);
 	if (!n)
 		say_why(h, run_id);
-	if (n && json && (text = cJSON_Print(arr))) {
-		fprintf(out, "%s\n", text);
-		cJSON_free(text);
-	}
+	if (n && json)
+		analysis_json_out(out, arr);
 	cJSON_Delete(arr);
 	return n ? 0 : -ENODATA;
 }

@@ -48,9 +48,21 @@
 #                corunner 0 and with corunner 8 of kind kv, with copies of the
 #                first cell's measured calls (latency x 1, 1.5, 1.2, 2.5); and a
 #                fifth, ple = off next to a cpu co-runner, that is not drawn
+#   text         put the hostile text PAYLOAD (below: a terminal title, a
+#                screen clear, CR LF and a forged TAP line, Markdown fences
+#                and table, link and HTML markup, C1 NEL, DEL, invalid UTF-8:
+#                \xff, a truncated \xe2\x82, an overlong \xc0\xaf) into the
+#                text of every run: every cell's experiment and workload, the
+#                first cell's key and its cell_param wait, a skip reason and
+#                an error message of that cell, an environment value, the
+#                run's command line and config path. Run it after the other
+#                modes (Python's sqlite3 reads no invalid UTF-8).
 # Written for tests only: it writes rows the way cvmbench would.
 import sqlite3, sys
 
+# mode text: what a hostile database holds in its text (bytes, not UTF-8)
+PAYLOAD = (b"pwned\x1b]0;title\x07\x1b[2J\r\nok 1 - forged\n```\n~~~\n| a | b |\n"
+           b"===\n[l](u) <b>x</b> # \xc2\x85\x7f \xff\xe2\x82 \xc0\xaf end")
 db = sqlite3.connect(sys.argv[1])
 mode = sys.argv[2]
 name = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -289,6 +301,25 @@ elif mode == "ple":
             row.update(cell_id=c, latency_ns=int(row["latency_ns"] * f))
             db.execute("INSERT INTO invocation (%s) VALUES (%s)" % (
                 ", ".join(row), ", ".join("?" * len(row))), list(row.values()))
+elif mode == "text":
+    # stored as TEXT with its bytes as they are (a BLOB cast to TEXT)
+    t = "CAST(? AS TEXT)"
+    for (r,) in db.execute("SELECT id FROM run").fetchall():
+        first = db.execute("SELECT min(id) FROM cell WHERE run_id = ?", (r,)).fetchone()[0]
+        db.execute("UPDATE cell SET experiment = %s, workload = %s WHERE run_id = ?"
+                   % (t, t), (PAYLOAD, PAYLOAD, r))
+        db.execute("UPDATE cell SET cell_key = %s WHERE id = ?" % t, (PAYLOAD, first))
+        db.execute("UPDATE cell_param SET value = %s WHERE cell_id = ? AND key = 'wait'"
+                   % t, (PAYLOAD, first))
+        db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES "
+                   "(?, ?, 'cpu', %s)" % t, (r, first, PAYLOAD))
+        db.execute("INSERT INTO error (run_id, cell_id, at, source, message) VALUES "
+                   "(?, ?, '2026-12-01T00:00:00.000000Z', 'craft-db.py:1 text', %s)" % t,
+                   (r, first, PAYLOAD))
+        db.execute("INSERT OR REPLACE INTO environment VALUES (?, 'craft.text', %s, "
+                   "'craft')" % t, (r, PAYLOAD))
+        db.execute("UPDATE run SET command_line = %s, config_path = %s WHERE id = ?"
+                   % (t, t), (PAYLOAD, PAYLOAD, r))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()

@@ -5,11 +5,12 @@
 #    lib/clock.h (harness, probes, analysis) and workloads/wlclock.h
 #    (cvmfn and the workloads) and nowhere else.
 #  - metric names read by the analysis come from the probe's -metrics.h.
+#  - analysis/ prints JSON through one printer (valid UTF-8).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-plan 6
+plan 7
 
 calls=$(grep -rln --include='*.c' --include='*.h' 'clock_gettime *(' lib journal tracing bench probes analysis workloads |
 	sort | tr '\n' ' ')
@@ -19,6 +20,11 @@ is "$calls" "lib/clock.h workloads/wlclock.h " \
 # - one way to prepare a query in analysis/: analysis_prepare() (analysis.c)
 preps=$(grep -ln 'sqlite3_prepare' analysis/*.c | tr '\n' ' ')
 is "$preps" "analysis/analysis.c " "analysis/ prepares queries only through analysis_prepare()"
+
+# - one JSON printer in analysis/: analysis_json_print() (analysis.c), whose
+#   output is valid UTF-8 whatever a database's strings hold (issue 25.3)
+prints=$(grep -ln 'cJSON_Print' analysis/*.c | tr '\n' ' ')
+is "$prints" "analysis/analysis.c " "analysis/ prints JSON only through analysis_json_print()"
 
 # - metric names shared by a probe and the analysis come from the probe's
 #   metrics/NAME-metrics.h: no SQL in analysis/ names a probe or a metric by a
