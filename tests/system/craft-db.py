@@ -48,6 +48,13 @@
 #                corunner 0 and with corunner 8 of kind kv, with copies of the
 #                first cell's measured calls (latency x 1, 1.5, 1.2, 2.5); and a
 #                fifth, ple = off next to a cpu co-runner, that is not drawn
+#   numbers KIND [some]  set the numbers the figures draw (latencies of calls,
+#                container starts and their phases and locks, VM boot times,
+#                metric values, memory samples, VM exit counts and times) to
+#                KIND: zero, negative (their negation), inf (9e999: SQLite
+#                keeps an infinite REAL), nan (NULL: SQLite stores NaN as
+#                NULL; NOT NULL columns keep their value) or huge (1e300);
+#                with some, only every other row (the rest still draws)
 # Written for tests only: it writes rows the way cvmbench would.
 import sqlite3, sys
 
@@ -289,6 +296,22 @@ elif mode == "ple":
             row.update(cell_id=c, latency_ns=int(row["latency_ns"] * f))
             db.execute("INSERT INTO invocation (%s) VALUES (%s)" % (
                 ", ".join(row), ", ".join("?" * len(row))), list(row.values()))
+elif mode == "numbers":
+    kind = name.split()[0]
+    some = " AND rowid % 2 = 0" if name.endswith(" some") else ""
+    new = {"zero": "0", "negative": "-(%s)", "inf": "9e999", "nan": "NULL",
+           "huge": "1e300"}[kind]
+    for table, col, null_ok in [
+            ("invocation", "latency_ns", 1), ("invocation", "fn_ns", 1),
+            ("metric", "value", 0), ("runc_start", "total_ns", 0),
+            ("runc_start", "cold_start_ns", 1), ("runc_start", "blocked_ns", 0),
+            ("runc_phase", "duration_ns", 0), ("runc_lock", "blocked_ns", 0),
+            ("vm_boot", "t_ns", 0), ("memory_sample", "value", 0),
+            ("vmexit", "count", 1), ("vmexit", "time_ns", 1)]:
+        if kind == "nan" and not null_ok:
+            continue
+        db.execute("UPDATE %s SET %s = %s WHERE %s IS NOT NULL%s" % (
+            table, col, new.replace("%s", col) if "%s" in new else new, col, some))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()
