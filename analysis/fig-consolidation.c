@@ -30,5 +30,5 @@ int fig_consolidation_data(struct figure_ctx *ctx)
 
 const struct figure figure_consolidation = {
 	"consolidation", "host memory of N instances in N VMs against 1 VM, KSM on, "
-	"off, model", "memory-bars.gp", fig_consolidation_data,
+	"off, model", "memory-bars.gp", fig_consolidation_data, 0,
 };

@@ -122,5 +122,5 @@ int fig_idle_policy_data(struct figure_ctx *ctx)
 const struct figure figure_idle_policy = {
 	"idle-policy",
 	"Table III: latency and halt entries per call for each guest idle policy",
-	"idle-policy.gp", fig_idle_policy_data,
+	"idle-policy.gp", fig_idle_policy_data, 0,
 };

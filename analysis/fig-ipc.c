@@ -182,5 +182,5 @@ int fig_ipc_data(struct figure_ctx *ctx)
 const struct figure figure_ipc = {
 	"ipc",
 	"instructions per cycle and LLC misses per kilo-instruction per cell (pmu probe)",
-	"ipc.gp", fig_ipc_data,
+	"ipc.gp", fig_ipc_data, 0,
 };

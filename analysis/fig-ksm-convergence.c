@@ -142,5 +142,5 @@ int fig_ksm_convergence_data(struct figure_ctx *ctx)
 
 const struct figure figure_ksm_convergence = {
 	"ksm-convergence", "KSM's pages_sharing and the summed PSS over time in ksm = on "
-	"cells", "ksm-convergence.gp", fig_ksm_convergence_data,
+	"cells", "ksm-convergence.gp", fig_ksm_convergence_data, 0,
 };

@@ -29,5 +29,5 @@ int fig_memory_mixed_data(struct figure_ctx *ctx)
 
 const struct figure figure_memory_mixed = {
 	"memory-mixed", "Fig. 3 e: host memory of several VMs by function, KSM on, "
-	"off, model", "memory-bars.gp", fig_memory_mixed_data,
+	"off, model", "memory-bars.gp", fig_memory_mixed_data, 0,
 };

@@ -17,6 +17,7 @@
 
 #include "figures.h"
 #include "memory-cells.h"
+#include "plot-data.h"
 
 static const char *const SQL =
 	"WITH " MEMORY_CELLS_CTE ", "
@@ -49,6 +50,8 @@ static void write_row(struct figure_ctx *ctx, void *arg, sqlite3_stmt *st)
 			   "n nref", vms);
 	fprintf(ctx->data, "%d %.6f %d %d\n", vms, pct, sqlite3_column_int(st, 4),
 		sqlite3_column_int(st, 5));
+	if (fabs(pct) > PLOT_DATA_HUGE)    /* NaN or not drawn: plot-data.c */
+		return;
 	m->lo = fmin(m->lo, pct);
 	m->hi = fmax(m->hi, pct);
 }
@@ -77,5 +80,5 @@ int fig_memory_overhead_data(struct figure_ctx *ctx)
 const struct figure figure_memory_overhead = {
 	"memory-overhead", "Fig. 3 d: host memory overhead % of ksm off and model "
 	"against ksm on, per workload and VMs",
-	"memory-overhead.gp", fig_memory_overhead_data,
+	"memory-overhead.gp", fig_memory_overhead_data, FIGURE_SIGNED,
 };

@@ -65,5 +65,5 @@ int fig_memory_data(struct figure_ctx *ctx)
 
 const struct figure figure_memory = {
 	"memory-scaling", "Fig. 3 a-c: host memory (summed PSS) against VMs, KSM on, off, model",
-	"memory.gp", fig_memory_data,
+	"memory.gp", fig_memory_data, 0,
 };

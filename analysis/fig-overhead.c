@@ -239,5 +239,5 @@ const struct figure figure_overhead = {
 	"overhead",
 	"CVM (and model) latency overhead per function: median ratio to the regular twin, "
 	"95 % bootstrap interval, N per side (all runs of the database)",
-	"overhead.gp", fig_overhead_data,
+	"overhead.gp", fig_overhead_data, 0,
 };

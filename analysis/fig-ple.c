@@ -223,5 +223,5 @@ const struct figure figure_ple = {
 	"ple",
 	"median latency with pause-loop exiting on and off, alone and next to a kv co-runner "
 	"(the study's Fig. 7)",
-	"ple.gp", fig_ple_data,
+	"ple.gp", fig_ple_data, 0,
 };

@@ -100,5 +100,5 @@ int fig_runc_contention_data(struct figure_ctx *ctx)
 
 const struct figure figure_runc_contention = {
 	"runc-contention", "Fig. 9: time blocked on kernel locks per container start",
-	"runc-contention.gp", fig_runc_contention_data,
+	"runc-contention.gp", fig_runc_contention_data, 0,
 };

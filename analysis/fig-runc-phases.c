@@ -138,5 +138,5 @@ int fig_runc_phases_data(struct figure_ctx *ctx)
 const struct figure figure_runc_phases = {
 	"runc-phases",
 	"container cold start (runc, crun) by phase, stacked, per runtime and variant",
-	"runc-phases.gp", fig_runc_phases_data,
+	"runc-phases.gp", fig_runc_phases_data, 0,
 };

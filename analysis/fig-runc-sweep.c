@@ -88,11 +88,9 @@ static int other_baseline(struct figure_ctx *ctx, const struct runc_cell *v,
 /* The key's text for the ringed points, as a quoted gnuplot string. */
 static void baseline_var(struct figure_ctx *ctx, const char *from)
 {
-	char text[600], *p;
+	char text[600];
 
 	snprintf(text, sizeof(text), "%s%s", from[0] ? "ringed: baseline from " : "", from);
-	for (p = text; *p; p++)     /* a key entry, not a record: no control character */
-		*p = (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p;
 	figure_var_str(ctx, "baseline", text);
 }
 
@@ -212,20 +210,20 @@ int fig_runc_parallel_data(struct figure_ctx *ctx)
 
 const struct figure figure_runc_cpus = {
 	"runc-cpus", "Fig. 8a: container cold start against the CPUs of the runtime",
-	"runc-sweep.gp", fig_runc_cpus_data,
+	"runc-sweep.gp", fig_runc_cpus_data, 0,
 };
 
 const struct figure figure_runc_quota = {
 	"runc-quota", "Fig. 8b: container cold start against the runtime's CPU quota",
-	"runc-sweep.gp", fig_runc_quota_data,
+	"runc-sweep.gp", fig_runc_quota_data, 0,
 };
 
 const struct figure figure_runc_corunner = {
 	"runc-corunner", "Fig. 8c: container cold start next to CPU-bound threads",
-	"runc-sweep.gp", fig_runc_corunner_data,
+	"runc-sweep.gp", fig_runc_corunner_data, 0,
 };
 
 const struct figure figure_runc_parallel = {
 	"runc-parallel", "Fig. 8d: container cold start per start, K starts at once",
-	"runc-sweep.gp", fig_runc_parallel_data,
+	"runc-sweep.gp", fig_runc_parallel_data, 0,
 };

@@ -131,5 +131,5 @@ int fig_threads_sweep_data(struct figure_ctx *ctx)
 
 const struct figure figure_threads_sweep = {
 	"threads-sweep", "Fig. 6: latency against worker threads, per guest idle policy",
-	"threads-sweep.gp", fig_threads_sweep_data,
+	"threads-sweep.gp", fig_threads_sweep_data, 0,
 };

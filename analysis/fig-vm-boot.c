@@ -182,5 +182,5 @@ int fig_vm_boot_data(struct figure_ctx *ctx)
 const struct figure figure_vm_boot = {
 	"vm-boot",
 	"VM boot to ready by phase, stacked, per vCPUs and memory (backend = qemu)",
-	"vm-boot.gp", fig_vm_boot_data,
+	"vm-boot.gp", fig_vm_boot_data, 0,
 };

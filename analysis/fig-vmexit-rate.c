@@ -366,5 +366,5 @@ const struct figure figure_vmexit_rate = {
 	"vmexit-rate",
 	"Fig. 5: VM exits per second by class (idle, io, mmio, msr, ...) per cell, against "
 	"the slowdown of a confidential cell to its regular twin (as compare pairs them)",
-	"vmexit-rate.gp", fig_vmexit_rate_data,
+	"vmexit-rate.gp", fig_vmexit_rate_data, 0,
 };

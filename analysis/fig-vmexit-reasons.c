@@ -133,5 +133,5 @@ int fig_vmexit_reasons_data(struct figure_ctx *ctx)
 const struct figure figure_vmexit_reasons = {
 	"vmexit-reasons",
 	"VM exits of one cell by reason: counts, and time per reason where known (--only CELLKEY)",
-	"vmexit-reasons.gp", fig_vmexit_reasons_data,
+	"vmexit-reasons.gp", fig_vmexit_reasons_data, 0,
 };

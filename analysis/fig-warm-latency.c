@@ -156,15 +156,13 @@ static void label_unique(const struct wl_cell *v, size_t n, char (*lab)[256])
 /* What all cells share, for the title: "size test, 1 thread". */
 static void common(struct figure_ctx *ctx, const struct wl_cell *c, int d)
 {
-	char buf[160] = "", *p;
+	char buf[160] = "";
 
 	if (!(d & 2))
 		snprintf(buf, sizeof(buf), "size %s", c->size);
 	if (!(d & 4))
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%sthreads %s%.0d",
 			 buf[0] ? ", " : "", c->threads ? "" : "auto", c->threads);
-	for (p = buf; *p; p++)     /* a title, not a record: no control character */
-		*p = (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p;
 	figure_var_str(ctx, "common", buf);
 }
 
@@ -269,5 +267,5 @@ int fig_warm_latency_data(struct figure_ctx *ctx)
 const struct figure figure_warm_latency = {
 	"warm-latency",
 	"warm-start latency per cell: median, 25-75 % box, 5-95 % whiskers",
-	"warm-latency.gp", fig_warm_latency_data,
+	"warm-latency.gp", fig_warm_latency_data, 0,
 };

@@ -109,13 +109,17 @@ void figure_var_int(struct figure_ctx *ctx, const char *name, long long value)
 /**
  * figure_var_str() - set the gnuplot variable @name to the string @value,
  * written as a quoted constant by gp_string_quote(): never read as
- * gnuplot language. A control character in @value, a bad name or a full
- * buffer is latched in @ctx->vars_err as for figure_var_int().
+ * gnuplot language. A control character in @value is drawn as a space
+ * (gp_printable(), the rule of every label); a bad name or a full buffer
+ * is latched in @ctx->vars_err as for figure_var_int().
  */
 void figure_var_str(struct figure_ctx *ctx, const char *name, const char *value)
 {
-	char q[1024];
-	int ret = name_ok(name) ? gp_string_quote(q, sizeof(q), value) : -EINVAL;
+	char q[1024], v[sizeof(q)];
+	int ret = strlen(value) < sizeof(v) ? 0 : -ENOSPC;   /* never cut */
+
+	gp_printable(v, sizeof(v), value);
+	ret = ret ?: name_ok(name) ? gp_string_quote(q, sizeof(q), v) : -EINVAL;
 
 	ret = ret ?: vars_append(ctx, name, q);
 	if (ret)
@@ -138,7 +142,7 @@ static size_t line_len(const char *text, size_t width)
  * figure_var_text() - set the gnuplot variable @name to @text broken into
  * lines of about @width characters at blanks, for a label: each line is a
  * quoted constant (gp_string_quote()), joined by "\n" in the program.
- * Errors are latched as for figure_var_str().
+ * Control characters and errors as for figure_var_str().
  */
 void figure_var_text(struct figure_ctx *ctx, const char *name, const char *text,
 		     size_t width)
@@ -150,6 +154,7 @@ void figure_var_text(struct figure_ctx *ctx, const char *name, const char *text,
 	do {
 		n = line_len(text, width);
 		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		gp_printable(line, sizeof(line), line);
 		ret = ret ?: gp_string_quote(q, sizeof(q), line);
 		l = strlen(expr);
 		if (!ret && snprintf(expr + l, sizeof(expr) - l, "%s%s", l ? ".\"\\n\"." : "",

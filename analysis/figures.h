@@ -42,7 +42,11 @@ struct figure {
 	const char *script;       /* file name under analysis/ */
 	/* Write the data; 0, -ENODATA (ctx->why says why) or -errno. */
 	int (*write_data)(struct figure_ctx *ctx);
+	unsigned int flags;       /* FIGURE_* */
 };
+
+/* Its numbers may be below zero (a percentage over a reference): plot-data.c. */
+#define FIGURE_SIGNED 1u
 
 const struct figure *figure_find(const char *name);
 const struct figure *figure_at(size_t i);

@@ -5,8 +5,13 @@
  * (@name) and no backquote inside one; a quote is joined in as "'"; a
  * line break would end the command, so control characters are refused. In a data file a
  * label is a double-quoted field, which has no escape at all: a double
- * quote becomes a single one and a control character a space (the label
- * is for reading; the database keeps the exact text).
+ * quote becomes a single one.
+ *
+ * The one rule for control characters in text from the database, the
+ * same in every figure: a label is for reading (the database keeps the
+ * exact text), so each control character (below 0x20, and 0x7f) is drawn
+ * as a space, in a data-file field (gp_data_string()) and in a string
+ * variable of the program (gp_printable(), figure_var_str()) alike.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +22,28 @@
 static int is_control(unsigned char c)
 {
 	return c < 0x20 || c == 0x7f;
+}
+
+/* A character of a label as drawn: the rule at the top of this file. */
+static char printable(char c)
+{
+	return is_control((unsigned char)c) ? ' ' : c;
+}
+
+/**
+ * gp_printable() - @s into @buf (@len bytes, cut to fit, NUL-terminated)
+ * with every control character made printable by the rule at the top of
+ * this file, for a label given to gnuplot as a string variable.
+ */
+void gp_printable(char *buf, size_t len, const char *s)
+{
+	size_t i;
+
+	if (!len)
+		return;
+	for (i = 0; i + 1 < len && s[i]; i++)
+		buf[i] = printable(s[i]);
+	buf[i] = '\0';
 }
 
 /**
@@ -94,12 +121,7 @@ void gp_data_string(FILE *f, const char *s)
 			fputs("\u2026", f);        /* … */
 			i = tail;
 		}
-		if (s[i] == '"')
-			fputc('\'', f);
-		else if (is_control((unsigned char)s[i]))
-			fputc(' ', f);
-		else
-			fputc(s[i], f);
+		fputc(s[i] == '"' ? '\'' : printable(s[i]), f);
 	}
 	fputc('"', f);
 }

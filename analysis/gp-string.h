@@ -3,7 +3,8 @@
  * gp-string.h - the only two ways a string reaches gnuplot: as quoted
  * string constants of the `-e` program (gp_string_quote) or as a quoted
  * field of a figure's data file (gp_data_string). Neither lets the text
- * be read as gnuplot language, whatever the database holds.
+ * be read as gnuplot language, whatever the database holds. A control
+ * character in a label is drawn as a space (gp_printable()).
  */
 #ifndef CVMBENCH_GP_STRING_H
 #define CVMBENCH_GP_STRING_H
@@ -17,6 +18,7 @@
 #define GP_LABEL_TAIL 12
 
 int gp_string_quote(char *buf, size_t len, const char *s);
+void gp_printable(char *buf, size_t len, const char *s);
 void gp_data_string(FILE *f, const char *s);
 size_t gp_label_len(const char *s);
 

@@ -210,10 +210,7 @@ static int skip_reason(sqlite3 *h, int64_t run_id, const char *probe, char *buf,
 		found = 1;
 	}
 	sqlite3_finalize(st);
-	for (; *buf; buf++)         /* one line of text, for a figure's note */
-		if ((unsigned char)*buf < 0x20 || *buf == 0x7f)
-			*buf = ' ';
-	return found;
+	return found;             /* control characters: figure_var_text() */
 }
 
 void idle_halt_vars(struct figure_ctx *ctx, const struct idle_cell *v, size_t n)

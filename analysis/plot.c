@@ -30,7 +30,9 @@
 #include "figures.h"
 #include "gp-string.h"
 #include "out-file.h"
+#include "log.h"
 #include "paths.h"
+#include "plot-data.h"
 #include "plot.h"
 
 #define EXPR_MAX 16384
@@ -68,16 +70,26 @@ static int expr_add(char *buf, size_t len, const char *name, const char *value)
 	return gp_string_quote(buf + l, len - l, value);
 }
 
-/* The -e program: the three file settings, then the figure's own. */
+/* The label that says which points were left out (plot-data.c), if any. */
+#define NOTE_LABEL "; set label 99 note at screen 0.995, 0.012 right font ',8' " \
+	"textcolor rgb '#993300' noenhanced front"
+
+/*
+ * The -e program: the three file settings, the note on points left out
+ * (a label when there is one), then the figure's own settings.
+ */
 static int build_expr(char *buf, size_t len, const char *data, const char *out,
-		      const char *term, const char *vars)
+		      const char *term, const char *note, const char *vars)
 {
 	int ret;
 
 	buf[0] = '\0';
 	ret = expr_add(buf, len, "datafile", data) ?:
 	      expr_add(buf, len, "outfile", out) ?:
-	      expr_add(buf, len, "term", term);
+	      expr_add(buf, len, "term", term) ?:
+	      expr_add(buf, len, "note", note);
+	if (!ret && *note && strlen(buf) + sizeof(NOTE_LABEL) < len)
+		strcat(buf, NOTE_LABEL);
 	if (!ret && *vars && strlen(buf) + 2 + strlen(vars) >= len)
 		ret = -ENOSPC;
 	if (!ret && *vars) {
@@ -103,31 +115,51 @@ static void __attribute__((noreturn)) exec_child(int errfd, int logfd, const cha
 	_exit(127);
 }
 
-/* Copy gnuplot's output (@fd, from its start) to stderr; last line into @line. */
-static void relay_output(int fd, char *line, size_t len)
+/* gnuplot's output (@fd, from its start), NUL-terminated and malloc'd, or NULL. */
+static char *log_read(int fd)
 {
-	char buf[8192], *end, *beg;
-	size_t k;
-	ssize_t n;
+	char chunk[8192], *buf = NULL;
+	size_t n = 0;
+	ssize_t k;
+	FILE *m;
 
-	line[0] = '\0';
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return;
-	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
-		if (write(STDERR_FILENO, buf, (size_t)n) < 0)
+	if (lseek(fd, 0, SEEK_SET) < 0 || !(m = open_memstream(&buf, &n)))
+		return NULL;
+	while ((k = read(fd, chunk, sizeof(chunk))) > 0)
+		fwrite(chunk, 1, (size_t)k, m);
+	if (fclose(m))
+		return NULL;
+	return buf;
+}
+
+/*
+ * gnuplot's first error line of @log into @line: the first "FILE" line N:
+ * message that is not a warning, else the last line that is not blank.
+ */
+static void first_error(const char *log, char *line, size_t len)
+{
+	const char *p, *nl, *pick = NULL;
+	size_t k = 0;
+
+	for (p = log; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		k = nl ? (size_t)(nl - p) : strlen(p);
+		if (strspn(p, " \t") < k)
+			pick = p;
+		if (strstr(p, "\" line ") && strstr(p, "\" line ") < p + k &&
+		    !memmem(p, k, "warning:", 8))
 			break;
-		buf[n] = '\0';
-		for (end = buf + n; end > buf && (end[-1] == '\n' || end[-1] == ' '); end--)
-			;
-		*end = '\0';
-		beg = strrchr(buf, '\n');
-		beg = beg ? beg + 1 : buf;
-		k = (size_t)(end - beg) < len ? (size_t)(end - beg) : len - 1;
-		if (end > buf) {
-			memcpy(line, beg, k);
-			line[k] = '\0';
-		}
 	}
+	p = pick ? pick : "";
+	k = strcspn(p, "\n");
+	snprintf(line, len, "%.*s", (int)k, p);
+}
+
+/* Whether gnuplot's @log says that no point is left to draw. */
+static int log_nothing_drawn(const char *log)
+{
+	return (strstr(log, "all points ") && strstr(log, " value undefined")) ||
+	       strstr(log, "No valid points in histogram");
 }
 
 /* Fork and exec @argv in @dir, its output in @logfd; errno of exec or 0. */
@@ -166,39 +198,70 @@ static int tmp_open(char *path, size_t len, const char *what)
 	return mkstemp(path);
 }
 
-/* Run gnuplot on @argv in @dir; 0, -ENOENT (not found) or -EIO, @why set. */
+/*
+ * What gnuplot's exit @status and output @log (NULL: unread) mean: 0,
+ * -ENODATA (no point left to draw: its output is not shown) or -EIO; the
+ * output is copied to stderr otherwise, @why set.
+ */
+static int gnuplot_verdict(int status, const char *log, const char *rel,
+			   char *why, size_t whylen)
+{
+	char first[400] = "";
+	int failed = !WIFEXITED(status) || WEXITSTATUS(status);
+
+	if (failed && log && log_nothing_drawn(log)) {
+		snprintf(why, whylen, "no point is left that gnuplot can draw (every value "
+			 "is missing, or <= 0 on a log axis)");
+		return -ENODATA;
+	}
+	if (log)
+		fputs(log, stderr);
+	if (!failed)
+		return 0;
+	if (log)
+		first_error(log, first, sizeof(first));
+	snprintf(why, whylen, "gnuplot failed on %s (status %d)%s%s", rel,
+		 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+		 *first ? ": " : "", first);
+	return -EIO;
+}
+
+/* Run gnuplot on @argv in @dir; 0, -ENOENT (not found), -ENODATA or -EIO, @why set. */
 static int run_gnuplot(char *const argv[], const char *dir, const char *rel,
 		       char *why, size_t whylen)
 {
-	char log[PATH_MAX], last[400];
-	int fd, e, status = 0;
+	char path[PATH_MAX], *log;
+	int fd, e, ret, status = 0;
 
-	fd = tmp_open(log, sizeof(log), "gnuplot");
+	fd = tmp_open(path, sizeof(path), "gnuplot");
 	if (fd < 0) {
 		snprintf(why, whylen, "cannot create a temporary file: %s", strerror(errno));
 		return -EIO;
 	}
-	unlink(log);
+	unlink(path);
 	e = spawn(argv, dir, fd, &status);
-	relay_output(fd, last, sizeof(last));
+	log = log_read(fd);
 	close(fd);
 	if (e) {
+		free(log);
 		snprintf(why, whylen, "cannot run %s: %s%s", argv[0], strerror(e),
 			 e == ENOENT ? " (install gnuplot, e.g. apt-get install gnuplot-nox)" : "");
 		return -ENOENT;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(why, whylen, "gnuplot failed on %s (status %d)%s%s", rel,
-			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-			 *last ? ": " : "", last);
-		return -EIO;
-	}
-	return 0;
+	ret = gnuplot_verdict(status, log, rel, why, whylen);
+	free(log);
+	return ret;
 }
 
+/*
+ * Write the figure's data into a new temporary file (its name into @path)
+ * and hold it to the rule of plot-data.c: the points left out into @note.
+ */
 static int write_data(const struct figure *fig, struct figure_ctx *ctx,
-		      char *path, size_t len, char *why, size_t whylen)
+		      char *path, size_t len, char *note, size_t notelen,
+		      char *why, size_t whylen)
 {
+	struct plot_drop drop;
 	int ret, fd = tmp_open(path, len, "plot");
 
 	ctx->data = fd < 0 ? NULL : fdopen(fd, "w");
@@ -212,6 +275,10 @@ static int write_data(const struct figure *fig, struct figure_ctx *ctx,
 	ret = fig->write_data(ctx);
 	if (fclose(ctx->data) && !ret)
 		ret = -EIO;
+	if (!ret && plot_data_clean(path, !!(fig->flags & FIGURE_SIGNED), &drop))
+		ret = -EIO;
+	if (!ret)
+		plot_drop_note(&drop, note, notelen);
 	if (ret == -ENODATA)
 		snprintf(why, whylen, "%s", ctx->why);
 	else if (ret)
@@ -250,14 +317,15 @@ static int script_root(const struct figure *fig, char *rel, size_t rlen, char *r
 
 /* Build the -e program and run gnuplot; -EINVAL for an unquotable path. */
 static int draw(const char *root, const char *rel, const char *data, const char *out,
-		const char *term, const struct figure_ctx *ctx, char *why, size_t whylen)
+		const char *term, const char *note, const struct figure_ctx *ctx,
+		char *why, size_t whylen)
 {
 	char *argv[5], *expr = malloc(EXPR_MAX);
 	int ret;
 
 	if (!expr)
 		return -ENOMEM;
-	ret = build_expr(expr, EXPR_MAX, data, out, term, ctx->vars);
+	ret = build_expr(expr, EXPR_MAX, data, out, term, note, ctx->vars);
 	if (ret) {
 		snprintf(why, whylen, "%s: %s", out, ret == -EINVAL ?
 			 "a file name with a control character cannot be given to gnuplot" :
@@ -339,6 +407,8 @@ static int draw_into(const struct figure *fig, struct figure_ctx *ctx, struct ou
 		     struct figure_ctx *src)
 {
 	char rel[256], root[PATH_MAX], data[PATH_MAX], file[16], abs[PATH_MAX + 16];
+	char note[200] = "";
+	size_t l;
 	int ret;
 
 	snprintf(file, sizeof(file), "figure.%s", strcmp(term, "svg") ? "png" : "svg");
@@ -346,13 +416,18 @@ static int draw_into(const struct figure *fig, struct figure_ctx *ctx, struct ou
 	ret = script_root(fig, rel, sizeof(rel), root, sizeof(root), why, whylen);
 	if (ret)
 		return ret;
-	ret = write_data(fig, ctx, data, sizeof(data), why, whylen);
+	ret = write_data(fig, ctx, data, sizeof(data), note, sizeof(note), why, whylen);
 	if (src)
 		*src = *ctx;
 	if (!ret)
-		ret = draw(root, rel, data, abs, term, ctx, why, whylen);
+		ret = draw(root, rel, data, abs, term, note, ctx, why, whylen);
 	if (data[0])
 		unlink(data);
+	l = strlen(why);
+	if (ret == -ENODATA && *note && l + 3 < whylen)
+		snprintf(why + l, whylen - l, "; %s", note);
+	else if (!ret && *note)
+		pr_warn("%s: %s", fig->name, note);
 	return ret ?: move_in(o, priv, file, why, whylen);
 }
 

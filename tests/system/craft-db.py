@@ -57,6 +57,13 @@
 #                an error message of that cell, an environment value, the
 #                run's command line and config path. Run it after the other
 #                modes (Python's sqlite3 reads no invalid UTF-8).
+#   numbers KIND [some]  set the numbers the figures draw (latencies of calls,
+#                container starts and their phases and locks, VM boot times,
+#                metric values, memory samples, VM exit counts and times) to
+#                KIND: zero, negative (their negation), inf (9e999: SQLite
+#                keeps an infinite REAL), nan (NULL: SQLite stores NaN as
+#                NULL; NOT NULL columns keep their value) or huge (1e300);
+#                with some, only every other row (the rest still draws)
 # Written for tests only: it writes rows the way cvmbench would.
 import sqlite3, sys
 
@@ -320,6 +327,22 @@ elif mode == "text":
                    "'craft')" % t, (r, PAYLOAD))
         db.execute("UPDATE run SET command_line = %s, config_path = %s WHERE id = ?"
                    % (t, t), (PAYLOAD, PAYLOAD, r))
+elif mode == "numbers":
+    kind = name.split()[0]
+    some = " AND rowid % 2 = 0" if name.endswith(" some") else ""
+    new = {"zero": "0", "negative": "-(%s)", "inf": "9e999", "nan": "NULL",
+           "huge": "1e300"}[kind]
+    for table, col, null_ok in [
+            ("invocation", "latency_ns", 1), ("invocation", "fn_ns", 1),
+            ("metric", "value", 0), ("runc_start", "total_ns", 0),
+            ("runc_start", "cold_start_ns", 1), ("runc_start", "blocked_ns", 0),
+            ("runc_phase", "duration_ns", 0), ("runc_lock", "blocked_ns", 0),
+            ("vm_boot", "t_ns", 0), ("memory_sample", "value", 0),
+            ("vmexit", "count", 1), ("vmexit", "time_ns", 1)]:
+        if kind == "nan" and not null_ok:
+            continue
+        db.execute("UPDATE %s SET %s = %s WHERE %s IS NOT NULL%s" % (
+            table, col, new.replace("%s", col) if "%s" in new else new, col, some))
 else:
     sys.exit("craft-db.py: unknown mode " + mode)
 db.commit()

@@ -12,7 +12,8 @@
 #    entries from different sources name their source, one source is named
 #    once in the panel's title;
 #  - a gnuplot failure (a broken script under $CVMBENCH_SHARE_DIR) is an
-#    error of the report, with relative paths, and exit 1;
+#    error of the report, with relative paths and gnuplot's first error
+#    line, and exit 1 (no point left to draw is not one: plot-degenerate.t);
 #  - hostile names in the database (backend, workload, cell_param values,
 #    idle values, lock names, skip reasons) are never gnuplot language:
 #    every figure draws or says there is nothing to draw, no marker file
@@ -114,7 +115,7 @@ is "$rc:$?" "0:0" "one source: named once, in the halt panel's title" || sed 's/
 
 # --- a gnuplot failure is an error of the report ---------------------------
 mkdir -p "$tmp/share" && cp -r analysis "$tmp/share/"
-printf 'set terminal pngcairo\nset output outfile\nplot datafile using 1:(NaN) notitle\n' \
+printf 'set terminal pngcairo\nset output outfile\nplot datafile using 1:2 with nosuchstyle notitle\n' \
 	> "$tmp/share/analysis/warm-latency.gp"
 CVMBENCH_SHARE_DIR=$tmp/share ./cvmbench report "$tmp/rep3" --db "$tmp/base.db" 2> "$tmp/err"
 is "$?" 1 "report exits 1 when gnuplot fails on a figure"
@@ -122,7 +123,7 @@ errs=$(sed -n '/^## Errors/,$p' "$tmp/rep3/index.md")
 echo "$errs" | grep -q "figure warm-latency | warm-latency.png: gnuplot failed on analysis/warm-latency.gp"
 is "$?" 0 "the Errors section names the figure, its file and script by relative path" ||
 	echo "$errs" | sed 's/^/# /'
-echo "$errs" | grep -q '"analysis/warm-latency.gp" line 3: all points y value undefined'
+echo "$errs" | grep -q '"analysis/warm-latency.gp" line 3: unrecognized plot type'
 is "$?" 0 "... with gnuplot's own message"
 grep -q "$tmp/share" "$tmp/rep3/index.md" "$tmp/rep3/index.html"
 is "$?" 1 "no absolute path of the scripts in the pages"
