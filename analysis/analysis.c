@@ -115,7 +115,7 @@ static int64_t single_id(struct sqlite3 *h, const char *sql, int64_t arg)
 
 	if (analysis_prepare(h, sql, arg, &st))
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+	if (analysis_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return id;
@@ -150,18 +150,73 @@ int analysis_run_pick(struct analysis *a, const char *arg, int64_t *run_id)
 	return 0;
 }
 
+/* Query errors reported since the program started (analysis_query_failed()). */
+static unsigned int query_errors;
+
+/**
+ * analysis_error_in() - report that a query of @fn on @h failed, with the
+ * database's file name and SQLite's message, and remember it: the command
+ * then does not report success (analysis_finish()). Call it as
+ * analysis_error().
+ */
+void analysis_error_in(const char *fn, struct sqlite3 *h)
+{
+	const char *file = sqlite3_db_filename(h, "main");
+
+	query_errors++;
+	pr_err("%s: query failed (%s): %s", file && *file ? file : "database", fn,
+	       sqlite3_errmsg(h));
+}
+
+/**
+ * analysis_step_in() - sqlite3_step() of @st, reporting an error (not a
+ * row, not the end) as analysis_error_in() does. Call it as analysis_step().
+ */
+int analysis_step_in(const char *fn, struct sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		analysis_error_in(fn, sqlite3_db_handle(st));
+	return rc;
+}
+
+/**
+ * analysis_query_failed() - how many queries failed so far (each reported):
+ * compare two values to tell whether something in between failed.
+ */
+unsigned int analysis_query_failed(void)
+{
+	return query_errors;
+}
+
+/**
+ * analysis_finish() - close @a and give the exit status of a command whose
+ * work returned @ret: EXIT_FAILED instead of EXIT_OK or EXIT_SKIPPED when a
+ * query failed on the way (its output would be incomplete), said once.
+ */
+int analysis_finish(struct analysis *a, int ret)
+{
+	analysis_close(a);
+	if (!query_errors || (ret != EXIT_OK && ret != EXIT_SKIPPED))
+		return ret;
+	pr_err("%u quer%s failed (above): the output is incomplete", query_errors,
+	       query_errors == 1 ? "y" : "ies");
+	return EXIT_FAILED;
+}
+
 /**
  * analysis_prepare_in() - prepare @sql and bind @id to ?1 if it has one
  * (the run for most queries, a cell for some; 0 when the caller binds in
  * a loop). Call it as analysis_prepare(), which passes the caller's name
- * as @fn for the message. Returns 0 or -EINVAL, reported with @fn and
- * SQLite's message.
+ * as @fn for the message. Returns 0 or -EINVAL, reported with the file,
+ * @fn and SQLite's message (analysis_error_in()).
  */
 int analysis_prepare_in(const char *fn, struct sqlite3 *h, const char *sql, int64_t id,
 			struct sqlite3_stmt **st)
 {
 	if (sqlite3_prepare_v2(h, sql, -1, st, NULL) != SQLITE_OK) {
-		pr_err("query failed (%s): %s", fn, sqlite3_errmsg(h));
+		analysis_error_in(fn, h);
 		return -EINVAL;
 	}
 	if (sqlite3_bind_parameter_count(*st) >= 1)
@@ -214,10 +269,9 @@ struct cJSON *analysis_query_json(struct sqlite3 *h, const char *sql,
 	if (analysis_prepare(h, sql, run_id, &st))
 		return NULL;
 	arr = cJSON_CreateArray();
-	while (arr && (rc = sqlite3_step(st)) == SQLITE_ROW)
+	while (arr && (rc = analysis_step(st)) == SQLITE_ROW)
 		cJSON_AddItemToArray(arr, analysis_row_json(st));
 	if (arr && rc != SQLITE_DONE) {
-		pr_err("query failed: %s", sqlite3_errmsg(h));
 		cJSON_Delete(arr);
 		arr = NULL;
 	}

@@ -26,6 +26,14 @@ struct analysis {
 int analysis_open(struct analysis *a, const char *path);
 void analysis_close(struct analysis *a);
 int analysis_run_pick(struct analysis *a, const char *arg, int64_t *run_id);
+int analysis_finish(struct analysis *a, int ret);
+void analysis_error_in(const char *fn, struct sqlite3 *h);
+/* Report a failed query on @h: analysis.c's kernel-doc. */
+#define analysis_error(h) analysis_error_in(__func__, h)
+int analysis_step_in(const char *fn, struct sqlite3_stmt *st);
+/* sqlite3_step() that reports an error: analysis.c's kernel-doc. */
+#define analysis_step(st) analysis_step_in(__func__, st)
+unsigned int analysis_query_failed(void);
 int analysis_prepare_in(const char *fn, struct sqlite3 *h, const char *sql, int64_t id,
 			struct sqlite3_stmt **st);
 /* The one way to prepare a query in analysis/: analysis.c's kernel-doc. */

@@ -131,7 +131,7 @@ static void read_params(struct sqlite3_stmt *st, const int64_t *ids, size_t n,
 	const char *k;
 	long i;
 
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (analysis_step(st) == SQLITE_ROW) {
 		k = (const char *)sqlite3_column_text(st, 1);
 		if (!k)
 			continue;
@@ -187,7 +187,7 @@ long long cell_measured(struct sqlite3 *h, int64_t id)
 	if (analysis_prepare(h, "SELECT count(*) FROM invocation WHERE cell_id = ? "
 			     "AND phase = 'measured'", id, &st))
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (analysis_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return n;

@@ -61,7 +61,7 @@ static int read_rows(struct sqlite3_stmt *st, struct sample *lat,
 	int64_t cur = -1, id;
 	int rc, ret = 0;
 
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!ret && (rc = analysis_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
 		if (id != cur && cur >= 0)
 			ret = flush_cell(cur, lat, fn, out, n);
@@ -98,9 +98,7 @@ int latency_load(struct sqlite3 *h, int64_t run_id, const char *start,
 	if (start)
 		sqlite3_bind_text(st, 2, start, -1, SQLITE_STATIC);
 	ret = read_rows(st, &lat, &fn, out, n);
-	if (ret == -EIO)
-		pr_err("reading invocations: %s", sqlite3_errmsg(h));
-	else if (ret)
+	if (ret && ret != -EIO)         /* -EIO: reported by analysis_step() */
 		pr_err("reading invocations: out of memory");
 	sqlite3_finalize(st);
 	free(lat.v);

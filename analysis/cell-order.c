@@ -104,7 +104,7 @@ static int has_index(sqlite3 *h)
 
 	if (analysis_prepare(h, sql_has_index, 0, &st))
 		return -EIO;
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (analysis_step(st) == SQLITE_ROW)
 		ret = sqlite3_column_int(st, 0) > 0;
 	sqlite3_finalize(st);
 	return ret;
@@ -122,7 +122,7 @@ static int firsts_of(sqlite3 *h, int64_t run_id, struct first_row **f, size_t *n
 	if (indexed < 0 ||
 	    analysis_prepare(h, indexed ? sql_first : sql_first_old, run_id, &st))
 		return -EIO;
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
+	while (!ret && (rc = analysis_step(st)) == SQLITE_ROW)
 		ret = firsts_add(f, n, &cap, st);
 	if (!ret && rc != SQLITE_DONE)
 		ret = -EIO;
@@ -163,7 +163,7 @@ static int matrix_of(sqlite3 *h, int64_t run_id, struct cell **cells, size_t *n)
 	*n = 0;
 	if (analysis_prepare(h, "SELECT config_text FROM run WHERE id = ?1", run_id, &st))
 		return -EIO;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+	if (analysis_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) &&
 	    !config_load_string("(config of the run)", (const char *)sqlite3_column_text(st, 0),
 				&cfg, err, sizeof(err)))
 		ret = config_expand(cfg, cells, n, err, sizeof(err));

@@ -145,7 +145,7 @@ static int csv_table(struct sqlite3 *h, const struct export_table *t,
 	}
 	rows = csv_write_query(out.f, st);
 	if (rows < 0)
-		pr_err("exporting %s: %s", t->name, sqlite3_errmsg(h));
+		analysis_error(h);
 	sqlite3_finalize(st);
 	ret = out_close(&out, rows >= 0);
 	if (!ret && dir)
@@ -221,7 +221,7 @@ static int json_table(FILE *f, struct sqlite3 *h, const struct export_table *t,
 	if (analysis_prepare(h, t->sql, run_id, &st))
 		return -EINVAL;
 	fprintf(f, "\"%s\": [", t->name);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = analysis_step(st)) == SQLITE_ROW) {
 		cJSON *o = analysis_row_json(st);
 
 		text = o ? analysis_json_print(o, 0) : NULL;
@@ -233,8 +233,8 @@ static int json_table(FILE *f, struct sqlite3 *h, const struct export_table *t,
 		sep = ",\n";
 	}
 	fputs("\n]", f);
-	if (rc != SQLITE_DONE)
-		pr_err("exporting %s: %s", t->name, sqlite3_errmsg(h));
+	if (rc == SQLITE_ROW)             /* an error of SQLite: analysis_step() said it */
+		pr_err("exporting %s: out of memory", t->name);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
@@ -320,8 +320,6 @@ int cmd_export(int argc, char **argv)
 	}
 	ret = args.csv ? export_csv(an.h, &args, run_id) :
 			 export_json(an.h, &args, run_id);
-	analysis_close(&an);
-	if (ret == -EPERM)
-		return EXIT_USAGE;
-	return ret ? EXIT_FAILED : EXIT_OK;
+	return analysis_finish(&an, ret == -EPERM ? EXIT_USAGE :
+				    ret ? EXIT_FAILED : EXIT_OK);
 }

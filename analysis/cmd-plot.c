@@ -140,7 +140,5 @@ int cmd_plot(int argc, char **argv)
 	ret = analysis_open(&an, args.db);
 	if (ret)
 		return ret;
-	ret = render(fig, &an, &args);
-	analysis_close(&an);
-	return ret;
+	return analysis_finish(&an, render(fig, &an, &args));
 }

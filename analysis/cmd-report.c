@@ -235,7 +235,5 @@ int cmd_report(int argc, char **argv)
 	}
 	if (run_id < 0)
 		pr_warn("%s holds no run: the report says so", args.db);
-	ret = report(&an, &args, run_id);
-	analysis_close(&an);
-	return ret;
+	return analysis_finish(&an, report(&an, &args, run_id));
 }

@@ -341,6 +341,5 @@ int cmd_show(int argc, char **argv)
 		goto close;
 	ret = v->show(&an, &args, run_id);
 close:
-	analysis_close(&an);
-	return ret;
+	return analysis_finish(&an, ret);
 }

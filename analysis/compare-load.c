@@ -37,12 +37,10 @@ static int each_row(struct cmp_data *d, struct sqlite3 *h, const char *sql,
 
 	if (analysis_prepare(h, sql, 0, &st))
 		return -EINVAL;
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
+	while (!ret && (rc = analysis_step(st)) == SQLITE_ROW)
 		ret = fn(d, st, first);
-	if (!ret && rc != SQLITE_DONE) {
-		pr_err("query failed: %s", sqlite3_errmsg(h));
-		ret = -EIO;
-	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = -EIO;               /* reported by analysis_step() */
 	sqlite3_finalize(st);
 	return ret;
 }
@@ -242,8 +240,7 @@ int cmp_load(struct cmp_data *d, const char *path)
 	if (ret)
 		return ret;
 	ret = cmp_load_handle(d, an.h, path);
-	analysis_close(&an);
-	return ret ? EXIT_FAILED : EXIT_OK;
+	return analysis_finish(&an, ret ? EXIT_FAILED : EXIT_OK);
 }
 
 /* Whether runs @a and @b are one run (merged or copied): identity and facts. */

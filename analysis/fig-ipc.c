@@ -64,13 +64,10 @@ static int cell_median(struct figure_ctx *ctx, int64_t id, const char *name, dou
 			     "name = ?2", id, &st))
 		return -EIO;
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
+	while (!ret && (rc = analysis_step(st)) == SQLITE_ROW)
 		ret = values_add(&v, n, &cap, st);
-	if (!ret && rc != SQLITE_DONE) {
-		pr_err("ipc: reading %s of cell %lld: %s", name, (long long)id,
-		       sqlite3_errmsg(ctx->h));
-		ret = -EIO;
-	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = -EIO;               /* reported by analysis_step() */
 	sqlite3_finalize(st);
 	if (!ret && *n) {
 		stats_sort(v, *n);
@@ -115,7 +112,7 @@ static int cells_with_ipc(struct figure_ctx *ctx, struct ipc_cells *c)
 			     "m.cell_id = c.id AND m.probe = '" PMU_PROBE "' AND m.name = '"
 			     PMU_IPC "') ORDER BY c.id", ctx->run_id, &st))
 		return -EIO;
-	while (!ret && sqlite3_step(st) == SQLITE_ROW)
+	while (!ret && analysis_step(st) == SQLITE_ROW)
 		ret = cells_add(c, sqlite3_column_int64(st, 0),
 				(const char *)sqlite3_column_text(st, 1));
 	sqlite3_finalize(st);

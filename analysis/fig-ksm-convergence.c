@@ -57,7 +57,7 @@ static int series(struct figure_ctx *ctx, const char *sql, long long id, char **
 		fclose(f);
 		return -EIO;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && ++n)
+	while ((rc = analysis_step(st)) == SQLITE_ROW && ++n)
 		fprintf(f, "%.3f %.3f\n", sqlite3_column_double(st, 0),
 			sqlite3_column_double(st, 1));
 	sqlite3_finalize(st);
@@ -117,7 +117,7 @@ int fig_ksm_convergence_data(struct figure_ctx *ctx)
 
 	if (analysis_prepare(ctx->h, CELLS_SQL, ctx->run_id, &st))
 		return -EIO;
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!ret && (rc = analysis_step(st)) == SQLITE_ROW) {
 		if (n == KSMC_MAX_CELLS) {
 			left++;
 			continue;

@@ -87,7 +87,7 @@ static void cells_experiments(struct figure_ctx *ctx, const cJSON *arr, double n
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, (int64_t)jnum(c, "run"));
 		sqlite3_bind_text(st, 2, jstr(c, "cell_key"), -1, SQLITE_TRANSIENT);
-		if (sqlite3_step(st) != SQLITE_ROW)
+		if (analysis_step(st) != SQLITE_ROW)
 			continue;
 		figure_source(ctx, sqlite3_column_int64(st, 0),
 			      (long long)(n / cJSON_GetArraySize(arr)), "invocations");

@@ -90,7 +90,7 @@ static int load_rows(struct figure_ctx *ctx, const struct cell_latency *lat, siz
 
 	if (analysis_prepare(ctx->h, cells_sql, ctx->run_id, &st))
 		return -EIO;
-	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
+	while (!ret && analysis_step(st) == SQLITE_ROW) {
 		s = slot_of((const char *)sqlite3_column_text(st, 2),
 			    (const char *)sqlite3_column_text(st, 3),
 			    (const char *)sqlite3_column_text(st, 4));
@@ -140,7 +140,7 @@ static void why_missing(struct figure_ctx *ctx, const char *want)
 			      "p.value = ?2 WHERE s.run_id = ?1 AND s.probe IS NULL",
 			      ctx->run_id, &st)) {
 		sqlite3_bind_text(st, 2, want, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW) {
+		if (analysis_step(st) == SQLITE_ROW) {
 			k = sqlite3_column_int64(st, 0);
 			reason = (const char *)sqlite3_column_text(st, 1);
 		}

@@ -38,7 +38,7 @@ static void param(sqlite3 *h, int64_t cell, const char *key, char *val, size_t l
 			     "key = ?", cell, &st))
 		return;
 	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (analysis_step(st) == SQLITE_ROW)
 		snprintf(val, len, "%s", (const char *)sqlite3_column_text(st, 0) ?: "");
 	sqlite3_finalize(st);
 }
@@ -75,7 +75,7 @@ static int starts(sqlite3 *h, struct runc_cell *c)
 			     "runc_start WHERE cell_id = ? AND cold_start_ns IS NOT NULL",
 			     c->id, &st))
 		return -EIO;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (analysis_step(st) == SQLITE_ROW) {
 		if (c->nstarts == cap) {
 			cap = cap ? 2 * cap : 64;
 			n = realloc(v, cap * sizeof(*v));
@@ -111,7 +111,7 @@ int runc_cells_load(sqlite3 *h, int64_t run_id, const char *sweep,
 	*n = 0;
 	if (analysis_prepare(h, sql_cells, run_id, &st))
 		return -EIO;
-	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
+	while (!ret && analysis_step(st) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
 			p = realloc(v, cap * sizeof(*v));

@@ -35,7 +35,7 @@ static int top_locks(struct figure_ctx *ctx, char (*locks)[LOCK_NAME_MAX], int *
 	*n = 0;
 	if (analysis_prepare(ctx->h, sql_locks, ctx->run_id, &st))
 		return -EIO;
-	while (*n < NLOCKS && sqlite3_step(st) == SQLITE_ROW)
+	while (*n < NLOCKS && analysis_step(st) == SQLITE_ROW)
 		snprintf(locks[(*n)++], LOCK_NAME_MAX, "%s", (const char *)sqlite3_column_text(st, 0) ?: "?");
 	sqlite3_finalize(st);
 	return 0;
@@ -51,7 +51,7 @@ static double lock_ms(struct figure_ctx *ctx, int64_t cell, const char *lock)
 			     "l.lock = ?", cell, &st))
 		return 0;
 	sqlite3_bind_text(st, 2, lock, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (analysis_step(st) == SQLITE_ROW)
 		v = sqlite3_column_double(st, 0) / 1e6;
 	sqlite3_finalize(st);
 	return v;

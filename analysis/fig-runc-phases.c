@@ -80,7 +80,7 @@ static int write_row(struct figure_ctx *ctx, const struct runc_cell *c)
 			     "JOIN runc_start s ON s.id = r.start_id WHERE s.cell_id = ? "
 			     "GROUP BY r.phase", c->id, &st))
 		return -EIO;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (analysis_step(st) == SQLITE_ROW) {
 		i = phase_col((const char *)sqlite3_column_text(st, 0));
 		ms[i] += sqlite3_column_double(st, 1) / 1e6;
 	}

@@ -56,7 +56,7 @@ static void cell_experiment(struct figure_ctx *ctx, int64_t id, char *buf, size_
 	buf[0] = '\0';
 	if (analysis_prepare(ctx->h, "SELECT experiment FROM cell WHERE id = ?", id, &st))
 		return;
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (analysis_step(st) == SQLITE_ROW)
 		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0) ?: "");
 	sqlite3_finalize(st);
 }
@@ -136,7 +136,7 @@ static int online_cpus(struct figure_ctx *ctx)
 	if (analysis_prepare(ctx->h, "SELECT CAST(value AS INTEGER) FROM environment WHERE "
 			     "run_id = ?1 AND key = 'topology.online_cpus'", ctx->run_id, &st))
 		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (analysis_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return n > 0 ? n : 0;

@@ -63,7 +63,7 @@ static int cells_with(struct figure_ctx *ctx, const char *event, int64_t **ids,
 			     "ORDER BY c.id", ctx->run_id, &st))
 		return -EIO;
 	sqlite3_bind_text(st, 2, event, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (analysis_step(st) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
 			if (!(p = realloc(*ids, cap * sizeof(**ids))))
@@ -94,7 +94,7 @@ static double class_rate(struct figure_ctx *ctx, int64_t cell, const char *event
 			     "name = ?", cell, &st))
 		return 0;
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (analysis_step(st) == SQLITE_ROW)
 		v = sqlite3_column_double(st, 0);
 	sqlite3_finalize(st);
 	return v;

@@ -51,7 +51,7 @@ static int pick_cell(struct figure_ctx *ctx, int64_t *id, char *key, size_t len)
 		return -EIO;
 	if (ctx->only)
 		sqlite3_bind_text(st, 2, ctx->only, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_ROW ? 0 : -ENODATA;
+	rc = analysis_step(st) == SQLITE_ROW ? 0 : -ENODATA;
 	if (!rc) {
 		*id = sqlite3_column_int64(st, 0);
 		snprintf(key, len, "%s", (const char *)sqlite3_column_text(st, 1));
@@ -78,7 +78,7 @@ static int write_reasons(struct figure_ctx *ctx, int64_t id, const char *event, 
 	if (analysis_prepare(ctx->h, reason_rows, id, &st))
 		return -EIO;
 	sqlite3_bind_text(st, 2, event, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (analysis_step(st) == SQLITE_ROW) {
 		if (!n++)
 			fprintf(ctx->data, "label count time_ms\n");
 		snprintf(lab, sizeof(lab), "%s (%s)", (const char *)sqlite3_column_text(st, 0),

@@ -60,7 +60,7 @@ static int load_cells(struct figure_ctx *ctx, const struct cell_latency *lat,
 
 	if (analysis_prepare(ctx->h, sql_cells, ctx->run_id, &st))
 		return -EINVAL;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = analysis_step(st)) == SQLITE_ROW) {
 		c.id = sqlite3_column_int64(st, 0);
 		col_copy(c.workload, sizeof(c.workload), st, 1);
 		col_copy(c.size, sizeof(c.size), st, 2);

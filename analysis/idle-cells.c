@@ -85,7 +85,7 @@ static int load_latency(sqlite3 *h, struct idle_cell *c)
 
 	if (analysis_prepare(h, sql_lat, c->id, &st))
 		return -EINVAL;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = analysis_step(st)) == SQLITE_ROW) {
 		nv = realloc(v, (n + 1) * sizeof(*v));
 		if (!nv)
 			break;
@@ -137,7 +137,7 @@ int idle_cells_load(sqlite3 *h, int64_t run_id, struct idle_cell **out, size_t *
 	*n = 0;
 	if (analysis_prepare(h, sql_cells, run_id, &st))
 		return -EINVAL;
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!ret && (rc = analysis_step(st)) == SQLITE_ROW) {
 		read_cell(st, &c);
 		ret = load_latency(h, &c);
 		if (ret || !c.n)
@@ -205,7 +205,7 @@ static int skip_reason(sqlite3 *h, int64_t run_id, const char *probe, char *buf,
 			     "probe = ?2 ORDER BY id LIMIT 1", run_id, &st))
 		return 0;
 	sqlite3_bind_text(st, 2, probe, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (analysis_step(st) == SQLITE_ROW) {
 		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0) ?: "");
 		found = 1;
 	}

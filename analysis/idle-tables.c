@@ -151,7 +151,7 @@ static cJSON *exitcost_table(sqlite3 *h, int64_t run_id)
 
 	if (analysis_prepare(h, sql_exitcost, run_id, &st))
 		return NULL;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (analysis_step(st) == SQLITE_ROW) {
 		if (!t)
 			t = table_new("exitcost", "Exit-cost micro-benchmarks",
 				      "cpuid always exits to the hypervisor; the ping-pong is "

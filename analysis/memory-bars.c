@@ -47,7 +47,7 @@ static int write_groups(struct figure_ctx *ctx, sqlite3_stmt *st, int *groups, i
 	int rc, j;
 
 	fprintf(ctx->data, "label \"ksm on\" \"ksm off\" model n_on n_off n_model\n");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = analysis_step(st)) == SQLITE_ROW) {
 		if (!sqlite3_column_int(st, 4) && !sqlite3_column_int(st, 5) &&
 		    !sqlite3_column_int(st, 6))
 			continue;        /* only ksm unchanged cells: no bar of its own */

@@ -28,7 +28,7 @@ int memory_cells_workloads(struct figure_ctx *ctx)
 	if (analysis_prepare(ctx->h, "WITH " MEMORY_CELLS_CTE " SELECT count(DISTINCT wl)"
 			     " FROM p", ctx->run_id, &st))
 		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (analysis_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return n;
@@ -45,7 +45,7 @@ int memory_cells_each(struct figure_ctx *ctx, const char *sql, memory_row_fn row
 
 	if (analysis_prepare(ctx->h, sql, ctx->run_id, &st))
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = analysis_step(st)) == SQLITE_ROW)
 		row(ctx, arg, st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -EIO;

@@ -95,7 +95,7 @@ struct cJSON *memory_table_json(struct sqlite3 *h, int64_t run_id)
 				"most with THP (docs/probes/ksm.md).");
 	cJSON_AddItemToObject(t, "head", cJSON_CreateStringArray(head, NCOLS));
 	rows = cJSON_AddArrayToObject(t, "rows");
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (analysis_step(st) == SQLITE_ROW)
 		add_row(rows, st);
 	sqlite3_finalize(st);
 	if (!cJSON_GetArraySize(rows)) {

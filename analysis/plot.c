@@ -16,7 +16,8 @@
  * user's directory: it writes into a private directory (out_tmpdir_make())
  * and the figure is moved into the output directory under a temporary
  * name and renamed into place (out-file.h); when gnuplot fails, an
- * existing figure of that name is left as it was.
+ * existing figure of that name is left as it was. Nor is a figure drawn
+ * when a query failed while its data was read (analysis_query_failed()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "figures.h"
 #include "gp-string.h"
 #include "out-file.h"
@@ -263,6 +265,7 @@ static int write_data(const struct figure *fig, struct figure_ctx *ctx,
 {
 	struct plot_drop drop;
 	int ret, fd = tmp_open(path, len, "plot");
+	unsigned int errors;
 
 	ctx->data = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!ctx->data) {
@@ -272,9 +275,15 @@ static int write_data(const struct figure *fig, struct figure_ctx *ctx,
 		path[0] = '\0';
 		return -EIO;
 	}
+	errors = analysis_query_failed();
 	ret = fig->write_data(ctx);
 	if (fclose(ctx->data) && !ret)
 		ret = -EIO;
+	if (analysis_query_failed() != errors) {
+		/* a figure of part of the data is no figure of the run */
+		snprintf(why, whylen, "a query failed (above): no figure drawn");
+		return -EIO;
+	}
 	if (!ret && plot_data_clean(path, !!(fig->flags & FIGURE_SIGNED), &drop))
 		ret = -EIO;
 	if (!ret)

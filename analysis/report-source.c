@@ -42,7 +42,7 @@ static void experiments(struct sqlite3 *h, const struct figure_ctx *ctx, char *b
 	for (i = 0; i < ctx->src_ncells; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, ctx->src_cells[i]);
-		if (sqlite3_step(st) != SQLITE_ROW)
+		if (analysis_step(st) != SQLITE_ROW)
 			continue;
 		e = (const char *)sqlite3_column_text(st, 0);
 		l = strlen(buf);

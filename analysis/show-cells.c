@@ -109,7 +109,7 @@ static int read_cols(sqlite3_stmt *st, const struct cell_pos *ids, struct show_c
 	const char *k;
 	long i;
 
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (analysis_step(st) == SQLITE_ROW) {
 		k = (const char *)sqlite3_column_text(st, 1);
 		if (!k || !is_setting(k))
 			continue;

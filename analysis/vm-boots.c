@@ -120,7 +120,7 @@ int vm_boots_load(sqlite3 *h, int64_t run_id, struct vm_boot_rec **out, size_t *
 		return 0;      /* a database from before 005-vm-boot.sql: no boots */
 	if (analysis_prepare(h, sql_boots, run_id, &st))
 		return -EINVAL;
-	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
+	while (!ret && analysis_step(st) == SQLITE_ROW) {
 		r = rec_for(st, &v, n, &cap);
 		if (!r) {
 			ret = -ENOMEM;

@@ -109,7 +109,7 @@ static void say_why(sqlite3 *h, int64_t run_id)
 	if (!analysis_prepare(h, "SELECT c.cell_key, s.reason FROM skip s LEFT JOIN cell c "
 			      "ON c.id = s.cell_id WHERE s.run_id = ? AND s.probe = '"
 			      VMEXIT_PROBE "' ORDER BY s.id", run_id, &st)) {
-		while (sqlite3_step(st) == SQLITE_ROW)
+		while (analysis_step(st) == SQLITE_ROW)
 			say_skip(st, !n++);
 		sqlite3_finalize(st);
 	}
@@ -126,7 +126,7 @@ int vmexit_table_present(struct sqlite3 *h)
 	if (analysis_prepare(h, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
 			     "name = 'vmexit'", 0, &st))
 		return 0;
-	yes = sqlite3_step(st) == SQLITE_ROW;
+	yes = analysis_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return yes;
 }
@@ -159,7 +159,7 @@ int vmexit_table_show(struct sqlite3 *h, int64_t run_id, int json, FILE *out)
 		cJSON_Delete(arr);
 		return -EIO;
 	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (analysis_step(st) == SQLITE_ROW) {
 		if (!n++ && !json)
 			print_head(out);
 		print_row(out, st, arr);

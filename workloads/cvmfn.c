@@ -45,7 +45,8 @@ static const char usage_text[] =
 	"                            write their scratch files (default: the data dir)\n"
 	"  --prepare                 create missing model/data files (run, serve)\n"
 	"  --variant NAME            workload variant (e.g. resnet152)\n"
-	"  --input PATH --output PATH  user input / output (pyaes, compression)\n"
+	"  --input PATH --output PATH  user input / output (a function that writes\n"
+	"                            no file, null and hello-world, refuses --output)\n"
 	"  --key HEX --iv HEX        pyaes key and IV, 32 hex digits each\n"
 	"  --json                    machine-readable output\n";
 
@@ -370,6 +371,11 @@ int main(int argc, char **argv)
 	err = parse_opts(argc - 1, argv + 1, &o);
 	if (err)
 		return err < 0 ? 0 : err;
+	if (o.params.output && ops->info->no_output) {
+		fprintf(stderr, "cvmfn: %s writes no output file (its result is the digest "
+			"and the summary): --output %s refused\n", argv[2], o.params.output);
+		return CVMFN_EXIT_USAGE;
+	}
 	/* libcrypto's set-up now, not in the first call's digest_ns */
 	if (digest_warm()) {
 		fprintf(stderr, "cvmfn: SHA-256 from libcrypto is not available\n");

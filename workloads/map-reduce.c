@@ -10,7 +10,9 @@
  *          MR_PARTITIONS buckets;
  *  shuffle each reducer takes its bucket from every map task, in chunk order;
  *  reduce  one task per partition sums the counts;
- *  output  all (word, count) pairs sorted by count desc, then word asc.
+ *  output  all (word, count) pairs sorted by count desc, then word asc;
+ *          --output gets them, and the generated text goes beside it as
+ *          OUTPUT.text (so --output must be a regular file, not a device).
  * Tokens are maximal runs of ASCII letters, case-folded to lower case when
  * the text is loaded; every other byte separates words. Counts are integers
  * and chunks do not depend on the thread count, so the result does not.
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outpath.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -286,10 +289,8 @@ static int write_output(struct wl_instance *inst, const struct word_count *wc,
 
 	if (err || st->from_input)
 		return err;
-	if ((size_t)snprintf(path, sizeof(path), "%s.text", inst->params.output) >=
-	    sizeof(path))
-		return wl_error(inst, -ENAMETOOLONG, "map-reduce: output path too long");
-	return wl_write_file_atomic(inst, path, st->text, st->len);
+	return wl_out_beside(inst, inst->params.output, ".text", path, sizeof(path)) ?:
+	       wl_write_file_atomic(inst, path, st->text, st->len);
 }
 
 static void output_counts(struct wl_instance *inst, struct wl_output *out,
@@ -401,9 +402,13 @@ static void mr_teardown(struct wl_instance *inst)
 static int mr_init(struct wl_instance *inst)
 {
 	struct mr_state *st = inst->priv;
+	char path[4096];
 	int err;
 
 	err = load_text(inst, st);
+	/* refused before any call: --output.text goes beside a regular file only */
+	if (!err && inst->params.output && !st->from_input)
+		err = wl_out_beside(inst, inst->params.output, ".text", path, sizeof(path));
 	if (!err && split_chunks(st, (size_t)wl_pick(inst, 8 << 10, 256 << 10, 1 << 20)))
 		err = wl_error(inst, -ENOMEM, "map-reduce: out of memory");
 	return err;

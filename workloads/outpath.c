@@ -107,3 +107,17 @@ int wl_write_in_place(struct wl_instance *inst, const char *path,
 		return wl_error(inst, err, "cannot write %s: %s", path, strerror(-err));
 	return 0;
 }
+
+int wl_out_beside(struct wl_instance *inst, const char *output, const char *suffix,
+		  char *path, size_t len)
+{
+	struct stat st;
+
+	if (!stat(output, &st) && !S_ISREG(st.st_mode))
+		return wl_error(inst, -EINVAL, "refusing --output %s: it is not a regular "
+				"file, and %s%s is written beside it: give a file path",
+				output, output, suffix);
+	if ((size_t)snprintf(path, len, "%s%s", output, suffix) >= len)
+		return wl_error(inst, -ENAMETOOLONG, "path too long: %s%s", output, suffix);
+	return 0;
+}

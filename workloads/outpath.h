@@ -6,7 +6,9 @@
  * is followed, and the file it points to is what gets replaced. Anything
  * that is not a regular file - a character device such as /dev/null or
  * /dev/full, a FIFO, a dangling symlink - is written in place and never
- * renamed over. Directories, block devices and sockets are refused.
+ * renamed over. Directories, block devices and sockets are refused. A
+ * function that writes a second file beside its --output refuses an
+ * --output that is not a regular file (wl_out_beside()).
  */
 #ifndef CVMFN_OUTPATH_H
 #define CVMFN_OUTPATH_H
@@ -37,5 +39,14 @@ int wl_write_in_place(struct wl_instance *inst, const char *path,
 
 /** wl_write_fd() - write @a then @b to @fd, all of it. 0 or -errno. */
 int wl_write_fd(int fd, const void *a, size_t alen, const void *b, size_t blen);
+
+/**
+ * wl_out_beside() - the path of a second output file, @output followed by
+ * @suffix, into @path. Refused (-EINVAL, inst->error naming @output) when
+ * @output exists and is not a regular file: no file is ever made beside a
+ * device or FIFO (/dev/null.text). 0 or -errno.
+ */
+int wl_out_beside(struct wl_instance *inst, const char *output, const char *suffix,
+		  char *path, size_t len);
 
 #endif

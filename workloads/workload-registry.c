@@ -18,6 +18,7 @@ const struct workload_info wl_info_null = {
 	.origin = "cvmbench",
 	.description = "does nothing: measures the harness round trip",
 	.variants = WL_NO_VARIANTS,
+	.no_output = 1,
 };
 
 const struct workload_info wl_info_hello_world = {
@@ -25,6 +26,7 @@ const struct workload_info wl_info_hello_world = {
 	.origin = "SeBS-style",
 	.description = "returns a small JSON greeting",
 	.variants = WL_NO_VARIANTS,
+	.no_output = 1,
 };
 
 const struct workload_info wl_info_chameleon = {

@@ -37,6 +37,9 @@ struct workload_info {
 	 * init() would give in @err. NULL: any is accepted until init().
 	 */
 	int (*variant_check)(const char *v, char *err, size_t errlen);
+	/* 1: it writes no file (its result is the digest and the summary), so
+	 * cvmfn refuses --output rather than take it and write nothing */
+	int no_output;
 };
 
 #define WL_DECLARE_INFO(ident) extern const struct workload_info wl_info_##ident;

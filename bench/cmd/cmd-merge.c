@@ -78,7 +78,9 @@ static int check_inputs(char **in, int n, const char *out)
 /*
  * @out and the files SQLite makes beside it may be written: absent or
  * regular files, in a directory that is not a symlink (out-file.h). SQLite
- * opens them by name, so this is checked just before it does.
+ * opens them by name, so this is checked just before it does, and the
+ * output is opened with DB_NOFOLLOW (SQLITE_OPEN_NOFOLLOW): a symlink
+ * swapped in between is refused too.
  */
 static int check_output(const char *out)
 {
@@ -122,7 +124,8 @@ static int merge_all(char **in, int n, const char *out)
 	char err[1024] = "";
 	struct db *db;
 
-	if (db_open(&db, out, DB_CREATE, err, sizeof(err))) {
+	/* SQLite opens it by name: a symlink planted since check_output() is refused */
+	if (db_open(&db, out, DB_CREATE | DB_NOFOLLOW, err, sizeof(err))) {
 		pr_err("merge: %s", err[0] ? err : out);
 		return EXIT_USAGE;
 	}

@@ -6,6 +6,9 @@
  * another program's SQLite file), a schema this build knows, a file that
  * can be written when a run writes it, and read-only access that works on
  * a read-only mount. cvmbench databases carry PRAGMA application_id 'cvmb'.
+ * Whether it has every table and column its schema version implies is
+ * checked too (db-shape.c): an unmarked file without them is another
+ * program's, a marked one is damaged; both are refused.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -15,6 +18,7 @@
 #include <sys/statvfs.h>
 
 #include "db-check.h"
+#include "db-shape.h"
 
 /* the cvmbench tables every schema since 001 has */
 #define DB_CORE_TABLES "'run', 'cell', 'invocation'"
@@ -121,10 +125,40 @@ static int db_ident_judge(const struct db_ident *id, const char *path, int lates
 	return 0;
 }
 
+/* A database of schema 1 or more has every table and column of its schema. */
+static int db_ident_shape(sqlite3 *h, const struct db_ident *id, const char *path,
+			  char *err, size_t errlen)
+{
+	struct db_shape s;
+	char why[256], more[48] = "";
+	int ret;
+
+	if (id->user_version < 1)
+		return 0;
+	ret = db_shape_check(h, id->user_version, &s, why, sizeof(why));
+	if (ret) {
+		snprintf(err, errlen, "cannot check database %s: %s", path, why);
+		return ret;
+	}
+	if (!s.missing)
+		return 0;
+	if (s.missing > 1)
+		snprintf(more, sizeof(more), " (and %d more)", s.missing - 1);
+	if (id->app_id == DB_APPLICATION_ID)
+		snprintf(err, errlen, "%s is a damaged cvmbench database: it lacks %s%s, "
+			 "which its schema %d has", path, s.first, more, id->user_version);
+	else
+		snprintf(err, errlen, "%s is not a cvmbench database (another program's "
+			 "SQLite file, or a damaged one): it has no cvmbench mark and lacks "
+			 "%s%s, which cvmbench's schema %d has", path, s.first, more,
+			 id->user_version);
+	return -EINVAL;
+}
+
 /**
  * db_check() - read the identity of the database open in @h and say whether
- * cvmbench may use it: refuse another program's file, and a schema newer
- * than @latest. With @writing an empty file is accepted (it becomes a new
+ * cvmbench may use it: refuse another program's file, a schema newer
+ * than @latest, and a database that lacks a table or column of its schema. With @writing an empty file is accepted (it becomes a new
  * database). Reads only. Returns 0, -EINVAL or -EPROTO (message in @err),
  * or -EIO with @sqlite_rc set when the file could not be read.
  */
@@ -145,7 +179,8 @@ int db_check(sqlite3 *h, const char *path, int latest, int writing, int *sqlite_
 			 sqlite3_errmsg(h));
 		return -EIO;
 	}
-	return db_ident_judge(&id, path, latest, writing, err, errlen);
+	return db_ident_judge(&id, path, latest, writing, err, errlen) ?:
+	       db_ident_shape(h, &id, path, err, errlen);
 }
 
 /**

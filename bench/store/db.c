@@ -172,21 +172,71 @@ static int db_open_handle(struct db *db, const char *name, int oflags, char *err
 		sqlite3_busy_timeout(db->h, 5000);
 		return 0;
 	}
+	if (db->h && sqlite3_extended_errcode(db->h) == SQLITE_CANTOPEN_SYMLINK) {
+		snprintf(err, errlen, "refusing database %s: it is, or its directory "
+			 "became, a symlink", db->path);
+		return -EPERM;
+	}
 	snprintf(err, errlen, "cannot open database %s: %s", db->path,
 		 db->h ? sqlite3_errmsg(db->h) : "out of memory");
 	return -EIO;
 }
 
-/* Check what the file is, and only then switch to WAL and migrate. */
-static int db_open_write(struct db *db, char *err, size_t errlen)
+/* The directory part of @path into @dir ("." for a bare name). */
+static void db_dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path) ?: 1, path);
+}
+
+/*
+ * The name SQLite opens for DB_NOFOLLOW: the real path of @path's directory
+ * (no symlink left in it, as the caller found it) and its own name, so that
+ * SQLITE_OPEN_NOFOLLOW refuses only a symlink planted since. 0 or -errno.
+ */
+static int db_nofollow_name(const char *path, char *buf, size_t len, char *err,
+			    size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	db_dir_of(path, dir, sizeof(dir));
+	if (!realpath(dir, real)) {
+		snprintf(err, errlen, "cannot open database %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (snprintf(buf, len, "%s/%s", strcmp(real, "/") ? real : "",
+		     slash ? slash + 1 : path) >= (int)len) {
+		snprintf(err, errlen, "cannot open database %s: name too long", path);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/*
+ * Check what the file is, and only then switch to WAL and migrate. With
+ * DB_NOFOLLOW in @flags, SQLite refuses a symlink in the file's place.
+ */
+static int db_open_write(struct db *db, int flags, char *err, size_t errlen)
 {
 	static const char pragmas[] = "PRAGMA journal_mode = WAL; "
 		"PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;";
-	char name[PATH_MAX + 8], *msg = NULL;
-	int ret, rc;
+	char buf[PATH_MAX + 8], *msg = NULL;
+	const char *name = db_path_plain(db->path, buf, sizeof(buf));
+	int ret, rc, oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 
-	ret = db_open_handle(db, db_path_plain(db->path, name, sizeof(name)),
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errlen);
+	if (flags & DB_NOFOLLOW) {
+		ret = db_nofollow_name(db->path, buf, sizeof(buf), err, errlen);
+		if (ret)
+			return ret;
+		name = buf;
+		oflags |= SQLITE_OPEN_NOFOLLOW;
+	}
+	ret = db_open_handle(db, name, oflags, err, errlen);
 	if (ret)
 		return ret;
 	/* SQLite falls back to read-only when the file cannot be written */
@@ -214,12 +264,8 @@ static int db_open_write(struct db *db, char *err, size_t errlen)
 static int db_reader_may_write(const char *path)
 {
 	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) ?: 1, path);
+	db_dir_of(path, dir, sizeof(dir));
 	return !access(path, W_OK) && !access(dir, W_OK);
 }
 
@@ -297,7 +343,7 @@ int db_open(struct db **out, const char *path, int flags, char *err, size_t errl
 		snprintf(err, errlen, "cannot open database %s: %s", path, strerror(-ret));
 		goto err_free;
 	}
-	ret = flags & DB_CREATE ? db_open_write(db, err, errlen) :
+	ret = flags & DB_CREATE ? db_open_write(db, flags, err, errlen) :
 				  db_open_read(db, err, errlen);
 	if (ret)
 		goto err_free;

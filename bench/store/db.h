@@ -20,6 +20,8 @@ struct sink_ops;
 enum db_open_flags {
 	DB_READONLY = 0,
 	DB_CREATE = 1,            /* create and migrate to the newest schema */
+	DB_NOFOLLOW = 2,          /* with DB_CREATE: refuse a symlink planted after
+				   * the caller checked the path (merge --out) */
 };
 
 /**

@@ -64,8 +64,16 @@
 #                keeps an infinite REAL), nan (NULL: SQLite stores NaN as
 #                NULL; NOT NULL columns keep their value) or huge (1e300);
 #                with some, only every other row (the rest still draws)
+# Modes that make a new DB (or change what it is) rather than add rows:
+#   schema N     a database an older cvmbench wrote: only the migrations
+#                1..N of results-schema/ applied, user_version N, no
+#                application_id (written before the mark), one complete run
+#   foreign      another program's file that looks like one: tables run,
+#                cell and invocation (an id column each), user_version 1,
+#                application_id 0
+#   drop-table T drop table T (and what refers to it: foreign keys off)
 # Written for tests only: it writes rows the way cvmbench would.
-import sqlite3, sys
+import glob, os, sqlite3, sys
 
 # mode text: what a hostile database holds in its text (bytes, not UTF-8)
 PAYLOAD = (b"pwned\x1b]0;title\x07\x1b[2J\r\nok 1 - forged\n```\n~~~\n| a | b |\n"
@@ -73,6 +81,32 @@ PAYLOAD = (b"pwned\x1b]0;title\x07\x1b[2J\r\nok 1 - forged\n```\n~~~\n| a | b |\
 db = sqlite3.connect(sys.argv[1])
 mode = sys.argv[2]
 name = sys.argv[3] if len(sys.argv) > 3 else ""
+
+
+def make_schema(n):
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    for f in sorted(glob.glob(os.path.join(top, "results-schema", "[0-9]*.sql"))):
+        if int(os.path.basename(f)[:3]) <= n:
+            db.executescript(open(f).read())
+    db.execute("PRAGMA user_version = %d" % n)
+    db.execute("INSERT INTO run (started_at, status, vantage, cvmbench_version, "
+               "command_line) VALUES ('2026-11-30T00:00:00.000000Z', 'complete', "
+               "'host', 'old', 'cvmbench run old.ini')")
+
+
+if mode == "schema":
+    make_schema(int(name))
+elif mode == "foreign":
+    db.executescript("CREATE TABLE run (id INTEGER PRIMARY KEY); "
+                     "CREATE TABLE cell (id INTEGER PRIMARY KEY); "
+                     "CREATE TABLE invocation (id INTEGER PRIMARY KEY); "
+                     "PRAGMA user_version = 1;")
+elif mode == "drop-table":
+    db.execute("PRAGMA foreign_keys = OFF")
+    db.execute("DROP TABLE %s" % name)
+if mode in ("schema", "foreign", "drop-table"):
+    db.commit()
+    sys.exit(0)
 run = db.execute("SELECT max(id) FROM run").fetchone()[0]
 proto = db.execute("SELECT * FROM cell WHERE run_id = ? ORDER BY id LIMIT 1",
                    (run,)).fetchone()

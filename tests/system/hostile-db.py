@@ -6,8 +6,8 @@
 #                INSERT INTO dst."%s" it commits and ATTACHes (creates) the
 #                file PATH (keep PATH short: the old merge cut names at 63
 #                bytes), with a column named a;b'c"d and a row
-#   column PATH  rebuild table skip with a column named so that pasted into
-#                the column list of its INSERT it commits and ATTACHes PATH
+#   column PATH  rebuild table skip with one more column, named so that pasted
+#                into the column list of its INSERT it commits and ATTACHes PATH
 #   quote        add a table named it's (linked to run)
 #   extra        add a column "note" to table metric (an unknown column)
 # Written for tests only.
@@ -31,9 +31,12 @@ if mode == "table":
     db.execute("INSERT INTO %s SELECT id, 1 FROM run" % q(name))
 elif mode == "column":
     col = 'reason")SELECT 1,2,3 WHERE 0;' + attach + "';"
+    # skip keeps its own columns (a database without them is refused at open)
     db.executescript("DROP TABLE skip; CREATE TABLE skip (id INTEGER PRIMARY KEY, "
-                     "run_id INTEGER REFERENCES run(id), %s TEXT);"
-                     "INSERT INTO skip SELECT NULL, id, 'x' FROM run;" % q(col))
+                     "run_id INTEGER REFERENCES run(id), cell_id INTEGER, probe TEXT, "
+                     "reason TEXT NOT NULL, %s TEXT);"
+                     "INSERT INTO skip SELECT NULL, id, NULL, NULL, 'x', 'x' FROM run;"
+                     % q(col))
 elif mode == "quote":
     db.execute("CREATE TABLE \"it's\" (run_id INTEGER REFERENCES run(id))")
     db.execute("INSERT INTO \"it's\" SELECT id FROM run")

@@ -3,11 +3,15 @@
 # not a regular file (character device, FIFO) is written in place, never
 # renamed over; a symlink's target is written, the link stays; directories
 # and block devices are refused. Devices are nodes made here with mknod
-# (root), never the machine's own /dev. Also: compression of an empty
-# directory, and stray positional arguments (usage error, exit 2).
+# (root), never the machine's own /dev, except /dev/null for a refusal.
+# Every output goes where --output says: map-reduce, which writes its text
+# beside --output (OUTPUT.text), refuses a FIFO or /dev/null (no
+# /dev/null.text); a function that writes no file (hello-world, null)
+# refuses --output, exit 2. Also: compression of an empty directory, and
+# stray positional arguments (usage error, exit 2).
 . tests/workloads/lib.sh
 
-echo "1..23"
+echo "1..29"
 kind() { stat -c %F "$1" 2>/dev/null; }
 root=0; [ "$(id -u)" = 0 ] && mknod "$d/probe" c 1 3 2>/dev/null && root=1 && rm -f "$d/probe"
 
@@ -92,3 +96,31 @@ for args in "run matmul extra" "prepare matmul extra" "serve matmul extra" \
 	[ "$args" = "list extra" ] && { "$fn" list extra > /dev/null 2> "$d/err"; rc=$?; }
 	[ $rc = 2 ] && grep -q "unexpected argument" "$d/err"; ok $? "cvmfn $args: exit 2, 'unexpected argument'"
 done
+
+# A second file beside --output (map-reduce's OUTPUT.text) goes beside a
+# regular file only: a FIFO or /dev/null is refused before any call.
+timeout 30 "$fn" run map-reduce --data-dir "$d/data" --output "$d/fifo" > /dev/null 2> "$d/err"; rc=$?
+[ $rc = 3 ] && grep -q "refusing --output $d/fifo: it is not a regular file" "$d/err" &&
+	[ "$(kind "$d/fifo")" = "fifo" ] && [ ! -e "$d/fifo.text" ]
+ok $? "map-reduce --output FIFO: refused (exit 3, named), no FIFO.text beside it"
+if [ -e /dev/null.text ]; then
+	skip "/dev/null.text exists already (not made here): not touched"
+else
+	"$fn" run map-reduce --data-dir "$d/data" --output /dev/null > /dev/null 2> "$d/err"; rc=$?
+	made=0; [ -e /dev/null.text ] && made=1 && rm -f /dev/null.text   # this test made it
+	[ $rc = 3 ] && [ $made = 0 ] && grep -q "refusing --output /dev/null" "$d/err"
+	ok $? "map-reduce --output /dev/null: refused (exit 3, named), no /dev/null.text made"
+fi
+printf 'b a b\n' > "$d/words"
+"$fn" run map-reduce --data-dir "$d/data" --input "$d/words" --output "$d/fifo" > /dev/null 2>&1 &
+timeout 60 cat "$d/fifo" > "$d/words.out"; wait $!; rc=$?
+[ $rc = 0 ] && [ "$(cat "$d/words.out")" = "$(printf '2 b\n1 a')" ] && [ ! -e "$d/fifo.text" ]
+ok $? "map-reduce --input F --output FIFO (no text file): the counts come out, nothing beside"
+# A function that writes no file refuses --output rather than ignore it.
+for w in hello-world null; do
+	"$fn" run $w --data-dir "$d/data" --output "$d/$w.out" > /dev/null 2> "$d/err"; rc=$?
+	[ $rc = 2 ] && grep -q "$w writes no output file.*--output $d/$w.out refused" "$d/err" &&
+		[ ! -e "$d/$w.out" ]
+	ok $? "$w --output FILE: refused, exit 2, naming it; no file made"
+done
+"$fn" run hello-world --data-dir "$d/data" > /dev/null; ok $? "hello-world without --output: exit 0"
