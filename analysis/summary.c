@@ -15,6 +15,7 @@
  * config's matrix order (cell-order.c). status_text is the status
  * with its counts ("partial: 28 ok, 4 skipped", run-status.c).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,9 +138,8 @@ static int add_query(cJSON *o, const char *name, cJSON *arr)
  */
 static void add_status_text(struct db *db, cJSON *r)
 {
-	struct run_tally t = { (int)summary_num(r, "cells_ok"),
-			       (int)summary_num(r, "cells_skipped"),
-			       (int)summary_num(r, "cells_failed"), 0, 0 };
+	struct run_tally t = { summary_int(r, "cells_ok"), summary_int(r, "cells_skipped"),
+			       summary_int(r, "cells_failed"), 0, 0 };
 	const char *st = summary_str(r, "status", "-");
 	char text[160];
 
@@ -227,6 +227,18 @@ double summary_num(const struct cJSON *o, const char *name)
 	const cJSON *v = cJSON_GetObjectItem(o, name);
 
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/**
+ * summary_int() - the number member @name of @o as an int, 0 when it is
+ * not a number or not one an int holds (a column of the database may hold
+ * any value: text, NULL, 1e308).
+ */
+int summary_int(const struct cJSON *o, const char *name)
+{
+	double v = summary_num(o, name);
+
+	return v >= INT_MIN && v <= INT_MAX ? (int)v : 0;
 }
 
 /**
