@@ -143,7 +143,7 @@ static void add_status_text(struct db *db, cJSON *r)
 	const char *st = summary_str(r, "status", "-");
 	char text[160];
 
-	t.probe_skips = db_probe_skip_count(db, (int64_t)summary_num(r, "id"));
+	t.probe_skips = db_probe_skip_count(db, summary_id(r, "id"));
 	t.probe_skips = t.probe_skips < 0 ? 0 : t.probe_skips;
 	if (!strcmp(st, "skipped") && t.ok) {
 		cJSON_ReplaceItemInObject(r, "status", cJSON_CreateString("partial"));
@@ -239,6 +239,17 @@ int summary_int(const struct cJSON *o, const char *name)
 	double v = summary_num(o, name);
 
 	return v >= INT_MIN && v <= INT_MAX ? (int)v : 0;
+}
+
+/**
+ * summary_id() - the number member @name of @o as a row id, -1 when it is
+ * not a number or beyond int64_t (an id near 2^63 is one as a double).
+ */
+int64_t summary_id(const struct cJSON *o, const char *name)
+{
+	double v = summary_num(o, name);
+
+	return v >= -0x1p63 && v < 0x1p63 ? (int64_t)v : -1;
 }
 
 /**
