@@ -103,7 +103,7 @@ static cJSON *cells_json(struct sqlite3 *h, int64_t run_id)
 		return NULL;
 	}
 	cJSON_ArrayForEach(c, cells) {
-		int64_t id = (int64_t)cJSON_GetObjectItem(c, "cell_id")->valuedouble;
+		int64_t id = summary_id(c, "cell_id");
 
 		l = latency_find(lat, n, id);
 		if (l) {
