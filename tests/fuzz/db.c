@@ -15,7 +15,8 @@
  * figure's data function (what plot writes for gnuplot), the captions'
  * sources, and report's Markdown and HTML pages (report_write()).
  * Standard output goes to /dev/null; no process is started. Any crash,
- * leak or sanitizer report is a finding. SQLite's allocations go through
+ * leak or sanitizer report is a finding (its directory, with the database
+ * as it was read, stays in $TMPDIR). SQLite's allocations go through
  * ASan too; a smaller quarantine (__asan_default_options()) halves the
  * time an input takes.
  */

@@ -6,6 +6,7 @@
 # memory, VM boots and exits, a CVM pair, PMU, PLE, halt polling), each
 # VACUUMed into 512-byte pages; two more carry SQL after FUZZ_SQL_MARK
 # (odd values, rows gone).
+# The seeds have no .db suffix (.gitignore leaves *.db out).
 # Needs ./cvmbench (make) and python3; the seeds are committed, so this is
 # only run when the schema changes.
 set -eu
@@ -35,7 +36,7 @@ d.execute("PRAGMA page_size = 512")
 d.execute("VACUUM")
 d.execute("PRAGMA journal_mode = " + sys.argv[2])
 d.close()' "$tmp/$name.db" "${JOURNAL:-wal}"
-	cp "$tmp/$name.db" "$out/$name.db"
+	cp "$tmp/$name.db" "$out/$name"
 }
 
 rm -f "$out"/*
@@ -45,10 +46,10 @@ seed runc-memory runc rt memory mm
 seed vm vmboot kvm vmexit-rows rsn vmexit-pair snp
 seed pair pair tdx ipc "" ple wl
 seed idle halt hlt vmexit kvm_exit
-{ cat "$out/base.db"; printf '%s' "$mark"
+{ cat "$out/base"; printf '%s' "$mark"
   echo "UPDATE invocation SET latency_ns = -1 WHERE id = 1; DELETE FROM cell WHERE id = 2;"
 } > "$out/base-sql"
-{ cat "$out/pair.db"; printf '%s' "$mark"
+{ cat "$out/pair"; printf '%s' "$mark"
   echo "UPDATE metric SET value = 1e308; UPDATE invocation SET latency_ns = NULL WHERE id % 3 = 0;"
 } > "$out/pair-sql"
 ls -l "$out"
