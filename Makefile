@@ -13,7 +13,8 @@
 #                   (ASan cannot link -static) and build-asan/tests/*.t
 #   make check-asan unit, harness system and workload tests against build-asan/
 #                   (make check runs it after the whole suite)
-#   make fuzz       the config fuzz target (clang, libFuzzer, ASan, UBSan)
+#   make fuzz       the fuzz targets of the config parser and of the database
+#                   readers (clang, libFuzzer, ASan, UBSan)
 #   make clean
 #
 # CFLAGS (default -O2 -g) and LDFLAGS are yours to replace on the command line;
@@ -253,11 +254,14 @@ check-long: all tests asan
 		$(addprefix tests/system/,$(ASAN_SYSTEM_LONG))
 
 # --- fuzzing -------------------------------------------------------------------
-# `make fuzz` builds the config parser's fuzz target (tests/fuzz/config.c) with
-# libFuzzer, ASan and UBSan; the harness objects it links are built apart in
-# build-fuzz/ so the normal build is untouched. tests/fuzz/config.t runs it in
-# `make check` for FUZZ_SECONDS on a seed corpus from configs/ (and SKIPs, or
-# fails under CI, when clang with libFuzzer is missing).
+# `make fuzz` builds the fuzz targets with libFuzzer, ASan and UBSan: the config
+# parser's (tests/fuzz/config.c) and the database readers' (tests/fuzz/db.c:
+# show, export, compare, the figures' data and report's pages on a mutated
+# results database); the harness objects they link are built apart in
+# build-fuzz/ so the normal build is untouched. tests/fuzz/config.t and db.t
+# run them in `make check` for FUZZ_SECONDS each, on a seed corpus from
+# configs/ and tests/fuzz/db-corpus/ (and SKIP, or fail under CI, when clang
+# with libFuzzer is missing).
 FUZZ_CC    ?= clang
 FUZZ_B     := build-fuzz
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -265,12 +269,12 @@ FUZZ_BASE  := -O1 -g -std=gnu11 -D_GNU_SOURCE -MMD -MP $(FUZZ_SAN) -fsanitize=fu
 FUZZ_CFLAGS := $(FUZZ_BASE) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
 FUZZ_OBJS  := $(patsubst $(B)/%,$(FUZZ_B)/%,$(LIB_OBJS))
-FUZZ_BIN   := $(FUZZ_B)/fuzz-config
-FUZZ_TESTS := tests/fuzz/config.t
+FUZZ_BIN   := $(FUZZ_B)/fuzz-config $(FUZZ_B)/fuzz-db
+FUZZ_TESTS := tests/fuzz/config.t tests/fuzz/db.t
 
 fuzz: $(FUZZ_BIN)
 
-$(FUZZ_BIN): tests/fuzz/config.c $(FUZZ_OBJS)
+$(FUZZ_BIN): $(FUZZ_B)/fuzz-%: tests/fuzz/%.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(BENCH_LIBS)
 
 $(FUZZ_B)/workloads/%.o: workloads/%.c
@@ -293,7 +297,7 @@ $(FUZZ_B)/%.o: %.c $(FEATURE_STAMP)
 # the generated schema first, so that the sub-make does not write it at the same time.
 fuzz-if-clang: $(B)/bench/schema-gen.c
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) $(SUB_JOBS) --no-print-directory fuzz; \
-	else echo "make fuzz: no $(FUZZ_CC): tests/fuzz/config.t will skip"; fi
+	else echo "make fuzz: no $(FUZZ_CC): $(FUZZ_TESTS) will skip"; fi
 
 # The main job. Exit status 3 of `run` means "finished, some cells skipped":
 # the report shows which and why, so it is not a failure here.

@@ -30,6 +30,7 @@
 #include "analysis.h"
 #include "cell-order.h"
 #include "config.h"
+#include "summary.h"
 
 struct ranked {
 	cJSON *item;
@@ -178,11 +179,10 @@ static int matrix_of(sqlite3 *h, int64_t run_id, struct cell **cells, size_t *n)
 static int rank_stored(struct ranked *r, const struct first_row *f, size_t nf)
 {
 	const cJSON *k = cJSON_GetObjectItem(r->item, "cell_key");
-	const cJSON *id = cJSON_GetObjectItem(r->item, "cell_id");
 	struct first_row probe, *hit;
 
 	r->key = cJSON_IsString(k) ? k->valuestring : "";
-	r->id = cJSON_IsNumber(id) ? (int64_t)id->valuedouble : 0;
+	r->id = summary_id(r->item, "cell_id");
 	probe.key = (char *)r->key;
 	hit = nf ? bsearch(&probe, f, nf, sizeof(*f), by_first_key) : NULL;
 	r->first = hit ? hit->id : r->id;

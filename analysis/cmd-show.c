@@ -174,6 +174,7 @@ static int show_all(struct analysis *an, const char *db, int json)
 {
 	cJSON *top = summary_build(an->db, -1), *all = cJSON_CreateArray(), *one;
 	const cJSON *r;
+	int64_t id;
 
 	if (!top || !all)
 		goto err;
@@ -182,7 +183,8 @@ static int show_all(struct analysis *an, const char *db, int json)
 	if (!json)
 		print_text(an->h, top, db, -1);
 	cJSON_ArrayForEach(r, cJSON_GetObjectItem(top, "runs")) {
-		one = summary_build(an->db, (int64_t)jnum(r, "id"));
+		id = summary_id(r, "id");
+		one = summary_build(an->db, id);
 		if (one && !json && analysis_json_term(one)) {
 			cJSON_Delete(one);
 			one = NULL;
@@ -190,8 +192,8 @@ static int show_all(struct analysis *an, const char *db, int json)
 		if (!one)
 			goto err;
 		if (!json)
-			print_run(an->h, cJSON_GetObjectItem(one, "run"), (int64_t)jnum(r, "id"));
-		add_boots_json(one, an->h, (int64_t)jnum(r, "id"));
+			print_run(an->h, cJSON_GetObjectItem(one, "run"), id);
+		add_boots_json(one, an->h, id);
 		cJSON_AddItemToArray(all, cJSON_DetachItemFromObject(one, "run"));
 		cJSON_Delete(one);
 	}

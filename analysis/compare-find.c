@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "compare.h"
+#include "summary.h"
 
 /* Whether the cells array @arr (cells_json: run, cell_key) holds the cell. */
 static int holds(const cJSON *arr, int64_t run, const char *cell_key)
@@ -20,7 +21,7 @@ static int holds(const cJSON *arr, int64_t run, const char *cell_key)
 
 	cJSON_ArrayForEach(c, arr) {
 		k = cJSON_GetObjectItem(c, "cell_key");
-		if ((int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(c, "run")) == run &&
+		if (summary_id(c, "run") == run &&
 		    cJSON_IsString(k) && !strcmp(k->valuestring, cell_key))
 			return 1;
 	}

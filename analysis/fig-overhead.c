@@ -25,6 +25,7 @@
 #include "figures.h"
 #include "gp-string.h"
 #include "stats-boot.h"
+#include "summary.h"
 
 #define MAX_GROUPS 256
 
@@ -85,7 +86,7 @@ static void cells_experiments(struct figure_ctx *ctx, const cJSON *arr, double n
 		return;
 	cJSON_ArrayForEach(c, arr) {
 		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, (int64_t)jnum(c, "run"));
+		sqlite3_bind_int64(st, 1, summary_id(c, "run"));
 		sqlite3_bind_text(st, 2, jstr(c, "cell_key"), -1, SQLITE_TRANSIENT);
 		if (analysis_step(st) != SQLITE_ROW)
 			continue;

@@ -40,6 +40,7 @@
 #include "figures.h"
 #include "gp-string.h"
 #include "stats-boot.h"
+#include "summary.h"
 #include "vmexit-metrics.h"
 
 #define CLASS_NAME(n) n,
@@ -162,10 +163,10 @@ static void baseline_from(struct figure_ctx *ctx, const struct cmp_data *d,
 	const char *exp = NULL;
 
 	if (cJSON_GetArraySize(side))
-		s0 = cmp_cell_find(d, (int64_t)jnum(cJSON_GetArrayItem(side, 0), "run"),
+		s0 = cmp_cell_find(d, summary_id(cJSON_GetArrayItem(side, 0), "run"),
 				   jstr(cJSON_GetArrayItem(side, 0), "cell_key"));
 	cJSON_ArrayForEach(b, base) {
-		if (!(c = cmp_cell_find(d, (int64_t)jnum(b, "run"), jstr(b, "cell_key"))))
+		if (!(c = cmp_cell_find(d, summary_id(b, "run"), jstr(b, "cell_key"))))
 			continue;
 		note_twin(ctx, c);
 		if (s0 && strcmp(c->experiment, s0->experiment))

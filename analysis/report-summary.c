@@ -112,7 +112,7 @@ static void label(struct sqlite3 *h, int64_t run_id, const cJSON **v, size_t n,
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		differing(v, n, i, keys[k], buf, len);
 	for (k = 0; extra && ids && k < n; k++)
-		ids[k] = (int64_t)summary_num(v[k], "cell_id");
+		ids[k] = summary_id(v[k], "cell_id");
 	if (extra && ids && !cell_label_extras(h, run_id, ids, n, extra)) {
 		l = strlen(buf);
 		snprintf(buf + l, len - l, "%s", extra[i] + (l ? 0 : 1));

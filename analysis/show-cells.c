@@ -258,7 +258,7 @@ int show_cells_print(struct sqlite3 *h, int64_t run_id, const struct cJSON *run,
 	if (!ids)
 		return -ENOMEM;
 	cJSON_ArrayForEach(c, cells) {
-		ids[i].id = (int64_t)summary_num(c, "cell_id");
+		ids[i].id = summary_id(c, "cell_id");
 		ids[i].row = i;
 		i++;
 	}

@@ -15,6 +15,7 @@
  * config's matrix order (cell-order.c). status_text is the status
  * with its counts ("partial: 28 ok, 4 skipped", run-status.c).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +103,7 @@ static cJSON *cells_json(struct sqlite3 *h, int64_t run_id)
 		return NULL;
 	}
 	cJSON_ArrayForEach(c, cells) {
-		int64_t id = (int64_t)cJSON_GetObjectItem(c, "cell_id")->valuedouble;
+		int64_t id = summary_id(c, "cell_id");
 
 		l = latency_find(lat, n, id);
 		if (l) {
@@ -137,13 +138,12 @@ static int add_query(cJSON *o, const char *name, cJSON *arr)
  */
 static void add_status_text(struct db *db, cJSON *r)
 {
-	struct run_tally t = { (int)summary_num(r, "cells_ok"),
-			       (int)summary_num(r, "cells_skipped"),
-			       (int)summary_num(r, "cells_failed"), 0, 0 };
+	struct run_tally t = { summary_int(r, "cells_ok"), summary_int(r, "cells_skipped"),
+			       summary_int(r, "cells_failed"), 0, 0 };
 	const char *st = summary_str(r, "status", "-");
 	char text[160];
 
-	t.probe_skips = db_probe_skip_count(db, (int64_t)summary_num(r, "id"));
+	t.probe_skips = db_probe_skip_count(db, summary_id(r, "id"));
 	t.probe_skips = t.probe_skips < 0 ? 0 : t.probe_skips;
 	if (!strcmp(st, "skipped") && t.ok) {
 		cJSON_ReplaceItemInObject(r, "status", cJSON_CreateString("partial"));
@@ -227,6 +227,29 @@ double summary_num(const struct cJSON *o, const char *name)
 	const cJSON *v = cJSON_GetObjectItem(o, name);
 
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/**
+ * summary_int() - the number member @name of @o as an int, 0 when it is
+ * not a number or not one an int holds (a column of the database may hold
+ * any value: text, NULL, 1e308).
+ */
+int summary_int(const struct cJSON *o, const char *name)
+{
+	double v = summary_num(o, name);
+
+	return v >= INT_MIN && v <= INT_MAX ? (int)v : 0;
+}
+
+/**
+ * summary_id() - the number member @name of @o as a row id, -1 when it is
+ * not a number or beyond int64_t (an id near 2^63 is one as a double).
+ */
+int64_t summary_id(const struct cJSON *o, const char *name)
+{
+	double v = summary_num(o, name);
+
+	return v >= -0x1p63 && v < 0x1p63 ? (int64_t)v : -1;
 }
 
 /**
