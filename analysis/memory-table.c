@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * memory-table.c - the memory table (memory-table.h): what the host lost
- * (summed PSS, Pss_Anon, MemAvailable drop; hostmem probe) beside what KSM
- * says it saved (pages_sharing, general_profit; ksm probe), and the PSS
- * saving against the ksm = off twin with the THP mode beside it: the two
- * differ (KSM splits huge pages before merging), so neither stands for
- * the other. Numbers in MiB; "-" where a probe did not measure.
+ * (summed PSS, Pss_Anon, drop of MemAvailable + per-CPU free pages;
+ * hostmem probe) beside what KSM says it saved (pages_sharing,
+ * general_profit; ksm probe), and the PSS saving against the ksm = off
+ * twin with the THP mode beside it: the two differ (KSM splits huge pages
+ * before merging), so neither stands for the other. Numbers in MiB; "-"
+ * where a probe did not measure.
  */
 #include <stdio.h>
 #include <string.h>
@@ -54,7 +55,7 @@ static const char *const SQL =
 
 static const char *const head[] = {
 	"cell", "workload", "ksm", "confidential", "VMs", "THP", "PSS MiB",
-	"Pss_Anon MiB", "MemAvailable drop MiB", "pages_sharing", "general_profit MiB",
+	"Pss_Anon MiB", "available drop MiB", "pages_sharing", "general_profit MiB",
 	"PSS saving vs ksm off MiB", "converged",
 };
 #define NCOLS ((int)(sizeof(head) / sizeof(head[0])))

@@ -14,9 +14,9 @@ struct cJSON;
 /**
  * memory_table_json() - one row per cell with the hostmem probe: workload,
  * ksm, confidential, VMs, the THP mode, summed PSS and Pss_Anon, the
- * MemAvailable drop, KSM's pages_sharing and general_profit, the PSS saving
- * against the cell's ksm = off twin (same workload, confidential, VMs,
- * memory) and whether KSM converged; as a table object of idle-tables.h's
+ * drop of MemAvailable + per-CPU free pages, KSM's pages_sharing and
+ * general_profit, the PSS saving against the cell's ksm = off twin (same
+ * workload, confidential, VMs, memory) and whether KSM converged; as a table object of idle-tables.h's
  * form, or NULL when no cell has hostmem data (or on error).
  */
 struct cJSON *memory_table_json(struct sqlite3 *h, int64_t run_id);

@@ -27,15 +27,19 @@ enum drop_why { DROP_NONE, DROP_NONFINITE, DROP_NEGATIVE, DROP_HUGE };
 /* Why the unquoted field @tok (@len bytes) cannot be drawn, or DROP_NONE. */
 static enum drop_why field_why(const char *tok, size_t len, int signed_ok)
 {
-	char num[64], *end;
+	char small[64], *num = len < sizeof(small) ? small : malloc(len + 1), *end;
+	int whole;
 	double v;
 
-	if (len >= sizeof(num))
+	if (!num)
 		return DROP_NONE;
-	memcpy(num, tok, len);
+	memcpy(num, tok, len);        /* a %.3f of 1e300 is 305 digits long */
 	num[len] = '\0';
 	v = strtod(num, &end);
-	if (end == num || *end || isnan(v))
+	whole = end != num && !*end;
+	if (num != small)
+		free(num);
+	if (!whole || isnan(v))
 		return DROP_NONE;         /* not a number, or the figure's NaN */
 	if (isinf(v))
 		return DROP_NONFINITE;
@@ -57,6 +61,8 @@ static enum drop_why clean_line(const char *s, size_t n, int signed_ok, FILE *ou
 			if (s[j] == '"')          /* a quoted field: to its closing quote */
 				for (j++; j < n && s[j] != '"'; j++)
 					;
+		if (j > n)
+			j = n;                /* a quote left open ends with the line */
 		w = s[i] == '"' ? DROP_NONE : field_why(s + i, j - i, signed_ok);
 		if (w == DROP_NONE)
 			fwrite(s + i, 1, j - i, out);

@@ -23,6 +23,7 @@
 
 #include "clock.h"
 #include "journal.h"
+#include "runner-stop.h"
 
 static int host_fd = -1;
 static int host_unlocked;         /* not root and no lock file: nothing to lock */
@@ -146,6 +147,10 @@ int journal_lock_host(double wait_s, char *err, size_t errlen)
 		e = errno;
 		if (e != EWOULDBLOCK || (double)(clock_now_ns() - t0) / 1e9 >= wait_s)
 			break;
+		if (runner_stop) {        /* SIGINT or SIGTERM while waiting */
+			e = EINTR;
+			break;
+		}
 		nanosleep(&pause, NULL);
 	}
 	ret = e == EWOULDBLOCK ? -EBUSY : -e;

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* log.c - leveled messages on stderr. */
+/*
+ * log.c - leveled messages on stderr. A message often carries text from
+ * outside (a database's names through SQLite's errors, a guest's console):
+ * it is written by the terminal rule of text-safe.h, which keeps its LF and
+ * TAB and shows every other control byte escaped, never interpreted.
+ */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "log.h"
+#include "text-safe.h"
 
 static enum log_level current_level = LOG_INFO;
 static void (*progress_clear)(void);
@@ -22,14 +29,21 @@ void log_msg(enum log_level level, const char *fmt, ...)
 {
 	static const char *const names[] = { "error", "warning", "info", "debug" };
 	va_list ap;
+	char *msg = NULL;
+	int n;
 
 	if (level > current_level)
 		return;
 	if (progress_clear)
 		progress_clear();
-	fprintf(stderr, "cvmbench: %s: ", names[level]);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "cvmbench: %s: ", names[level]);
+	if (n >= 0)
+		text_put(stderr, msg, TEXT_TERM, TEXT_LINES);
+	else
+		fputs("(out of memory formatting a message)", stderr);
+	free(msg);
 	fputc('\n', stderr);
 }

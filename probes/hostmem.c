@@ -64,6 +64,7 @@ struct hostmem {
 	struct sampler smp;
 	long long t0;
 	struct meminfo mi;
+	long long pcp_free;           /* kB on per-CPU lists with the last MemAvailable */
 	struct thp_split thp0, thp1;
 	int have_thp0;
 	long samples;                 /* sample instants taken */
@@ -168,6 +169,7 @@ static int hostmem_open(struct probe *p)
 	if (!h)
 		return probe_error(p, -ENOMEM, "out of memory");
 	memory_series_init(&h->ser);
+	h->pcp_free = -ENODATA;       /* until hostmem_stop() reads it */
 	p->priv = h;
 	return 0;
 }
@@ -206,6 +208,7 @@ static int hostmem_stop(struct probe *p, enum probe_window w)
 	h->conv = ksm_converge_wait(p->target->cell->ksm_timeout, pids, h->n);
 	sampler_stop(&h->smp);
 	sample(h);                    /* the steady state */
+	h->pcp_free = pcp_free_read(); /* with its MemAvailable, not at emit time */
 	if (h->have_thp0 && read_thp(h, &h->thp1))
 		h->have_thp0 = 0;
 	return 0;
@@ -310,7 +313,7 @@ static int emit_procs(struct hostmem *h, struct sink *s, struct smaps_rollup *su
 static long long available_drop(struct probe *p, struct sink *s, long long before)
 {
 	struct hostmem *h = p->priv;
-	long long pcp_before = p->target->pcp_free_before_kb, pcp = pcp_free_read();
+	long long pcp_before = p->target->pcp_free_before_kb, pcp = h->pcp_free;
 	char why[160];
 
 	if (pcp_before < 0 || pcp < 0) {

@@ -235,12 +235,6 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 	long entry;
 	int code;
 
-	/*
-	 * From the start: a shell starts a background job with SIGINT ignored,
-	 * so a Ctrl-C or kill -INT during the plan, the environment or the
-	 * journal was lost and the whole run went on.
-	 */
-	runner_stop_catch_signals();
 	code = run_plan_make(db, o, cfg, cells, n, &p);
 	if (code) {
 		run_plan_free(&p);
@@ -256,7 +250,7 @@ static int measure_all(struct db *db, const struct config *cfg, const struct cel
 			pr_err("cannot journal run %lld: %s", (long long)(p.run_id ?: run_id),
 			       strerror((int)-entry));
 		if (run_id > 0 && !p.run_id)
-			db_run_end(db, run_id, "failed", 0, 0, 0, 0);
+			db_run_end(db, run_id, runner_stop ? "interrupted" : "failed", 0, 0, 0, 0);
 		run_plan_free(&p);
 		return EXIT_FAILED;
 	}
@@ -364,6 +358,12 @@ int runner_run(const struct runner_opts *o)
 	char err[1600];
 	int code = EXIT_USAGE;
 
+	/*
+	 * From the start: a shell starts a background job with SIGINT ignored,
+	 * so a Ctrl-C or kill -INT while the config, the lock, the plan or the
+	 * environment was read was lost and the whole run went on.
+	 */
+	runner_stop_catch_signals();
 	if (load_cells(o, &cfg, &cells, &n))
 		goto out;
 	if (check_only(o, cells, n))
@@ -397,6 +397,8 @@ int runner_run(const struct runner_opts *o)
 	}
 	code = measure_all(db, cfg, cells, n, o);
 out:
+	if (runner_stop && code != EXIT_OK)
+		code = EXIT_INTERRUPTED;  /* a wait or read it cut short failed */
 	journal_close();
 	db_close(db);
 	config_cells_free(cells, n);

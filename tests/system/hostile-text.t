@@ -19,7 +19,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=17
+N=18
 py=/usr/bin/python3
 plan $N
 [ -x $py ] || skip_all $N "no $py"
@@ -102,3 +102,21 @@ is "$(grep -acE '^(```|~~~|===|---)' "$md")" 2 \
 is "$(raw "$md" $'\n')" "0/0" "index.md: no raw control byte, no invalid UTF-8"
 is "$(raw "$tmp/rep/index.html" $'\t\n\r')" "0/0" \
 	"index.html: no raw control byte but TAB LF CR, no C1, no invalid UTF-8"
+
+# --- messages ------------------------------------------------------------------
+# SQLite's own error names a schema object the database chose: it reaches
+# stderr through cvmbench's log, which shows control bytes escaped
+cp "$db" "$tmp/schema.db"
+python3 - "$tmp/schema.db" <<'PY'
+import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+d.execute("PRAGMA writable_schema = ON")
+d.execute("INSERT INTO sqlite_master VALUES ('table', 'x\x1b]0;title\x07\x1b[2J', "
+          "'x\x1b]0;title\x07', 0, 'CREATE TABLE \x1b[2J garbage')")
+d.commit()
+PY
+$CVMBENCH show --db "$tmp/schema.db" > /dev/null 2> "$tmp/err"
+rc=$?
+is "$rc/$(grep -ac $'\x1b' "$tmp/err")/$(grep -ac 'x\\x1b\]0;title' "$tmp/err")" "2/0/1" \
+	"a schema object named with escapes: refused (exit 2), its name on stderr escaped, not raw" ||
+	sed -n '1,3p' "$tmp/err" | cat -v | sed 's/^/# /'

@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=14
+N=15
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root (the lock is in /run)"
@@ -58,6 +58,21 @@ ro show --db "$tmp/a.db"; is "$?" 0 "show works while the lock is held"
 ro export --csv --db "$tmp/a.db" --out "$tmp/csv"; is "$?" 0 "export works while the lock is held"
 ro report "$tmp/rep" --db "$tmp/a.db"; is "$?" 0 "report works while the lock is held"
 ro plot --list; is "$?" 0 "plot works while the lock is held"
+
+# Ctrl-C while waiting for the lock ends the wait at once: exit 130, no
+# database (the signal is sent once the waiter has the lock file open)
+CVMBENCH_STATE_DIR=$tmp/c ./cvmbench run "$tmp/short.ini" --db "$tmp/c.db" --wait-lock 60 \
+	2>"$tmp/c.err" & waiter=$!
+for i in $(seq 300); do
+	ls -l /proc/$waiter/fd 2>/dev/null | grep -q cvmbench.lock && break
+	sleep 0.1
+done
+t0=$(date +%s%N)
+kill -INT $waiter; wait $waiter; rc=$?
+t=$((($(date +%s%N) - t0) / 1000000))
+ok "$rc/$((t < 5000))/$([ -e "$tmp/c.db" ]; echo $?)" = "130/1/1" \
+	"SIGINT while waiting for the lock: exit 130 after $t ms, no database made" ||
+	sed 's/^/# /' "$tmp/c.err"
 
 # A waiting run goes on once the holder ends.
 CVMBENCH_STATE_DIR=$tmp/b ./cvmbench run "$tmp/short.ini" --db "$tmp/b.db" --wait-lock 60 \

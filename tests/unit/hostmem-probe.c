@@ -110,13 +110,17 @@ static double metric(const char *name)
 	return p ? atof(p + strlen(key)) : -1;
 }
 
+/* The per-CPU free pages of the baseline, kB; -2: read them as the runner does. */
+static long long pcp_before = -2;
+
 /* One cell window over @pids; @kill_at_stop: a pid to end before stop. */
 static int window(pid_t *pids, int n, long long baseline, pid_t kill_before_stop)
 {
 	struct cell c;
 	struct probe_target t = { .cell = &c, .pids = pids, .npids = n,
 				  .mem_available_before_kb = baseline,
-				  .pcp_free_before_kb = baseline > 0 ? pcp_free_read() : -1 };
+				  .pcp_free_before_kb = baseline <= 0 ? -1 :
+					pcp_before != -2 ? pcp_before : pcp_free_read() };
 	struct probe p = { .ops = &probe_hostmem, .target = &t };
 	struct sink s = { .ops = &rec_ops };
 	int ret;
@@ -225,10 +229,13 @@ static void test_missing_field(void)
 	       !strstr(metrics, "pcp_free_kb"), "no /proc/zoneinfo: the drop is "
 	       "MemAvailable's alone, and a skip row says so");
 	fake_file("zoneinfo-6.18", "zoneinfo");
+	pcp_before = 1000;
 	window(pids, 2, 1000000, 0);
-	tap_ok(metric("pcp_free_kb") == 4385 * 4 && metric("pcp_free_before_kb") == 4385 * 4 &&
+	pcp_before = -2;
+	tap_ok(metric("pcp_free_kb") == 4385 * 4 && metric("pcp_free_before_kb") == 1000 &&
+	       metric("mem_available_drop_kb") == 1000000 + 1000 - 24056992 - 17540 &&
 	       !strstr(skips, "zoneinfo"), "with /proc/zoneinfo: the per-CPU free pages "
-	       "(4385 of 4 kB in the fixture) stored before and after");
+	       "(1000 kB before, 4385 of 4 kB in the fixture after) stored and in the drop");
 }
 
 /* More processes than the probe takes: how many were left out is said. */

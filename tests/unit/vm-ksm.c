@@ -6,8 +6,9 @@
  * then on (pages_to_scan 5000, sleep 10 ms) until converged: pages_sharing
  * > 0 and their summed PSS clearly lower (by 10 % or more); the summed
  * Pss_Anon of the KSM-off pair within 25 % of the drop of the host's
- * MemAvailable plus its per-CPU free pages (from a settled baseline); then two `model` guests with KSM on: their ksm_stat shows (next
- * to) no merged page and their summed PSS is at least the KSM-off pair's.
+ * MemAvailable plus its per-CPU free pages (from a settled baseline);
+ * then two `model` guests with KSM on: their ksm_stat shows (next to) no
+ * merged page and their summed PSS is at least the KSM-off pair's.
  *
  * It changes KSM and starts QEMU, so it runs only as `vm-ksm.t run`, from
  * tests/system/ksm-vms.t (root, under the host lock), which also checks that
