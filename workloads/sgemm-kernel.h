@@ -2,7 +2,8 @@
 /*
  * sgemm-kernel.h - the SGEMM register tile, included by sgemm.c once per
  * vector width (SSE2, AVX2, AVX-512) with KERNEL_NAME and KERNEL_VW (floats
- * per vector) defined and the target set with #pragma GCC target.
+ * per vector) defined, and KERNEL_TARGET (the target attribute's string, e.g.
+ * "avx2") for a width beyond the x86-64 baseline.
  *
  * It computes an SGEMM_MR x (2 * KERNEL_VW) tile of C from a packed A
  * sliver (kc x SGEMM_MR) and a packed B sliver (kc x 2 * KERNEL_VW). Each
@@ -13,6 +14,9 @@
 #error "define KERNEL_NAME and KERNEL_VW before including sgemm-kernel.h"
 #endif
 
+#ifdef KERNEL_TARGET
+__attribute__((target(KERNEL_TARGET)))
+#endif
 static void KERNEL_NAME(size_t kc, const float *a, const float *b, float *c,
 			size_t ldc, int accumulate)
 {
@@ -50,3 +54,4 @@ static void KERNEL_NAME(size_t kc, const float *a, const float *b, float *c,
 
 #undef KERNEL_NAME
 #undef KERNEL_VW
+#undef KERNEL_TARGET

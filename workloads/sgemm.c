@@ -8,10 +8,12 @@
  * SGEMM_MR-row panels; per task a SGEMM_KC x SGEMM_NC block of B is packed
  * into NR-column slivers (L2), SGEMM_MC rows of A are streamed per sliver,
  * and a SGEMM_MR x NR register tile does the products. The tile is written
- * with GCC vector extensions and compiled for SSE2, AVX2 and AVX-512F; the
- * widest the CPU has is chosen at run time (CVMFN_SGEMM_ISA=sse2|avx2|avx512
- * forces one, for tests). FP contraction is off: no FMA, so all widths sum
- * every element in the same k order with the same roundings.
+ * with GCC vector extensions and compiled for SSE2, AVX2 and AVX-512F (a
+ * target attribute on each kernel function, which gcc and clang both honour,
+ * unlike #pragma GCC target that clang ignores); the widest the CPU has is
+ * chosen at run time (CVMFN_SGEMM_ISA=sse2|avx2|avx512 forces one, for
+ * tests). FP contraction is off for both compilers: no FMA, so all widths
+ * sum every element in the same k order with the same roundings.
  *
  * Threads take (column block, row group) tasks; each task computes its
  * elements over the whole k range, so nothing is reduced across threads.
@@ -23,7 +25,11 @@
 
 #include "sgemm.h"
 
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 
 #define SGEMM_KC 256
 #define SGEMM_MC 96               /* rows of A per sliver pass, x SGEMM_MR */
@@ -37,19 +43,15 @@ typedef void (*kernel_fn)(size_t kc, const float *a, const float *b, float *c,
 #define KERNEL_VW 4
 #include "sgemm-kernel.h"
 
-#pragma GCC push_options
-#pragma GCC target("avx2")
 #define KERNEL_NAME kernel_avx2
 #define KERNEL_VW 8
+#define KERNEL_TARGET "avx2"
 #include "sgemm-kernel.h"
-#pragma GCC pop_options
 
-#pragma GCC push_options
-#pragma GCC target("avx512f")
 #define KERNEL_NAME kernel_avx512
 #define KERNEL_VW 16
+#define KERNEL_TARGET "avx512f"
 #include "sgemm-kernel.h"
-#pragma GCC pop_options
 
 static struct {
 	kernel_fn fn;
