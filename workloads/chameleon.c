@@ -493,8 +493,7 @@ static int chameleon_invoke(struct wl_instance *inst, struct wl_output *out)
 		 "rendered %zu rows, %zu cells, %zu bytes of HTML",
 		 st->rows, st->cells, st->html.len);
 	if (inst->params.output)
-		return wl_write_file_atomic(inst, inst->params.output, st->html.data,
-					    st->html.len);
+		wl_out_file(out, inst->params.output, st->html.data, st->html.len);
 	return 0;
 }
 

@@ -433,7 +433,7 @@ static int compression_invoke(struct wl_instance *inst, struct wl_output *out)
 		 ar.in_bytes ? 100.0 * (double)st->out_len / (double)ar.in_bytes : 0.0,
 		 secs > 0 ? (double)ar.in_bytes / secs / 1048576.0 : 0.0);
 	if (inst->params.output)
-		return wl_write_file_atomic(inst, inst->params.output, st->out, st->out_len);
+		wl_out_file(out, inst->params.output, st->out, st->out_len);
 	return 0;
 }
 

@@ -357,21 +357,20 @@ int convnet_image(struct wl_instance *inst, int size, struct tensor *img)
 	return err;
 }
 
-static int write_scores(struct wl_instance *inst, const float *logits,
-			const double *prob, int n)
+static int write_scores(struct wl_instance *inst, struct wl_output *out,
+			const float *logits, const double *prob, int n)
 {
 	size_t cap = (size_t)n * 64, len = 0;
 	char *buf = malloc(cap);
-	int i, err;
+	int i;
 
 	if (!buf)
 		return wl_error(inst, -ENOMEM, "out of memory for %s", inst->params.output);
 	for (i = 0; i < n; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "%d %.9g %.9g\n", i,
 					logits[i], prob[i]);
-	err = wl_write_file_atomic(inst, inst->params.output, buf, len);
-	free(buf);
-	return err;
+	wl_out_file_owned(out, inst->params.output, buf, len);
+	return 0;
 }
 
 #define TOP_K 5
@@ -393,6 +392,6 @@ int convnet_report(struct wl_instance *inst, struct wl_output *out,
 						" %d:%.4f", top[i], prob[top[i]]);
 	}
 	if (inst->params.output)
-		return write_scores(inst, logits, prob, n);
+		return write_scores(inst, out, logits, prob, n);
 	return 0;
 }

@@ -310,9 +310,12 @@ static int copy_db_in_place(struct wl_instance *inst, struct crud_state *st,
 /*
  * --output: a consistent copy of the database, renamed into place over a
  * regular file, written into anything else (outpath.h).
+
+ * cvmfn calls it after the end time (wl_out_file_with()).
  */
-static int copy_db(struct wl_instance *inst, struct crud_state *st, const char *out)
+static int copy_db(struct wl_instance *inst, const char *out, void *arg)
 {
+	struct crud_state *st = arg;
 	struct wl_out_target t;
 	char tmp[PATH_MAX];
 	int err = wl_out_target(inst, out, &t);
@@ -359,7 +362,7 @@ static int crud_invoke(struct wl_instance *inst, struct wl_output *out)
 		 (double)(c.inserts + c.updates + c.deletes + c.reads + st->sessions) / secs,
 		 (long long)c.items, (long long)c.cents);
 	if (inst->params.output)
-		return copy_db(inst, st, inst->params.output);
+		wl_out_file_with(out, inst->params.output, copy_db, st);
 	return 0;
 }
 

@@ -238,9 +238,13 @@ static void output_levels(struct bfs_state *st, struct wl_output *out)
 	wl_out_bytes(out, buf, fill);
 }
 
-/* "n N m M", then "e U V" per edge (U < V), then "l NODE LEVEL" per node. */
-static int write_output(struct wl_instance *inst, struct bfs_state *st)
+/*
+ * --output: "n N m M", then "e U V" per edge (U < V), then "l NODE LEVEL"
+ * per node. cvmfn calls it after the end time (wl_out_file_with()).
+ */
+static int write_output(struct wl_instance *inst, const char *path, void *arg)
 {
+	struct bfs_state *st = arg;
 	size_t cap = 32 + st->edges * 24 + (size_t)st->n * 20, len = 0, j;
 	char *buf = malloc(cap);
 	uint32_t u;
@@ -256,7 +260,7 @@ static int write_output(struct wl_instance *inst, struct bfs_state *st)
 	for (u = 0; u < st->n; u++)
 		len += (size_t)sprintf(buf + len, "l %u %d\n", u,
 				       atomic_load(&st->level[u]));
-	err = wl_write_file_atomic(inst, inst->params.output, buf, len);
+	err = wl_write_file_atomic(inst, path, buf, len);
 	free(buf);
 	return err;
 }
@@ -270,7 +274,9 @@ static int bfs_invoke(struct wl_instance *inst, struct wl_output *out)
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%u nodes, %zu edges: reached %zu, depth %d", st->n, st->edges,
 		 reached, st->depth);
-	return inst->params.output ? write_output(inst, st) : 0;
+	if (inst->params.output)
+		wl_out_file_with(out, inst->params.output, write_output, st);
+	return 0;
 }
 
 static void bfs_teardown(struct wl_instance *inst)

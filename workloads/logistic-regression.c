@@ -69,6 +69,7 @@ struct lr_state {
 	/* invoke: model and the gradient of each block */
 	double *w, *w_prev, *look, *grad, *block_grad, *prob;
 	size_t nblocks;
+	double accuracy;          /* of the last invoke, for --output */
 };
 
 /* ---- review generation --------------------------------------------------- */
@@ -490,8 +491,7 @@ static void train(struct wl_instance *inst, struct lr_state *st)
 
 /* ---- invoke ------------------------------------------------------------------ */
 
-static int write_output(struct wl_instance *inst, const struct lr_state *st,
-			double accuracy);
+static int write_output(struct wl_instance *inst, const char *path, void *arg);
 
 static int lr_invoke(struct wl_instance *inst, struct wl_output *out)
 {
@@ -511,16 +511,18 @@ static int lr_invoke(struct wl_instance *inst, struct wl_output *out)
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%zu reviews, %zu features, %d iterations: training accuracy %.4f",
 		 st->ndocs, st->nvocab, LR_ITERATIONS, (double)correct / (double)st->ndocs);
-	if (!inst->params.output)
-		return 0;
-	return write_output(inst, st, (double)correct / (double)st->ndocs);
+	st->accuracy = (double)correct / (double)st->ndocs;
+	if (inst->params.output)
+		wl_out_file_with(out, inst->params.output, write_output, st);
+	return 0;
 }
 
 /* "d LABEL TEXT", "v WORD", "x ROW COL VALUE", "w J VALUE" (J = nvocab: intercept),
- * "p ROW PROBABILITY", "acc ACCURACY" lines. */
-static int write_output(struct wl_instance *inst, const struct lr_state *st,
-			double accuracy)
+ * "p ROW PROBABILITY", "acc ACCURACY" lines; cvmfn writes them after the end
+ * time (wl_out_file_with()). */
+static int write_output(struct wl_instance *inst, const char *path, void *arg)
 {
+	const struct lr_state *st = arg;
 	size_t cap = st->text_start[st->ndocs] + st->ndocs * 40 + st->nvocab * 64 +
 		     st->tok_start[st->ndocs] * 48 + 64, len = 0, d, i;
 	char *buf = malloc(cap);
@@ -543,8 +545,8 @@ static int write_output(struct wl_instance *inst, const struct lr_state *st,
 		len += (size_t)sprintf(buf + len, "w %zu %.17g\n", i, st->w[i]);
 	for (d = 0; d < st->ndocs; d++)
 		len += (size_t)sprintf(buf + len, "p %zu %.17g\n", d, st->prob[d]);
-	len += (size_t)sprintf(buf + len, "acc %.6f\n", accuracy);
-	err = wl_write_file_atomic(inst, inst->params.output, buf, len);
+	len += (size_t)sprintf(buf + len, "acc %.6f\n", st->accuracy);
+	err = wl_write_file_atomic(inst, path, buf, len);
 	free(buf);
 	return err;
 }

@@ -250,11 +250,10 @@ static struct word_count *gather_sorted(struct mr_job *job, size_t *n)
 }
 
 static int write_counts(struct wl_instance *inst, const struct word_count *wc,
-			size_t n)
+			size_t n, struct wl_output *out)
 {
 	size_t i, len = 0, cap = n * 32 + 1;
 	char *buf = malloc(cap);
-	int err;
 
 	if (!buf)
 		return wl_error(inst, -ENOMEM, "map-reduce: out of memory for the output");
@@ -274,23 +273,30 @@ static int write_counts(struct wl_instance *inst, const struct word_count *wc,
 		len += wc[i].len;
 		buf[len++] = '\n';
 	}
-	err = wl_write_file_atomic(inst, inst->params.output, buf, len);
-	free(buf);
-	return err;
+	wl_out_file_owned(out, inst->params.output, buf, len);
+	return 0;
 }
 
-/* Writes the counts to --output and the generated text to --output.text. */
+/* The generated text to @output.text, after the end time. */
+static int write_text(struct wl_instance *inst, const char *output, void *arg)
+{
+	const struct mr_state *st = arg;
+	char path[4096];
+
+	return wl_out_beside(inst, output, ".text", path, sizeof(path)) ?:
+	       wl_write_file_atomic(inst, path, st->text, st->len);
+}
+
+/* Has cvmfn write the counts to --output and the generated text to --output.text. */
 static int write_output(struct wl_instance *inst, const struct word_count *wc,
-			size_t n)
+			size_t n, struct wl_output *out)
 {
 	struct mr_state *st = inst->priv;
-	char path[4096];
-	int err = write_counts(inst, wc, n);
+	int err = write_counts(inst, wc, n, out);
 
-	if (err || st->from_input)
-		return err;
-	return wl_out_beside(inst, inst->params.output, ".text", path, sizeof(path)) ?:
-	       wl_write_file_atomic(inst, path, st->text, st->len);
+	if (!err && !st->from_input)
+		wl_out_file_with(out, inst->params.output, write_text, st);
+	return err;
 }
 
 static void output_counts(struct wl_instance *inst, struct wl_output *out,
@@ -343,7 +349,7 @@ static int mr_invoke(struct wl_instance *inst, struct wl_output *out)
 	}
 	output_counts(inst, out, sorted, n);
 	if (inst->params.output)
-		err = write_output(inst, sorted, n);
+		err = write_output(inst, sorted, n, out);
 	free(sorted);
 	job_free(&job);
 	return err;

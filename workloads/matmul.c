@@ -97,8 +97,7 @@ static int matmul_invoke(struct wl_instance *inst, struct wl_output *out)
 		 "N=%zu trace=%.6f %.2f GFLOP/s (%.2f per thread, %d threads)",
 		 n, trace, gflops, gflops / threads, threads);
 	if (inst->params.output)
-		return wl_write_file_atomic(inst, inst->params.output, st->abc,
-					    3 * n * n * sizeof(double));
+		wl_out_file(out, inst->params.output, st->abc, 3 * n * n * sizeof(double));
 	return 0;
 }
 

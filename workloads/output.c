@@ -22,8 +22,20 @@ struct wl_out_seg {
 	int decimals;             /* SEG_DOUBLE */
 };
 
+static void files_clear(struct wl_output *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nfile; i++) {
+		free(o->file[i].path);
+		free(o->file[i].owned);
+	}
+	o->nfile = 0;
+}
+
 void wl_output_reset(struct wl_output *o)
 {
+	files_clear(o);
 	o->nseg = 0;
 	o->nbytes = 0;
 	o->err = 0;
@@ -31,6 +43,8 @@ void wl_output_reset(struct wl_output *o)
 
 void wl_output_free(struct wl_output *o)
 {
+	files_clear(o);
+	free(o->file);
 	free(o->seg);
 	free(o->bytes);
 	memset(o, 0, sizeof(*o));
@@ -148,6 +162,58 @@ void wl_out_double(struct wl_output *o, double v, int decimals)
 void wl_out_str(struct wl_output *o, const char *s)
 {
 	wl_out_bytes(o, s, strlen(s) + 1);
+}
+
+/* A new file entry owning @owned (freed here on failure); NULL on failure. */
+static struct wl_out_file *new_file(struct wl_output *o, const char *path, void *owned)
+{
+	struct wl_out_file *f;
+	char *copy;
+
+	if (!o->err)
+		o->err = grow((void **)&o->file, &o->file_cap, o->nfile + 1, sizeof(*o->file));
+	copy = o->err ? NULL : strdup(path);
+	if (!copy) {
+		o->err = o->err ? o->err : -ENOMEM;
+		free(owned);
+		return NULL;
+	}
+	f = &o->file[o->nfile++];
+	memset(f, 0, sizeof(*f));
+	f->path = copy;
+	f->owned = owned;
+	return f;
+}
+
+void wl_out_file(struct wl_output *o, const char *path, const void *data, size_t len)
+{
+	struct wl_out_file *f = new_file(o, path, NULL);
+
+	if (f) {
+		f->data = data;
+		f->len = len;
+	}
+}
+
+void wl_out_file_owned(struct wl_output *o, const char *path, void *buf, size_t len)
+{
+	struct wl_out_file *f = new_file(o, path, buf);
+
+	if (f) {
+		f->data = buf;
+		f->len = len;
+	}
+}
+
+void wl_out_file_with(struct wl_output *o, const char *path, wl_out_writer write,
+		      void *arg)
+{
+	struct wl_out_file *f = new_file(o, path, NULL);
+
+	if (f) {
+		f->write = write;
+		f->arg = arg;
+	}
 }
 
 /* The text a recorded double stands for, as the digest reads it. */

@@ -292,7 +292,7 @@ static int pyaes_invoke(struct wl_instance *inst, struct wl_output *out)
 		 st->len, st->iterations,
 		 secs > 0 ? 2.0 * (double)st->len * (double)st->iterations / secs / 1048576.0 : 0.0);
 	if (inst->params.output)
-		return wl_write_file_atomic(inst, inst->params.output, st->cipher, st->len);
+		wl_out_file(out, inst->params.output, st->cipher, st->len);
 	return 0;
 }
 

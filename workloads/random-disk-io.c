@@ -229,10 +229,12 @@ static int disk_io(struct wl_instance *inst, struct disk_state *st, double t[3])
 /*
  * --output: a hard link to the file (same filesystem) renamed over a regular
  * file, or else a copy; written into anything that is not a regular file.
+
+ * cvmfn calls it after the end time (wl_out_file_with()).
  */
-static int keep_file(struct wl_instance *inst, struct disk_state *st,
-		     const char *out)
+static int keep_file(struct wl_instance *inst, const char *out, void *arg)
 {
+	struct disk_state *st = arg;
 	struct wl_out_target t;
 	char tmp[PATH_MAX];
 	void *data;
@@ -282,7 +284,7 @@ static int disk_invoke(struct wl_instance *inst, struct wl_output *out)
 		 (unsigned long long)st->ops, t[2] * 1e3,
 		 (unsigned long long)(st->nblocks * BLOCK >> 20));
 	if (inst->params.output)
-		return keep_file(inst, st, inst->params.output);
+		wl_out_file_with(out, inst->params.output, keep_file, st);
 	return 0;
 }
 

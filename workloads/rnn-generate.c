@@ -191,18 +191,20 @@ static int rnn_init(struct wl_instance *inst)
 }
 
 /* --output: one "language name" line per request. */
-static int write_names(struct wl_instance *inst, const struct rnn *m)
+/* --output, written by cvmfn after the end time (wl_out_file_with()). */
+static int write_names(struct wl_instance *inst, const char *path, void *arg)
 {
+	const struct rnn *m = arg;
 	size_t cap = (size_t)m->count * 40, len = 0;
 	char *buf = malloc(cap);
 	int i, err;
 
 	if (!buf)
-		return wl_error(inst, -ENOMEM, "out of memory for %s", inst->params.output);
+		return wl_error(inst, -ENOMEM, "out of memory for %s", path);
 	for (i = 0; i < m->count; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "%s %s\n",
 					categories[i % RNN_CATEGORIES], m->names[i]);
-	err = wl_write_file_atomic(inst, inst->params.output, buf, len);
+	err = wl_write_file_atomic(inst, path, buf, len);
 	free(buf);
 	return err;
 }
@@ -223,7 +225,9 @@ static int rnn_invoke(struct wl_instance *inst, struct wl_output *out)
 		 "%d names, %zu letters: %s (%s), %s (%s)", m->count, letters,
 		 m->names[0], categories[0], m->names[m->count - 1],
 		 categories[(m->count - 1) % RNN_CATEGORIES]);
-	return inst->params.output ? write_names(inst, m) : 0;
+	if (inst->params.output)
+		wl_out_file_with(out, inst->params.output, write_names, m);
+	return 0;
 }
 
 const struct workload_ops wl_rnn_generate = {

@@ -241,8 +241,10 @@ static int format_score(char *buf, double v)
 	return sprintf(buf, "%.4f\n", v);
 }
 
-static int write_scores(struct wl_instance *inst, const struct sentiment_state *st)
+/* --output, written by cvmfn after the end time (wl_out_file_with()). */
+static int write_scores(struct wl_instance *inst, const char *path, void *arg)
 {
+	const struct sentiment_state *st = arg;
 	char *buf = malloc(st->count * 12 + 1);
 	size_t i, len = 0;
 	int err;
@@ -251,7 +253,7 @@ static int write_scores(struct wl_instance *inst, const struct sentiment_state *
 		return wl_error(inst, -ENOMEM, "sentiment: out of memory for the output");
 	for (i = 0; i < st->count; i++)
 		len += (size_t)format_score(buf + len, st->scores[i]);
-	err = wl_write_file_atomic(inst, inst->params.output, buf, len);
+	err = wl_write_file_atomic(inst, path, buf, len);
 	free(buf);
 	return err;
 }
@@ -273,7 +275,9 @@ static int sentiment_invoke(struct wl_instance *inst, struct wl_output *out)
 		 "%zu sentences: %zu positive, %zu negative, %zu neutral, mean %.4f",
 		 st->count, pos, neg, st->count - pos - neg,
 		 st->count ? total / (double)st->count : 0.0);
-	return inst->params.output ? write_scores(inst, st) : 0;
+	if (inst->params.output)
+		wl_out_file_with(out, inst->params.output, write_scores, st);
+	return 0;
 }
 
 /* Splits the text at @sep into sentences; pieces without letters are skipped. */

@@ -13,6 +13,7 @@
 #include "memstat.h"
 #include "protocol.h"
 #include "serve.h"
+#include "wlfile.h"
 #include "wlclock.h"
 
 struct line_reader {
@@ -73,7 +74,11 @@ static void flatten(char *s)
 			*s = ' ';
 }
 
-/* The function alone, timed; its output stays recorded in @out. */
+/*
+ * The function alone, timed; its output stays recorded in @out. Its files
+ * (--output) are written after the end time and before the done line, so a
+ * failed write fails the call (the done line has no field for their time).
+ */
 static int timed_invoke(struct wl_instance *inst, struct wl_output *out,
 			long long *fn_ns)
 {
@@ -88,6 +93,8 @@ static int timed_invoke(struct wl_instance *inst, struct wl_output *out,
 	if (!err && out->err)
 		err = wl_error(inst, out->err, "%s: cannot record the output: %s",
 			       inst->ops->info->name, strerror(-out->err));
+	if (!err)
+		err = wl_output_write_files(inst, out);
 	if (err && !inst->error[0])
 		snprintf(inst->error, sizeof(inst->error), "%s", strerror(-err));
 	flatten(inst->error);

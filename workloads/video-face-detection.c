@@ -591,10 +591,11 @@ static void fd_output_frame(struct wl_output *out, int f, const struct fd_result
  * netpbm image sequence), each with its raw windows and faces as comments:
  * "# raw X Y W H" and "# face X Y W H NEIGHBORS". The frames are the
  * detector's input before the gray conversion, so a reference can redo
- * that step too.
+ * that step too. cvmfn calls it after the end time (wl_out_file_with()).
  */
-static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
+static int fd_write_output(struct wl_instance *inst, const char *path, void *arg)
 {
+	const struct fd_state *st = arg;
 	size_t npix = (size_t)st->w * st->h, len = 0, i;
 	char *buf = NULL;
 	FILE *m = open_memstream(&buf, &len);
@@ -622,7 +623,7 @@ static int fd_write_output(struct wl_instance *inst, const struct fd_state *st)
 		free(buf);
 		return wl_error(inst, -ENOMEM, "video-face-detection: out of memory");
 	}
-	err = wl_write_file_atomic(inst, inst->params.output, buf, len);
+	err = wl_write_file_atomic(inst, path, buf, len);
 	free(buf);
 	return err;
 }
@@ -643,12 +644,8 @@ static int fd_invoke(struct wl_instance *inst, struct wl_output *out)
 		raw += st->results[f].nraw;
 		faces += (uint64_t)st->results[f].nfaces;
 	}
-	if (inst->params.output) {
-		int err = fd_write_output(inst, st);
-
-		if (err)
-			return err;
-	}
+	if (inst->params.output)
+		wl_out_file_with(out, inst->params.output, fd_write_output, st);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%d frames %dx%d, %d scales, %llu windows evaluated, %llu raw hits, %llu faces (%d stages, %d weak classifiers)",
 		 st->nframes, st->w, st->h, st->nscales, (unsigned long long)windows,

@@ -511,11 +511,8 @@ static int vp_invoke(struct wl_instance *inst, struct wl_output *out)
 	if (err)
 		return err;
 	wl_out_ref(out, st->gif, st->gif_len);
-	if (inst->params.output) {
-		err = wl_write_file_atomic(inst, inst->params.output, st->gif, st->gif_len);
-		if (err)
-			return err;
-	}
+	if (inst->params.output)
+		wl_out_file(out, inst->params.output, st->gif, st->gif_len);
 	snprintf(inst->summary, sizeof(inst->summary),
 		 "%d frames %dx%d -> %dx%d gray+watermark, GIF %zu bytes (%.2f bits/pixel)",
 		 st->nframes, st->src_w, st->src_h, st->dst_w, st->dst_h, st->gif_len,

@@ -97,6 +97,20 @@ int wl_write_file_atomic(struct wl_instance *inst, const char *path,
 	return write_parts_atomic(inst, path, data, len, NULL, 0);
 }
 
+int wl_output_write_files(struct wl_instance *inst, const struct wl_output *out)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < out->nfile && !err; i++) {
+		const struct wl_out_file *f = &out->file[i];
+
+		err = f->write ? f->write(inst, f->path, f->arg) :
+		      wl_write_file_atomic(inst, f->path, f->data, f->len);
+	}
+	return err;
+}
+
 int wl_read_file(struct wl_instance *inst, const char *path, void **data,
 		 size_t *len)
 {

@@ -55,6 +55,14 @@ int wl_model_load(struct wl_instance *inst, const char *name, size_t len,
 int wl_write_file_atomic(struct wl_instance *inst, const char *path,
 			 const void *data, size_t len);
 
+/**
+ * wl_output_write_files() - write the files @out holds (wl_out_file*()), in
+ * the order they were recorded, each as wl_write_file_atomic() does or by its
+ * writer. cvmfn calls it after the function's end time. Stops at the first
+ * failure: 0 or -errno with inst->error naming the file.
+ */
+int wl_output_write_files(struct wl_instance *inst, const struct wl_output *out);
+
 /** wl_read_file() - read a whole file into a malloc'd buffer. */
 int wl_read_file(struct wl_instance *inst, const char *path, void **data,
 		 size_t *len);
