@@ -47,11 +47,13 @@ ASAN_ENV_OPTIONS := abort_on_error=0:detect_leaks=1:halt_on_error=1
 # system tests that run against build-asan/ in check-asan (native backend only:
 # the dynamic cvmfn does not run in a bare container rootfs)
 ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t
-# compare and merge: the analysis side's memory handling (issue 15)
-ASAN_SYSTEM_TESTS += compare.t merge.t
+# compare and merge: the analysis side's memory handling (issue 15); compare
+# under ASan runs in check-long (the database fuzzer, ASan and UBSan, runs
+# compare's code on every input in make check)
+ASAN_SYSTEM_TESTS += merge.t
 # resume and shards: the run plan and the superseded rows (issue 17); they run
 # under ASan in check-long (85 s of the sanitizer share on a busy machine)
-ASAN_SYSTEM_LONG := resume.t shard.t
+ASAN_SYSTEM_LONG := resume.t shard.t compare.t
 # The sanitizer and fuzz builds are sub-makes: they get every CPU unless the
 # caller gave -j itself (then its jobserver is shared).
 NPROC := $(shell nproc 2>/dev/null || echo 1)

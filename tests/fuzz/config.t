@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/fuzz/config.t - run the config fuzz target (make fuzz) for
-# FUZZ_SECONDS (default 20) on a seed corpus from configs/: the INI reader,
+# FUZZ_SECONDS (default 10) on a seed corpus from configs/: the INI reader,
 # the value checks and the matrix expansion under ASan and UBSan. Any crash,
 # leak, sanitizer report or broken invariant (tests/fuzz/config.c) fails.
 set -u
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
 bin=build-fuzz/fuzz-config
-secs=${FUZZ_SECONDS:-20}
+secs=${FUZZ_SECONDS:-10}
 plan 2
 if [ ! -x "$bin" ]; then
 	if [ -n "${CI:-}" ]; then

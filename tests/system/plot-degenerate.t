@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 . tests/system/plot-lib.sh
 
 KINDS="zero negative inf nan huge"
-N=16
+N=13
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -66,7 +66,11 @@ is "$(check_figures "$tmp/full.db")" "" "the crafted database: every figure draw
 
 # --- degenerate numbers ---------------------------------------------------
 for k in $KINDS; do
-	for part in "" " some"; do
+	# every other row: where some points stay (negative, nan) the note is drawn
+	parts='""'
+	case $k in negative | nan) parts='"" " some"' ;; esac
+	eval "set -- $parts"
+	for part in "$@"; do
 		cp "$tmp/full.db" "$tmp/$k.db" && craft "$tmp/$k.db" numbers "$k$part"
 		note=
 		[ "$k$part" = huge ] && note=note     # every number beyond 1e18: each is left out
