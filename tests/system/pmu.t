@@ -29,24 +29,6 @@ if [ "$pmu_here" != "supported here" ]; then
 fi
 
 q() { sqlite3 "$tmp/r.db" "$1"; }
-# noisy DB EXPERIMENT: how many of its cells the tool flagged noisy (other
-# load shared the CPUs in the cell's window: lib/noise.c)
-noisy() {
-	sqlite3 "$1" "SELECT count(*) FROM metric m JOIN cell c ON c.id = m.cell_id
-		WHERE c.experiment = '$2' AND m.name = 'flag_noisy' AND m.value = 1"
-}
-# quiet_ok VERDICT DB EXPERIMENT NAME: a check that needs quiet CPUs (CPU time
-# against wall time, switches of a spinning worker): it fails on a quiet
-# machine, and is a skip with the reason when the tool saw other load
-quiet_ok() {
-	local n
-	n=$(noisy "$2" "$3")
-	if [ "$1" != 1 ] && [ "${n:-0}" -gt 0 ]; then
-		skip "$4: other load shared the CPUs ($n cells of $3 flag_noisy)"
-	else
-		ok "$1" = 1 "$4"
-	fi
-}
 # median of a per-invocation SQL expression over the rows of a query body
 median() {
 	q "WITH v AS ($1) SELECT x FROM v ORDER BY x LIMIT 1 OFFSET (SELECT count(*) / 2 FROM v)"

@@ -72,3 +72,25 @@ cleanup_restored() {
 		echo "# kept $dir: restore failed; CVMBENCH_STATE_DIR=$state cvmbench restore undoes it" >&2
 	fi
 }
+
+# noisy DB [EXPERIMENT]: how many cells (of EXPERIMENT, else all) the tool
+# flagged noisy: other load shared the CPUs in the cell's window (lib/noise.c)
+noisy() {
+	sqlite3 "$1" "SELECT count(*) FROM metric m JOIN cell c ON c.id = m.cell_id
+		WHERE ('${2:-}' = '' OR c.experiment = '${2:-}') AND m.name = 'flag_noisy'
+		AND m.value = 1"
+}
+
+# quiet_ok VERDICT DB EXPERIMENT NAME: a check that needs quiet CPUs (CPU time
+# against wall time, switches of a spinning worker, start times): VERDICT 1
+# passes; otherwise it fails on a machine the tool saw quiet, and is a skip
+# naming the load when the tool flagged cells of EXPERIMENT ("": any) noisy
+quiet_ok() {
+	local n
+	n=$(noisy "$2" "$3")
+	if [ "$1" != 1 ] && [ "${n:-0}" -gt 0 ]; then
+		skip "$4: other load shared the CPUs ($n cells${3:+ of $3} flag_noisy)"
+	else
+		ok "$1" = 1 "$4"
+	fi
+}
