@@ -67,10 +67,9 @@ is "$(check_figures "$tmp/full.db")" "" "the crafted database: every figure draw
 # --- degenerate numbers ---------------------------------------------------
 for k in $KINDS; do
 	# every other row: where some points stay (negative, nan) the note is drawn
-	parts='""'
-	case $k in negative | nan) parts='"" " some"' ;; esac
-	eval "set -- $parts"
-	for part in "$@"; do
+	some=
+	case $k in negative | nan) some=1 ;; esac
+	for part in "" ${some:+" some"}; do
 		cp "$tmp/full.db" "$tmp/$k.db" && craft "$tmp/$k.db" numbers "$k$part"
 		note=
 		[ "$k$part" = huge ] && note=note     # every number beyond 1e18: each is left out
