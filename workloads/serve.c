@@ -12,6 +12,7 @@
 
 #include "memstat.h"
 #include "protocol.h"
+#include "reply-line.h"
 #include "serve.h"
 #include "wlfile.h"
 #include "wlclock.h"
@@ -136,11 +137,8 @@ static int reply_invoke(struct wl_instance *inst, struct wl_output *out,
 		return write_line(out_fd, line,
 				  n < (int)sizeof(line) ? n : (int)sizeof(line) - 1);
 	}
-	if (!due) {
-		n = snprintf(line, sizeof(line), "done %lu ok=1 fn_ns=%lld\ndigest %lu none\n",
-			     seq, fn_ns, seq);
-		return write_line(out_fd, line, n);
-	}
+	if (!due)
+		return write_line(out_fd, line, reply_line_done_none(line, seq, fn_ns));
 	n = snprintf(line, sizeof(line), "done %lu ok=1 fn_ns=%lld\n", seq, fn_ns);
 	err = write_line(out_fd, line, n);
 	return err ? err : reply_digest(out, seq, out_fd);
@@ -189,7 +187,7 @@ int serve_loop(const struct workload_ops *ops, const struct wl_params *params,
 	}
 	err = send_ready(&inst, wl_now_ns() - t0, out_fd);
 	while (!err && read_line(&lr, line, sizeof(line)) == 0) {
-		if (sscanf(line, "invoke %lu", &seq) == 1)
+		if (!request_parse_invoke(line, &seq))
 			err = reply_invoke(&inst, &out, seq, wl_digest_due(policy, calls++),
 					   out_fd);
 		else if (!strcmp(line, "mem"))

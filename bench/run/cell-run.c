@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "cell-check.h"
+#include "call-log.h"
 #include "cell-run.h"
 #include "clock.h"
 #include "db.h"
@@ -50,6 +51,7 @@ struct cell_state {
 	int64_t *inv_ids;             /* invocation row of each call, by seq */
 	size_t ninv_ids, capinv_ids;
 	int failed;
+	int fold_each_call;       /* a probe writes rows of one call: they refer to its row */
 	int placement_noted;      /* pin.obtained and sanity.* stored */
 };
 
@@ -413,7 +415,9 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 	row.digest = r.ok && r.digest[0] ? r.digest : NULL;
 	row.digest_ns = r.ok ? r.digest_ns : -1;
 	row.error = row.ok ? NULL : r.error;
-	inv_id = db_invocation_add(cs->ctx->db, &row);
+	inv_id = call_log_add(cs->ctx->calls, &row);
+	if (inv_id > 0 && measured && cs->fold_each_call && call_log_fold(cs->ctx->calls))
+		inv_id = -EIO;
 	if (!row.ok) {
 		cell_fail(cs->ctx, "invocation %ld: %s", seq, r.error);
 		return -EIO;
@@ -428,7 +432,7 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 	return inv_id < 0 ? -EIO : 0;
 }
 
-static int run_calls(struct cell_state *cs)
+static int run_calls_logged(struct cell_state *cs)
 {
 	const struct cell *c = cs->ctx->cell;
 	long seq = 0, total = (long)c->warmup + c->invocations;
@@ -451,6 +455,23 @@ static int run_calls(struct cell_state *cs)
 		progress_calls(seq + 1, total);
 	}
 	return 0;
+}
+
+/*
+ * The cell's calls; their rows are all in the database when it returns,
+ * before the cell window's probes write rows that may refer to them.
+ */
+static int run_calls(struct cell_state *cs)
+{
+	int ret;
+
+	cs->fold_each_call = !!(probe_set_windows(&cs->probes) & PROBE_WINDOW_INVOCATION);
+	ret = run_calls_logged(cs);
+	if (call_log_fold(cs->ctx->calls)) {
+		cell_fail(cs->ctx, "cannot write the calls' rows into the database");
+		return ret ?: -EIO;
+	}
+	return ret;
 }
 
 /*

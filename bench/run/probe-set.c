@@ -63,6 +63,15 @@ static int agent_req(struct probe_set *ps, enum agent_op op, const char *name,
 	return err;
 }
 
+int probe_set_windows(const struct probe_set *ps)
+{
+	int i, w = 0;
+
+	for (i = 0; i < ps->n; i++)
+		w |= ps->p[i].ops->windows;
+	return w;
+}
+
 int probe_set_broken(const struct probe_set *ps)
 {
 	return ps->broken;

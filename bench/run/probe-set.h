@@ -52,6 +52,8 @@ void probe_set_emit(struct probe_set *ps, enum probe_window w, long seq, int64_t
  * closed channel): the cell cannot be measured further and must fail.
  */
 int probe_set_broken(const struct probe_set *ps);
+/** probe_set_windows() - the windows its open probes measure (PROBE_WINDOW_*, or'ed). */
+int probe_set_windows(const struct probe_set *ps);
 /** probe_set_close() - close every probe, end the agent. */
 void probe_set_close(struct probe_set *ps);
 

@@ -16,5 +16,11 @@
  * written (journal_forget()).
  */
 long run_journal_begin(const char *db_path, int64_t run_id);
+/**
+ * run_journal_call_log() - journal the call log (call-log.h) of cell
+ * @cell_id of the database @db_path before it is created; its path, in
+ * the state directory, into @log_path. Returns the entry id or -errno.
+ */
+long run_journal_call_log(const char *db_path, int64_t cell_id, char *log_path, size_t len);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "call-log.h"
 #include "cell-run.h"
 #include "config.h"
 #include "db.h"
@@ -54,6 +55,33 @@ static int check_only(const struct runner_opts *o, const struct cell *cells, siz
 	return 0;
 }
 
+/*
+ * The log of cell @cell_id's invocation rows (call-log.h), journalled
+ * before it is made; the entry id, or -errno with the reason logged.
+ */
+static long open_call_log(struct db *db, int64_t cell_id, const char *db_path,
+			  struct call_log **out)
+{
+	char path[PATH_MAX];
+	long entry = run_journal_call_log(db_path, cell_id, path, sizeof(path));
+	int ret = entry < 0 ? (int)entry : call_log_create(out, path, db);
+
+	if (!ret)
+		return entry;
+	pr_err("cell %lld: cannot make its call log %s: %s", (long long)cell_id,
+	       entry < 0 ? "entry in the journal" : path, strerror(-ret));
+	if (entry >= 0 && journal_forget(entry))
+		pr_warn("journal %s: cannot close the entry of %s", journal_path(), path);
+	return ret;
+}
+
+/* Fold and remove the log; its entry stays for `restore` if that failed. */
+static void close_call_log(struct call_log *calls, long entry)
+{
+	if (!call_log_close(calls) && journal_forget(entry))
+		pr_warn("journal %s: cannot close the entry of a call log", journal_path());
+}
+
 static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell *c,
 				const struct runner_opts *o)
 {
@@ -65,12 +93,20 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 	struct sink backend_sink = { .db = db, .run_id = run_id, .probe = c->backend,
 				     .ops = &sink_db_ops };
 
+	long log_entry;
+
 	ctx.cell_id = db_cell_begin(db, run_id, c);
 	if (ctx.cell_id < 0)
 		return CELL_FAILED;
+	log_entry = open_call_log(db, ctx.cell_id, o->db_path, &ctx.calls);
+	if (log_entry < 0) {
+		db_cell_end(db, ctx.cell_id, names[CELL_FAILED]);
+		return CELL_FAILED;
+	}
 	backend_sink.cell_id = ctx.cell_id;
 	ctx.env.sink = &backend_sink;
 	st = cell_run(&ctx);     /* skips before any cost (cell_runnable) */
+	close_call_log(ctx.calls, log_entry);
 	db_cell_end(db, ctx.cell_id, names[st]);
 	progress_cell_done(c->key, names[st]);
 	return st;

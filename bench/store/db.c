@@ -37,9 +37,10 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_CELL_END] = "UPDATE cell SET status = ?, ended_at = ? WHERE id = ?",
 	[ST_INSTANCE] = "INSERT OR REPLACE INTO instance (cell_id, idx, pid, init_ns, "
 			"start_ns, rss_kb, pss_kb, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-	[ST_INVOCATION] = "INSERT INTO invocation (cell_id, instance_idx, seq, phase, "
-			  "start, started_at, latency_ns, fn_ns, ok, digest, error, "
-			  "digest_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	/* id NULL: the next one; a given id already there: nothing (a refold) */
+	[ST_INVOCATION] = "INSERT OR IGNORE INTO invocation (cell_id, instance_idx, seq, "
+			  "phase, start, started_at, latency_ns, fn_ns, ok, digest, error, "
+			  "digest_ns, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_METRIC] = "INSERT INTO metric (cell_id, invocation_id, probe, name, value, "
 		      "unit) VALUES (?, ?, ?, ?, ?, ?)",
 	[ST_SKIP] = "INSERT INTO skip (run_id, cell_id, probe, reason) VALUES (?, ?, ?, ?)",
@@ -565,6 +566,11 @@ int db_instance_add(struct db *db, const struct instance_row *r)
 
 int64_t db_invocation_add(struct db *db, const struct invocation_row *r)
 {
+	return db_invocation_put(db, 0, r) ?: sqlite3_last_insert_rowid(db->h);
+}
+
+int db_invocation_put(struct db *db, int64_t id, const struct invocation_row *r)
+{
 	sqlite3_stmt *st = db->stmt[ST_INVOCATION];
 
 	sqlite3_bind_int64(st, 1, r->cell_id);
@@ -579,9 +585,35 @@ int64_t db_invocation_add(struct db *db, const struct invocation_row *r)
 	bind_text(st, 10, r->digest);
 	bind_text(st, 11, r->error);
 	bind_known(st, 12, r->digest_ns);
-	if (db_step(db, st))
+	bind_id(st, 13, id);
+	return db_step(db, st) ? -EIO : 0;
+}
+
+int64_t db_invocation_max_id(struct db *db)
+{
+	sqlite3_stmt *st;
+	int64_t id = -EIO;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT coalesce(max(id), 0) FROM invocation", -1,
+			       &st, NULL) != SQLITE_OK)
 		return -EIO;
-	return sqlite3_last_insert_rowid(db->h);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+int db_begin(struct db *db)
+{
+	return sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
+}
+
+int db_commit(struct db *db, int ok)
+{
+	if (ok && sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return -EIO;
 }
 
 int db_metric_add(struct db *db, int64_t cell_id, int64_t invocation_id,

@@ -92,7 +92,19 @@ struct invocation_row {
 	const char *error;
 	long long digest_ns;      /* < 0: not hashed */
 };
+/** db_invocation_add() - a row under the next id; the id, or -EIO. */
 int64_t db_invocation_add(struct db *db, const struct invocation_row *row);
+/**
+ * db_invocation_put() - a row under invocation id @id (0: the next one); a
+ * row with that id already there is left as it is. 0 or -EIO.
+ */
+int db_invocation_put(struct db *db, int64_t id, const struct invocation_row *row);
+/** db_invocation_max_id() - the largest invocation id (0: none), or -EIO. */
+int64_t db_invocation_max_id(struct db *db);
+/** db_begin() - a write transaction (BEGIN IMMEDIATE); 0 or -EIO. */
+int db_begin(struct db *db);
+/** db_commit() - commit when @ok, else (or if that fails) roll back; 0 or -EIO. */
+int db_commit(struct db *db, int ok);
 
 int db_metric_add(struct db *db, int64_t cell_id, int64_t invocation_id,
 		  const char *probe, const char *name, double value, const char *unit);
