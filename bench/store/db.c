@@ -569,6 +569,30 @@ int64_t db_invocation_add(struct db *db, const struct invocation_row *r)
 	return db_invocation_put(db, 0, r) ?: sqlite3_last_insert_rowid(db->h);
 }
 
+/*
+ * Invocation @id was there already: 0 if it is @r's call (a log folded
+ * again), else -EEXIST (two calls under one id: one would be lost).
+ */
+static int invocation_same(struct db *db, int64_t id, const struct invocation_row *r)
+{
+	sqlite3_stmt *st;
+	int same = 0;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT cell_id = ? AND seq = ? FROM invocation "
+			       "WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, r->cell_id);
+	sqlite3_bind_int64(st, 2, r->seq);
+	sqlite3_bind_int64(st, 3, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		same = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (!same)
+		pr_err("%s: invocation %lld is another call than call %ld of cell %lld",
+		       db->path, (long long)id, r->seq, (long long)r->cell_id);
+	return same ? 0 : -EEXIST;
+}
+
 int db_invocation_put(struct db *db, int64_t id, const struct invocation_row *r)
 {
 	sqlite3_stmt *st = db->stmt[ST_INVOCATION];
@@ -586,7 +610,9 @@ int db_invocation_put(struct db *db, int64_t id, const struct invocation_row *r)
 	bind_text(st, 11, r->error);
 	bind_known(st, 12, r->digest_ns);
 	bind_id(st, 13, id);
-	return db_step(db, st) ? -EIO : 0;
+	if (db_step(db, st))
+		return -EIO;
+	return id > 0 && !sqlite3_changes(db->h) ? invocation_same(db, id, r) : 0;
 }
 
 int64_t db_invocation_max_id(struct db *db)

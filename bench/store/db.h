@@ -95,8 +95,9 @@ struct invocation_row {
 /** db_invocation_add() - a row under the next id; the id, or -EIO. */
 int64_t db_invocation_add(struct db *db, const struct invocation_row *row);
 /**
- * db_invocation_put() - a row under invocation id @id (0: the next one); a
- * row with that id already there is left as it is. 0 or -EIO.
+ * db_invocation_put() - a row under invocation id @id (0: the next one).
+ * The same call already there under @id (a log folded again) is left as it
+ * is; another call there is -EEXIST. 0 or -errno.
  */
 int db_invocation_put(struct db *db, int64_t id, const struct invocation_row *row);
 /** db_invocation_max_id() - the largest invocation id (0: none), or -EIO. */
