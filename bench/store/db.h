@@ -3,7 +3,8 @@
  * db.h - the results database (the store): open, migrate, and write rows
  * through prepared statements. Every row is committed when it is written,
  * so a crash loses at most what was in flight; the rows of a probe's window
- * (sink.h) are committed together at the window's end.
+ * (sink.h) are committed together at the window's end, and invocation rows
+ * in batches through a call log that survives a kill (call-log.h).
  */
 #ifndef CVMBENCH_DB_H
 #define CVMBENCH_DB_H
