@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * calib-cost.c - the cost of the counting engine (calib-cost.h). Event
- * cost: this thread makes @calls getpid calls, timed with CLOCK_MONOTONIC,
- * 7 repetitions, median, with no counter and with counters on
+ * cost: this thread makes getpid calls, timed with CLOCK_MONOTONIC, in
+ * rounds of @calls, with no counter and with counters on
  * raw_syscalls:sys_enter for 1 and 40 values of `id` (getpid's, the
  * others never match: every counter's filter is still evaluated on each
  * event), then the trace-stream method (its reads timed apart: the ns
  * each event costs the reader) and the bpf method for 1, 40 and 200
  * values (and 40 the vmexit probe's way: by process, a condition, the
- * rest). Window cost: counters for K values on T sleeping threads, the
- * median of 21 enable / read / disable rounds.
+ * rest). Each way of counting takes @pairs counter-off / counter-on pairs
+ * of rounds, interleaved with their order alternating (calib-abab.c); the
+ * cost per event is the median of the pairs' differences with its 95 %
+ * order-statistic interval, "below the noise" when that contains 0.
+ * Window cost: counters for K values on T sleeping threads, the median of
+ * 21 enable / read / disable rounds.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "calib-abab.h"
 #include "calib-cost.h"
 #include "clock.h"
 #include "tpcount-cost.h"
@@ -67,12 +72,6 @@ static int open_on(struct tpcount **tc, size_t k, const pid_t *tids, size_t n,
 	return tpcount_open(tc, &spec, tids, n, flags, why, whylen);
 }
 
-static int event_cost(long calls, const struct tpcount_spec *spec, unsigned int flags,
-		      double *ns, double *rd_ns, char *why, size_t whylen)
-{
-	return tpcount_cost_event(spec, flags, calls, REPS, ns, rd_ns, why, whylen);
-}
-
 /*
  * "id == A || id == B ..." of @n ids from @first, last first: getpid's
  * (index 0) is the last predicate, so a counted event walks all of them.
@@ -113,7 +112,7 @@ static const struct {
 
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
-static int variant_cost(long calls, size_t v, double *ns, double *rd_ns, char *why,
+static int variant_cost(long calls, int pairs, size_t v, struct calib_abab *r, char *why,
 			size_t whylen)
 {
 	static unsigned long long vals[MAX_VALUES];
@@ -135,7 +134,7 @@ static int variant_cost(long calls, size_t v, double *ns, double *rd_ns, char *w
 		}
 		spec.filters = filters;
 	}
-	return event_cost(calls, &spec, variants[v].flags, ns, rd_ns, why, whylen);
+	return calib_abab_run(&spec, variants[v].flags, calls, pairs, r, why, whylen);
 }
 
 struct sleeper {
@@ -251,32 +250,47 @@ static int print_windows(FILE *out, char *why, size_t whylen)
 	return ret;
 }
 
+/* The cost per event with its interval, or that it cannot be told from 0. */
+static void print_event_cost(FILE *out, const struct calib_abab *r)
+{
+	const struct stats_paired *c = &r->cost;
+
+	if (c->resolved)
+		fprintf(out, "%+7.1f ns per counted event", c->median);
+	else
+		fprintf(out, "below the noise: cannot be told from 0 here (median %+.1f ns)",
+			c->median);
+	fprintf(out, " [%.1f %% CI %+.1f .. %+.1f ns, %zu pairs], %.1f ns reading it\n",
+		100 * c->coverage, c->lo, c->hi, c->n, r->rd_ns);
+}
+
 /* One variant's line; a stream variant needs the journal (@no_stream: why not). */
-static int print_variant(FILE *out, long calls, size_t v, double off, const char *no_stream,
-			 char *why, size_t whylen)
+static int print_variant(FILE *out, const struct calib_cost_opts *o, size_t v, char *why,
+			 size_t whylen)
 {
 	int stream = !!(variants[v].flags & TPCOUNT_STREAM);
-	double on = 0, rd = 0;
+	struct calib_abab r;
 	int ret;
 
-	if (stream && no_stream) {
-		fprintf(out, "getpid, %-31s not measured: %s\n", variants[v].what, no_stream);
+	if (stream && o->no_stream) {
+		fprintf(out, "getpid, %-31s not measured: %s\n", variants[v].what, o->no_stream);
 		return 0;
 	}
-	/* a stream variant reads each repetition: its buffer must hold it */
-	ret = variant_cost(stream ? calls / STREAM_DIV : calls, v, &on, &rd, why, whylen);
+	/* a stream variant reads each round: its buffer must hold it */
+	ret = variant_cost(stream ? o->calls / STREAM_DIV : o->calls, o->pairs, v, &r, why,
+			   whylen);
 	if (ret && ret != -EIO && (variants[v].flags & (TPCOUNT_BPF_M | TPCOUNT_TGID))) {
 		fprintf(out, "getpid, %-31s not measured: %s\n", variants[v].what, why);
 		return 0;         /* a kernel without bpf (or refusing it) */
 	}
 	if (ret)
 		return ret;
-	fprintf(out, "getpid, %-31s %8.1f ns/call  %+7.1f ns per counted event, "
-		"%6.1f ns reading it\n", variants[v].what, on, on - off, rd);
+	fprintf(out, "getpid, %-31s %8.1f ns/call  ", variants[v].what, r.on_ns);
+	print_event_cost(out, &r);
 	return 0;
 }
 
-int calib_cost(long calls, const char *no_stream, FILE *out, char *why, size_t whylen)
+int calib_cost(const struct calib_cost_opts *o, FILE *out, char *why, size_t whylen)
 {
 	double off;
 	size_t i;
@@ -286,12 +300,12 @@ int calib_cost(long calls, const char *no_stream, FILE *out, char *why, size_t w
 		snprintf(why, whylen, "needs root (perf tracepoint counters)");
 		return -EPERM;
 	}
-	off = call_ns(calls);
+	off = call_ns(o->calls);
 	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter", off);
 	for (i = 0; i < NVARIANTS; i++)
-		if ((ret = print_variant(out, calls, i, off, no_stream, why, whylen)))
+		if ((ret = print_variant(out, o, i, why, whylen)))
 			return ret;
-	off = call_ns(calls);
+	off = call_ns(o->calls);
 	fprintf(out, "getpid, %-31s %8.1f ns/call\n", "no counter (again)", off);
 	return print_windows(out, why, whylen);
 }

@@ -5,7 +5,9 @@
  *   counters  the tracepoint-counter engine (calib-counters.c): getpid and
  *             getppid calls of two threads, per window
  *   vmexit    the vmexit probe's sources against a micro-VM (calib-vmexit.c)
- *   cost      what counting costs per event and per window (calib-cost.c)
+ *   cost      what counting costs per event (interleaved counter-off /
+ *             counter-on pairs, the median with its interval) and per
+ *             window (calib-cost.c)
  * Exit 0 when every count is exact, 1 on a mismatch, 3 (skipped) when this
  * machine cannot count (the reason on stderr), 2 on a usage error. tracefs
  * is mounted (journalled, unmounted at the end) only if it is not already.
@@ -28,18 +30,20 @@
 #include "opts.h"
 #include "tracefs-find.h"
 
-enum { CAL_CALLS, CAL_WINDOWS, CAL_WAIT_LOCK };
+enum { CAL_CALLS, CAL_WINDOWS, CAL_PAIRS, CAL_WAIT_LOCK };
 
 struct cal_opts {
-	size_t calls, windows;
+	size_t calls, windows, pairs;
 	double wait_lock;         /* seconds to wait for the host-settings lock */
 };
 
 static const struct opt calibrate_opts[] = {
 	{ "calls", 1, "N", "counters: getpid calls of the first thread in the first "
 	  "window (others scale from it; default 10000); vmexit: port-I/O exits "
-	  "(default 1000); cost: getpid calls per repetition (default 200000)", CAL_CALLS },
+	  "(default 1000); cost: getpid calls per round (default 20000)", CAL_CALLS },
 	{ "windows", 1, "N", "windows to count (default 3)", CAL_WINDOWS },
+	{ "pairs", 1, "N", "cost: counter-off / counter-on pairs of rounds per way of "
+	  "counting (default 21)", CAL_PAIRS },
 	{ "wait-lock", 1, "SECONDS", "wait this long for another run's host-settings lock "
 	  "(needed where tracefs must be mounted; default 0: do not wait)", CAL_WAIT_LOCK },
 	OPT_END
@@ -51,6 +55,8 @@ static int on_opt(void *ctx, int id, const char *arg)
 
 	if (id == CAL_WAIT_LOCK)
 		return opts_seconds("calibrate", "--wait-lock", arg, &o->wait_lock);
+	if (id == CAL_PAIRS)
+		return opts_count("calibrate", "pairs", arg, &o->pairs);
 	return opts_count("calibrate", id == CAL_CALLS ? "calls" : "windows", arg,
 			  id == CAL_CALLS ? &o->calls : &o->windows);
 }
@@ -93,9 +99,13 @@ static int run_target(const char *target, const struct cal_opts *o, const char *
 
 		return calib_counters(&co, stdout, why, len);
 	}
-	if (!strcmp(target, "cost"))
-		return calib_cost((long)(o->calls ? o->calls : 200000),
-				  no_journal[0] ? no_journal : NULL, stdout, why, len);
+	if (!strcmp(target, "cost")) {
+		struct calib_cost_opts co = { (long)(o->calls ? o->calls : 20000),
+					      (int)(o->pairs ? o->pairs : 21),
+					      no_journal[0] ? no_journal : NULL };
+
+		return calib_cost(&co, stdout, why, len);
+	}
 	struct calib_vmexit_opts vo = { (long)(o->calls ? o->calls : 1000),
 					(int)(o->windows ? o->windows : 3) };
 
@@ -105,8 +115,8 @@ static int run_target(const char *target, const struct cal_opts *o, const char *
 int cmd_calibrate(int argc, char **argv)
 {
 	static const char synopsis[] = "calibrate counters|vmexit|cost [--calls N] [--windows N] "
-				       "[--wait-lock SECONDS]";
-	struct cal_opts o = { 0, 0, 0 };
+				       "[--pairs N] [--wait-lock SECONDS]";
+	struct cal_opts o = { 0, 0, 0, 0 };
 	char why[1024] = "", nj[512] = "";
 	int first, opened, ret = opts_parse(argc, argv, synopsis, calibrate_opts, on_opt, &o,
 					    &first);
@@ -118,8 +128,8 @@ int cmd_calibrate(int argc, char **argv)
 		opts_usage(stderr, synopsis, calibrate_opts);
 		return EXIT_USAGE;
 	}
-	if (o.windows > 1000 || o.calls > 100000000) {
-		pr_err("calibrate: --windows at most 1000, --calls at most 100000000");
+	if (o.windows > 1000 || o.pairs > 1000 || o.calls > 100000000) {
+		pr_err("calibrate: --windows and --pairs at most 1000, --calls at most 100000000");
 		return EXIT_USAGE;
 	}
 	if (journal_for(o.wait_lock, &opened, nj, sizeof(nj)))

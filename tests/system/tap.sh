@@ -33,6 +33,23 @@ skip_all() {
 	skip_rest "$1" "$2"
 	exit 0
 }
+# calibrate N ARGS...: `cvmbench calibrate ARGS` as root, its output in $out, its
+# exit code in $rc, its stderr in $tmp/err; not root, or the tool's own SKIP (exit
+# 3, "SKIP TARGET: why": no tracefs, perf refused): SKIP the next N tests with the
+# reason and exit 0
+calibrate() {
+	local n=$1
+	shift
+	if [ "$(id -u)" != 0 ]; then
+		skip_rest "$n" "not root: perf tracepoint counters need root"
+		exit 0
+	fi
+	out=$("$CVMBENCH" calibrate "$@" 2>"${tmp:?}/err"); rc=$?
+	if [ $rc = 3 ]; then
+		skip_rest "$n" "$(echo "$out" | grep '^SKIP' | head -1)"
+		exit 0
+	fi
+}
 # here NAME: what `cvmbench list` says of a backend or probe NAME on this
 # machine: "supported here" or the tool's reason (empty when not listed)
 here() { "$CVMBENCH" list 2>/dev/null | awk -v n="$1" '$1 == n { $1 = ""; sub(/^ +/, ""); print; exit }'; }
