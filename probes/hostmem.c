@@ -8,7 +8,9 @@
  * the cell; the host's MemAvailable (/proc/meminfo) and its drop from the
  * baseline the runner reads before the backend starts anything of the cell
  * (probe_target.mem_available_before_kb), counting the free pages on
- * per-CPU lists (/proc/zoneinfo) with it; the thp_split_* counters of
+ * per-CPU lists (/proc/zoneinfo) with it; each process's own memory
+ * cgroup, where it has one (hostmem-memcg.h: what it never maps, such as
+ * a CVM's guest_memfd, is charged there); the thp_split_* counters of
  * /proc/vmstat over the cell. A thread samples every hostmem-interval
  * seconds into the memory_sample table; the steady-state values (metrics)
  * are one more sample at the end of the cell window, after KSM has
@@ -26,6 +28,7 @@
 
 #include "clock.h"
 #include "hostmem-check.h"
+#include "hostmem-memcg.h"
 #include "hostmem-metrics.h"
 #include "ksm-state.h"
 #include "memory-sink.h"
@@ -58,6 +61,8 @@ struct hm_proc {
 
 struct hostmem {
 	struct hm_proc proc[HM_MAX];
+	struct hm_memcg memcg[HM_MAX];    /* proc[i]'s own memory cgroup */
+	struct memcg_host memcg_host;
 	int n;
 	int left_out;                 /* distinct processes beyond HM_MAX, not measured */
 	struct memory_series ser;
@@ -114,6 +119,8 @@ static void sample(void *arg)
 		add(h, "smaps_rollup", i, "rss_kb", r.rss, "kB");
 		add(h, "smaps_rollup", i, "anon_kb", r.anonymous, "kB");
 		add(h, "smaps_rollup", i, "pss_anon_kb", r.pss_anon, "kB");
+		hm_memcg_sample(&h->memcg[i]);
+		add(h, "memcg", i, "memcg_usage_kb", h->memcg[i].usage, "kB");
 	}
 	if (!meminfo_read(&h->mi))
 		add(h, "meminfo", -1, "mem_available_kb", h->mi.mem_available, "kB");
@@ -143,6 +150,7 @@ static int open_procs(struct probe *p, struct hostmem *h)
 		if (h->proc[h->n].fd < 0)
 			return probe_error(p, -errno, "cannot open %s: %s", path,
 					   strerror(errno));
+		hm_memcg_open(&h->memcg[h->n], &h->memcg_host, pids[i]);
 		h->n++;
 	}
 	if (!h->n)
@@ -169,6 +177,7 @@ static int hostmem_open(struct probe *p)
 	if (!h)
 		return probe_error(p, -ENOMEM, "out of memory");
 	memory_series_init(&h->ser);
+	memcg_detect(&h->memcg_host);
 	h->pcp_free = -ENODATA;       /* until hostmem_stop() reads it */
 	p->priv = h;
 	return 0;
@@ -380,8 +389,10 @@ static int hostmem_emit(struct probe *p, enum probe_window w, struct sink *s)
 	char how[300];
 
 	(void)w;
-	if (!emit_procs(h, s, &sum))
+	if (!emit_procs(h, s, &sum)) {
 		emit_avail(p, s, &sum);
+		hm_memcg_emit(s, h->memcg, h->n, sum.pss);
+	}
 	emit_thp(h, s);
 	snprintf(how, sizeof(how), "at the end of the cell window; KSM %s",
 		 h->conv ? h->conv->how : "not asked");
@@ -394,7 +405,8 @@ const struct probe_ops probe_hostmem = {
 	.version = PROBE_OPS_VERSION,
 	.name = "hostmem",
 	.measures = "host memory of the instance processes (QEMU): PSS, RSS, anonymous "
-		    "(smaps_rollup), MemAvailable drop, THP splits; a time series",
+		    "(smaps_rollup), their own memory cgroups' charge and memory.stat, "
+		    "MemAvailable drop, THP splits; a time series",
 	.windows = PROBE_WINDOW_CELL,
 	.side = PROBE_HOST,
 	.outer = 1,                   /* its stop waits for KSM: outside the others' windows */

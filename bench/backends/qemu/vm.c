@@ -29,6 +29,7 @@
 #include "guest-local.h"
 #include "vm-local.h"
 #include "vm.h"
+#include "vm-memcg.h"
 
 /* The files a VM's private directory can hold: nothing else is removed. */
 static const char *const dir_files[] = { "console", "agent.sock", "qemu.log", "qmp.sock" };
@@ -177,6 +178,8 @@ int vm_spawn(struct vm *vm, const struct qemu_argv *a)
 		return ret;
 	}
 	ret = journal_pid(vm);
+	if (!ret)
+		vm_memcg_join(vm, vm->pid);      /* before exec: every page is charged there */
 	if (!ret && write(go[1], "g", 1) != 1)
 		ret = -EPIPE;
 	close(go[1]);      /* without the byte the child exits without exec */
@@ -220,6 +223,7 @@ void vm_stop(struct vm *vm)
 			;
 		vm->pid = 0;
 	}
+	vm_memcg_leave(vm);
 	if (vm->journal_id > 0) {
 		ret = journal_undo(vm->journal_id);    /* reaped: only closes the entry */
 		if (ret && ret != -ENOENT)
@@ -276,6 +280,8 @@ void vm_stop_in_signal(struct vm *vm)
 		while (waitpid(vm->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
+	if (vm->memcg[0])
+		rmdir(vm->memcg);     /* its journal entry closes at restore */
 	if (!vm->dir[0])
 		return;
 	unlink(vm->console);

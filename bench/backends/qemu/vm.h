@@ -30,7 +30,8 @@ struct vm_phases {
 /** struct vm - a running VM; fields are the module's, read them only. */
 struct vm {
 	pid_t pid;
-	long journal_id, dir_id;
+	long journal_id, dir_id, memcg_id;
+	char memcg[PATH_MAX];            /* its memory cgroup ("": none), vm-memcg.h */
 	int listen_fd, fd;
 	char dir[PATH_MAX];              /* private: socket, console, qemu.log */
 	char console[PATH_MAX], sock[PATH_MAX], log[PATH_MAX];
