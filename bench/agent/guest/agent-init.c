@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * agent-init.c - the guest's boot work, done by the agent itself when /init
- * execs `cvmbench-agent --init "MODULES" ...` (guest-init.c): mount sysfs
- * and devtmpfs, put the console on stdio, log "cvmbench-init: start
+ * execs `cvmbench-agent --init "MODULES" ...` (guest-init.c): mount proc
+ * (if /init has not), sysfs and devtmpfs, put the console on stdio, log "cvmbench-init: start
  * uptime=S" (the init-start boot phase), load the modules in order with
  * finit_module(2), find the virtio-serial port named org.cvmbench.0 in
  * /sys/class/virtio-ports (up to 10 s), mount /dev/vda read-only on /data
  * if there is one. The same steps as the shell /init, without one fork and
  * exec of busybox per step: under TCG each cost 10-40 ms (docs/performance.md,
- * "Boot against a bare boot").
+ * "Guest boot against a bare boot").
  */
 #include <dirent.h>
 #include <errno.h>
@@ -42,11 +42,13 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* sysfs and devtmpfs (/init mounted proc), then the console on stdio. */
+/* proc (when /init has not), sysfs and devtmpfs, then the console on stdio. */
 static void mounts(void)
 {
 	int fd;
 
+	if (access("/proc/self", F_OK))
+		mount("proc", "/proc", "proc", 0, NULL);
 	mount("sys", "/sys", "sysfs", 0, NULL);
 	mount("dev", "/dev", "devtmpfs", 0, NULL);
 	fd = open("/dev/console", O_RDWR);
