@@ -26,4 +26,13 @@ int agent_facts_send(int fd);
 /** agent_cmdline_value() - the value of NAME= on the kernel command line. 0 or -ENOENT. */
 int agent_cmdline_value(const char *name, char *buf, size_t len);
 
+/**
+ * agent_init_boot() - with --init: the guest's boot work instead of /init's
+ * shell (mounts, the console, the init-start log line, the space-separated
+ * @mods, the control port, the data disk). The port's device into @port,
+ * "ro", "none" or "error" into @data. 0, or -ENODEV when there is no port
+ * (the guest is then powered off).
+ */
+int agent_init_boot(const char *mods, char *port, size_t len, const char **data);
+
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * agent-main.c - cvmbench-agent, the static program the guest's /init
- * execs (guest-init.c): `cvmbench-agent --port /dev/vportNpM --data D`.
+ * execs (guest-init.c): `cvmbench-agent --init "MODULES"` (the agent does
+ * the boot's work itself, agent-init.c) or `--port /dev/vportNpM --data D`.
  * It writes the ready line on the control port, gathers the guest's
  * facts, then serves one request line at a time (agent-guest.h): probe
  * requests go to the agent module (agent.c: the instance-side probes run
@@ -120,7 +121,8 @@ static void read_fault(struct fault *f)
 	f->at = atol(at + 1);
 }
 
-static int parse_args(int argc, char **argv, const char **port, const char **data)
+static int parse_args(int argc, char **argv, const char **port, const char **data,
+		      const char **init)
 {
 	int i;
 
@@ -129,24 +131,32 @@ static int parse_args(int argc, char **argv, const char **port, const char **dat
 			*port = argv[i + 1];
 		else if (!strcmp(argv[i], "--data"))
 			*data = argv[i + 1];
+		else if (!strcmp(argv[i], "--init"))
+			*init = argv[i + 1];
 		else
 			return -EINVAL;
 	}
-	return i == argc && *port ? 0 : -EINVAL;
+	return i == argc && (*port || *init) ? 0 : -EINVAL;
 }
 
 int main(int argc, char **argv)
 {
-	const char *port = NULL, *data = "none";
+	const char *port = NULL, *data = "none", *init = NULL;
 	struct probe_target target = { .cell = &guest_cell };
 	struct serve_ctx c;
-	char who[256], vm[16] = "?";
+	char who[256], vm[16] = "?", found[300];
 	struct utsname u;
 	int ret;
 
-	if (parse_args(argc, argv, &port, &data)) {
-		fprintf(stderr, "usage: cvmbench-agent --port DEV [--data ro|none|error]\n");
+	if (parse_args(argc, argv, &port, &data, &init)) {
+		fprintf(stderr, "usage: cvmbench-agent --port DEV [--data ro|none|error]\n"
+			"       cvmbench-agent --init \"MODULE...\"\n");
 		return 2;
+	}
+	if (init && !port) {
+		if (agent_init_boot(init, found, sizeof(found), &data))
+			return 1;
+		port = found;
 	}
 	c.fd = open(port, O_RDWR | O_CLOEXEC);
 	if (c.fd < 0) {

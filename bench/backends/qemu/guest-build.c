@@ -2,7 +2,8 @@
 /*
  * guest-build.c - the steps of a guest image build that is not cached
  * yet: in a private directory under the output directory, fetch and
- * unpack the kernel, pick its modules, write the initramfs, hash both,
+ * unpack the kernel, pick its modules, strip cvmfn and the agent, write
+ * the initramfs, hash both,
  * write the manifest, and move the result into place (guest-image.c
  * decides whether a build is needed).
  */
@@ -46,6 +47,12 @@ static int make_image(struct guest_inputs *in, const char *tmp, const char *img,
 	for (i = 0; i < guest_nmodules && !ret; i++)
 		ret = guest_kernel_module(&in->k, guest_modules[i], tmp, in->mod[i],
 					  sizeof(in->mod[i]), err, errlen);
+	if (!ret)
+		ret = guest_strip_copy(in->cvmfn, tmp, "cvmfn", in->cvmfn_ship,
+				       sizeof(in->cvmfn_ship), err, errlen);
+	if (!ret && in->agent[0])
+		ret = guest_strip_copy(in->agent, tmp, "cvmbench-agent", in->agent_ship,
+				       sizeof(in->agent_ship), err, errlen);
 	if (ret)
 		return ret;
 	guest_path(path, sizeof(path), "%s/vmlinuz", img);

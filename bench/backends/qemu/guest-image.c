@@ -102,9 +102,10 @@ static void inputs_key(struct guest_inputs *in)
 {
 	char text[2048];
 
-	snprintf(text, sizeof(text), "cvmbench-guest 1\nkernel %s %s\nbusybox %s\ncvmfn %s\n"
-		 "agent %s\ninit %s\n", in->k.real, in->k.version, in->busybox_sha,
-		 in->cvmfn_sha, in->agent[0] ? in->agent_sha : "none", in->init_sha);
+	snprintf(text, sizeof(text), "cvmbench-guest 2\nkernel %s %s\nbusybox %s\ncvmfn %s\n"
+		 "agent %s\ninit %s\nstrip %s\n", in->k.real, in->k.version, in->busybox_sha,
+		 in->cvmfn_sha, in->agent[0] ? in->agent_sha : "none", in->init_sha,
+		 in->stripped ? "yes" : "no");
 	guest_sha256_str(text, in->key);
 }
 
@@ -131,6 +132,7 @@ static int gather_inputs(const struct guest_build_opts *o, struct guest_inputs *
 	if (ret)
 		return ret;
 	agent_input(in);
+	in->stripped = guest_strip_available();
 	ret = guest_init_script(guest_modules, guest_nmodules, in->init, sizeof(in->init));
 	if (ret) {
 		snprintf(err, errlen, "/init does not fit its buffer");

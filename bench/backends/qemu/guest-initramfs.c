@@ -2,7 +2,8 @@
 /*
  * guest-initramfs.c - the guest's initramfs, an uncompressed newc cpio:
  * /init, /bin/busybox with the applets /init uses as symlinks, the
- * virtio modules in /lib/modules, /bin/cvmfn and (when built) the agent.
+ * virtio modules in /lib/modules, /bin/cvmfn and (when built) the agent,
+ * both stripped (guest-strip.c).
  * Uncompressed because the kernel then only copies it (no gunzip under
  * TCG), and the model files are not in it but on the data disk.
  */
@@ -40,9 +41,9 @@ static int add_programs(struct cpio *c, const struct guest_inputs *in)
 		ret = cpio_symlink(c, name, "busybox");
 	}
 	if (!ret)
-		ret = cpio_file(c, "bin/cvmfn", in->cvmfn, 0755);
+		ret = cpio_file(c, "bin/cvmfn", in->cvmfn_ship, 0755);
 	if (!ret && in->agent[0])
-		ret = cpio_file(c, "bin/cvmbench-agent", in->agent, 0755);
+		ret = cpio_file(c, "bin/cvmbench-agent", in->agent_ship, 0755);
 	return ret;
 }
 

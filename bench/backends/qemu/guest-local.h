@@ -85,6 +85,8 @@ struct guest_inputs {
 	char busybox[PATH_MAX], busybox_sha[SHA256_HEX], busybox_version[128];
 	char cvmfn[PATH_MAX], cvmfn_sha[SHA256_HEX];
 	char agent[PATH_MAX], agent_sha[SHA256_HEX];      /* "" without an agent */
+	char cvmfn_ship[PATH_MAX], agent_ship[PATH_MAX];  /* the stripped copies */
+	int stripped;                                     /* strip was found */
 	char init[8192], init_sha[SHA256_HEX];
 	char key[SHA256_HEX];
 	char mod[GUEST_MAX_MODULES][PATH_MAX];
@@ -99,6 +101,16 @@ int guest_initramfs_write(const struct guest_inputs *in, const char *path);
 int guest_manifest_write(const struct guest_inputs *in, const char *dir, const char *hash);
 /** guest_manifest_hash() - the "hash" of @dir/manifest.json if its "inputs" is @key. */
 int guest_manifest_hash(const char *dir, const char *key, char hash[SHA256_HEX]);
+
+/** guest_strip_available() - 1 if `strip` is on PATH (or /usr/sbin, /sbin). */
+int guest_strip_available(void);
+/**
+ * guest_strip_copy() - @in without symbols and debug information, as
+ * @dir/@name (its path into @out); without strip on the host, @out is @in.
+ * 0 or -errno with strip's message in @err.
+ */
+int guest_strip_copy(const char *in, const char *dir, const char *name, char *out,
+		     size_t len, char *err, size_t errlen);
 
 /** guest_init_script() - the text of /init for the modules @mods (@n). */
 int guest_init_script(const char *const *mods, size_t n, char *buf, size_t len);

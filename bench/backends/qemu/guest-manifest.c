@@ -47,6 +47,7 @@ static void add_programs(cJSON *m, const struct guest_inputs *in)
 	else
 		cJSON_AddNullToObject(m, "agent_sha256");
 	cJSON_AddStringToObject(m, "init_sha256", in->init_sha);
+	cJSON_AddBoolToObject(m, "stripped", in->stripped);
 	cJSON_AddStringToObject(m, "port", GUEST_PORT_NAME);
 }
 
