@@ -117,7 +117,7 @@ void cvm_check_cpuid_0x21(struct cvm_ev *ev)
 void cvm_check_cpuid_0x8000001f(struct cvm_ev *ev)
 {
 	unsigned int a = 0, b, c, d;
-	unsigned long long v;
+	unsigned long long v = 0;
 
 	ev->name = "cpuid_0x8000001f";
 	SRC(ev, "cpuid leaf 0x8000001f eax (bit 1 SEV, 3 SEV-ES, 4 SEV-SNP)");
