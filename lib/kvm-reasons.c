@@ -220,6 +220,15 @@ void kvm_reasons_free(struct kvm_reasons *rs)
  * Names of both vendors' tables (compared without case), GHCB vmgexit_*
  * sub-codes and KVM_EXIT_* of kvm_userspace_exit, by class; exact names,
  * then prefixes. Anything else is KVM_CLASS_OTHER.
+ *
+ * A TD's exits need no names of their own: KVM reports the TDVMCALLs
+ * CPUID, HLT, I/O, RDMSR and WRMSR as those VMX reasons, #VE.RequestMMIO
+ * (leaf 48, EPT_VIOLATION) as EPT_MISCONFIG and KVM hypercalls as VMCALL
+ * (tdcall_to_vmx_exit_reason(), arch/x86/kvm/vmx/tdx.c), so they class as
+ * a regular VM's do. What stays TDCALL mixes MapGPA (page state) with
+ * GetQuote, ReportFatalError, SetupEventNotifyInterrupt and GetTdVmCallInfo,
+ * and no tracepoint gives the leaf: other. MapGPA is seen on its own as
+ * kvm_userspace_exit KVM_EXIT_HYPERCALL (page-state). docs/probes/vmexit.md.
  */
 static const struct {
 	const char *name;
@@ -247,6 +256,7 @@ static const struct {
 	{ "AVIC_", 1, KVM_CLASS_INTERRUPT }, { "VMGEXIT_NMI_COMPLETE", 0, KVM_CLASS_INTERRUPT },
 	{ "VMGEXIT_PAGE_STATE_CHANGE", 0, KVM_CLASS_PAGE_STATE },
 	{ "KVM_EXIT_HYPERCALL", 0, KVM_CLASS_PAGE_STATE },
+	{ "TDCALL", 0, KVM_CLASS_OTHER }, { "VMCALL", 0, KVM_CLASS_OTHER },
 };
 
 enum kvm_class kvm_reason_class(const char *name)

@@ -6,18 +6,26 @@
  * 0xC0010131 through /dev/cpu/0/msr, the kernel log line "Memory Encryption
  * Features active", the attestation devices /dev/sev-guest and
  * /dev/tdx_guest (and /sys/class/misc), and the ACPI CCEL table.
+ * Under a test root (sysroot.h) the files are read below it, and what a
+ * file tree cannot hold comes from captured files at its top (one line
+ * each, absent when the machine has none): cpuid-0x21 (the leaf's
+ * signature), cpuid-0x8000001f (its EAX, hex) and msr-0xc0010131 (the
+ * MSR's value, hex); the vendor and the hypervisor bit come from the
+ * captured /proc/cpuinfo (tests/fixtures/cvm/README.md).
  */
 #include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "env-cvm.h"
 #include "env-kmsg.h"
 #include "env-local.h"
+#include "sysroot.h"
 
 #define CPUID_TDX_LEAF		0x21u
 #define CPUID_AMD_MEMENC	0x8000001fu
@@ -28,22 +36,70 @@
 #define SAY(ev, ...) snprintf((ev)->said, sizeof((ev)->said), __VA_ARGS__)
 #define SRC(ev, ...) snprintf((ev)->source, sizeof((ev)->source), __VA_ARGS__)
 
+/* The first line of captured file @rel of a test root into @buf; -1 if none. */
+static int cvm_captured(const char *rel, char *buf, size_t len)
+{
+	FILE *f = sysroot_fopen(rel, "re");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* A captured hex number (cpuid-0x8000001f, msr-0xc0010131); -1 if none. */
+static int cvm_captured_hex(const char *rel, unsigned long long *v)
+{
+	char buf[64], *end;
+
+	if (cvm_captured(rel, buf, sizeof(buf)))
+		return -1;
+	*v = strtoull(buf, &end, 16);
+	return end == buf ? -1 : 0;
+}
+
+/* Leaf 0x21's signature: CPUID, or a test root's cpuid-0x21; -1 if absent. */
+static int cvm_sig_0x21(char sig[13], unsigned int *max)
+{
+	char buf[64];
+
+	if (!sysroot()) {
+		*max = env_cpuid_max(0);
+		if (*max < CPUID_TDX_LEAF)
+			return -1;
+		env_cpuid_string(CPUID_TDX_LEAF, 1, sig);
+		return 0;
+	}
+	*max = 0;
+	if (cvm_captured("/cpuid-0x21", buf, sizeof(buf)))
+		return -1;
+	snprintf(sig, 13, "%.12s", buf);
+	return 0;
+}
+
 /**
  * cvm_check_cpuid_0x21() - a TD answers CPUID leaf 0x21 with "IntelTDX    ".
  * @ev: filled with the finding
  */
 void cvm_check_cpuid_0x21(struct cvm_ev *ev)
 {
-	unsigned int max = env_cpuid_max(0);
+	unsigned int max;
 	char sig[13];
 
 	ev->name = "cpuid_0x21";
 	SRC(ev, "cpuid leaf 0x21 ebx:edx:ecx");
-	if (max < CPUID_TDX_LEAF) {
-		SAY(ev, "not a TD: highest basic leaf is 0x%x, below 0x21", max);
+	if (cvm_sig_0x21(sig, &max)) {
+		if (sysroot())
+			SAY(ev, "not a TD: no cpuid-0x21 in the test root (leaf absent)");
+		else
+			SAY(ev, "not a TD: highest basic leaf is 0x%x, below 0x21", max);
 		return;
 	}
-	env_cpuid_string(CPUID_TDX_LEAF, 1, sig);
 	if (!strcmp(sig, "IntelTDX    ")) {
 		SAY(ev, "\"IntelTDX    \": a TD guest");
 		ev->level = CVM_TDX;
@@ -60,16 +116,22 @@ void cvm_check_cpuid_0x21(struct cvm_ev *ev)
  */
 void cvm_check_cpuid_0x8000001f(struct cvm_ev *ev)
 {
-	unsigned int a, b, c, d;
+	unsigned int a = 0, b, c, d;
+	unsigned long long v = 0;
 
 	ev->name = "cpuid_0x8000001f";
 	SRC(ev, "cpuid leaf 0x8000001f eax (bit 1 SEV, 3 SEV-ES, 4 SEV-SNP)");
-	if (env_cpuid_max(0x80000000) < CPUID_AMD_MEMENC) {
+	if (sysroot() ? cvm_captured_hex("/cpuid-0x8000001f", &v) :
+	    env_cpuid_max(0x80000000) < CPUID_AMD_MEMENC) {
 		SAY(ev, "leaf absent: no AMD memory encryption advertised");
 		return;
 	}
-	__cpuid(CPUID_AMD_MEMENC, a, b, c, d);
-	(void)b, (void)c, (void)d;
+	if (sysroot()) {
+		a = (unsigned int)v;
+	} else {
+		__cpuid(CPUID_AMD_MEMENC, a, b, c, d);
+		(void)b, (void)c, (void)d;
+	}
 	if (!(a & 0x1a)) {
 		SAY(ev, "eax=0x%x: no SEV capability advertised", a);
 		return;
@@ -118,7 +180,7 @@ void cvm_check_cpuinfo(struct cvm_ev *ev)
 
 static void msr_say_unreadable(struct cvm_ev *ev, int err)
 {
-	if (err == ENOENT && access("/sys/module/msr", F_OK))
+	if (err == ENOENT && sysroot_access("/sys/module/msr", F_OK))
 		SAY(ev, "unreadable: " MSR_DEV " absent (msr driver not loaded;"
 		    " modprobe msr)");
 	else if (err == ENOENT)
@@ -134,6 +196,42 @@ static void msr_say_unreadable(struct cvm_ev *ev, int err)
 		SAY(ev, "unreadable: %s", strerror(err));
 }
 
+/* The MSR through the msr driver, or a test root's msr-0xc0010131: 0 or errno. */
+static int msr_read(uint64_t *v)
+{
+	unsigned long long cap;
+	int fd, err = 0;
+
+	if (sysroot()) {
+		if (cvm_captured_hex("/msr-0xc0010131", &cap))
+			return ENOENT;
+		*v = cap;
+		return 0;
+	}
+	fd = open(MSR_DEV, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	errno = 0;
+	if (pread(fd, v, sizeof(*v), MSR_AMD64_SEV) != (ssize_t)sizeof(*v))
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+/* The CPU vendor: CPUID leaf 0, or a test root's cpuinfo vendor_id. */
+static void msr_vendor(char vendor[13])
+{
+	char buf[64];
+
+	if (!sysroot()) {
+		env_cpuid_string(0, 1, vendor);
+		return;
+	}
+	if (env_cpuinfo_field("vendor_id", buf, sizeof(buf)) < 0)
+		snprintf(buf, sizeof(buf), "?");
+	snprintf(vendor, 13, "%.12s", buf);
+}
+
 /**
  * cvm_check_msr() - the SEV status MSR 0xC0010131 of an AMD guest.
  * @ev: filled with the finding
@@ -142,26 +240,20 @@ void cvm_check_msr(struct cvm_ev *ev)
 {
 	char vendor[13];
 	uint64_t v;
-	int fd;
+	int err;
 
 	ev->name = "sev_status_msr";
 	SRC(ev, MSR_DEV " offset 0xc0010131 (bit 0 SEV, 1 SEV-ES, 2 SEV-SNP)");
-	env_cpuid_string(0, 1, vendor);
+	msr_vendor(vendor);
 	if (strcmp(vendor, "AuthenticAMD") && strcmp(vendor, "HygonGenuine")) {
 		SAY(ev, "not checked: %s CPUs have no SEV status MSR", vendor);
 		return;
 	}
-	fd = open(MSR_DEV, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		msr_say_unreadable(ev, errno);
+	err = msr_read(&v);
+	if (err) {
+		msr_say_unreadable(ev, err);
 		return;
 	}
-	if (pread(fd, &v, sizeof(v), MSR_AMD64_SEV) != (ssize_t)sizeof(v)) {
-		msr_say_unreadable(ev, errno ? errno : EIO);
-		close(fd);
-		return;
-	}
-	close(fd);
 	ev->level = v & 4 ? CVM_SEV_SNP : v & 2 ? CVM_SEV_ES : v & 1 ? CVM_SEV : CVM_NONE;
 	SAY(ev, "0x%llx: SEV %s, SEV-ES %s, SEV-SNP %s", (unsigned long long)v,
 	    v & 1 ? "on" : "off", v & 2 ? "on" : "off", v & 4 ? "on" : "off");
@@ -202,32 +294,35 @@ void cvm_check_kmsg(struct cvm_ev *ev)
 
 /**
  * cvm_check_devices() - the attestation drivers of SEV-SNP (sev-guest) and
- * TDX (tdx_guest) guests, as device nodes and as /sys/class/misc entries.
+ * TDX (tdx_guest) guests, as /sys/class/misc entries and device nodes.
+ * The driver makes the sysfs entry when it registers the device (which it
+ * does only in such a guest); a /dev node alone is a file anyone can make
+ * (a static /dev, mknod, a bind mount), so it is reported but not counted.
  * @ev: filled with the finding
  */
 void cvm_check_devices(struct cvm_ev *ev)
 {
 	static const struct {
-		const char *path;
+		const char *sys, *dev;
 		enum cvm_level level;
-	} paths[] = {
-		{ "/dev/sev-guest", CVM_SEV_SNP },
-		{ "/sys/class/misc/sev-guest", CVM_SEV_SNP },
-		{ "/dev/tdx_guest", CVM_TDX },
-		{ "/sys/class/misc/tdx_guest", CVM_TDX },
+	} devs[] = {
+		{ "/sys/class/misc/sev-guest", "/dev/sev-guest", CVM_SEV_SNP },
+		{ "/sys/class/misc/tdx_guest", "/dev/tdx_guest", CVM_TDX },
 	};
 	size_t i, n = 0;
 
 	ev->name = "guest_devices";
-	SRC(ev, "/dev/sev-guest, /dev/tdx_guest, /sys/class/misc/{sev-guest,tdx_guest}");
-	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		int present = !access(paths[i].path, F_OK);
+	SRC(ev, "/sys/class/misc/{sev-guest,tdx_guest}, /dev/sev-guest, /dev/tdx_guest");
+	for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		int sys = !sysroot_access(devs[i].sys, F_OK);
+		int dev = !sysroot_access(devs[i].dev, F_OK);
 
-		n += snprintf(ev->said + n, sizeof(ev->said) - n, "%s%s %s",
-			      i ? ", " : "", paths[i].path,
-			      present ? "present" : "absent");
-		if (present && paths[i].level > ev->level)
-			ev->level = paths[i].level;
+		n += snprintf(ev->said + n, sizeof(ev->said) - n, "%s%s %s, %s %s%s",
+			      i ? ", " : "", devs[i].sys, sys ? "present" : "absent",
+			      devs[i].dev, dev ? "present" : "absent",
+			      dev && !sys ? " (not counted: no driver entry in sysfs)" : "");
+		if (sys && devs[i].level > ev->level)
+			ev->level = devs[i].level;
 		if (n >= sizeof(ev->said))
 			n = sizeof(ev->said) - 1;
 	}
@@ -244,9 +339,9 @@ void cvm_check_ccel(struct cvm_ev *ev)
 
 	ev->name = "acpi_ccel";
 	SRC(ev, "%s", path);
-	if (!access(path, F_OK))
+	if (!sysroot_access(path, F_OK))
 		SAY(ev, "present: firmware of a confidential guest (not counted)");
-	else if (access("/sys/firmware/acpi/tables", F_OK))
+	else if (sysroot_access("/sys/firmware/acpi/tables", F_OK))
 		SAY(ev, "not checked: /sys/firmware/acpi/tables absent");
 	else
 		SAY(ev, "absent");

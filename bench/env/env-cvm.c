@@ -10,11 +10,15 @@
  *   sev_status_msr   MSR 0xC0010131 (bit 0 SEV, 1 SEV-ES, 2 SEV-SNP) read
  *                    through /dev/cpu/0/msr (needs the msr driver and root)
  *   kernel_log       "Memory Encryption Features active: ..." (env-kmsg.c)
- *   guest_devices    /dev/sev-guest, /dev/tdx_guest and their
- *                    /sys/class/misc entries (attestation drivers)
+ *   guest_devices    /sys/class/misc/sev-guest and tdx_guest, the entries
+ *                    the attestation drivers register (counted), and
+ *                    /dev/sev-guest, /dev/tdx_guest (reported; a node
+ *                    without its sysfs entry is not counted)
  *   ccel             /sys/firmware/acpi/tables/CCEL, the confidential
  *                    computing event log (informative only)
- * cvm.type is the strongest kind any counted evidence shows.
+ * cvm.type is the strongest kind any counted evidence shows. Under a test
+ * root the checks read captured files (env-cvm-checks.c); the fixtures of
+ * an SEV-SNP and a TDX guest are in tests/fixtures/cvm/.
  */
 #include <cpuid.h>
 #include <errno.h>

@@ -76,12 +76,15 @@ void env_cpuid_string(unsigned int leaf, int edx_first, char out[13])
  * env_in_vm() - 1 if CPUID says a hypervisor is present.
  *
  * Reads the hypervisor bit, CPUID.1:ECX[31]; 0 if it is clear or CPUID
- * leaf 1 is not available.
+ * leaf 1 is not available. Under a test root, the captured cpuinfo's
+ * "hypervisor" flag (the kernel's copy of that bit).
  */
 int env_in_vm(void)
 {
 	unsigned int a, b, c, d;
 
+	if (sysroot())
+		return env_cpuinfo_has_flag("hypervisor") == 1;
 	if (!__get_cpuid(1, &a, &b, &c, &d))
 		return 0;
 	return !!(c & CPUID_1_ECX_HV);
@@ -141,12 +144,6 @@ static int hv_captured(char sig[13])
 	return 0;
 }
 
-/* The hypervisor bit: CPUID, or the captured cpuinfo flag. */
-static int hv_present(void)
-{
-	return sysroot() ? env_cpuinfo_has_flag("hypervisor") == 1 : env_in_vm();
-}
-
 static void hv_put_signature(const struct env_sink *s)
 {
 	static const char src_sig[] = "cpuid leaf 0x40000000 ebx:ecx:edx";
@@ -179,7 +176,7 @@ void env_collect_hypervisor(const struct env_sink *s)
 {
 	static const char src_sig[] = "cpuid leaf 0x40000000 ebx:ecx:edx";
 
-	if (!hv_present()) {
+	if (!env_in_vm()) {
 		env_put(s, "hypervisor.present", "cpuid leaf 0x1 ecx bit 31", "no");
 		env_put(s, "hypervisor.signature", src_sig,
 			"none (hypervisor bit clear)");

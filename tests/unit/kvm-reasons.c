@@ -8,7 +8,8 @@
  * from the kernel's own uapi headers (SVM_EXIT_REASONS, VMX_EXIT_REASONS
  * of linux-libc-dev 6.1; tests/fixtures/kvm/README.md): every entry of the
  * older kernel's table decodes to the same name (newer kernels only add),
- * plus entries of the 6.18 source.
+ * plus entries of the 6.18 source; and how a TD's TDVMCALL leaves reach
+ * kvm_exit and kvm_userspace_exit, and their classes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,86 @@ static void check_errors_and_classes(void)
 	       "cross-vendor classes (names of either case)");
 }
 
+/*
+ * A TD's TDVMCALLs on the host's kvm_exit (6.18 table). Independent facts:
+ * the GHCI leaf numbers (Intel TDX Guest-Hypervisor Communication Interface;
+ * the instruction leaves are the VMX basic exit reasons of the instruction,
+ * the others in arch/x86/include/asm/shared/tdx.h and the KVM selftests'
+ * tools/testing/selftests/kvm/include/x86/tdx/tdx.h), and what
+ * tdcall_to_vmx_exit_reason() (arch/x86/kvm/vmx/tdx.c) reports for each.
+ */
+static const struct {
+	const char *leaf_name;
+	unsigned long long leaf, reported;
+	const char *name;
+	enum kvm_class cls;
+} tdvmcalls[] = {
+	{ "Instruction.CPUID", 10, 10, "CPUID", KVM_CLASS_CPUID },
+	{ "Instruction.HLT", 12, 12, "HLT", KVM_CLASS_IDLE },
+	{ "Instruction.IO", 30, 30, "IO_INSTRUCTION", KVM_CLASS_IO },
+	{ "Instruction.RDMSR", 31, 31, "MSR_READ", KVM_CLASS_MSR },
+	{ "Instruction.WRMSR", 32, 32, "MSR_WRITE", KVM_CLASS_MSR },
+	{ "#VE.RequestMMIO", 48, 49, "EPT_MISCONFIG", KVM_CLASS_MMIO },
+	{ "GetTdVmCallInfo", 0x10000, 77, "TDCALL", KVM_CLASS_OTHER },
+	{ "MapGPA", 0x10001, 77, "TDCALL", KVM_CLASS_OTHER },
+	{ "GetQuote", 0x10002, 77, "TDCALL", KVM_CLASS_OTHER },
+	{ "ReportFatalError", 0x10003, 77, "TDCALL", KVM_CLASS_OTHER },
+	{ "SetupEventNotifyInterrupt", 0x10004, 77, "TDCALL", KVM_CLASS_OTHER },
+};
+
+static int tdvmcall_ok(const struct kvm_reasons *rs, int vmx, size_t i)
+{
+	const char *got = kvm_reasons_name(rs, vmx, tdvmcalls[i].reported);
+	int ok = got && !strcmp(got, tdvmcalls[i].name) &&
+		 kvm_reason_class(got) == tdvmcalls[i].cls;
+
+	if (!ok)
+		printf("#   %s (0x%llx): kvm_exit %llu is %s, want %s\n", tdvmcalls[i].leaf_name,
+		       tdvmcalls[i].leaf, tdvmcalls[i].reported, got ? got : "none",
+		       tdvmcalls[i].name);
+	return ok;
+}
+
+static void check_tdx_leaves(void)
+{
+	struct tp_format f, u;
+	struct kvm_reasons rs, us;
+	char err[512] = "";
+	int vmx, ok[2] = { 1, 1 };
+	size_t i;
+
+	if (tp_format_load_file(&f, FIX "kvm_exit-6.18.44.format", "kvm", err, sizeof(err)) ||
+	    kvm_reasons_read(&f, "exit_reason", &rs, err, sizeof(err))) {
+		tap_ok(0, "TDX: kvm_exit format (%s)", err);
+		tap_ok(0, "skipped");
+		tap_ok(0, "skipped");
+		return;
+	}
+	vmx = kvm_reasons_table(&rs, "vmx");
+	for (i = 0; i < sizeof(tdvmcalls) / sizeof(tdvmcalls[0]); i++)
+		ok[tdvmcalls[i].reported == 77] &= tdvmcall_ok(&rs, vmx, i);
+	tap_ok(ok[0], "TDVMCALL CPUID, HLT, IO, RDMSR, WRMSR, #VE.RequestMMIO: reported as "
+	       "VMX reasons, classed cpuid, idle, io, msr, msr, mmio");
+	tap_ok(ok[1] && !strcmp(kvm_reasons_name(&rs, vmx, 18) ?: "", "VMCALL") &&
+	       kvm_reason_class("VMCALL") == KVM_CLASS_OTHER,
+	       "MapGPA, GetQuote, ReportFatalError, SetupEventNotifyInterrupt, GetTdVmCallInfo "
+	       "stay TDCALL (77), other; KVM hypercalls VMCALL (18), other");
+	kvm_reasons_free(&rs);
+	tp_format_free(&f);
+	ok[0] = !tp_format_load_file(&u, FIX "kvm_userspace_exit-6.18.44.format", "kvm", err,
+				     sizeof(err)) &&
+		!kvm_reasons_read(&u, "reason", &us, err, sizeof(err));
+	tap_ok(ok[0] && !strcmp(kvm_reasons_name(&us, 0, 3) ?: "", "KVM_EXIT_HYPERCALL") &&
+	       kvm_reason_class("KVM_EXIT_HYPERCALL") == KVM_CLASS_PAGE_STATE &&
+	       !kvm_reasons_name(&us, 0, 40),
+	       "kvm_userspace_exit: MapGPA's KVM_EXIT_HYPERCALL (3) is page-state; KVM_EXIT_TDX "
+	       "(40: GetQuote, ...) has no name in the 6.18 table (%s)", err);
+	if (ok[0]) {
+		kvm_reasons_free(&us);
+		tp_format_free(&u);
+	}
+}
+
 int main(void)
 {
 	struct tracefs_place place;
@@ -148,7 +229,7 @@ int main(void)
 	/* the running kernel's format, where the tool finds tracefs mounted */
 	if (tracefs_find(&place) && place.mounted)
 		snprintf(live, sizeof(live), "%s/events/kvm/kvm_exit/format", place.dir);
-	tap_plan(16);
+	tap_plan(19);
 	check_kvm_exit(FIX "kvm_exit-6.18.44.format", "this machine's 6.18.44 capture", 1);
 	check_kvm_exit(MACHB "kvm_exit/format", "machine B's capture", 1);
 	if (place.mounted && !access(live, R_OK)) {
@@ -162,5 +243,6 @@ int main(void)
 	}
 	check_userspace_exit();
 	check_errors_and_classes();
+	check_tdx_leaves();
 	return tap_done();
 }
