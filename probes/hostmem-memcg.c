@@ -98,7 +98,8 @@ static long long get_stat(const struct hm_memcg *m, size_t f)
 	return m->usage < 0 ? -1 : stat_of(&m->st, f);
 }
 
-void hm_memcg_emit(struct sink *s, const struct hm_memcg *m, int n, long long pss_sum)
+void hm_memcg_emit(struct sink *s, const struct hm_memcg *m, int n, long long pss_sum,
+		   int vms)
 {
 	char why[400];
 	long long usage = 0;
@@ -112,7 +113,10 @@ void hm_memcg_emit(struct sink *s, const struct hm_memcg *m, int n, long long ps
 		}
 		snprintf(why, sizeof(why), "memcg_usage_kb: instance process %d: %s", i,
 			 m[i].why[0] ? m[i].why : "its memory cgroup could not be read");
-		sink_skip(s, why);
+		if (vms)
+			sink_skip(s, why);
+		else
+			sink_note(s, "memcg", why);   /* not started in one: nothing missed */
 		return;
 	}
 	if (!n)

@@ -31,9 +31,11 @@ void hm_memcg_sample(struct hm_memcg *m);
 /**
  * hm_memcg_emit() - per process and summed over the @n processes: the
  * charged memory and memory.stat's lines, and how the sum compares with
- * the summed PSS @pss_sum (< 0: none); a skip row when a process has no
- * cgroup of its own.
+ * the summed PSS @pss_sum (< 0: none). A process without a cgroup of its
+ * own is a skip row when the cell's instances are VMs (@vms: each should
+ * have one), else a note (native and container instances share theirs).
  */
-void hm_memcg_emit(struct sink *s, const struct hm_memcg *m, int n, long long pss_sum);
+void hm_memcg_emit(struct sink *s, const struct hm_memcg *m, int n, long long pss_sum,
+		   int vms);
 
 #endif

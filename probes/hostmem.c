@@ -391,7 +391,7 @@ static int hostmem_emit(struct probe *p, enum probe_window w, struct sink *s)
 	(void)w;
 	if (!emit_procs(h, s, &sum)) {
 		emit_avail(p, s, &sum);
-		hm_memcg_emit(s, h->memcg, h->n, sum.pss);
+		hm_memcg_emit(s, h->memcg, h->n, sum.pss, p->target->accel != NULL);
 	}
 	emit_thp(h, s);
 	snprintf(how, sizeof(how), "at the end of the cell window; KSM %s",
