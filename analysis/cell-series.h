@@ -2,7 +2,7 @@
 /*
  * cell-series.h - the series a cell of a memory figure or table belongs
  * to, as SQL over a cell row `c`: the confidential type it got and its KSM
- * setting (docs/analysis.md, "Series"). String literals, concatenated
+ * setting (docs/experiments/memory.md, "Series"). String literals, concatenated
  * into each query (memory-cells.h, memory-table.c).
  *
  * What the cell got, the first that is there:
