@@ -79,13 +79,27 @@ static void add_unpaired(cJSON *list, const struct cmp_data *d, const struct cmp
 	cJSON_AddItemToArray(list, o);
 }
 
+/*
+ * The series of side @side with KSM setting @ksm, named as the memory
+ * figures name it (cell-series.h CELL_SERIES_NAME): "ksm on" for a
+ * regular VM, "model", "sev-snp, ksm on", "tdx, ksm unchanged".
+ */
+static void series_name(const char *side, const char *ksm, char *buf, size_t len)
+{
+	if (!strcmp(side, "none"))
+		snprintf(buf, len, "ksm %s", ksm);
+	else
+		snprintf(buf, len, "%s%s%s", side, strcmp(ksm, "off") ? ", ksm " : "",
+			 strcmp(ksm, "off") ? ksm : "");
+}
+
 /* The pair's identity: workload, size, mode, key, what it compares. */
 static cJSON *pair_head(const struct cmp_data *d, const struct cmp_side *base,
 			const struct cmp_side *other, const struct cmp_opts *o)
 {
 	const struct cmp_cell *c = &d->cells[base->cells[0]];
 	cJSON *p = cJSON_CreateObject();
-	char key[24], kind[160];
+	char key[24], kind[160], ksm[16], series[64];
 
 	snprintf(key, sizeof(key), "%016llx", (unsigned long long)c->pair);
 	if (!strcmp(o->pair_by, "confidential"))
@@ -101,6 +115,13 @@ static cJSON *pair_head(const struct cmp_data *d, const struct cmp_side *base,
 	cJSON_AddStringToObject(p, "kind", kind);
 	cJSON_AddStringToObject(p, "baseline", base->label);
 	cJSON_AddStringToObject(p, "side", other->label);
+	if (strcmp(o->pair_by, "confidential"))
+		return p;
+	/* ksm is in the pair key: both sides hold the same setting */
+	cmp_spec_value(c->spec, "ksm", ksm, sizeof(ksm));
+	series_name(other->label, ksm, series, sizeof(series));
+	cJSON_AddStringToObject(p, "ksm", ksm);
+	cJSON_AddStringToObject(p, "series", series);
 	return p;
 }
 

@@ -84,9 +84,9 @@ static void print_pair(FILE *f, const cJSON *p)
 	char r[32], ci[64], ma[96], mb[96], d50[32], d99[32], dm[32], fl[128], x[2][32];
 
 	flags(p, fl, sizeof(fl));
-	fprintf(f, "%-20s %-5s %-4s %-8s %-22s %6.0f %6.0f %7s %-17s %-28s %-28s %9s %9s %9s "
-		"%-7s %s\n", str(p, "workload"), str(p, "size"), str(p, "mode"), str(p, "side"),
-		str(p, "kind"), cJSON_GetObjectItem(a, "n")->valuedouble,
+	fprintf(f, "%-20s %-5s %-4s %-8s %-9s %-22s %6.0f %6.0f %7s %-17s %-28s %-28s %9s "
+		"%9s %9s %-7s %s\n", str(p, "workload"), str(p, "size"), str(p, "mode"),
+		str(p, "side"), str(p, "ksm"), str(p, "kind"), cJSON_GetObjectItem(a, "n")->valuedouble,
 		cJSON_GetObjectItem(b, "n")->valuedouble, num(st, "ratio", "%.3f", r, sizeof(r)),
 		range(st, "ratio_ci", "%.3f", ci, sizeof(ci)), median(a, ma, sizeof(ma)),
 		median(b, mb, sizeof(mb)), num(st, "p50_diff_ms", "%+.4g", d50, sizeof(d50)),
@@ -118,8 +118,9 @@ static void print_rest(FILE *f, const cJSON *top)
 		fprintf(f, "\nrefused: their environments differ in more than %s "
 			"(--allow-mismatch compares them anyway):\n", str(top, "pair_by"));
 	cJSON_ArrayForEach(p, cJSON_GetObjectItem(top, "refused")) {
-		fprintf(f, "  %s %s %s, %s vs %s:\n", str(p, "workload"), str(p, "size"),
-			str(p, "mode"), str(p, "side"), str(p, "baseline"));
+		fprintf(f, "  %s %s %s, %s vs %s (ksm %s):\n", str(p, "workload"),
+			str(p, "size"), str(p, "mode"), str(p, "side"), str(p, "baseline"),
+			str(p, "ksm"));
 		cJSON_ArrayForEach(e, cJSON_GetObjectItem(p, "differences"))
 			fprintf(f, "    %s\n", e->valuestring);
 	}
@@ -152,8 +153,9 @@ void cmp_print_table(FILE *f, const cJSON *top)
 			cJSON_GetArraySize(cJSON_GetObjectItem(top, "refused")) ?
 			" whose environment matches" : "");
 	else
-		fprintf(f, "%-20s %-5s %-4s %-8s %-22s %6s %6s %7s %-17s %-28s %-28s %9s %9s "
-			"%9s %-7s %s\n", "WORKLOAD", "SIZE", "MODE", "SIDE", "KIND", "N_BASE",
+		fprintf(f, "%-20s %-5s %-4s %-8s %-9s %-22s %6s %6s %7s %-17s %-28s %-28s "
+			"%9s %9s %9s %-7s %s\n", "WORKLOAD", "SIZE", "MODE", "SIDE", "KSM",
+			"KIND", "N_BASE",
 			"N_SIDE", "RATIO", "RATIO_CI", "BASE_MEDIAN_MS [CI] COVERAGE",
 			"SIDE_MEDIAN_MS [CI] COVERAGE", "DP50_MS", "DP99_MS", "DMEM_KB", "EXITS/S",
 			"FLAGS");
@@ -211,7 +213,7 @@ static void csv_pair(FILE *f, const cJSON *p, const char *status)
 {
 	const cJSON *st = cJSON_GetObjectItem(p, "stats");
 	static const char *const head[] = { "workload", "size", "mode", "pair_key", "kind",
-					    "baseline", "side" };
+					    "baseline", "side", "ksm", "series" };
 	char buf[4096];
 	size_t i;
 
@@ -242,7 +244,8 @@ void cmp_print_csv(FILE *f, const cJSON *top)
 {
 	const cJSON *p;
 
-	fputs("status,workload,size,mode,pair_key,kind,baseline,side,ratio,ratio_ci_lo,"
+	fputs("status,workload,size,mode,pair_key,kind,baseline,side,ksm,series,ratio,"
+	      "ratio_ci_lo,"
 	      "ratio_ci_hi,base_n,base_median_ms,base_ci_lo_ms,base_ci_hi_ms,"
 	      "base_ci_coverage,base_p99_ms,base_cv,base_mem_kb,side_n,side_median_ms,"
 	      "side_ci_lo_ms,side_ci_hi_ms,side_ci_coverage,side_p99_ms,side_cv,"

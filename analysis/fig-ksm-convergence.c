@@ -91,9 +91,10 @@ static int write_cell(struct figure_ctx *ctx, sqlite3_stmt *cs, int first)
 	size_t lp = 0, ls = 0;
 	int np, ns;
 
-	snprintf(label, sizeof(label), "cell %lld %s, %d VM%s%s", id, wl ? (const char *)wl :
+	snprintf(label, sizeof(label), "cell %lld %s, %d VM%s%s%s", id, wl ? (const char *)wl :
 		 "?", sqlite3_column_int(cs, 2), sqlite3_column_int(cs, 2) == 1 ? "" : "s",
-		 conf && !strcmp((const char *)conf, "model") ? ", model" : "");
+		 conf && strcmp((const char *)conf, "none") ? ", " : "",
+		 conf && strcmp((const char *)conf, "none") ? (const char *)conf : "");
 	np = series(ctx, PSS_SQL, id, &pss, &lp);
 	ns = np < 0 ? np : series(ctx, SHARING_SQL, id, &shr, &ls);
 	if (np >= 0 && ns >= 0) {

@@ -3,10 +3,12 @@
  * memory-bars.c - the data of memory-bars.gp for fig-memory-mixed.c and
  * fig-consolidation.c: the cells of a run with the hostmem probe's summed
  * PSS that the figure takes (struct memory_bars), grouped by the label the
- * figure gives them; per group the mean summed PSS in MiB of the "ksm on",
- * "ksm off" and "model" cells (model under any KSM setting; NaN: the group
- * has no such cell) and the number of cells of each. A header row, then
- *   1 label  2 ksm on  3 ksm off  4 model  5..7 N of each
+ * figure gives them; per group the mean summed PSS in MiB of the regular
+ * "ksm on" and "ksm off" cells and of the "model", "sev-snp" and "tdx"
+ * cells (the confidential type a cell got, cell-series.h, under any KSM
+ * setting; NaN: the group has no such cell) and the number of cells of
+ * each. A header row, then
+ *   1 label  2 ksm on  3 ksm off  4 model  5 sev-snp  6 tdx  7..11 N of each
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -23,6 +25,9 @@
 #define IS_ON "variant = 'ksm on'"
 #define IS_OFF "variant = 'ksm off'"
 #define IS_MODEL "conf = 'model'"
+#define IS_SNP "conf = 'sev-snp'"
+#define IS_TDX "conf = 'tdx'"
+#define NBARS 5         /* the columns of bars, 2 .. NBARS + 1 */
 
 static void write_value(FILE *f, sqlite3_stmt *st, int col)
 {
@@ -32,30 +37,33 @@ static void write_value(FILE *f, sqlite3_stmt *st, int col)
 		fprintf(f, " %.3f", sqlite3_column_double(st, col));
 }
 
-/* Columns 2..4 that hold a bar in some group: gnuplot refuses an empty one. */
+/* Columns 2..NBARS + 1 that hold a bar in some group: gnuplot refuses an empty one. */
 static void note_columns(sqlite3_stmt *st, int *has)
 {
 	int j;
 
-	for (j = 0; j < 3; j++)
-		if (sqlite3_column_int(st, 4 + j))
+	for (j = 0; j < NBARS; j++)
+		if (sqlite3_column_int(st, NBARS + 1 + j))
 			has[j] = 1;
 }
 
 static int write_groups(struct figure_ctx *ctx, sqlite3_stmt *st, int *groups, int *has)
 {
-	int rc, j;
+	int rc, j, n;
 
-	fprintf(ctx->data, "label \"ksm on\" \"ksm off\" model n_on n_off n_model\n");
+	fprintf(ctx->data, "label \"ksm on\" \"ksm off\" model sev-snp tdx"
+		" n_on n_off n_model n_snp n_tdx\n");
 	while ((rc = analysis_step(st)) == SQLITE_ROW) {
-		if (!sqlite3_column_int(st, 4) && !sqlite3_column_int(st, 5) &&
-		    !sqlite3_column_int(st, 6))
-			continue;        /* only ksm unchanged cells: no bar of its own */
+		for (n = 0, j = 1; j <= NBARS; j++)
+			n += sqlite3_column_int(st, NBARS + j);
+		if (!n)
+			continue;        /* only regular ksm unchanged cells: no bar of its own */
 		gp_data_string(ctx->data, (const char *)sqlite3_column_text(st, 0));
-		for (j = 1; j <= 3; j++)
+		for (j = 1; j <= NBARS; j++)
 			write_value(ctx->data, st, j);
-		fprintf(ctx->data, " %d %d %d\n", sqlite3_column_int(st, 4),
-			sqlite3_column_int(st, 5), sqlite3_column_int(st, 6));
+		for (j = 1; j <= NBARS; j++)
+			fprintf(ctx->data, " %d", sqlite3_column_int(st, NBARS + j));
+		fprintf(ctx->data, "\n");
 		note_columns(st, has);
 		(*groups)++;
 	}
@@ -65,18 +73,20 @@ static int write_groups(struct figure_ctx *ctx, sqlite3_stmt *st, int *groups, i
 /**
  * memory_bars_data() - write memory-bars.gp's data (see the top of this
  * file) for the cells @b takes, and its variables (ngroups, run, title,
- * cols: the data columns that hold a bar in some group, as "2 3 4").
+ * cols: the data columns that hold a bar in some group, as "2 3 4"; nbars).
  * Returns 0, -ENODATA (ctx->why from @b) when no group has a bar, or -errno.
  */
 int memory_bars_data(struct figure_ctx *ctx, const struct memory_bars *b)
 {
-	char sql[4096], cols[16] = "";
+	char sql[8192], cols[16] = "";
 	sqlite3_stmt *st;
-	int groups = 0, has[3] = { 0 }, ret, j;
+	int groups = 0, has[NBARS] = { 0 }, ret, j;
 
 	snprintf(sql, sizeof(sql), "WITH " MEMORY_CELLS_CTE " SELECT %s AS label, "
 		 VARIANT_MEAN(IS_ON) VARIANT_MEAN(IS_OFF) VARIANT_MEAN(IS_MODEL)
-		 VARIANT_N(IS_ON) ", " VARIANT_N(IS_OFF) ", " VARIANT_N(IS_MODEL)
+		 VARIANT_MEAN(IS_SNP) VARIANT_MEAN(IS_TDX)
+		 VARIANT_N(IS_ON) ", " VARIANT_N(IS_OFF) ", " VARIANT_N(IS_MODEL) ", "
+		 VARIANT_N(IS_SNP) ", " VARIANT_N(IS_TDX)
 		 " FROM p WHERE pss IS NOT NULL AND (%s) GROUP BY label ORDER BY label",
 		 b->label_sql, b->where_sql);
 	if (analysis_prepare(ctx->h, sql, ctx->run_id, &st))
@@ -85,12 +95,13 @@ int memory_bars_data(struct figure_ctx *ctx, const struct memory_bars *b)
 	sqlite3_finalize(st);
 	if (ret)
 		return ret;
-	for (j = 0; j < 3; j++)
+	for (j = 0; j < NBARS; j++)
 		if (has[j])
 			snprintf(cols + strlen(cols), sizeof(cols) - strlen(cols), "%s%d",
 				 cols[0] ? " " : "", j + 2);
 	figure_var_str(ctx, "cols", cols);
 	figure_var_int(ctx, "ngroups", groups);
+	figure_var_int(ctx, "nbars", NBARS);
 	figure_var_int(ctx, "run", ctx->run_id);
 	figure_var_str(ctx, "title", b->title);
 	if (!groups) {

@@ -1,17 +1,18 @@
 # memory-bars.gp - host memory (summed PSS of the cell's QEMU processes) as
 # clustered bars: a group per cell layout (memory-mixed: VMs and function;
 # consolidation: workload, instances and VMs), a bar per memory variant
-# (ksm on, ksm off, model), the mean over the group's cells in MiB, N
-# (cells) above each bar.
+# (regular ksm on, ksm off; model, sev-snp, tdx under any KSM setting: the
+# confidential type each cell got), the mean over the group's cells in MiB,
+# N (cells) above each bar.
 #
 # Run by `cvmbench plot memory-mixed` and `cvmbench plot consolidation`
 # (analysis/plot.c), which set:
 #   datafile, outfile, term, ngroups, run, title (a constant of the figure),
-#   cols (the columns among 2 3 4 that hold a bar in some group: gnuplot
-#   refuses to draw a column without any)
+#   nbars (5), cols (the columns among 2 .. nbars + 1 that hold a bar in
+#   some group: gnuplot refuses to draw a column without any)
 # Data (analysis/memory-bars.c): a header row, then one row per group:
-#   1 label  2 ksm on MiB  3 ksm off MiB  4 model MiB (NaN: none)
-#   5..7 N of each
+#   1 label  2 ksm on MiB  3 ksm off MiB  4 model MiB  5 sev-snp MiB
+#   6 tdx MiB (NaN: none)  7..11 N of each
 
 w = 560 + 170 * ngroups
 if (term eq 'svg') {
@@ -21,8 +22,8 @@ if (term eq 'svg') {
 }
 set output outfile
 
-array c[3] = ['#4477aa', '#ee6677', '#228833']
-do for [i = 1:3] { set linetype i lc rgb c[i] }
+array c[5] = ['#4477aa', '#ee6677', '#228833', '#ccbb44', '#aa3377']
+do for [i = 1:5] { set linetype i lc rgb c[i] }
 set title sprintf("%s, run %d", title, run) noenhanced
 set style data histograms
 set style histogram clustered gap 1
@@ -45,5 +46,5 @@ n = words(cols)
 plot for [k = 1:n] datafile using int(word(cols, k)):xtic(1) \
 	lt int(word(cols, k)) - 1 title columnheader(int(word(cols, k))), \
      for [k = 1:n] datafile using ($0 + (k - (n + 1) / 2.0) / (n + 1)):int(word(cols, k)):\
-	(column(int(word(cols, k)) + 3) > 0 ? sprintf('N=%d', int(column(int(word(cols, k)) + 3))) : '') \
+	(column(int(word(cols, k)) + nbars) > 0 ? sprintf('N=%d', int(column(int(word(cols, k)) + nbars))) : '') \
 	with labels offset 0,0.8 font ',8' notitle

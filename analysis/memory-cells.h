@@ -4,8 +4,10 @@
  * ?1 its workload (wl: with its variant after a space where the cell sets
  * one, "image-recognition resnet152"), its workload per VM (vmwl: "a+b+c", NULL when all
  * VMs run wl), VMs (vms; 1 where the key is absent), instances
- * (inst), memory variant (variant: "ksm on", "ksm off", "ksm unchanged",
- * "model" or "model, ksm on") and the hostmem probe's summed PSS in kB
+ * (inst), its confidential type (conf: what it got, cell-series.h: none,
+ * model, sev-snp, tdx), its series (variant: "ksm on", "ksm off", "ksm
+ * unchanged" for a regular VM; "model", "sev-snp, ksm on", "tdx", ...:
+ * CELL_SERIES_NAME) and the hostmem probe's summed PSS in kB
  * (pss; NULL: the cell has no hostmem data). A plain string literal:
  * it concatenates into each figure's query (fig-memory*.c,
  * fig-consolidation.c). And the helpers of memory-cells.c.
@@ -13,6 +15,7 @@
 #ifndef CVMBENCH_MEMORY_CELLS_H
 #define CVMBENCH_MEMORY_CELLS_H
 
+#include "cell-series.h"
 #include "figures.h"
 #include "hostmem-metrics.h"
 
@@ -43,14 +46,12 @@ int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char 
 	" || COALESCE(' ' || NULLIF(" MEMORY_CELL_PARAM("variant") ", ''), '') AS wl," \
 	" NULLIF(" MEMORY_CELL_PARAM("vm-workloads") ", '') AS vmwl," \
 	" COALESCE(" MEMORY_CELL_PARAM("ksm") ", 'unchanged') AS ksm," \
-	" COALESCE(" MEMORY_CELL_PARAM("confidential") ", 'none') AS conf," \
+	" " CELL_SERIES_CONF " AS conf," \
 	" CAST(COALESCE(" MEMORY_CELL_PARAM("vms") ", '1') AS INTEGER) AS vms," \
 	" CAST(COALESCE(" MEMORY_CELL_PARAM("instances") ", '1') AS INTEGER) AS inst," \
 	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'" \
 	"  AND name = '" HOSTMEM_PSS "' AND invocation_id IS NULL) AS pss" \
 	" FROM cell c WHERE c.run_id = ?1), " \
-	"p AS (SELECT *, CASE WHEN conf = 'model' THEN" \
-	"  'model' || CASE WHEN ksm = 'off' THEN '' ELSE ', ksm ' || ksm END" \
-	"  ELSE 'ksm ' || ksm END AS variant FROM p0)"
+	"p AS (SELECT *, " CELL_SERIES_NAME("conf", "ksm") " AS variant FROM p0)"
 
 #endif

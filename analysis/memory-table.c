@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "analysis.h"
+#include "cell-series.h"
 #include "hostmem-metrics.h"
 #include "memory-table.h"
 
@@ -24,8 +25,7 @@ static const char *const SQL =
 	" (SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'workload') AS wl,"
 	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'ksm'),"
 	"  'unchanged') AS ksm,"
-	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND"
-	"  key = 'confidential'), 'none') AS conf,"
+	" " CELL_SERIES_CONF " AS conf,"
 	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'vms'),"
 	"  '1') AS vms,"
 	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'memory'),"

@@ -13,7 +13,7 @@ struct cJSON;
 
 /**
  * memory_table_json() - one row per cell with the hostmem probe: workload,
- * ksm, confidential, VMs, the THP mode, summed PSS and Pss_Anon, the
+ * ksm, confidential (the type it got: cell-series.h), VMs, the THP mode, summed PSS and Pss_Anon, the
  * drop of MemAvailable + per-CPU free pages, KSM's pages_sharing and
  * general_profit, the PSS saving against the cell's ksm = off twin (same
  * workload, confidential, VMs, memory) and whether KSM converged; as a table object of idle-tables.h's

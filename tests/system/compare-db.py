@@ -9,6 +9,9 @@
 #   --env KEY=VALUE     set (or with KEY= remove) an environment fact
 #   --cell K=V          a spec line of every cell (backend=qemu, confidential=model;
 #                       a qemu cell also gets the cell_param qemu.accel = tcg)
+#   --set I:K=V         cell I only (0, 1, ... in the order made): a spec line K = V,
+#                       or with a dotted K a note (cell_param only: guest.cvm.type)
+#   --hostmem I:KB      cell I's hostmem probe summed PSS (metric pss_kb)
 #   --workloads A,B     one cell per workload (default pyaes,matmul)
 #   --repeats R         R cells per workload (repeat 0 .. R-1)
 #   --mem KB            each instance's pss_kb (default: none recorded)
@@ -24,6 +27,8 @@ p.add_argument("out")
 p.add_argument("--cvm", default="none")
 p.add_argument("--env", action="append", default=[])
 p.add_argument("--cell", action="append", default=[])
+p.add_argument("--set", action="append", default=[])
+p.add_argument("--hostmem", action="append", default=[])
 p.add_argument("--workloads", default="pyaes,matmul")
 p.add_argument("--repeats", type=int, default=1)
 p.add_argument("--n", type=int, default=100)
@@ -67,12 +72,16 @@ for k, v in env.items():
     db.execute("INSERT INTO environment VALUES (?, ?, ?, 'test')", (run, k, v))
 
 rng = random.Random(a.lognormal)
+at = lambda opts, i: [o.split(":", 1)[1] for o in opts if int(o.split(":", 1)[0]) == i]
+idx = -1
 for w in a.workloads.split(","):
     for r in range(a.repeats):
+        idx += 1
+        mine = [kv for kv in at(a.set, idx) if "." not in kv.split("=", 1)[0]]
         lines = ["experiment = t", "workload = " + w, "size = test"] + \
-            [kv.replace("=", " = ", 1) for kv in a.cell] + ["repeat = %d" % r]
+            [kv.replace("=", " = ", 1) for kv in a.cell + mine] + ["repeat = %d" % r]
         spec = "\n".join(lines) + "\n"
-        backend = dict(kv.split("=", 1) for kv in a.cell).get("backend", "native")
+        backend = dict(kv.split("=", 1) for kv in a.cell + mine).get("backend", "native")
         cell = db.execute(
             "INSERT INTO cell (run_id, cell_key, experiment, workload, size, backend, "
             "threads, wait, mode, instances, invocations, warmup, repeat_index, seed, "
@@ -85,6 +94,13 @@ for w in a.workloads.split(","):
             db.execute("INSERT INTO cell_param VALUES (?, ?, ?)", (cell, k, v))
         if backend == "qemu":   # as the qemu backend notes it for a cell whose VMs started
             db.execute("INSERT INTO cell_param VALUES (?, 'qemu.accel', 'tcg')", (cell,))
+        for kv in at(a.set, idx):
+            if "." in kv.split("=", 1)[0]:
+                db.execute("INSERT OR REPLACE INTO cell_param VALUES (?, ?, ?)",
+                           (cell,) + tuple(kv.split("=", 1)))
+        for kb in at(a.hostmem, idx):
+            db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+                       "(?, 'hostmem', 'pss_kb', ?, 'kB')", (cell, float(kb)))
         db.execute("INSERT INTO instance (cell_id, idx, pid, pss_kb) VALUES (?, 0, 1, ?)",
                    (cell, a.mem))
         for i in range(a.n):

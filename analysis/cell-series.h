@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cell-series.h - the series a cell of a memory figure or table belongs
+ * to, as SQL over a cell row `c`: the confidential type it got and its KSM
+ * setting (docs/experiments/memory.md, "Series"). String literals, concatenated
+ * into each query (memory-cells.h, memory-table.c).
+ *
+ * What the cell got, the first that is there:
+ *   1. cell_param `guest.cvm.type`: its guest's own detection (the qemu
+ *      backend notes the guest's facts as guest.*: qemu-vms.c);
+ *   2. a cell that did not run in VMs of its own (no cell_param
+ *      `qemu.accel`, backend not qemu: guest vantage, cvmbench ran inside
+ *      the VM under test): its run's environment `cvm.type`;
+ *   3. cell_param `confidential`, what it asked for (a qemu cell whose
+ *      guest reported nothing, or a database without the keys above);
+ *   4. "none".
+ * A cell that asked for `model` and got a regular guest ("none") is
+ * "model": a model is a regular VM by design. So a database without
+ * guest.cvm.type and cvm.type draws as it always did, from `confidential`.
+ * The same rule as compare's side (compare-pair.c cvm_side), which in
+ * addition refuses to pair a cell that got less than it asked for.
+ */
+#ifndef CVMBENCH_CELL_SERIES_H
+#define CVMBENCH_CELL_SERIES_H
+
+#define CELL_SERIES_PARAM(key) \
+	"(SELECT value FROM cell_param WHERE cell_id = c.id AND key = '" key "')"
+
+/* What the cell asked for: none, model, sev-snp, tdx. */
+#define CELL_SERIES_ASKED "COALESCE(" CELL_SERIES_PARAM("confidential") ", 'none')"
+
+/* What the cell got (steps 1-4 above, before the model rule). */
+#define CELL_SERIES_GOT \
+	"COALESCE(" CELL_SERIES_PARAM("guest.cvm.type") "," \
+	" CASE WHEN " CELL_SERIES_PARAM("qemu.accel") " IS NULL AND c.backend <> 'qemu'" \
+	"  THEN (SELECT value FROM environment WHERE run_id = c.run_id" \
+	"  AND key = 'cvm.type') END, " CELL_SERIES_ASKED ")"
+
+/* The cell's confidential type: what it got, "model" for a model's regular guest. */
+#define CELL_SERIES_CONF \
+	"(CASE WHEN " CELL_SERIES_ASKED " = 'model' AND " CELL_SERIES_GOT " = 'none'" \
+	" THEN 'model' ELSE " CELL_SERIES_GOT " END)"
+
+/*
+ * The series' name from columns @conf (CELL_SERIES_CONF) and @ksm (on,
+ * off, unchanged): "ksm on" for a regular VM; the type, then its KSM
+ * setting unless off, for the others: "model", "sev-snp, ksm on", "tdx".
+ */
+#define CELL_SERIES_NAME(conf, ksm) \
+	"(CASE WHEN " conf " = 'none' THEN 'ksm ' || " ksm \
+	" ELSE " conf " || CASE WHEN " ksm " = 'off' THEN '' ELSE ', ksm ' || " ksm " END END)"
+
+#endif

@@ -1,0 +1,111 @@
+#!/bin/bash
+# tests/system/plot-series.t - a cell's series is the confidential type it
+# got and its KSM setting (analysis/cell-series.h, docs/analysis.md). A run
+# written by tests/system/compare-db.py (the tool's schema, no VM) with
+# qemu cells regular, model, sev-snp and tdx (the guest's own cvm.type
+# noted as guest.cvm.type), each with KSM on and off and a PSS of its own:
+# memory-scaling and memory-overhead draw eight lines / seven overheads,
+# each named and valued as its own; memory-mixed has sev-snp and tdx bars;
+# the memory table and compare name each cell's type and KSM. A guest
+# vantage run in a SEV-SNP machine (cvm.type) is sev-snp. An old database
+# (no guest.cvm.type, no cvm.type) draws as before, from `confidential`.
+# The same checks fail on a database whose CVM cells fell into the
+# regular series (as before this change), so they can fail.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+
+N=9
+py=/usr/bin/python3
+plan $N
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. tests/system/plot-lib.sh
+plot_needs $N
+
+# cell I: confidential, ksm, what the guest said, PSS kB
+cells=(none:on:none:100000 none:off:none:200000 model:off:none:300000 model:on:none:310000
+	sev-snp:off:sev-snp:400000 sev-snp:on:sev-snp:410000 tdx:off:tdx:500000 tdx:on:tdx:510000)
+mkdb() {   # DB [no-notes]
+	local i args=()
+	for i in "${!cells[@]}"; do
+		IFS=: read -r conf ksm got kb <<< "${cells[$i]}"
+		args+=(--set "$i:confidential=$conf" --set "$i:ksm=$ksm" --hostmem "$i:$kb")
+		[ -z "${2:-}" ] && args+=(--set "$i:guest.cvm.type=$got")
+	done
+	$py tests/system/compare-db.py "$1" --workloads pyaes --repeats ${#cells[@]} --n 20 \
+		--cell backend=qemu --cell vms=2 --cell instances=2 "${args[@]}"
+}
+# series_check DB: "ok", or what is wrong with the series the figures draw
+series_check() {
+	local db=$1 bad="" name pct
+	./cvmbench plot memory-scaling --db "$db" --out "$tmp/s.svg" >/dev/null 2>&1 || bad+=" scaling-rc"
+	for name in "ksm on" "ksm off" "model" "model, ksm on" "sev-snp" "sev-snp, ksm on" \
+		"tdx" "tdx, ksm on"; do
+		grep -q ">$name<" "$tmp/s.svg" || bad+=" no-line[$name]"
+	done
+	[ "$(grep -c '>N=1<' "$tmp/s.svg"):$(grep -c '>N=2<' "$tmp/s.svg")" = 8:0 ] || bad+=" scaling-N"
+	./cvmbench plot memory-overhead --db "$db" --out "$tmp/o.svg" >/dev/null 2>&1 || bad+=" overhead-rc"
+	for pct in +100.0 +200.0 +210.0 +300.0 +310.0 +400.0 +410.0; do
+		grep -q ">$pct %, N=1/1<" "$tmp/o.svg" || bad+=" overhead[$pct]"
+	done
+	grep -q '>sev-snp, ksm on against ksm on<' "$tmp/o.svg" || bad+=" overhead-name"
+	./cvmbench plot memory-mixed --db "$db" --out "$tmp/b.svg" >/dev/null 2>&1 || bad+=" bars-rc"
+	grep -q '>sev-snp<' "$tmp/b.svg" && grep -q '>tdx<' "$tmp/b.svg" || bad+=" bars-names"
+	[ "$(grep -c '>N=1<' "$tmp/b.svg"):$(grep -c '>N=2<' "$tmp/b.svg")" = 2:3 ] || bad+=" bars-N"
+	echo "${bad:-ok}"
+}
+table() {   # DB: "cell ksm confidential" of each row of the memory table
+	./cvmbench show --db "$1" --table memory --json | $py -c 'import json, sys
+print(" ".join("%s:%s:%s" % (r[0], r[2], r[3]) for r in json.load(sys.stdin)["rows"]))'
+}
+
+mkdb "$tmp/new.db"
+is "$(series_check "$tmp/new.db")" ok \
+	"regular, model, sev-snp, tdx x KSM on/off: each its own series, named and valued as its own"
+want=""
+for i in "${!cells[@]}"; do
+	IFS=: read -r conf ksm got kb <<< "${cells[$i]}"
+	want+="${want:+ }t-pyaes-$i:$ksm:$conf"
+done
+is "$(table "$tmp/new.db")" "$want" "the memory table: each cell's KSM and the type it got"
+./cvmbench compare --db "$tmp/new.db" --json > "$tmp/c.json"
+is "$($py -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(sorted((p["side"], p["ksm"], p["series"], p["cells"][0]["cell_key"]) for p in d["pairs"]))' "$tmp/c.json")" \
+	"[('model', 'off', 'model', 't-pyaes-2'), ('model', 'on', 'model, ksm on', 't-pyaes-3'), ('sev-snp', 'off', 'sev-snp', 't-pyaes-4'), ('sev-snp', 'on', 'sev-snp, ksm on', 't-pyaes-5'), ('tdx', 'off', 'tdx', 't-pyaes-6'), ('tdx', 'on', 'tdx, ksm on', 't-pyaes-7')]" \
+	"compare: each CVM or model cell paired as its type and KSM setting"
+./cvmbench compare --db "$tmp/new.db" > "$tmp/c.txt"
+is "$(awk '$1 == "pyaes" {print $4 "/" $5}' "$tmp/c.txt" | sort | tr '\n' ' ')" \
+	"model/off model/on sev-snp/off sev-snp/on tdx/off tdx/on " "compare's table: SIDE and KSM columns"
+
+# what was obtained wins: the guest said none to a cell that asked tdx
+cp "$tmp/new.db" "$tmp/got.db"
+sqlite3 "$tmp/got.db" "UPDATE cell_param SET value = 'none' WHERE key = 'guest.cvm.type' AND
+	cell_id = (SELECT id FROM cell WHERE cell_key = 't-pyaes-7')"
+is "$(table "$tmp/got.db" | tr ' ' '\n' | grep t-pyaes-7)" "t-pyaes-7:on:none" \
+	"a cell that asked tdx and whose guest reports none is drawn as what it got"
+# guest vantage: native cells inside a SEV-SNP machine (the run's cvm.type)
+$py tests/system/compare-db.py "$tmp/gv.db" --workloads pyaes --cvm sev-snp --n 5 \
+	--set 0:ksm=on --hostmem 0:1000
+is "$(table "$tmp/gv.db")" "t-pyaes-0:on:sev-snp" "a native cell in a SEV-SNP machine: sev-snp"
+
+# an old database: no guest.cvm.type notes, no cvm.type fact: regular and model as before
+cells=("${cells[@]:0:4}")
+mkdb "$tmp/old.db" no-notes
+sqlite3 "$tmp/old.db" "DELETE FROM environment WHERE key = 'cvm.type'"
+./cvmbench plot memory-scaling --db "$tmp/old.db" --out "$tmp/old.svg" >/dev/null 2>&1
+# each name twice in the SVG: the key entry and its hover title
+is "$?:$(for n in 'ksm on' 'ksm off' 'model' 'model, ksm on'; do grep -c ">$n<" "$tmp/old.svg"; done | tr '\n' ' ')$(grep -c '>N=1<' "$tmp/old.svg")" \
+	"0:2 2 2 2 4" "an old database: the lines ksm on, ksm off, model, model, ksm on as before"
+is "$(table "$tmp/old.db")" "t-pyaes-0:on:none t-pyaes-1:off:none t-pyaes-2:off:model t-pyaes-3:on:model" \
+	"an old database: the memory table from confidential"
+
+# the checks can fail: CVM cells in the regular series (what a regular guest gives)
+cells=(none:on:none:100000 none:off:none:200000 model:off:none:300000 model:on:none:310000
+	sev-snp:off:none:400000 sev-snp:on:none:410000 tdx:off:none:500000 tdx:on:none:510000)
+mkdb "$tmp/mixed.db"
+r=$(series_check "$tmp/mixed.db")
+case "$r" in
+*'no-line[sev-snp]'*'scaling-N'*) _tap 0 "the checks catch CVM cells drawn in the regular series ($r)" ;;
+*) _tap 1 "the checks catch CVM cells drawn in the regular series ($r)" ;;
+esac
