@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "call-log.h"
 #include "cell-run.h"
 #include "config-test.h"
 #include "db.h"
@@ -156,7 +157,17 @@ static enum cell_status run_cell(const char *ini)
 	}
 	ctx.cell = &cells[0];
 	ctx.cell_id = db_cell_begin(db, run_id, &cells[0]);
+	/* the invocation rows' log, as the runner makes it (runner.c) */
+	snprintf(text, sizeof(text), "%s/calls-%lld", getenv("CVMBENCH_STATE_DIR"),
+		 (long long)ctx.cell_id);
+	if (call_log_create(&ctx.calls, text, db)) {
+		printf("# cannot make the call log %s\n", text);
+		config_cells_free(cells, n);
+		return -1;
+	}
 	st = cell_run(&ctx);
+	if (call_log_close(ctx.calls))
+		st = -1;
 	config_cells_free(cells, n);
 	return st;
 }
