@@ -30,11 +30,12 @@ static const struct cvm_need {
 	const char *vm_type_name;
 	const char *param;      /* the module parameter that enables it */
 	const char *object;     /* QEMU's -object */
+	const char *since;      /* the first QEMU release that has it */
 } needs[] = {
 	{ "sev-snp", CVM_HOST_KVM_X86_SNP_VM, "KVM_X86_SNP_VM",
-	  "/sys/module/kvm_amd/parameters/sev_snp", "sev-snp-guest" },
+	  "/sys/module/kvm_amd/parameters/sev_snp", "sev-snp-guest", "9.1" },
 	{ "tdx", CVM_HOST_KVM_X86_TDX_VM, "KVM_X86_TDX_VM",
-	  "/sys/module/kvm_intel/parameters/tdx", "tdx-guest" },
+	  "/sys/module/kvm_intel/parameters/tdx", "tdx-guest", "10.1" },
 };
 
 /* A small file of the test root, first line, no newline. */
@@ -163,6 +164,40 @@ static int lists_line(const char *text, const char *word)
 	return 0;
 }
 
+/* "X.Y" of `@path -version` ("QEMU emulator version 10.0.2 (Debian ...)"): 0, or -errno. */
+static int qemu_version(const char *path, char *ver, size_t len)
+{
+	static char text[1024];
+	char *const argv[] = { (char *)path, "-version", NULL };
+	unsigned int major, minor;
+	const char *p;
+	int status = 0;
+
+	if (env_run_capture(argv, text, sizeof(text), QEMU_HELP_TIMEOUT_S, &status) ||
+	    !WIFEXITED(status) || WEXITSTATUS(status))
+		return -EIO;
+	p = strstr(text, "version ");
+	if (!p || sscanf(p, "version %u.%u", &major, &minor) != 2)
+		return -EINVAL;
+	snprintf(ver, len, "%u.%u", major, minor);
+	return 0;
+}
+
+/* Why @path lacks @object: the version when QEMU tells it, else the listing. */
+static void qemu_lacks(const char *path, const char *object, char *why, size_t len)
+{
+	char ver[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+		if (!strcmp(needs[i].object, object) && !qemu_version(path, ver, sizeof(ver))) {
+			snprintf(why, len, "QEMU %s (%s) has no %s (needs >= %s)", ver, path,
+				 object, needs[i].since);
+			return;
+		}
+	snprintf(why, len, "%s -object help does not list %s", path, object);
+}
+
 int cvm_host_qemu_has(const char *qemu, const char *object, char *why, size_t len)
 {
 	const char *text;
@@ -178,7 +213,7 @@ int cvm_host_qemu_has(const char *qemu, const char *object, char *why, size_t le
 	}
 	if (lists_line(text, object))
 		return 1;
-	snprintf(why, len, "%s -object help does not list %s", path, object);
+	qemu_lacks(path, object, why, len);
 	return 0;
 }
 

@@ -33,7 +33,9 @@ int cvm_host_vm_types(unsigned int *mask, char *why, size_t len);
 
 /**
  * cvm_host_qemu_has() - 1 when `@qemu -object help` lists @object (a line
- * of its own), 0 when not or when it cannot be asked, @why saying which.
+ * of its own), 0 when not or when it cannot be asked, @why saying which:
+ * a QEMU that answers -version is named by it ("QEMU 10.0 (PATH) has no
+ * tdx-guest (needs >= 10.1)").
  * @qemu: a path, a name looked up in PATH, or NULL/"" for
  * qemu-system-x86_64. The listing of a binary is read once per process.
  */

@@ -56,6 +56,18 @@ static void fake_qemu(const char *rel, const char *objects)
 	put(rel, text, 0755);
 }
 
+/* A fake QEMU at @rel that also answers -version with @version. */
+static void fake_qemu_version(const char *rel, const char *version, const char *objects)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "#!/bin/sh\n[ \"$1\" = -version ] && "
+		 "{ echo 'QEMU emulator version %s'; exit 0; }\n"
+		 "[ \"$1 $2\" = \"-object help\" ] || exit 1\n"
+		 "printf 'List of user creatable objects:\\n%s'\n", version, objects);
+	put(rel, text, 0755);
+}
+
 static void snp_host(void)
 {
 	put("dev-kvm", "present\n", 0644);
@@ -72,6 +84,23 @@ static int check(const char *type, const char *qemu, const char *fw)
 	snprintf(fwp, sizeof(fwp), "%s/%s", root, fw);
 	why[0] = '\0';
 	return cvm_host_check(type, path, fwp, why, sizeof(why));
+}
+
+/* A QEMU too old for the type: the reason names its version and the one needed. */
+static void test_qemu_too_old(void)
+{
+	snp_host();
+	fake_qemu_version("v100", "10.0.2 (Debian 1:10.0.2+ds-2+deb13u1~bpo12+1)",
+			  "  sev-guest\\n  sev-snp-guest\\n");
+	fake_qemu_version("v72", "7.2.19 (Debian 1:7.2+dfsg-7+deb12u18+b3)", "  sev-guest\\n");
+	tap_ok(check("sev-snp", "v100", "fw/OVMF.fd") == 1,
+	       "QEMU 10.0 with sev-snp-guest: sev-snp can run (%s)", why);
+	tap_ok(!check("tdx", "v100", "fw/OVMF.fd") &&
+	       strstr(why, "QEMU 10.0 (") && strstr(why, "has no tdx-guest (needs >= 10.1)"),
+	       "QEMU 10.0 for tdx: the reason names 10.0 and 10.1 (%s)", why);
+	tap_ok(!check("sev-snp", "v72", "fw/OVMF.fd") && strstr(why, "QEMU 7.2 (") &&
+	       strstr(why, "has no sev-snp-guest (needs >= 9.1)") && !strchr(why, ';'),
+	       "QEMU 7.2 for sev-snp: the reason names 7.2 and 9.1 (%s)", why);
 }
 
 static void test_snp_pieces(void)
@@ -250,8 +279,9 @@ int main(void)
 		return 0;
 	}
 	setenv("CVMBENCH_SYSROOT", root, 1);
-	tap_plan(8 + 2 + 2 + 5 + 2 + 1);
+	tap_plan(8 + 3 + 2 + 2 + 5 + 2 + 1);
 	test_snp_pieces();
+	test_qemu_too_old();
 	test_tdx_host();
 	test_captured();
 	test_backend();
