@@ -56,6 +56,17 @@ int probe_supported(const struct probe_ops *ops, char *why, size_t len)
 	return ops->supported(why, len);
 }
 
+int probe_cell_supported(const struct probe_ops *ops, const struct cell *c,
+			 const char *accel, char *why, size_t len)
+{
+	if (!probe_supported(ops, why, len))
+		return 0;
+	if (!ops->cell_supported)
+		return 1;
+	why[0] = '\0';
+	return ops->cell_supported(c, accel, why, len);
+}
+
 int probe_error(struct probe *p, int err, const char *fmt, ...)
 {
 	va_list ap;

@@ -103,6 +103,15 @@ struct probe_ops {
 	int outer;
 	/* 1 if it can measure here; else 0 with the reason in @why. NULL = always. */
 	int (*supported)(char *why, size_t len);
+	/*
+	 * 1 if it can measure cell @c whose VMs run under @accel ("kvm",
+	 * "tcg"; NULL: the backend runs no VM); else 0 with the reason in @why.
+	 * Decided from the cell and the accelerator only, before anything
+	 * runs: the probe set asks it before open() with the accelerator the
+	 * backend used (probe_target.accel), `cvmbench list` with the one the
+	 * backend will choose (backend_cell_accel()). NULL = every cell.
+	 */
+	int (*cell_supported)(const struct cell *c, const char *accel, char *why, size_t len);
 	int (*open)(struct probe *p);
 	int (*start)(struct probe *p, enum probe_window w);
 	int (*stop)(struct probe *p, enum probe_window w);
@@ -122,6 +131,14 @@ const struct probe_ops *probe_at(size_t i);
  * and for @ops NULL: a name probe_find() does not know).
  */
 int probe_supported(const struct probe_ops *ops, char *why, size_t len);
+/**
+ * probe_cell_supported() - probe_supported(), then whether @ops can measure
+ * cell @c whose VMs run under @accel (probe_ops.cell_supported): 1, or 0
+ * with the reason. The one decision behind a probe's skip row stored before
+ * it opens (probe-set.c) and `cvmbench list`'s "would skip" (cell-check.c).
+ */
+int probe_cell_supported(const struct probe_ops *ops, const struct cell *c,
+			 const char *accel, char *why, size_t len);
 /** probe_error() - record the first error of a probe, return @err. */
 int probe_error(struct probe *p, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

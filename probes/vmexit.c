@@ -131,21 +131,22 @@ static const char *fault(const char *what)
 }
 
 /*
- * Why this cell has no VM exits to count, or NULL: by the accelerator its
- * VMs run under as the backend says (after a fallback from KVM to TCG, TCG).
+ * probe_ops.cell_supported: 0 when cell @c has no VM exits to count: its
+ * backend runs no VM (@accel NULL), or its VMs run under TCG (in a run the
+ * accelerator the backend used: after a fallback from KVM, TCG).
  */
-static const char *no_vm(const struct probe_target *t, char *buf, size_t len)
+static int vx_cell_supported(const struct cell *c, const char *accel, char *why, size_t len)
 {
-	if (!t->accel) {
-		snprintf(buf, len, "backend %s runs no VM (says no accelerator): no VM exits "
-			 "to count", t->cell->backend);
-		return buf;
+	if (!accel) {
+		snprintf(why, len, "backend %s runs no VM (says no accelerator): no VM exits "
+			 "to count", c->backend);
+		return 0;
 	}
-	if (strcmp(t->accel, "tcg"))
-		return NULL;
-	snprintf(buf, len, "the VMs run under tcg (accel = %s): QEMU emulates the guest, "
-		 "which makes no VM exits", t->cell->accel);
-	return buf;
+	if (strcmp(accel, "tcg"))
+		return 1;
+	snprintf(why, len, "the VMs run under tcg (accel = %s): QEMU emulates the guest, "
+		 "which makes no VM exits", c->accel);
+	return 0;
 }
 
 #define CLASS_NAME(n) n,
@@ -378,7 +379,8 @@ static int vx_open(struct probe *p)
 	char why[256], dir[PATH_MAX];
 	int ret;
 
-	if (no_vm(p->target, why, sizeof(why)))
+	/* the probe set asked already; asked again for a probe opened alone */
+	if (!vx_cell_supported(p->target->cell, p->target->accel, why, sizeof(why)))
 		return probe_error(p, -ENOTSUP, "%s", why);
 	ret = tracefs_host_dir(dir, sizeof(dir), why, sizeof(why));
 	if (ret)
@@ -993,6 +995,7 @@ const struct probe_ops probe_vmexit = {
 	.windows = PROBE_WINDOW_CELL | PROBE_WINDOW_INVOCATION,
 	.side = PROBE_HOST,
 	.supported = vx_supported,
+	.cell_supported = vx_cell_supported,
 	.open = vx_open,
 	.start = vx_start,
 	.stop = vx_stop,

@@ -2,7 +2,8 @@
 /*
  * cmd-list.c - `cvmbench list [--json]`: workloads, probes, backends and
  * the experiments in configs/, each with "supported here" or the reason
- * it is not.
+ * it is not; for an experiment, also the probe skips its run would record
+ * ("would skip: PROBE: REASON").
  */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -242,9 +243,12 @@ struct reason_tally {
 	} r[TALLY_REASONS];
 };
 
-/* Cells of one experiment that cannot run, or run without a probe. */
+/*
+ * Cells of one experiment that cannot run, and the probe skips ("PROBE:
+ * REASON", each counted once per cell) the others would record.
+ */
 struct cell_tally {
-	size_t count;
+	size_t count, probe_cells;
 	struct reason_tally unsupported, probe;
 };
 
@@ -266,6 +270,15 @@ static void reason_add(struct reason_tally *t, const char *why)
 	t->r[t->distinct++].n = 1;
 }
 
+/* A cell_probe_skip_fn: one probe skip of a cell, as "PROBE: REASON". */
+static void probe_skip_add(void *ctx, const char *probe, const char *why)
+{
+	char key[512];
+
+	snprintf(key, sizeof(key), "%s: %s", probe, why);
+	reason_add(ctx, key);
+}
+
 /* The same checks as `run` (cell-check.c), so both give the same reasons. */
 static void tally_cell(const struct cell *c, struct cell_tally *t)
 {
@@ -274,8 +287,8 @@ static void tally_cell(const struct cell *c, struct cell_tally *t)
 	t->count++;
 	if (!cell_runnable(c, why, sizeof(why)))
 		reason_add(&t->unsupported, why);
-	else if (!cell_probes_runnable(c, why, sizeof(why)))
-		reason_add(&t->probe, why);
+	else if (cell_probe_skips(c, probe_skip_add, &t->probe))
+		t->probe_cells++;
 }
 
 /* "A" for one reason; "A (2 cells); B (1 cell)" for several. */
@@ -297,7 +310,31 @@ static size_t reasons_text(const struct reason_tally *t, char *out, size_t len)
 	return used < len ? used : len;
 }
 
-/* "" when every cell runs with every probe, else what does not, and why. */
+/* "would skip: P: R[ (N of M cells)]" for each probe skip, "; " between. */
+static size_t probe_skips_text(const struct cell_tally *t, char *out, size_t len)
+{
+	const struct reason_tally *p = &t->probe;
+	size_t i, used = 0;
+	char part[64];
+
+	for (i = 0; i < p->distinct && used < len; i++) {
+		part[0] = '\0';
+		if (p->r[i].n < t->count)
+			snprintf(part, sizeof(part), " (%zu of %zu cells)", p->r[i].n, t->count);
+		used += (size_t)snprintf(out + used, len - used, "%swould skip: %s%s",
+					 i ? "; " : "", p->r[i].why, part);
+	}
+	if (p->other && used < len)
+		used += (size_t)snprintf(out + used, len - used, "; would skip: other probes "
+					 "(%zu more)", p->other);
+	return used < len ? used : len;
+}
+
+/*
+ * "" when every cell runs with every probe; else which cells do not run
+ * and why, then the probe skips the others would record: "supported here,
+ * would skip: vmexit: R" when every cell runs.
+ */
 static void tally_reason(const struct cell_tally *t, char *why, size_t len)
 {
 	size_t used = 0;
@@ -309,21 +346,32 @@ static void tally_reason(const struct cell_tally *t, char *why, size_t len)
 	if (t->unsupported.total && used < len)
 		used += reasons_text(&t->unsupported, why + used, len - used);
 	if (t->probe.total && used < len)
-		used += (size_t)snprintf(why + used, len - used, "%s%zu of %zu cells run without ",
-					 used ? "; " : "", t->probe.total, t->count);
+		used += (size_t)snprintf(why + used, len - used, "%s",
+					 used ? "; " : "supported here, ");
 	if (t->probe.total && used < len)
-		reasons_text(&t->probe, why + used, len - used);
+		probe_skips_text(t, why + used, len - used);
 }
 
-/* [{"reason": R, "cells": N}, ...]: each distinct reason and its count. */
-static void add_reasons(cJSON *o, const char *key, const struct reason_tally *t)
+/*
+ * [{"reason": R, "cells": N}, ...]: each distinct reason and its count;
+ * with @probe, "probe" too, split from the "PROBE: REASON" it was kept as.
+ */
+static void add_reasons(cJSON *o, const char *key, const struct reason_tally *t, int probe)
 {
 	cJSON *arr = cJSON_AddArrayToObject(o, key), *r;
+	const char *sep;
+	char name[64];
 	size_t i;
 
 	for (i = 0; i < t->distinct; i++) {
 		r = cJSON_CreateObject();
-		cJSON_AddStringToObject(r, "reason", t->r[i].why);
+		sep = probe ? strstr(t->r[i].why, ": ") : NULL;
+		if (sep) {
+			snprintf(name, sizeof(name), "%.*s", (int)(sep - t->r[i].why),
+				 t->r[i].why);
+			cJSON_AddStringToObject(r, "probe", name);
+		}
+		cJSON_AddStringToObject(r, "reason", sep ? sep + 2 : t->r[i].why);
 		cJSON_AddNumberToObject(r, "cells", (double)t->r[i].n);
 		cJSON_AddItemToArray(arr, r);
 	}
@@ -356,9 +404,10 @@ static void describe_experiment(cJSON *arr, const char *file,
 	o = item(arr, name, desc, why);
 	cJSON_AddNumberToObject(o, "cells", (double)t.count);
 	cJSON_AddNumberToObject(o, "cells_unsupported", (double)t.unsupported.total);
-	cJSON_AddNumberToObject(o, "cells_probe_skips", (double)t.probe.total);
-	add_reasons(o, "unsupported_reasons", &t.unsupported);
-	add_reasons(o, "probe_skip_reasons", &t.probe);
+	/* cells that run but would record a probe skip; each skip and its cells */
+	cJSON_AddNumberToObject(o, "cells_probe_skips", (double)t.probe_cells);
+	add_reasons(o, "unsupported_reasons", &t.unsupported, 0);
+	add_reasons(o, "probe_skip_reasons", &t.probe, 1);
 }
 
 static void list_config(cJSON *arr, const char *dir, const char *file, size_t max_cells)

@@ -2,8 +2,9 @@
 /*
  * cell-check.c - whether a cell can run here: its backend (built in and
  * usable), its knobs' settings (knob.h supported()), and, separately, its
- * probes. `list` prints these reasons and `run` stores them as skips, so
- * the two can never disagree.
+ * probes (probe_cell_supported(), which the probe set asks too). `list`
+ * prints these reasons and `run` stores them as skips, so the two can
+ * never disagree.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,25 +37,21 @@ int cell_runnable(const struct cell *c, char *why, size_t len)
 	return 1;
 }
 
-int cell_probes_runnable(const struct cell *c, char *why, size_t len)
+size_t cell_probe_skips(const struct cell *c, cell_probe_skip_fn fn, void *ctx)
 {
-	char *list = strdup(c->probes), *tok, *save = NULL, pwhy[256];
-	const struct probe_ops *ops;
-	int ok = 1;
+	char *list = strdup(c->probes), *tok, *save = NULL, why[256], awhy[256];
+	const char *accel = backend_cell_accel(c, awhy, sizeof(awhy));
+	size_t n = 0;
 
-	why[0] = '\0';
 	if (!list)
-		return 1;
-	for (tok = strtok_r(list, ", ", &save); tok && ok;
-	     tok = strtok_r(NULL, ", ", &save)) {
-		ops = probe_find(tok);
-		if (!ops)
-			snprintf(pwhy, sizeof(pwhy), "not built in");
-		if (!ops || !probe_supported(ops, pwhy, sizeof(pwhy))) {
-			snprintf(why, len, "probe %s: %s", tok, pwhy);
-			ok = 0;
-		}
+		return 0;
+	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		why[0] = '\0';
+		if (probe_cell_supported(probe_find(tok), c, accel, why, sizeof(why)))
+			continue;
+		fn(ctx, tok, why);
+		n++;
 	}
 	free(list);
-	return ok;
+	return n;
 }

@@ -2,7 +2,8 @@
 /*
  * cell-check.h - can a cell run on this machine, and why not: the one
  * decision behind `cvmbench list` and `cvmbench run`, taken before a run
- * spends anything on the cell (no workload preparation, no instance).
+ * spends anything on the cell (no workload preparation, no instance); and
+ * which of its probes a run would record as skips.
  */
 #ifndef CVMBENCH_CELL_CHECK_H
 #define CVMBENCH_CELL_CHECK_H
@@ -17,11 +18,21 @@
  * (knobs: idle policy, OCI host settings) cannot be applied. Changes nothing.
  */
 int cell_runnable(const struct cell *c, char *why, size_t len);
+/* Called with each probe a run of the cell would skip, and why. */
+typedef void (*cell_probe_skip_fn)(void *ctx, const char *probe, const char *why);
+
 /**
- * cell_probes_runnable() - 1 if every probe of @c can measure here; else 0
- * with "probe NAME: reason" of the first that cannot. Such a cell still
- * runs: the probe's rows are a skip with the same reason.
+ * cell_probe_skips() - each probe of @c's `probes =` whose rows a run
+ * would store as a skip before measuring anything: not a probe of this
+ * build, not supported here (probe_ops.supported), or unable to measure
+ * this cell under the accelerator its backend will choose (probe_ops.
+ * cell_supported with backend_cell_accel(): vmexit on a cell that runs no
+ * VM, or runs it under TCG). @fn(@ctx, name, reason) for each, in the
+ * cell's order; returns how many. Such a cell still runs; the reasons are
+ * the ones the run stores (probe-set.c asks the same functions). A run of
+ * accel = auto where /dev/kvm opens may still fall back to TCG (qemu-accel.c):
+ * that skip is known only once the VM started.
  */
-int cell_probes_runnable(const struct cell *c, char *why, size_t len);
+size_t cell_probe_skips(const struct cell *c, cell_probe_skip_fn fn, void *ctx);
 
 #endif

@@ -125,7 +125,8 @@ static int open_one(struct probe_set *ps, const char *name, const struct probe_t
 	struct sink s = probe_sink(ps, name, 0);
 	char why[256];
 
-	if (!probe_supported(ops, why, sizeof(why))) {
+	/* what `cvmbench list` says too (cell-check.c), with the accelerator used */
+	if (!probe_cell_supported(ops, t->cell, t->accel, why, sizeof(why))) {
 		skip_probe(ps, name, why);
 		return -1;
 	}
