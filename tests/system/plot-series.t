@@ -27,7 +27,7 @@ N=15
 py=/usr/bin/python3
 plan $N
 tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 . tests/system/plot-lib.sh
 plot_needs $N
 
