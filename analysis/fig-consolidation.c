@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * fig-consolidation.c - `plot consolidation`: host memory (summed PSS) of
+ * fig-consolidation.c - `plot consolidation`: host memory (memory
+ * cgroups, else summed PSS: memory-cells.h) of
  * the same number of instances hosted in different numbers of VMs (4 VMs x
  * 1 instance against 1 VM x 4 instances, configs/consolidation.ini), a
  * group of bars (ksm on, ksm off, model) per workload and layout; every
@@ -13,8 +14,7 @@ static const struct memory_bars bars = {
 	.label_sql = "printf('%s: %d instances in %d VM%s', wl, inst, vms,"
 		     " CASE WHEN vms = 1 THEN '' ELSE 's' END)",
 	.where_sql = "inst >= 2",
-	.title = "Consolidation: host memory of instances in one VM or one VM each "
-		 "(summed PSS)",
+	.title = "Consolidation: host memory of instances in one VM or one VM each",
 	.nodata = "no cell of 2 or more instances measured with the hostmem probe "
 		  "(instances >= 2, probes = hostmem)",
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fig-memory-mixed.c - `plot memory-mixed`, the study's Fig. 3 e: host
- * memory (summed PSS) of cells of several VMs with one instance each, a
+ * memory (memory cgroups, else summed PSS: memory-cells.h) of cells of several VMs with one instance each, a
  * group of bars (ksm on, ksm off, model) per VM count and functions: "3
  * VMs: hello-world" when every VM runs the cell's workload, "3 VMs:
  * hello-world+pyaes+compression" with vm-workloads (a workload per VM;
@@ -13,7 +13,7 @@
 static const struct memory_bars bars = {
 	.label_sql = "printf('%d VMs: %s', vms, COALESCE(vmwl, wl))",
 	.where_sql = "vms >= 2 AND inst = vms",
-	.title = "Host memory of several VMs, one function each (summed PSS)",
+	.title = "Host memory of several VMs, one function each",
 	.nodata = "no cell of 2 or more VMs with one instance each measured with the "
 		  "hostmem probe (vms = instances >= 2, probes = hostmem)",
 };

@@ -34,6 +34,7 @@ struct figure_ctx {
 	size_t src_ncells;
 	long long src_n;          /* N: what the points are made of, summed */
 	const char *src_unit;     /* "invocations", "container starts", ... */
+	char src_note[256];       /* a sentence on the data for the caption, or "" */
 };
 
 struct figure {

@@ -186,10 +186,10 @@ struct cJSON *idle_tables_json(struct sqlite3 *h, int64_t run_id)
 static void print_text(FILE *out, const cJSON *t)
 {
 	const cJSON *head = cJSON_GetObjectItem(t, "head"), *rows, *r, *c;
-	int w[16] = { 0 }, i, n = cJSON_GetArraySize(head), l;
+	int w[IDLE_TABLE_MAXCOLS] = { 0 }, i, n = cJSON_GetArraySize(head), l;
 
 	rows = cJSON_GetObjectItem(t, "rows");
-	n = n > 16 ? 16 : n;
+	n = n > IDLE_TABLE_MAXCOLS ? IDLE_TABLE_MAXCOLS : n;
 	for (i = 0; i < n; i++)
 		w[i] = (int)strlen(cJSON_GetArrayItem(head, i)->valuestring);
 	cJSON_ArrayForEach(r, rows)

@@ -12,6 +12,9 @@
 struct sqlite3;
 struct cJSON;
 
+/* The most columns a table shows (show's text, the report): memory has 17. */
+#define IDLE_TABLE_MAXCOLS 24
+
 /**
  * idle_tables_json() - the tables for @run_id, as an array of
  * { "name", "title", "note", "head": [...], "rows": [[...], ...] }:

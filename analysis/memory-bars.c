@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * memory-bars.c - the data of memory-bars.gp for fig-memory-mixed.c and
- * fig-consolidation.c: the cells of a run with the hostmem probe's summed
- * PSS that the figure takes (struct memory_bars), grouped by the label the
- * figure gives them; per group the mean summed PSS in MiB of the regular
- * "ksm on" and "ksm off" cells and of the "model", "sev-snp" and "tdx"
- * cells (the confidential type a cell got, cell-series.h, under any KSM
- * setting; NaN: the group has no such cell) and the number of cells of
- * each. A header row, then
+ * fig-consolidation.c: the cells of a run with the hostmem probe's host
+ * memory (memory cgroups, else summed PSS: memory-cells.h) that the figure
+ * takes (struct memory_bars), grouped by the label the figure gives them;
+ * per group the mean host memory in MiB of the regular "ksm on" and "ksm
+ * off" cells and of the "model", "sev-snp" and "tdx" cells (the
+ * confidential type a cell got, cell-series.h, under any KSM setting; NaN:
+ * the group has no such cell), the number of cells of each and the source
+ * of each bar (memcg, pss, memcg+pss; "-": no bar). A header row, then
  *   1 label  2 ksm on  3 ksm off  4 model  5 sev-snp  6 tdx  7..11 N of each
+ *   12..16 source of each
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -20,14 +22,17 @@
 #include "memory-bars.h"
 #include "memory-cells.h"
 
-#define VARIANT_MEAN(cond) "avg(CASE WHEN " cond " THEN pss END) / 1024.0, "
-#define VARIANT_N(cond) "count(CASE WHEN " cond " THEN pss END)"
+#define VARIANT_MEAN(cond) "avg(CASE WHEN " cond " THEN host END) / 1024.0, "
+#define VARIANT_N(cond) "count(CASE WHEN " cond " THEN host END)"
+#define VARIANT_SRC(cond) ", " MEMORY_SOURCE("(" cond ")")
 #define IS_ON "variant = 'ksm on'"
 #define IS_OFF "variant = 'ksm off'"
 #define IS_MODEL "conf = 'model'"
 #define IS_SNP "conf = 'sev-snp'"
 #define IS_TDX "conf = 'tdx'"
+#define IS_BAR "(" IS_ON " OR " IS_OFF " OR conf IN ('model', 'sev-snp', 'tdx'))"
 #define NBARS 5         /* the columns of bars, 2 .. NBARS + 1 */
+#define COL_SRC (2 * NBARS + 1)   /* the first source column of the query */
 
 static void write_value(FILE *f, sqlite3_stmt *st, int col)
 {
@@ -47,12 +52,26 @@ static void note_columns(sqlite3_stmt *st, int *has)
 			has[j] = 1;
 }
 
-static int write_groups(struct figure_ctx *ctx, sqlite3_stmt *st, int *groups, int *has)
+/* The source of each bar: columns COL_SRC .. COL_SRC + NBARS - 1. */
+static void write_sources(FILE *f, sqlite3_stmt *st)
+{
+	const char *s;
+	int j;
+
+	for (j = 0; j < NBARS; j++) {
+		s = (const char *)sqlite3_column_text(st, COL_SRC + j);
+		fprintf(f, " ");
+		gp_data_string(f, s ? s : "-");
+	}
+}
+
+static int write_groups(struct figure_ctx *ctx, sqlite3_stmt *st, int *groups, int *has,
+			struct memory_src *src)
 {
 	int rc, j, n;
 
 	fprintf(ctx->data, "label \"ksm on\" \"ksm off\" model sev-snp tdx"
-		" n_on n_off n_model n_snp n_tdx\n");
+		" n_on n_off n_model n_snp n_tdx src_on src_off src_model src_snp src_tdx\n");
 	while ((rc = analysis_step(st)) == SQLITE_ROW) {
 		for (n = 0, j = 1; j <= NBARS; j++)
 			n += sqlite3_column_int(st, NBARS + j);
@@ -63,7 +82,10 @@ static int write_groups(struct figure_ctx *ctx, sqlite3_stmt *st, int *groups, i
 			write_value(ctx->data, st, j);
 		for (j = 1; j <= NBARS; j++)
 			fprintf(ctx->data, " %d", sqlite3_column_int(st, NBARS + j));
+		write_sources(ctx->data, st);
 		fprintf(ctx->data, "\n");
+		src->memcg += sqlite3_column_int64(st, COL_SRC + NBARS);
+		src->pss += sqlite3_column_int64(st, COL_SRC + NBARS + 1);
 		note_columns(st, has);
 		(*groups)++;
 	}
@@ -73,25 +95,32 @@ static int write_groups(struct figure_ctx *ctx, sqlite3_stmt *st, int *groups, i
 /**
  * memory_bars_data() - write memory-bars.gp's data (see the top of this
  * file) for the cells @b takes, and its variables (ngroups, run, title,
- * cols: the data columns that hold a bar in some group, as "2 3 4"; nbars).
+ * cols: the data columns that hold a bar in some group, as "2 3 4"; nbars;
+ * hostsrc, srcnote: memory_src_vars()).
  * Returns 0, -ENODATA (ctx->why from @b) when no group has a bar, or -errno.
  */
 int memory_bars_data(struct figure_ctx *ctx, const struct memory_bars *b)
 {
-	char sql[8192], cols[16] = "";
+	char sql[16384], cols[16] = "";
+	struct memory_src src = { 0, 0 };
 	sqlite3_stmt *st;
-	int groups = 0, has[NBARS] = { 0 }, ret, j;
+	int groups = 0, has[NBARS] = { 0 }, ret, j, n;
 
-	snprintf(sql, sizeof(sql), "WITH " MEMORY_CELLS_CTE " SELECT %s AS label, "
+	n = snprintf(sql, sizeof(sql), "WITH " MEMORY_CELLS_CTE " SELECT %s AS label, "
 		 VARIANT_MEAN(IS_ON) VARIANT_MEAN(IS_OFF) VARIANT_MEAN(IS_MODEL)
 		 VARIANT_MEAN(IS_SNP) VARIANT_MEAN(IS_TDX)
 		 VARIANT_N(IS_ON) ", " VARIANT_N(IS_OFF) ", " VARIANT_N(IS_MODEL) ", "
 		 VARIANT_N(IS_SNP) ", " VARIANT_N(IS_TDX)
-		 " FROM p WHERE pss IS NOT NULL AND (%s) GROUP BY label ORDER BY label",
+		 VARIANT_SRC(IS_ON) VARIANT_SRC(IS_OFF) VARIANT_SRC(IS_MODEL)
+		 VARIANT_SRC(IS_SNP) VARIANT_SRC(IS_TDX)
+		 ", " MEMORY_N_MEMCG(IS_BAR) ", " MEMORY_N_PSS(IS_BAR)
+		 " FROM p WHERE host IS NOT NULL AND (%s) GROUP BY label ORDER BY label",
 		 b->label_sql, b->where_sql);
+	if (n < 0 || (size_t)n >= sizeof(sql))
+		return -ENOSPC;
 	if (analysis_prepare(ctx->h, sql, ctx->run_id, &st))
 		return -EIO;
-	ret = write_groups(ctx, st, &groups, has);
+	ret = write_groups(ctx, st, &groups, has, &src);
 	sqlite3_finalize(st);
 	if (ret)
 		return ret;
@@ -104,6 +133,7 @@ int memory_bars_data(struct figure_ctx *ctx, const struct memory_bars *b)
 	figure_var_int(ctx, "nbars", NBARS);
 	figure_var_int(ctx, "run", ctx->run_id);
 	figure_var_str(ctx, "title", b->title);
+	memory_src_vars(ctx, &src);
 	if (!groups) {
 		snprintf(ctx->why, sizeof(ctx->why), "run %lld has %s", (long long)ctx->run_id,
 			 b->nodata);

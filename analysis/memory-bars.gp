@@ -1,4 +1,5 @@
-# memory-bars.gp - host memory (summed PSS of the cell's QEMU processes) as
+# memory-bars.gp - host memory (per cell its VMs' memory cgroups, else the
+# summed PSS of its QEMU processes) as
 # clustered bars: a group per cell layout (memory-mixed: VMs and function;
 # consolidation: workload, instances and VMs), a bar per memory variant
 # (regular ksm on, ksm off; model, sev-snp, tdx under any KSM setting: the
@@ -9,10 +10,12 @@
 # (analysis/plot.c), which set:
 #   datafile, outfile, term, ngroups, run, title (a constant of the figure),
 #   nbars (5), cols (the columns among 2 .. nbars + 1 that hold a bar in
-#   some group: gnuplot refuses to draw a column without any)
+#   some group: gnuplot refuses to draw a column without any), hostsrc
+#   (the source of host memory, for the axis), srcnote (a sentence when the
+#   figure mixes cgroup and PSS cells, or '')
 # Data (analysis/memory-bars.c): a header row, then one row per group:
 #   1 label  2 ksm on MiB  3 ksm off MiB  4 model MiB  5 sev-snp MiB
-#   6 tdx MiB (NaN: none)  7..11 N of each
+#   6 tdx MiB (NaN: none)  7..11 N of each  12..16 source of each
 
 w = 560 + 170 * ngroups
 if (term eq 'svg') {
@@ -24,12 +27,13 @@ set output outfile
 
 array c[5] = ['#4477aa', '#ee6677', '#228833', '#ccbb44', '#aa3377']
 do for [i = 1:5] { set linetype i lc rgb c[i] }
-set title sprintf("%s, run %d", title, run) noenhanced
+set title sprintf("%s, run %d", title, run) \
+	. (strlen(srcnote) > 0 ? "\n" . srcnote : '') noenhanced
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border rgb '#555555'
 set boxwidth 0.9
-set ylabel 'host memory, summed PSS (MiB)'
+set ylabel sprintf('host memory, %s (MiB)', hostsrc) noenhanced
 set yrange [0:*]
 set offsets 0, 0, graph 0.1, 0
 # long labels (vm-workloads lists) slope down to their tick instead of overlapping

@@ -79,6 +79,32 @@ void memory_lines_point(struct figure_ctx *ctx, struct memory_lines *l, const ch
 }
 
 /**
+ * memory_src_vars() - say where the host memory of the cells @src counts
+ * came from: the variable hostsrc for the axis ("memory cgroups", "summed
+ * PSS" or "memory cgroups, else summed PSS") and, when the figure mixes
+ * the two, srcnote (lines of a label; else "") and ctx->src_note, the
+ * report's caption.
+ */
+void memory_src_vars(struct figure_ctx *ctx, const struct memory_src *src)
+{
+	const char *axis = "summed PSS";
+
+	ctx->src_note[0] = '\0';
+	if (src->memcg && src->pss) {
+		axis = "memory cgroups, else summed PSS";
+		snprintf(ctx->src_note, sizeof(ctx->src_note), "Host memory mixes two "
+			 "sources: %lld cell%s drawn from %s memory cgroup, %lld from summed "
+			 "PSS (no memcg_usage_kb; PSS misses a CVM's private memory).",
+			 src->memcg, src->memcg == 1 ? "" : "s",
+			 src->memcg == 1 ? "its" : "their", src->pss);
+	} else if (src->memcg) {
+		axis = "memory cgroups";
+	}
+	figure_var_str(ctx, "hostsrc", axis);
+	figure_var_text(ctx, "srcnote", ctx->src_note, 100);
+}
+
+/**
  * memory_lines_run() - @sql's rows through @row (memory_cells_each), with
  * @l set up first, then the variables nblocks, maxvms, maxpts (the most
  * points of a line: two points are drawn as points, not a trend) and run. Returns 0,

@@ -7,8 +7,13 @@
  * (inst), its confidential type (conf: what it got, cell-series.h: none,
  * model, sev-snp, tdx), its series (variant: "ksm on", "ksm off", "ksm
  * unchanged" for a regular VM; "model", "sev-snp, ksm on", "tdx", ...:
- * CELL_SERIES_NAME) and the hostmem probe's summed PSS in kB
- * (pss; NULL: the cell has no hostmem data). A plain string literal:
+ * CELL_SERIES_NAME), the hostmem probe's summed PSS and summed memory
+ * cgroup charge in kB (pss, memcg; NULL: not measured) and the cell's
+ * host memory in kB (host: memcg where the cell has it, else pss; NULL:
+ * no hostmem data) with the one it is (src: 'memcg', 'pss'). A CVM's
+ * private memory (guest_memfd) is charged to its VM's cgroup and is in no
+ * PSS: the cgroup figure is the host's, PSS the fallback for cells and
+ * databases without it (docs/probes/hostmem.md). A plain string literal:
  * it concatenates into each figure's query (fig-memory*.c,
  * fig-consolidation.c). And the helpers of memory-cells.c.
  */
@@ -31,10 +36,16 @@ struct memory_lines {
 	int pts, maxpts;          /* points of the current line, of the longest */
 };
 
+/* The cells a figure drew, by where their host memory came from. */
+struct memory_src {
+	long long memcg, pss;
+};
+
 int memory_cells_workloads(struct figure_ctx *ctx);
 int memory_cells_each(struct figure_ctx *ctx, const char *sql, memory_row_fn row, void *arg);
 void memory_lines_point(struct figure_ctx *ctx, struct memory_lines *l, const char *wl,
 			const char *var, const char *suffix, const char *cols, int vms);
+void memory_src_vars(struct figure_ctx *ctx, const struct memory_src *src);
 int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char *sql,
 		     memory_row_fn row);
 
@@ -50,8 +61,25 @@ int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char 
 	" CAST(COALESCE(" MEMORY_CELL_PARAM("vms") ", '1') AS INTEGER) AS vms," \
 	" CAST(COALESCE(" MEMORY_CELL_PARAM("instances") ", '1') AS INTEGER) AS inst," \
 	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'" \
-	"  AND name = '" HOSTMEM_PSS "' AND invocation_id IS NULL) AS pss" \
+	"  AND name = '" HOSTMEM_PSS "' AND invocation_id IS NULL) AS pss," \
+	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'" \
+	"  AND name = '" HOSTMEM_MEMCG "' AND invocation_id IS NULL) AS memcg" \
 	" FROM cell c WHERE c.run_id = ?1), " \
-	"p AS (SELECT *, " CELL_SERIES_NAME("conf", "ksm") " AS variant FROM p0)"
+	"p AS (SELECT *, " CELL_SERIES_NAME("conf", "ksm") " AS variant," \
+	" COALESCE(memcg, pss) AS host," \
+	" CASE WHEN memcg IS NOT NULL THEN 'memcg' WHEN pss IS NOT NULL THEN 'pss' END AS src" \
+	" FROM p0)"
+
+/*
+ * Aggregates over rows of p where @cond holds (a group's cells): how many
+ * drew their cgroup figure, how many PSS, and the point's source, 'memcg',
+ * 'pss' or 'memcg+pss' (NULL: no cell with host memory).
+ */
+#define MEMORY_N_MEMCG(cond) "count(CASE WHEN " cond " AND src = 'memcg' THEN 1 END)"
+#define MEMORY_N_PSS(cond) "count(CASE WHEN " cond " AND src = 'pss' THEN 1 END)"
+#define MEMORY_SOURCE(cond) \
+	"CASE WHEN " MEMORY_N_MEMCG(cond) " > 0 AND " MEMORY_N_PSS(cond) " > 0" \
+	" THEN 'memcg+pss' WHEN " MEMORY_N_MEMCG(cond) " > 0 THEN 'memcg'" \
+	" WHEN " MEMORY_N_PSS(cond) " > 0 THEN 'pss' END"
 
 #endif

@@ -5,10 +5,12 @@
 #
 # Run by `cvmbench plot memory-overhead` (analysis/plot.c), which sets:
 #   datafile, outfile, term, nblocks, maxvms, noref (points left out: no
-#   ksm on cell to compare with), run, ylo, yhi (the y range, 0 in it)
+#   ksm on cell to compare with), run, ylo, yhi (the y range, 0 in it),
+#   hostsrc (the source of host memory), srcnote (a sentence when the
+#   figure mixes cgroup and PSS cells, or '')
 # Data (analysis/fig-memory-overhead.c): one block per line, its first row
 # the title (columnheader(1)), then columns
-#   1 VMs  2 overhead %  3 N of the variant  4 N of ksm on
+#   1 VMs  2 overhead %  3 N of the variant  4 N of ksm on  5 source
 
 if (term eq 'svg') {
 	set terminal svg size 800,520 dynamic enhanced font 'Sans,11' background rgb 'white'
@@ -31,9 +33,9 @@ set xzeroaxis lt 1 lc rgb '#888888'
 # the key below the plot area, never over a point or bar (inside, top left, it
 # covered the points when every cell had one VM: tests/system/key-outside.py)
 set key outside below center horizontal noenhanced
-set title sprintf("Host memory overhead against KSM on (summed PSS), run %d%s", run, \
+set title sprintf("Host memory overhead against KSM on (%s), run %d%s", hostsrc, run, \
 	noref > 0 ? sprintf(" (%d points without a ksm on cell left out)", noref) : '') \
-	noenhanced
+	. (strlen(srcnote) > 0 ? "\n" . srcnote : '') noenhanced
 
 # the labels of line i sit i lines lower, in its colour: lines that coincide stay readable
 plot for [i = 0:nblocks - 1] datafile index i using 1:2 \

@@ -13,8 +13,11 @@ struct cJSON;
 
 /**
  * memory_table_json() - one row per cell with the hostmem probe: workload,
- * ksm, confidential (the type it got: cell-series.h), VMs, the THP mode, summed PSS and Pss_Anon, the
- * drop of MemAvailable + per-CPU free pages, KSM's pages_sharing and
+ * ksm, confidential (the type it got: cell-series.h), VMs, the THP mode,
+ * host memory (memory cgroups, else summed PSS) and its source (memcg,
+ * pss), summed PSS and Pss_Anon, the drop of MemAvailable + per-CPU free
+ * pages, PSS against the cgroup figure (% and whether within 10 %:
+ * flag_memcg_pss_disagree), KSM's pages_sharing and
  * general_profit, the PSS saving against the cell's ksm = off twin (same
  * workload, confidential, VMs, memory) and whether KSM converged; as a table object of idle-tables.h's
  * form, or NULL when no cell has hostmem data (or on error).

@@ -1,13 +1,15 @@
-# memory.gp - host memory (summed PSS of the cell's QEMU processes) against
-# the VMs per cell, one line per workload and variant (ksm on, ksm off,
-# model), as the study's Fig. 3 a-c; N (cells) beside each point.
+# memory.gp - host memory (per cell its VMs' memory cgroups, else the summed
+# PSS of its QEMU processes) against the VMs per cell, one line per workload
+# and variant (ksm on, ksm off, model), as the study's Fig. 3 a-c; N (cells)
+# beside each point.
 #
 # Run by `cvmbench plot memory` (analysis/plot.c), which sets:
 #   datafile, outfile, term, nblocks, maxvms, nodata (cells left out: no
-#   hostmem data), run
+#   hostmem data), run, hostsrc (the source of host memory, for the axis),
+#   srcnote (a sentence when the figure mixes cgroup and PSS cells, or '')
 # Data (analysis/fig-memory.c): one block per line, its first row the title
 # (columnheader(1)), then columns
-#   1 VMs  2 mean MiB  3 min MiB  4 max MiB  5 N
+#   1 VMs  2 mean MiB  3 min MiB  4 max MiB  5 N  6 source (memcg, pss, memcg+pss)
 
 if (term eq 'svg') {
 	set terminal svg size 800,520 dynamic enhanced font 'Sans,11' background rgb 'white'
@@ -21,7 +23,7 @@ set xtics 1 nomirror
 set mxtics 1
 set format x '%.0f'
 set xlabel 'VMs'
-set ylabel 'host memory, summed PSS (MiB)'
+set ylabel sprintf('host memory, %s (MiB)', hostsrc) noenhanced
 set ytics nomirror
 set yrange [0:*]
 set grid xtics ytics lc rgb '#dddddd'
@@ -31,7 +33,7 @@ set border 3
 set key outside below center horizontal noenhanced
 set title sprintf("Host memory against VMs, run %d%s", run, \
 	nodata > 0 ? sprintf(" (%d cells without hostmem data left out)", nodata) : '') \
-	noenhanced
+	. (strlen(srcnote) > 0 ? "\n" . srcnote : '') noenhanced
 
 # maxpts: the most points of a line; two points are two points, not a trend
 if (maxpts < 3) { set style data yerrorbars } else { set style data yerrorlines }

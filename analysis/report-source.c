@@ -56,13 +56,8 @@ static void experiments(struct sqlite3 *h, const struct figure_ctx *ctx, char *b
 	sqlite3_finalize(st);
 }
 
-/**
- * report_source_text() - the caption line of a figure drawn with @ctx
- * (plot_render_src()) of the database @h into @buf: its experiments, its
- * cells, N with its unit, its run. Figures that did not note their
- * sources get "Data: run R." only.
- */
-void report_source_text(struct sqlite3 *h, const struct figure_ctx *ctx, char *buf,
+/* Its experiments, cells, N with its unit, run; "Data: run R." without sources. */
+static void source_only(struct sqlite3 *h, const struct figure_ctx *ctx, char *buf,
 			size_t len)
 {
 	char exps[512];
@@ -81,4 +76,22 @@ void report_source_text(struct sqlite3 *h, const struct figure_ctx *ctx, char *b
 	snprintf(buf, len, "Data: experiment%s %s; %zu cell%s, N = %lld %s; run %lld.",
 		 nexp > 1 ? "s" : "", exps, ctx->src_ncells, ctx->src_ncells == 1 ? "" : "s",
 		 ctx->src_n, ctx->src_unit, (long long)ctx->run_id);
+}
+
+/**
+ * report_source_text() - the caption line of a figure drawn with @ctx
+ * (plot_render_src()) of the database @h into @buf: its experiments, its
+ * cells, N with its unit, its run, then the figure's sentence on its data
+ * (ctx->src_note: memory figures that mix two sources of host memory).
+ * Figures that did not note their sources get "Data: run R." only.
+ */
+void report_source_text(struct sqlite3 *h, const struct figure_ctx *ctx, char *buf,
+			size_t len)
+{
+	size_t l;
+
+	source_only(h, ctx, buf, len);
+	l = strlen(buf);
+	if (ctx->src_note[0] && l + 1 < len)
+		snprintf(buf + l, len - l, " %s", ctx->src_note);
 }

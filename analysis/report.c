@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "figures.h"
+#include "idle-tables.h"
 #include "log.h"
 #include "out-file.h"
 #include "report.h"
@@ -177,13 +178,14 @@ static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
 /* The study tables of the run (analysis/idle-tables.c): title, note, rows. */
 static void rep_tables(FILE *f, const struct report_ops *ops, const cJSON *run)
 {
-	const char *head[16], *row[16];
+	const char *head[IDLE_TABLE_MAXCOLS], *row[IDLE_TABLE_MAXCOLS];
 	const cJSON *t, *h, *r, *c;
 	int i, n;
 
 	cJSON_ArrayForEach(t, cJSON_GetObjectItem(run, "tables")) {
 		h = cJSON_GetObjectItem(t, "head");
-		n = cJSON_GetArraySize(h) > 16 ? 16 : cJSON_GetArraySize(h);
+		n = cJSON_GetArraySize(h);
+		n = n > IDLE_TABLE_MAXCOLS ? IDLE_TABLE_MAXCOLS : n;
 		for (i = 0; i < n; i++)
 			head[i] = cJSON_GetArrayItem(h, i)->valuestring;
 		ops->heading(f, 2, NULL, summary_str(t, "title", "-"));

@@ -67,6 +67,13 @@ SELECT m.id, c.run_id, c.cell_key, m.probe, m.name,
 	CASE m.name
 	WHEN 'flag_pss_drop_disagree' THEN
 		'summed PSS and the host''s MemAvailable drop differ by more than 10 %'
+	WHEN 'flag_memcg_pss_disagree' THEN
+		printf('summed PSS and the VMs'' memory cgroups differ by more than 10 %% '
+		       || '(PSS %+.1f %% of the cgroup figure; a CVM''s private memory is in '
+		       || 'the cgroup only)',
+		       (SELECT n.value FROM metric AS n WHERE n.cell_id = m.cell_id
+			AND n.probe = m.probe AND n.name = 'pss_vs_memcg_pct'
+			AND n.invocation_id IS NULL))
 	WHEN 'flag_convergence_timeout' THEN
 		'KSM did not converge within ksm-timeout: steady state taken anyway'
 	WHEN 'flag_model_merged' THEN

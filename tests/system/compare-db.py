@@ -12,6 +12,8 @@
 #   --set I:K=V         cell I only (0, 1, ... in the order made): a spec line K = V,
 #                       or with a dotted K a note (cell_param only: guest.cvm.type)
 #   --hostmem I:KB      cell I's hostmem probe summed PSS (metric pss_kb)
+#   --metric I:NAME=V   cell I's hostmem probe cell-window metric NAME = V
+#                       (memcg_usage_kb, pss_vs_memcg_pct, flag_memcg_pss_disagree)
 #   --workloads A,B     one cell per workload (default pyaes,matmul)
 #   --repeats R         R cells per workload (repeat 0 .. R-1)
 #   --mem KB            each instance's pss_kb (default: none recorded)
@@ -29,6 +31,7 @@ p.add_argument("--env", action="append", default=[])
 p.add_argument("--cell", action="append", default=[])
 p.add_argument("--set", action="append", default=[])
 p.add_argument("--hostmem", action="append", default=[])
+p.add_argument("--metric", action="append", default=[])
 p.add_argument("--workloads", default="pyaes,matmul")
 p.add_argument("--repeats", type=int, default=1)
 p.add_argument("--n", type=int, default=100)
@@ -101,6 +104,11 @@ for w in a.workloads.split(","):
         for kb in at(a.hostmem, idx):
             db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
                        "(?, 'hostmem', 'pss_kb', ?, 'kB')", (cell, float(kb)))
+        for kv in at(a.metric, idx):
+            k, v = kv.split("=", 1)
+            db.execute("INSERT INTO metric (cell_id, probe, name, value, unit) VALUES "
+                       "(?, 'hostmem', ?, ?, ?)", (cell, k, float(v),
+                       "flag" if k.startswith("flag_") else "%" if k.endswith("_pct") else "kB"))
         db.execute("INSERT INTO instance (cell_id, idx, pid, pss_kb) VALUES (?, 0, 1, ?)",
                    (cell, a.mem))
         for i in range(a.n):

@@ -75,7 +75,7 @@ want=$(sqlite3 "$tmp/r.db" "SELECT printf('%.1f', ((SELECT value FROM metric WHE
 	AND name = 'pss_kb' AND probe = 'hostmem')) / 1024.0)")
 $CVMBENCH show --db "$tmp/r.db" --table memory --json > "$tmp/t.json"
 got=$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))
-print(t["rows"][1][11], len(t["rows"]))' "$tmp/t.json")
+print(t["rows"][1][t["head"].index("PSS saving vs ksm off MiB")], len(t["rows"]))' "$tmp/t.json")
 is "$got" "$want 3" "show --table memory: cell 2's PSS saving against its ksm = off twin, 3 rows (not cell 4)"
 $CVMBENCH plot memory-overhead --db "$tmp/r.db" --out "$tmp/o.svg" >"$tmp/plot.out" 2>&1
 rc=$?

@@ -11,11 +11,19 @@
 # (no guest.cvm.type, no cvm.type) draws as before, from `confidential`.
 # The same checks fail on a database whose CVM cells fell into the
 # regular series (as before this change), so they can fail.
+# Host memory is the cell's memory cgroup figure (memcg_usage_kb) where it
+# has one, else its PSS (memory-cells.h): a sev-snp cell with a cgroup
+# figure far above its PSS is drawn and tabled at the cgroup figure, the
+# cells without one at PSS; the table names each row's source and keeps
+# PSS as its own column, and shows flag_memcg_pss_disagree; a figure that
+# mixes the two says so (its title and the report's caption), one that
+# does not names its source on the axis. The same checks fail on the
+# database without the cgroup figure (PSS drawn), so they can fail.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=9
+N=15
 py=/usr/bin/python3
 plan $N
 tmp=$(mktemp -d)
@@ -26,15 +34,16 @@ plot_needs $N
 # cell I: confidential, ksm, what the guest said, PSS kB
 cells=(none:on:none:100000 none:off:none:200000 model:off:none:300000 model:on:none:310000
 	sev-snp:off:sev-snp:400000 sev-snp:on:sev-snp:410000 tdx:off:tdx:500000 tdx:on:tdx:510000)
-mkdb() {   # DB [no-notes]
-	local i args=()
+mkdb() {   # DB [no-notes] [compare-db.py options]
+	local i args=() db=$1 notes=${2:-}
+	shift; [ $# -gt 0 ] && shift
 	for i in "${!cells[@]}"; do
 		IFS=: read -r conf ksm got kb <<< "${cells[$i]}"
 		args+=(--set "$i:confidential=$conf" --set "$i:ksm=$ksm" --hostmem "$i:$kb")
-		[ -z "${2:-}" ] && args+=(--set "$i:guest.cvm.type=$got")
+		[ -z "$notes" ] && args+=(--set "$i:guest.cvm.type=$got")
 	done
-	$py tests/system/compare-db.py "$1" --workloads pyaes --repeats ${#cells[@]} --n 20 \
-		--cell backend=qemu --cell vms=2 --cell instances=2 "${args[@]}"
+	$py tests/system/compare-db.py "$db" --workloads pyaes --repeats ${#cells[@]} --n 20 \
+		--cell backend=qemu --cell vms=2 --cell instances=2 "${args[@]}" "$@"
 }
 # series_check DB: "ok", or what is wrong with the series the figures draw
 series_check() {
@@ -99,6 +108,63 @@ is "$?:$(for n in 'ksm on' 'ksm off' 'model' 'model, ksm on'; do grep -c ">$n<" 
 	"0:2 2 2 2 4" "an old database: the lines ksm on, ksm off, model, model, ksm on as before"
 is "$(table "$tmp/old.db")" "t-pyaes-0:on:none t-pyaes-1:off:none t-pyaes-2:off:model t-pyaes-3:on:model" \
 	"an old database: the memory table from confidential"
+
+# host memory: cell 5 (sev-snp, ksm on; PSS 410000 kB) has a cgroup figure of 900000 kB
+cells=(none:on:none:100000 none:off:none:200000 model:off:none:300000 model:on:none:310000
+	sev-snp:off:sev-snp:400000 sev-snp:on:sev-snp:410000 tdx:off:tdx:500000 tdx:on:tdx:510000)
+memcg5=(--metric 5:memcg_usage_kb=900000 --metric 5:pss_vs_memcg_pct=-54.4
+	--metric 5:flag_memcg_pss_disagree=1)
+mkdb "$tmp/cg.db" "" "${memcg5[@]}"
+# memcg_check DB: "ok", or what is wrong with the host memory drawn and tabled
+memcg_check() {
+	local db=$1 bad=""
+	./cvmbench plot memory-overhead --db "$db" --out "$tmp/mo.svg" >/dev/null 2>&1 || bad+=" overhead-rc"
+	# 100 x (900000 - 100000) / 100000: the cgroup figure against ksm on's PSS
+	grep -q '>+800.0 %, N=1/1<' "$tmp/mo.svg" || bad+=" overhead-memcg"
+	grep -q '>+400.0 %, N=1/1<' "$tmp/mo.svg" || bad+=" overhead-pss"
+	./cvmbench plot memory-scaling --db "$db" --out "$tmp/ms.svg" >/dev/null 2>&1 || bad+=" scaling-rc"
+	# 900000 kB = 879 MiB: the y axis reaches 900 (PSS alone: 510000 kB, 500)
+	grep -q '> 900<' "$tmp/ms.svg" || bad+=" scaling-axis"
+	grep -q 'Host memory mixes two sources: 1 cell drawn from its memory cgroup, 7 from summed PSS' \
+		"$tmp/ms.svg" || bad+=" scaling-note"
+	grep -q 'host memory, memory cgroups, else summed PSS (MiB)' "$tmp/ms.svg" || bad+=" scaling-axis-name"
+	./cvmbench show --db "$db" --table memory --json > "$tmp/mt.json" 2>/dev/null
+	[ "$($py -c 'import json, sys; t = json.load(open(sys.argv[1])); h = t["head"]
+r = {x[0]: dict(zip(h, x)) for x in t["rows"]}
+print(" ".join("%s:%s:%s:%s:%s" % (k, r[k]["host MiB"], r[k]["source"], r[k]["PSS MiB"],
+	r[k]["PSS agrees with cgroup"]) for k in ("t-pyaes-4", "t-pyaes-5")))' "$tmp/mt.json" 2>/dev/null)" = \
+		"t-pyaes-4:390.6:pss:390.6:- t-pyaes-5:878.9:memcg:400.4:NO" ] || bad+=" table"
+	echo "${bad:-ok}"
+}
+is "$(memcg_check "$tmp/cg.db")" ok \
+	"a cell with a cgroup figure is drawn and tabled at it, the others at PSS, the mix noted"
+./cvmbench show --db "$tmp/cg.db" > "$tmp/show.txt" 2>&1
+grep -q "t-pyaes-5 probe hostmem flag_memcg_pss_disagree: summed PSS and the VMs' memory cgroups differ by more than 10 % (PSS -54.4 % of the cgroup figure" "$tmp/show.txt"
+is "$?" 0 "show: flag_memcg_pss_disagree listed with its meaning and the difference"
+./cvmbench report "$tmp/rep" --db "$tmp/cg.db" >/dev/null 2>&1
+grep -q 'Host memory mixes two sources: 1 cell drawn from its memory cgroup, 7 from summed PSS' \
+	"$tmp/rep/index.md" && grep -q 'flag\\_memcg\\_pss\\_disagree | summed PSS and the VMs' "$tmp/rep/index.md" &&
+	grep -q '| PSS saving vs ksm off MiB | converged |' "$tmp/rep/index.md"
+is "$?" 0 "the report: the mix noted under the memory figures, the flag in its flags, every column of the memory table"
+# every cell with its cgroup figure: no note, the axis names the cgroups
+args=()
+for i in "${!cells[@]}"; do
+	IFS=: read -r conf ksm got kb <<< "${cells[$i]}"
+	args+=(--metric "$i:memcg_usage_kb=$((kb + 1024))")
+done
+mkdb "$tmp/all.db" "" "${args[@]}"
+./cvmbench plot memory-mixed --db "$tmp/all.db" --out "$tmp/all.svg" >/dev/null 2>&1
+is "$?:$(grep -c 'mixes two sources' "$tmp/all.svg"):$(grep -c 'host memory, memory cgroups (MiB)' "$tmp/all.svg")" \
+	"0:0:1" "every cell with a cgroup figure: the axis says memory cgroups, no note of a mix"
+./cvmbench show --db "$tmp/all.db" --table memory --json | $py -c 'import json, sys
+t = json.load(sys.stdin); print(sorted(set(r[t["head"].index("source")] for r in t["rows"])))' > "$tmp/src"
+is "$(cat "$tmp/src")" "['memcg']" "every cell with a cgroup figure: each row's source memcg"
+# the checks can fail: the same cells without the cgroup figure draw PSS
+r=$(memcg_check "$tmp/new.db")
+case "$r" in
+*overhead-memcg*scaling-axis*scaling-note*table*) _tap 0 "the host memory checks catch PSS drawn for a cgroup cell ($r)" ;;
+*) _tap 1 "the host memory checks catch PSS drawn for a cgroup cell ($r)" ;;
+esac
 
 # the checks can fail: CVM cells in the regular series (what a regular guest gives)
 cells=(none:on:none:100000 none:off:none:200000 model:off:none:300000 model:on:none:310000
