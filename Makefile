@@ -46,7 +46,7 @@ ASAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 ASAN_ENV_OPTIONS := abort_on_error=0:detect_leaks=1:halt_on_error=1
 # system tests that run against build-asan/ in check-asan (native backend only:
 # the dynamic cvmfn does not run in a bare container rootfs)
-ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t
+ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t call-log.t
 # compare and merge: the analysis side's memory handling (issue 15); compare
 # under ASan runs in check-long (the database fuzzer, ASan and UBSan, runs
 # compare's code on every input in make check)

@@ -11,6 +11,7 @@
 
 #include "hostmem-check.h"
 #include "hostmem-memcg.h"
+#include "hostmem-metrics.h"
 #include "sink.h"
 
 void hm_memcg_open(struct hm_memcg *m, const struct memcg_host *h, pid_t pid)
@@ -122,7 +123,7 @@ void hm_memcg_emit(struct sink *s, const struct hm_memcg *m, int n, long long ps
 	if (!n)
 		return;
 	sink_note(s, "memcg.version", m[0].version == MEMCG_V2 ? "2" : "1");
-	emit_one(s, m, n, "memcg_usage_kb", get_usage, 0);
+	emit_one(s, m, n, HOSTMEM_MEMCG, get_usage, 0);
 	for (f = 0; f < NSTAT; f++)
 		emit_one(s, m, n, stat_fields[f].name, get_stat, f);
 	if (pss_sum < 0)

@@ -120,7 +120,7 @@ static void sample(void *arg)
 		add(h, "smaps_rollup", i, "anon_kb", r.anonymous, "kB");
 		add(h, "smaps_rollup", i, "pss_anon_kb", r.pss_anon, "kB");
 		hm_memcg_sample(&h->memcg[i]);
-		add(h, "memcg", i, "memcg_usage_kb", h->memcg[i].usage, "kB");
+		add(h, "memcg", i, HOSTMEM_MEMCG, h->memcg[i].usage, "kB");
 	}
 	if (!meminfo_read(&h->mi))
 		add(h, "meminfo", -1, "mem_available_kb", h->mi.mem_available, "kB");

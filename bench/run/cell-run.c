@@ -423,7 +423,9 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 		return -EIO;
 	}
 	if (measured) {
-		if (inv_id > 0 && keep_inv_id(cs, seq, inv_id))
+		if (inv_id < 0)
+			return -EIO;      /* no row to refer to */
+		if (keep_inv_id(cs, seq, inv_id))
 			return -ENOMEM;
 		probe_set_emit(&cs->probes, PROBE_WINDOW_INVOCATION, seq, inv_id);
 		if (keep_result(cs, &r))
@@ -432,7 +434,7 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 	return inv_id < 0 ? -EIO : 0;
 }
 
-static int run_calls_logged(struct cell_state *cs)
+static int run_calls(struct cell_state *cs)
 {
 	const struct cell *c = cs->ctx->cell;
 	long seq = 0, total = (long)c->warmup + c->invocations;
@@ -458,20 +460,17 @@ static int run_calls_logged(struct cell_state *cs)
 }
 
 /*
- * The cell's calls; their rows are all in the database when it returns,
- * before the cell window's probes write rows that may refer to them.
+ * The calls' rows still in the log, into the database: after the cell
+ * window stopped (outside what its probes measure), before they write rows
+ * that may refer to the calls. @ret: the calls' result, kept if it failed.
  */
-static int run_calls(struct cell_state *cs)
+static int fold_calls(struct cell_state *cs, int ret)
 {
-	int ret;
-
-	cs->fold_each_call = !!(probe_set_windows(&cs->probes) & PROBE_WINDOW_INVOCATION);
-	ret = run_calls_logged(cs);
-	if (call_log_fold(cs->ctx->calls)) {
-		cell_fail(cs->ctx, "cannot write the calls' rows into the database");
-		return ret ?: -EIO;
-	}
-	return ret;
+	if (!call_log_fold(cs->ctx->calls))
+		return ret;
+	cell_fail(cs->ctx, "cannot write the calls' rows into the database (they stay in "
+		  "the call log for `cvmbench restore`)");
+	return ret ?: -EIO;
 }
 
 /*
@@ -525,10 +524,12 @@ static enum cell_status measure(struct cell_state *cs)
 	open_probes(cs);
 	noise_begin(&noise);
 	knobs_window(cs->ctx->cell, 0);
+	cs->fold_each_call = !!(probe_set_windows(&cs->probes) & PROBE_WINDOW_INVOCATION);
 	probe_set_start(&cs->probes, PROBE_WINDOW_CELL, 0);
 	ret = run_calls(cs);
 	cold_pids_all(cs);
 	probe_set_stop(&cs->probes, PROBE_WINDOW_CELL, 0);
+	ret = fold_calls(cs, ret);
 	knobs_window(cs->ctx->cell, 1);
 	noise_end(&noise);
 	if (cell_noise_store(cs->ctx, &noise))

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "call-log.h"
+#include "clock.h"
 #include "db.h"
 #include "journal.h"
 #include "log.h"
@@ -66,7 +67,9 @@ long run_journal_call_log(const char *db_path, int64_t cell_id, char *log_path, 
 	if (!realpath(db_path, real))
 		return -errno;
 	state_dir_path(dir, sizeof(dir));
-	snprintf(log_path, len, "%s/calls-%d-%lld", dir, (int)getpid(), (long long)cell_id);
+	/* pid and cell id can come again (a new database, a container): a nonce too */
+	snprintf(log_path, len, "%s/calls-%d-%lld-%llx", dir, (int)getpid(), (long long)cell_id,
+		 (unsigned long long)clock_now_ns());
 	snprintf(name, sizeof(name), "%s\t%s", log_path, real);
 	return journal_object("call-log", name);
 }
@@ -84,7 +87,9 @@ static int call_log_undo(const char *name)
 	if (access(log_path, F_OK))
 		return 0;                 /* nothing was logged, or all was folded */
 	if (access(tab + 1, F_OK)) {
-		pr_warn("%s: its database %s is gone; the log is kept", log_path, tab + 1);
+		/* its rows name cells of that database: they cannot go anywhere else */
+		pr_warn("%s: its database %s is gone; the log is removed", log_path, tab + 1);
+		unlink(log_path);
 		return 0;
 	}
 	if (db_open(&db, tab + 1, DB_CREATE, err, sizeof(err))) {

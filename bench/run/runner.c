@@ -100,6 +100,8 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 		return CELL_FAILED;
 	log_entry = open_call_log(db, ctx.cell_id, o->db_path, &ctx.calls);
 	if (log_entry < 0) {
+		db_error_add(db, run_id, ctx.cell_id, "runner", "cannot make the cell's call "
+			     "log in the state directory (see the run's messages)");
 		db_cell_end(db, ctx.cell_id, names[CELL_FAILED]);
 		return CELL_FAILED;
 	}

@@ -44,6 +44,16 @@ struct call_log_file {
 	struct call_rec rec[CALL_LOG_ROWS];
 };
 
+/* The layout a log file has; another build's (other sizes) is refused. */
+_Static_assert(sizeof(struct call_rec) == 688, "call_rec layout changed: bump CALL_LOG_MAGIC");
+
+/*
+ * Invocation ids this process handed out: a log whose rows could not be
+ * folded keeps its ids, so the next log starts after them, not after the
+ * database's largest.
+ */
+static int64_t id_floor;
+
 struct call_log {
 	struct call_log_file *f;
 	struct db *db;
@@ -136,9 +146,14 @@ int call_log_create(struct call_log **out, const char *path, struct db *db)
 	ret = -EIO;
 	if (cl->next_id <= 0)
 		goto fail;
+	if (cl->next_id < id_floor)
+		cl->next_id = id_floor;     /* an earlier log not yet folded holds those */
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, sizeof(struct call_log_file)) || !(cl->f = map_file(fd))) {
+	/* its blocks now: a full file system is an error here, not a SIGBUS later */
+	ret = fd < 0 ? -errno : -posix_fallocate(fd, 0, sizeof(struct call_log_file));
+	if (!ret && !(cl->f = map_file(fd)))
 		ret = -errno;
+	if (ret) {
 		if (fd >= 0)
 			unlink(path);
 		goto fail;
@@ -168,12 +183,15 @@ int64_t call_log_add(struct call_log *cl, const struct invocation_row *row)
 		return -EINVAL;       /* a caller of cell_run() without a log */
 	h = &cl->f->head;
 	w = atomic_load(&h->written);
-
-	if (w - atomic_load(&h->folded) == CALL_LOG_ROWS && fold_file(cl->f, cl->db) < 0)
-		return -EIO;
+	if (w - atomic_load(&h->folded) == CALL_LOG_ROWS)
+		return -EIO;          /* its last fold failed: the cell has stopped */
 	rec_from_row(&cl->f->rec[w % CALL_LOG_ROWS], cl->next_id, row);
 	atomic_store(&h->written, w + 1);      /* after the record's bytes */
-	return cl->next_id++;
+	id_floor = ++cl->next_id;
+	/* full: folded now, so that this row is kept (in the log) even if that fails */
+	if (w + 1 - atomic_load(&h->folded) == CALL_LOG_ROWS && fold_file(cl->f, cl->db) < 0)
+		return -EIO;
+	return cl->next_id - 1;
 }
 
 int call_log_fold(struct call_log *cl)
@@ -209,6 +227,15 @@ static int head_valid(const struct call_log_file *f)
 	       atomic_load(&f->head.written) - atomic_load(&f->head.folded) <= CALL_LOG_ROWS;
 }
 
+/* Whether the header was never written (the file is all zeros there). */
+static int head_unwritten(const struct call_log_file *f)
+{
+	static const char zero[sizeof(f->head.magic)];
+
+	return !memcmp(f->head.magic, zero, sizeof(zero)) && !f->head.rec_size &&
+	       !atomic_load(&f->head.written);
+}
+
 long call_log_recover(const char *path, struct db *db)
 {
 	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
@@ -223,7 +250,10 @@ long call_log_recover(const char *path, struct db *db)
 		return -EPROTO;
 	}
 	close(fd);
-	n = head_valid(f) ? fold_file(f, db) : -EPROTO;
+	if (head_unwritten(f))
+		n = 0;                /* killed between its creation and its header */
+	else
+		n = head_valid(f) ? fold_file(f, db) : -EPROTO;
 	munmap(f, sizeof(*f));
 	if (n >= 0)
 		unlink(path);

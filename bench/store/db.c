@@ -37,10 +37,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_CELL_END] = "UPDATE cell SET status = ?, ended_at = ? WHERE id = ?",
 	[ST_INSTANCE] = "INSERT OR REPLACE INTO instance (cell_id, idx, pid, init_ns, "
 			"start_ns, rss_kb, pss_kb, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-	/* id NULL: the next one; a given id already there: nothing (a refold) */
-	[ST_INVOCATION] = "INSERT OR IGNORE INTO invocation (cell_id, instance_idx, seq, "
+	/* id NULL: the next one; a given id already there: nothing (a refold);
+	 * any other constraint still fails (OR IGNORE would drop such a row) */
+	[ST_INVOCATION] = "INSERT INTO invocation (cell_id, instance_idx, seq, "
 			  "phase, start, started_at, latency_ns, fn_ns, ok, digest, error, "
-			  "digest_ns, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  "digest_ns, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+			  "ON CONFLICT (id) DO NOTHING",
 	[ST_METRIC] = "INSERT INTO metric (cell_id, invocation_id, probe, name, value, "
 		      "unit) VALUES (?, ?, ?, ?, ?, ?)",
 	[ST_SKIP] = "INSERT INTO skip (run_id, cell_id, probe, reason) VALUES (?, ?, ?, ?)",

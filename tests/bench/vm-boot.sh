@@ -13,7 +13,7 @@
 #             synchronous QEMU run (includes exec'ing QEMU).
 #   cvmbench  QEMU's spawn -> the agent's ready line on the host, as printed
 #             by `cvmbench guest boot` ("phase ready S s", from vm_start():
-#             the clock just before the fork of QEMU). The window holds the
+#             the clock when QEMU is released to exec, after its fork). It holds the
 #             same QEMU, firmware and kernel work, unpacking the guest image's
 #             initramfs, /init (mounts, modules, finding the virtio-serial
 #             port, the data disk if ARGS give one) and the agent's start up

@@ -16,6 +16,7 @@ trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data
 
 plan 10
+command -v sqlite3 >/dev/null || skip_all 10 "no sqlite3"
 
 # Serves forever; each answered call's seq goes to $ANSWERED first.
 cat > "$tmp/counting-cvmfn" <<'SH'
@@ -64,12 +65,12 @@ ans=$(wc -l < "$tmp/a.ans")
 before=$(rows "$tmp/a.db")
 is "$before" "0 0 -1" "killed after $ans answered calls: no row in the database yet (they are in the call log)"
 ok "$(ls "$tmp/state" | grep -c '^calls-')" = 1 "and the log is in the state directory"
-./cvmbench restore >/dev/null 2>"$tmp/restore.err"
+$CVMBENCH restore >/dev/null 2>"$tmp/restore.err"
 after=$(rows "$tmp/a.db")
 complete "$after" "$ans"; ok $? = 0 "restore: every answered call has its row, once ($after for $ans answered)"
 is "$(ls "$tmp/state" | grep -c '^calls-')" 0 "and the log is removed"
 is "$(sqlite3 "$tmp/a.db" "SELECT status FROM run")" interrupted "and the run is marked interrupted"
-./cvmbench restore >/dev/null 2>&1
+$CVMBENCH restore >/dev/null 2>&1
 is "$(rows "$tmp/a.db")" "$after" "a second restore changes nothing"
 
 # 2. killed after some batches were written: folded and logged rows, no call twice.
@@ -77,7 +78,7 @@ kill_after "$tmp/b.db" "$tmp/b.ans" 2600
 ans=$(wc -l < "$tmp/b.ans")
 read -r n _ <<<"$(rows "$tmp/b.db")"
 ok "$n" -ge 1024 "killed after $ans answered calls: the batches before it are in the database ($n rows)"
-./cvmbench restore >/dev/null 2>&1
+$CVMBENCH restore >/dev/null 2>&1
 after=$(rows "$tmp/b.db")
 complete "$after" "$ans"; ok $? = 0 "restore: every answered call has its row, once ($after for $ans answered)"
 

@@ -12,8 +12,9 @@ cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
 plan 9
-[ -x "$CVMBENCH" ] || { skip_rest 9 "cvmbench not built"; exit 0; }
-command -v sqlite3 > /dev/null || { skip_rest 9 "no sqlite3"; exit 0; }
+[ -x "$CVMBENCH" ] || skip_all 9 "cvmbench not built"
+command -v sqlite3 > /dev/null || skip_all 9 "no sqlite3"
+command -v python3 > /dev/null || skip_all 9 "no python3"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/configs"

@@ -48,24 +48,24 @@ mkdb() {   # DB [no-notes] [compare-db.py options]
 # series_check DB: "ok", or what is wrong with the series the figures draw
 series_check() {
 	local db=$1 bad="" name pct
-	./cvmbench plot memory-scaling --db "$db" --out "$tmp/s.svg" >/dev/null 2>&1 || bad+=" scaling-rc"
+	"$CVMBENCH" plot memory-scaling --db "$db" --out "$tmp/s.svg" >/dev/null 2>&1 || bad+=" scaling-rc"
 	for name in "ksm on" "ksm off" "model" "model, ksm on" "sev-snp" "sev-snp, ksm on" \
 		"tdx" "tdx, ksm on"; do
 		grep -q ">$name<" "$tmp/s.svg" || bad+=" no-line[$name]"
 	done
 	[ "$(grep -c '>N=1<' "$tmp/s.svg"):$(grep -c '>N=2<' "$tmp/s.svg")" = 8:0 ] || bad+=" scaling-N"
-	./cvmbench plot memory-overhead --db "$db" --out "$tmp/o.svg" >/dev/null 2>&1 || bad+=" overhead-rc"
+	"$CVMBENCH" plot memory-overhead --db "$db" --out "$tmp/o.svg" >/dev/null 2>&1 || bad+=" overhead-rc"
 	for pct in +100.0 +200.0 +210.0 +300.0 +310.0 +400.0 +410.0; do
 		grep -q ">$pct %, N=1/1<" "$tmp/o.svg" || bad+=" overhead[$pct]"
 	done
 	grep -q '>sev-snp, ksm on against ksm on<' "$tmp/o.svg" || bad+=" overhead-name"
-	./cvmbench plot memory-mixed --db "$db" --out "$tmp/b.svg" >/dev/null 2>&1 || bad+=" bars-rc"
+	"$CVMBENCH" plot memory-mixed --db "$db" --out "$tmp/b.svg" >/dev/null 2>&1 || bad+=" bars-rc"
 	grep -q '>sev-snp<' "$tmp/b.svg" && grep -q '>tdx<' "$tmp/b.svg" || bad+=" bars-names"
 	[ "$(grep -c '>N=1<' "$tmp/b.svg"):$(grep -c '>N=2<' "$tmp/b.svg")" = 2:3 ] || bad+=" bars-N"
 	echo "${bad:-ok}"
 }
 table() {   # DB: "cell ksm confidential" of each row of the memory table
-	./cvmbench show --db "$1" --table memory --json | $py -c 'import json, sys
+	"$CVMBENCH" show --db "$1" --table memory --json | $py -c 'import json, sys
 print(" ".join("%s:%s:%s" % (r[0], r[2], r[3]) for r in json.load(sys.stdin)["rows"]))'
 }
 
@@ -78,12 +78,12 @@ for i in "${!cells[@]}"; do
 	want+="${want:+ }t-pyaes-$i:$ksm:$conf"
 done
 is "$(table "$tmp/new.db")" "$want" "the memory table: each cell's KSM and the type it got"
-./cvmbench compare --db "$tmp/new.db" --json > "$tmp/c.json"
+"$CVMBENCH" compare --db "$tmp/new.db" --json > "$tmp/c.json"
 is "$($py -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print(sorted((p["side"], p["ksm"], p["series"], p["cells"][0]["cell_key"]) for p in d["pairs"]))' "$tmp/c.json")" \
 	"[('model', 'off', 'model', 't-pyaes-2'), ('model', 'on', 'model, ksm on', 't-pyaes-3'), ('sev-snp', 'off', 'sev-snp', 't-pyaes-4'), ('sev-snp', 'on', 'sev-snp, ksm on', 't-pyaes-5'), ('tdx', 'off', 'tdx', 't-pyaes-6'), ('tdx', 'on', 'tdx, ksm on', 't-pyaes-7')]" \
 	"compare: each CVM or model cell paired as its type and KSM setting"
-./cvmbench compare --db "$tmp/new.db" > "$tmp/c.txt"
+"$CVMBENCH" compare --db "$tmp/new.db" > "$tmp/c.txt"
 is "$(awk '$1 == "pyaes" {print $4 "/" $5}' "$tmp/c.txt" | sort | tr '\n' ' ')" \
 	"model/off model/on sev-snp/off sev-snp/on tdx/off tdx/on " "compare's table: SIDE and KSM columns"
 
@@ -102,7 +102,7 @@ is "$(table "$tmp/gv.db")" "t-pyaes-0:on:sev-snp" "a native cell in a SEV-SNP ma
 cells=("${cells[@]:0:4}")
 mkdb "$tmp/old.db" no-notes
 sqlite3 "$tmp/old.db" "DELETE FROM environment WHERE key = 'cvm.type'"
-./cvmbench plot memory-scaling --db "$tmp/old.db" --out "$tmp/old.svg" >/dev/null 2>&1
+"$CVMBENCH" plot memory-scaling --db "$tmp/old.db" --out "$tmp/old.svg" >/dev/null 2>&1
 # each name twice in the SVG: the key entry and its hover title
 is "$?:$(for n in 'ksm on' 'ksm off' 'model' 'model, ksm on'; do grep -c ">$n<" "$tmp/old.svg"; done | tr '\n' ' ')$(grep -c '>N=1<' "$tmp/old.svg")" \
 	"0:2 2 2 2 4" "an old database: the lines ksm on, ksm off, model, model, ksm on as before"
@@ -118,17 +118,17 @@ mkdb "$tmp/cg.db" "" "${memcg5[@]}"
 # memcg_check DB: "ok", or what is wrong with the host memory drawn and tabled
 memcg_check() {
 	local db=$1 bad=""
-	./cvmbench plot memory-overhead --db "$db" --out "$tmp/mo.svg" >/dev/null 2>&1 || bad+=" overhead-rc"
+	"$CVMBENCH" plot memory-overhead --db "$db" --out "$tmp/mo.svg" >/dev/null 2>&1 || bad+=" overhead-rc"
 	# 100 x (900000 - 100000) / 100000: the cgroup figure against ksm on's PSS
 	grep -q '>+800.0 %, N=1/1<' "$tmp/mo.svg" || bad+=" overhead-memcg"
 	grep -q '>+400.0 %, N=1/1<' "$tmp/mo.svg" || bad+=" overhead-pss"
-	./cvmbench plot memory-scaling --db "$db" --out "$tmp/ms.svg" >/dev/null 2>&1 || bad+=" scaling-rc"
+	"$CVMBENCH" plot memory-scaling --db "$db" --out "$tmp/ms.svg" >/dev/null 2>&1 || bad+=" scaling-rc"
 	# 900000 kB = 879 MiB: the y axis reaches 900 (PSS alone: 510000 kB, 500)
 	grep -q '> 900<' "$tmp/ms.svg" || bad+=" scaling-axis"
 	grep -q 'Host memory mixes two sources: 1 cell drawn from its memory cgroup, 7 from summed PSS' \
 		"$tmp/ms.svg" || bad+=" scaling-note"
 	grep -q 'host memory, memory cgroups, else summed PSS (MiB)' "$tmp/ms.svg" || bad+=" scaling-axis-name"
-	./cvmbench show --db "$db" --table memory --json > "$tmp/mt.json" 2>/dev/null
+	"$CVMBENCH" show --db "$db" --table memory --json > "$tmp/mt.json" 2>/dev/null
 	[ "$($py -c 'import json, sys; t = json.load(open(sys.argv[1])); h = t["head"]
 r = {x[0]: dict(zip(h, x)) for x in t["rows"]}
 print(" ".join("%s:%s:%s:%s:%s" % (k, r[k]["host MiB"], r[k]["source"], r[k]["PSS MiB"],
@@ -138,10 +138,10 @@ print(" ".join("%s:%s:%s:%s:%s" % (k, r[k]["host MiB"], r[k]["source"], r[k]["PS
 }
 is "$(memcg_check "$tmp/cg.db")" ok \
 	"a cell with a cgroup figure is drawn and tabled at it, the others at PSS, the mix noted"
-./cvmbench show --db "$tmp/cg.db" > "$tmp/show.txt" 2>&1
+"$CVMBENCH" show --db "$tmp/cg.db" > "$tmp/show.txt" 2>&1
 grep -q "t-pyaes-5 probe hostmem flag_memcg_pss_disagree: summed PSS and the VMs' memory cgroups differ by more than 10 % (PSS -54.4 % of the cgroup figure" "$tmp/show.txt"
 is "$?" 0 "show: flag_memcg_pss_disagree listed with its meaning and the difference"
-./cvmbench report "$tmp/rep" --db "$tmp/cg.db" >/dev/null 2>&1
+"$CVMBENCH" report "$tmp/rep" --db "$tmp/cg.db" >/dev/null 2>&1
 grep -q 'Host memory mixes two sources: 1 cell drawn from its memory cgroup, 7 from summed PSS' \
 	"$tmp/rep/index.md" && grep -q 'flag\\_memcg\\_pss\\_disagree | summed PSS and the VMs' "$tmp/rep/index.md" &&
 	grep -q '| PSS saving vs ksm off MiB | converged |' "$tmp/rep/index.md"
@@ -153,10 +153,10 @@ for i in "${!cells[@]}"; do
 	args+=(--metric "$i:memcg_usage_kb=$((kb + 1024))")
 done
 mkdb "$tmp/all.db" "" "${args[@]}"
-./cvmbench plot memory-mixed --db "$tmp/all.db" --out "$tmp/all.svg" >/dev/null 2>&1
+"$CVMBENCH" plot memory-mixed --db "$tmp/all.db" --out "$tmp/all.svg" >/dev/null 2>&1
 is "$?:$(grep -c 'mixes two sources' "$tmp/all.svg"):$(grep -c 'host memory, memory cgroups (MiB)' "$tmp/all.svg")" \
 	"0:0:1" "every cell with a cgroup figure: the axis says memory cgroups, no note of a mix"
-./cvmbench show --db "$tmp/all.db" --table memory --json | $py -c 'import json, sys
+"$CVMBENCH" show --db "$tmp/all.db" --table memory --json | $py -c 'import json, sys
 t = json.load(sys.stdin); print(sorted(set(r[t["head"].index("source")] for r in t["rows"])))' > "$tmp/src"
 is "$(cat "$tmp/src")" "['memcg']" "every cell with a cgroup figure: each row's source memcg"
 # the checks can fail: the same cells without the cgroup figure draw PSS

@@ -82,7 +82,7 @@ for p in sys.argv[1:]:
     threading.Thread(target=serve, args=(p,), daemon=True).start()
 time.sleep(600)' "$tmp/vm/agent.sock" "$tmp/vm/i0.sock" &
 lpid=$!
-for i in $(seq 100); do [ -S "$tmp/vm/i0.sock" ] && break; sleep 0.1; done
+for i in $(seq 100); do [ -S "$tmp/vm/i0.sock" ] && [ -S "$tmp/vm/agent.sock" ] && break; sleep 0.1; done
 
 # run CELL ACCEL [SED]: the cell's argv with VMDIR and the accelerator set (and SED
 # applied), QEMU's stderr in $tmp/out, its exit code in $rc
@@ -121,7 +121,7 @@ if grep -qx '  tdx-guest' "$tmp/objects"; then
 	skip_rest 2 "QEMU $ver knows tdx-guest: the too-old checks are for 10.0"
 	run tdx tcg
 	ok "$(grep -c "Parameter 'qom-type'" "$tmp/out")" = 0 "QEMU $ver accepts -object tdx-guest"
-	ok 1 = 1 "(no 10.0 check)"
+	skip "QEMU $ver knows tdx-guest: no too-old check of the cvmbench side"
 else
 	run tdx kvm
 	is "$rc $(msg)" "1 qemu-system-x86_64: -object tdx-guest,id=tdx0: Parameter 'qom-type' does not accept value 'tdx-guest'" \

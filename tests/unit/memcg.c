@@ -176,14 +176,16 @@ static void measure(pid_t pid, const char *path, enum memcg_version v, int go, i
 	char r;
 
 	if (read(ready, &r, 1) != 1) {
-		tap_ok(0, "the stand-in started");
+		for (int i = 0; i < 3; i++)
+			tap_ok(0, "the stand-in started");
 		return;
 	}
 	u0 = memcg_usage_kb(path, v);
 	p0 = pss_kb(pid);
 	memcg_stat_read(path, v, &s0);
 	if (write(go, "g", 1) != 1 || read(ready, &r, 1) != 1) {
-		tap_ok(0, "the stand-in filled its memfd");
+		for (int i = 0; i < 3; i++)
+			tap_ok(0, "the stand-in filled its memfd");
 		return;
 	}
 	u1 = memcg_usage_kb(path, v);
@@ -205,6 +207,7 @@ static void kernel_tests(void)
 	struct memcg_host h;
 	char path[PATH_MAX], name[64];
 	pid_t pid;
+	int ret;
 
 	unsetenv("CVMBENCH_SYSROOT");
 	memcg_detect(&h);
@@ -214,8 +217,18 @@ static void kernel_tests(void)
 		return;
 	}
 	snprintf(name, sizeof(name), "cvmbench-test-%d", (int)getpid());
-	if (memcg_create(&h, name, path, sizeof(path)) || pipe(go) || pipe(ready)) {
-		tap_ok(0, "a memory cgroup made below %s: %s", h.parent, strerror(errno));
+	ret = memcg_create(&h, name, path, sizeof(path));
+	if (ret == -EROFS || ret == -EACCES || ret == -EPERM) {
+		/* a container's read-only or undelegated cgroup file system */
+		for (int i = 0; i < 4; i++)
+			tap_ok(1, "# SKIP cannot make a memory cgroup below %s: %s", h.parent,
+			       strerror(-ret));
+		return;
+	}
+	if (ret || pipe(go) || pipe(ready)) {
+		for (int i = 0; i < 4; i++)
+			tap_ok(0, "a memory cgroup made below %s: %s", h.parent,
+			       strerror(ret ? -ret : errno));
 		return;
 	}
 	pid = fork();
@@ -228,6 +241,8 @@ static void kernel_tests(void)
 	waitpid(pid, NULL, 0);
 	for (int i = 0; i < 500 && memcg_remove(path) == -EBUSY; i++)
 		usleep(2000);
+	if (access(path, F_OK) == 0)
+		printf("# the test's cgroup %s could not be removed\n", path);
 }
 
 int main(void)

@@ -2,7 +2,8 @@
 /*
  * vm-boot.c - the boot phases of a VM, each on the clock it was read from:
  *
- *   qemu-spawn       host   the fork of QEMU (vm.c)
+ *   qemu-spawn       host   QEMU released to exec (vm.c: after its fork, its
+ *                           journal entry and its memory cgroup)
  *   first-console    host   the first byte in the console file, polled
  *                           every 10 ms by the boot wait (vm-io.c)
  *   console-enabled  guest  printk time of "printk: console [ttyS0] enabled"
@@ -136,7 +137,8 @@ size_t vm_boot_phases(const struct vm *vm, struct vm_boot_phase *out, size_t max
 
 	if (ph->spawn_ns <= 0)
 		return 0;
-	add(out, max, &n, VM_BOOT_QEMU_SPAWN, ph->spawn_ns, VM_CLOCK_HOST, "fork of QEMU", -1);
+	add(out, max, &n, VM_BOOT_QEMU_SPAWN, ph->spawn_ns, VM_CLOCK_HOST,
+	    "QEMU released to exec (after its fork, journal entry, memory cgroup)", -1);
 	if (ph->first_console >= 0)
 		add(out, max, &n, VM_BOOT_FIRST_CONSOLE, ph->spawn_ns + ph->first_console,
 		    VM_CLOCK_HOST, "console file size, polled", 10 * MS);

@@ -60,13 +60,17 @@ static int make(struct vm *vm, const struct memcg_host *h)
 	if ((size_t)snprintf(vm->memcg, sizeof(vm->memcg), "%s/%s", h->parent, name) >=
 	    sizeof(vm->memcg))
 		return -ENAMETOOLONG;
+	/* no journal (`cvmbench guest boot`): no cgroup a kill would leave behind */
 	id = journal_object(kind_vm_memcg.kind, vm->memcg);
-	if (id < 0 && id != -EBADF)
+	if (id < 0)
 		return (int)id;
-	vm->memcg_id = id > 0 ? id : 0;
+	vm->memcg_id = id;
 	ret = memcg_create(h, name, vm->memcg, sizeof(vm->memcg));
-	if (ret && vm->memcg_id > 0 && !journal_forget(vm->memcg_id))
-		vm->memcg_id = 0;
+	if (ret) {
+		if (!journal_forget(vm->memcg_id))
+			vm->memcg_id = 0;
+		vm->memcg[0] = '\0';     /* not ours: never removed by us */
+	}
 	return ret;
 }
 
@@ -79,11 +83,13 @@ void vm_memcg_join(struct vm *vm, pid_t pid)
 	if (h->version == MEMCG_NONE)
 		return;
 	ret = make(vm, h);
+	if (ret == -EBADF)
+		return;                   /* no journal open */
 	if (!ret)
 		ret = memcg_attach(vm->memcg, pid);
 	if (ret) {
-		pr_warn("VM without a memory cgroup of its own (%s): %s",
-			vm->memcg[0] ? vm->memcg : h->parent, strerror(-ret));
+		pr_warn("VM without a memory cgroup of its own (below %s): %s", h->parent,
+			strerror(-ret));
 		vm_memcg_leave(vm);
 	}
 }

@@ -17,6 +17,7 @@ struct vm;
  * vm_memcg_join() - put the child @pid (not yet exec'd) into a new memory
  * cgroup of its own. Where the machine has none, or it cannot be made,
  * the VM runs where cvmbench runs (the probe then says so); logged once.
+ * Without an open journal (`cvmbench guest boot`) no cgroup is made.
  */
 void vm_memcg_join(struct vm *vm, pid_t pid);
 /** vm_memcg_leave() - remove the VM's cgroup once QEMU is reaped. */

@@ -164,7 +164,6 @@ int vm_spawn(struct vm *vm, const struct qemu_argv *a)
 
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
-	vm->ph.spawn_ns = clock_now_ns();
 	vm->pid = fork();
 	if (vm->pid == 0) {
 		close(go[1]);
@@ -180,6 +179,8 @@ int vm_spawn(struct vm *vm, const struct qemu_argv *a)
 	ret = journal_pid(vm);
 	if (!ret)
 		vm_memcg_join(vm, vm->pid);      /* before exec: every page is charged there */
+	/* the boot is timed from QEMU's release: the journal and cgroup are ours */
+	vm->ph.spawn_ns = clock_now_ns();
 	if (!ret && write(go[1], "g", 1) != 1)
 		ret = -EPIPE;
 	close(go[1]);      /* without the byte the child exits without exec */
