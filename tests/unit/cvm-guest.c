@@ -17,45 +17,13 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "env-facts.h"
 #include "fake-file.h"
 #include "sysroot.h"
 #include "tap.h"
 
-#define MAX_FACTS 1024
 #define FIXTURES "tests/fixtures/cvm"
 
-static struct { char *key, *value; } facts[MAX_FACTS];
-static int n_facts;
-static char root[PATH_MAX];
-
-static void collect(void *ctx, const char *key, const char *value, const char *source)
-{
-	(void)ctx;
-	(void)source;
-	if (n_facts < MAX_FACTS) {
-		facts[n_facts].key = strdup(key);
-		facts[n_facts++].value = strdup(value);
-	}
-}
-
-static const char *fact(const char *key)
-{
-	int i;
-
-	for (i = 0; i < n_facts; i++)
-		if (!strcmp(facts[i].key, key))
-			return facts[i].value;
-	return "(missing)";
-}
-
-static void facts_free(void)
-{
-	while (n_facts > 0) {
-		n_facts--;
-		free(facts[n_facts].key);
-		free(facts[n_facts].value);
-	}
-}
 
 /* Collect every fact with @dir as the root. */
 static void use_root(const char *dir)

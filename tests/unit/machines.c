@@ -20,46 +20,14 @@
 #include "cell-check.h"
 #include "cpuidle.h"
 #include "env.h"
+#include "env-facts.h"
 #include "knob-idle.h"
 #include "probe.h"
 #include "sysroot.h"
 #include "tap.h"
 #include "tracefs-find.h"
 
-#define MAX_FACTS 1024
 
-static struct { char *key, *value; } facts[MAX_FACTS];
-static int n_facts;
-static char root[PATH_MAX];
-
-static void collect(void *ctx, const char *key, const char *value, const char *source)
-{
-	(void)ctx;
-	(void)source;
-	if (n_facts < MAX_FACTS) {
-		facts[n_facts].key = strdup(key);
-		facts[n_facts++].value = strdup(value);
-	}
-}
-
-static const char *fact(const char *key)
-{
-	int i;
-
-	for (i = 0; i < n_facts; i++)
-		if (!strcmp(facts[i].key, key))
-			return facts[i].value;
-	return "(missing)";
-}
-
-static void facts_free(void)
-{
-	while (n_facts > 0) {
-		n_facts--;
-		free(facts[n_facts].key);
-		free(facts[n_facts].value);
-	}
-}
 
 /* The first line of a fixture file, read here with stdio. */
 static char *fixture_line(const char *rel, char *buf, size_t len)
