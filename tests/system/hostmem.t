@@ -19,7 +19,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=22
+N=23
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -44,6 +44,9 @@ settings() {
 }
 qemus() { pgrep -f "qemu-system.*$tmp" | tr '\n' ' '; }
 before=$(settings)
+# the VMs' memory cgroups (bench/backends/qemu/vm-memcg.c) there before the test
+vm_memcgs() { find /sys/fs/cgroup -maxdepth 6 -type d -name 'cvmbench-vm-*' 2>/dev/null | sort; }
+memcgs_before=$(vm_memcgs)
 cat > "$tmp/m.ini" <<'INI'
 [experiment hm]
 workload = hello-world
@@ -167,3 +170,4 @@ is "$seen/$(settings)" "1 1/$before" "killed while converging (run 1, pages_to_s
 	sed 's/^/# /' "$tmp/restore"
 sleep 0.5
 is "$(qemus)" "" "no QEMU left after restore"
+is "$(vm_memcgs)" "$memcgs_before" "no VM memory cgroup left by the runs, the kills and restore"

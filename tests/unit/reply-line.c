@@ -70,7 +70,7 @@ int main(void)
 	static const char *const odd[] = { "", "x", "12x", " 12", "-1", "+5", "1 2",
 		"18446744073709551615", "18446744073709551616", "99999999999999999999" };
 	const size_t nedge = sizeof(edges) / sizeof(edges[0]);
-	char digits[32];
+	char digits[32], line[REPLY_LINE_DONE_MAX];
 	unsigned long seq;
 	int bad = 0, i;
 	size_t k;
@@ -97,7 +97,7 @@ int main(void)
 	       "invoke: no number, a newline, another word: not a call");
 	tap_ok(!request_parse_invoke("invoke 007", &seq) && seq == 7, "invoke 007 is call 7");
 	tap_ok(!request_parse_invoke("invoke 0", &seq) && seq == 0, "invoke 0 is call 0");
-	tap_ok(reply_line_done_none(digits, 7, 42) == (int)strlen("done 7 ok=1 fn_ns=42\ndigest 7 none\n"),
+	tap_ok(reply_line_done_none(line, 7, 42) == (int)strlen("done 7 ok=1 fn_ns=42\ndigest 7 none\n"),
 	       "the length returned is the line's");
 	return tap_done();
 }
