@@ -3,8 +3,9 @@
  * call-log.h - invocation rows on their way into the database. A call's
  * row is copied into a memory-mapped file (a few hundred nanoseconds, no
  * system call) and the rows are folded into SQLite in one transaction per
- * batch, between calls: when the log is full, before a probe writes rows
- * that refer to a call, and at the end of the calls. The mapping is the
+ * batch, between calls: when the log is full or a second has passed
+ * since the last fold, before a probe writes rows that refer to a call, and after
+ * the cell window. The mapping is the
  * kernel's page cache, so a kill -9 of cvmbench loses only the call in
  * flight: the rows still in the log are folded by whoever recovers the
  * run (call_log_recover(), from the journal). Each row carries its
@@ -20,6 +21,8 @@
 
 /* Rows a log holds before it must be folded. */
 #define CALL_LOG_ROWS 1024
+/* ... or how long they may wait (ns): slow calls reach the database as they come. */
+#define CALL_LOG_FOLD_NS 1000000000LL
 
 struct call_log;
 
