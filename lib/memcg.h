@@ -6,7 +6,10 @@
  * cgroup of the task that faults it and absent from /proc/PID/smaps.
  *
  * Where: cgroup v2 where the memory controller is enabled for children of
- * the caller's cgroup (its cgroup.subtree_control), else of the v2 root;
+ * the caller's cgroup (its cgroup.subtree_control), else of the v2 root
+ * (the usual case: a v2 cgroup that holds processes, as the caller's does,
+ * cannot pass controllers to children, so on a systemd host the VMs'
+ * cgroups are made at the root);
  * cgroup v1's memory hierarchy (below the caller's own memory cgroup)
  * where not; neither is a reason (memcg_host.why). All paths are read
  * through sysroot.h, so tests run this on fake trees.
