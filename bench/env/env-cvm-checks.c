@@ -25,7 +25,6 @@
 #include "env-cvm.h"
 #include "env-kmsg.h"
 #include "env-local.h"
-#include "sysfs.h"
 #include "sysroot.h"
 
 #define CPUID_TDX_LEAF		0x21u
@@ -40,7 +39,18 @@
 /* The first line of captured file @rel of a test root into @buf; -1 if none. */
 static int cvm_captured(const char *rel, char *buf, size_t len)
 {
-	return sysfs_read_line(rel, buf, len) < 0 ? -1 : 0;
+	/* not sysfs_read_line(): it trims trailing blanks, and "IntelTDX    " has them */
+	FILE *f = sysroot_fopen(rel, "re");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
 }
 
 /* A captured hex number (cpuid-0x8000001f, msr-0xc0010131); -1 if none. */
