@@ -460,9 +460,12 @@ static int run_calls(struct cell_state *cs)
 }
 
 /*
- * The calls' rows still in the log, into the database: after the cell
- * window stopped (outside what its probes measure), before they write rows
- * that may refer to the calls. @ret: the calls' result, kept if it failed.
+ * The calls' rows still in the log, into the database, once the calls are
+ * done: before the cell window stops, whose outer probes may wait long
+ * (hostmem's and ksm's KSM convergence) while a reader waits for the rows,
+ * and before any probe writes rows that refer to the calls. Inside the
+ * window, as every row was before the call log. @ret: the calls' result,
+ * kept if it failed.
  */
 static int fold_calls(struct cell_state *cs, int ret)
 {
@@ -526,10 +529,9 @@ static enum cell_status measure(struct cell_state *cs)
 	knobs_window(cs->ctx->cell, 0);
 	cs->fold_each_call = !!(probe_set_windows(&cs->probes) & PROBE_WINDOW_INVOCATION);
 	probe_set_start(&cs->probes, PROBE_WINDOW_CELL, 0);
-	ret = run_calls(cs);
+	ret = fold_calls(cs, run_calls(cs));
 	cold_pids_all(cs);
 	probe_set_stop(&cs->probes, PROBE_WINDOW_CELL, 0);
-	ret = fold_calls(cs, ret);
 	knobs_window(cs->ctx->cell, 1);
 	noise_end(&noise);
 	if (cell_noise_store(cs->ctx, &noise))

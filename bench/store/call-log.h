@@ -4,8 +4,8 @@
  * row is copied into a memory-mapped file (a few hundred nanoseconds, no
  * system call) and the rows are folded into SQLite in one transaction per
  * batch, between calls: when the log is full or a second has passed
- * since the last fold, before a probe writes rows that refer to a call, and after
- * the cell window. The mapping is the
+ * since the last fold, before a probe writes rows that refer to a call, and when
+ * the cell's calls are done. The mapping is the
  * kernel's page cache, so a kill -9 of cvmbench loses only the call in
  * flight: the rows still in the log are folded by whoever recovers the
  * run (call_log_recover(), from the journal). Each row carries its

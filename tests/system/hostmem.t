@@ -96,11 +96,12 @@ else
 	out=$(plot memory-scaling)
 	is "$out:$(grep -c '>N=1<' "$tmp/memory-scaling.svg")" ":2" \
 		"plot memory-scaling: ksm on and off at 2 VMs, N=1 each" || echo "# $out"
-	want=$(q "SELECT printf('%+.1f', 100.0 * (off.value - o.value) / o.value) FROM metric o, metric off
-		WHERE o.cell_id = (SELECT cell_id FROM cell_param WHERE key = 'ksm' AND value = 'on')
-		AND off.cell_id = (SELECT cell_id FROM cell_param WHERE key = 'ksm' AND value = 'off')
-		AND o.probe = 'hostmem' AND off.probe = 'hostmem' AND o.name = 'pss_kb'
-		AND off.name = 'pss_kb' AND o.invocation_id IS NULL AND off.invocation_id IS NULL")
+	# host memory: the VMs' memory cgroups where stored, else PSS (docs/experiments/memory.md)
+	host() { q "SELECT coalesce((SELECT value FROM metric WHERE cell_id = c AND probe = 'hostmem'
+		AND name = 'memcg_usage_kb' AND invocation_id IS NULL), (SELECT value FROM metric
+		WHERE cell_id = c AND probe = 'hostmem' AND name = 'pss_kb' AND invocation_id IS NULL))
+		FROM (SELECT cell_id AS c FROM cell_param WHERE key = 'ksm' AND value = '$1')"; }
+	want=$(awk -v on="$(host on)" -v off="$(host off)" 'BEGIN { printf "%+.1f", 100 * (off - on) / on }')
 	out=$(plot memory-overhead)
 	grep -q ">$want %, N=1/1<" "$tmp/memory-overhead.svg"
 	is "$out:$?" ":0" "plot memory-overhead: ksm off $want % over ksm on, as the metrics say" || echo "# $out"
