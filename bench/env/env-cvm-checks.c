@@ -36,29 +36,12 @@
 #define SAY(ev, ...) snprintf((ev)->said, sizeof((ev)->said), __VA_ARGS__)
 #define SRC(ev, ...) snprintf((ev)->source, sizeof((ev)->source), __VA_ARGS__)
 
-/* The first line of captured file @rel of a test root into @buf; -1 if none. */
-static int cvm_captured(const char *rel, char *buf, size_t len)
-{
-	/* not sysfs_read_line(): it trims trailing blanks, and "IntelTDX    " has them */
-	FILE *f = sysroot_fopen(rel, "re");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /* A captured hex number (cpuid-0x8000001f, msr-0xc0010131); -1 if none. */
 static int cvm_captured_hex(const char *rel, unsigned long long *v)
 {
 	char buf[64], *end;
 
-	if (cvm_captured(rel, buf, sizeof(buf)))
+	if (env_first_line(rel, buf, sizeof(buf)))
 		return -1;
 	*v = strtoull(buf, &end, 16);
 	return end == buf ? -1 : 0;
@@ -77,7 +60,7 @@ static int cvm_sig_0x21(char sig[13], unsigned int *max)
 		return 0;
 	}
 	*max = 0;
-	if (cvm_captured("/cpuid-0x21", buf, sizeof(buf)))
+	if (env_first_line("/cpuid-0x21", buf, sizeof(buf)))
 		return -1;
 	snprintf(sig, 13, "%.12s", buf);
 	return 0;

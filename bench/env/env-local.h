@@ -49,6 +49,7 @@ void env_put_unavail(const struct env_sink *s, const char *key,
 		     const char *source, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int env_put_file(const struct env_sink *s, const char *key, const char *path);
+int env_first_line(const char *path, char *buf, size_t len);
 int env_put_dir(const struct env_sink *s, const char *prefix,
 		const char *dir);
 const char *env_selected(const char *line, char *out, size_t len);

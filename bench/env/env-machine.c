@@ -21,22 +21,6 @@ static const char *const id_files[] = {
 	"/etc/machine-id",
 };
 
-/* The first line of @path (without its newline) into @buf; 0 or -1. */
-static int first_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = sysroot_fopen(path, "re");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf[0] ? 0 : -1;
-}
-
 /**
  * env_collect_machine() - emit machine.id and machine.id_source.
  * @s: the sink
@@ -49,7 +33,7 @@ void env_collect_machine(const struct env_sink *s)
 	size_t k;
 
 	for (k = 0; k < sizeof(id_files) / sizeof(id_files[0]); k++) {
-		if (first_line(id_files[k], line, sizeof(line)))
+		if (env_first_line(id_files[k], line, sizeof(line)))
 			continue;
 		if (!EVP_Digest(line, strlen(line), md, &mdlen, EVP_sha256(), NULL) || mdlen < 8)
 			break;

@@ -217,3 +217,23 @@ int env_put_dir(const struct env_sink *s, const char *prefix, const char *dir)
 	free(names);
 	return emitted;
 }
+
+/*
+ * env_first_line() - the first line of @path (under the test root), without
+ * its newline, into @buf; its blanks are kept (a captured CPUID signature,
+ * "IntelTDX    ", has trailing ones). 0, or -1 when unreadable or empty.
+ */
+int env_first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = sysroot_fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf[0] ? 0 : -1;
+}
