@@ -64,9 +64,13 @@ struct call_log {
 	long long fold_ns;        /* CALL_LOG_FOLD_NS, or the tests' CVMBENCH_TEST_FOLD_S */
 };
 
+/* Between two calls, for every row: a bounded copy, no stdio. */
 static void copy_text(char *dst, size_t size, const char *src)
 {
-	snprintf(dst, size, "%s", src ? src : "");
+	size_t n = src ? strnlen(src, size - 1) : 0;
+
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
 }
 
 static void rec_from_row(struct call_rec *c, int64_t id, const struct invocation_row *r)
