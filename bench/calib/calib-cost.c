@@ -34,7 +34,7 @@
 #define WREPS 21
 #define MAX_VALUES 200
 #define MAX_THREADS 16
-#define STREAM_DIV 8       /* stream variants: calls / 8 per repetition */
+#define STREAM_DIV CALIB_COST_MIN_CALLS /* stream variants: calls / 8 per repetition */
 
 static double now_ns(void)
 {

@@ -11,6 +11,9 @@
 
 #include <stdio.h>
 
+/* a stream variant's rounds are calls / 8: fewer calls would time none */
+#define CALIB_COST_MIN_CALLS 8
+
 struct calib_cost_opts {
 	long calls;               /* getpid calls per round */
 	int pairs;                /* counter-off / counter-on pairs per way of counting */

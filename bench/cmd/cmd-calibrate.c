@@ -132,6 +132,11 @@ int cmd_calibrate(int argc, char **argv)
 		pr_err("calibrate: --windows and --pairs at most 1000, --calls at most 100000000");
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[first], "cost") && o.calls && o.calls < CALIB_COST_MIN_CALLS) {
+		pr_err("calibrate cost: --calls %zu: at least %d calls per round", o.calls,
+		       CALIB_COST_MIN_CALLS);
+		return EXIT_USAGE;
+	}
 	if (journal_for(o.wait_lock, &opened, nj, sizeof(nj)))
 		return EXIT_FAILED;
 	ret = run_target(argv[first], &o, nj, why, sizeof(why));

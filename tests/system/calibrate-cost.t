@@ -15,9 +15,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state    # its journal: a tracefs mount, an instance
 
-plan 8
+plan 9
 "$CVMBENCH" calibrate cost --pairs 0 > /dev/null 2>&1; is $? 2 "--pairs 0 is a usage error (exit 2)"
 "$CVMBENCH" calibrate cost --pairs 1001 > /dev/null 2>&1; is $? 2 "--pairs above 1000 is a usage error"
+err=$("$CVMBENCH" calibrate cost --calls 7 2>&1 >/dev/null); rc=$?
+is "$rc: $err" "2: cvmbench: error: calibrate cost: --calls 7: at least 8 calls per round" \
+   "--calls below 8 is a usage error naming the value (a stream round would time no call)"
 
 calibrate 6 cost --calls 2000 --pairs 6 --wait-lock 300
 is $rc 0 "calibrate cost: exit 0" || sed "s/^/# stderr: /" "$tmp/err"
