@@ -16,10 +16,12 @@
 #include "sysroot.h"
 
 /*
- * The mount point of the hierarchy whose superblock options hold @opt
- * (fstype @fs), from mountinfo: "ID PARENT DEV ROOT MOUNT OPTS ... - FS SRC SUPER".
+ * The mount point @mnt of the hierarchy whose superblock options hold @opt
+ * (fstype @fs), and the cgroup shown there @root (a container's mount may show
+ * only its own subtree), from mountinfo: "ID PARENT DEV ROOT MOUNT OPTS ... - FS SRC SUPER".
  */
-static int find_mount(const char *fs, const char *opt, char *mnt, size_t len)
+static int find_mount(const char *fs, const char *opt, char *mnt, size_t len, char *mroot,
+		      size_t rootlen)
 {
 	FILE *f = sysroot_fopen("/proc/self/mountinfo", "re");
 	char line[4096], root[1024], point[1024], type[64], super[1024], *dash;
@@ -41,8 +43,10 @@ static int find_mount(const char *fs, const char *opt, char *mnt, size_t len)
 		} else {
 			found = 1;
 		}
-		if (found)
+		if (found) {
 			snprintf(mnt, len, "%s", point);
+			snprintf(mroot, rootlen, "%s", root);
+		}
 	}
 	fclose(f);
 	return found ? 0 : -ENOENT;
@@ -77,6 +81,32 @@ static int cgroup_of(const char *proc, const char *ctl, char *path, size_t len)
 	return found ? 0 : -ENOENT;
 }
 
+/*
+ * The directory of @proc's cgroup in the hierarchy of fstype @fs with
+ * controller @ctl ("" for v2), into @dir: the mount point, then the cgroup's
+ * path below the cgroup the mount shows (mountinfo's ROOT). -ENOENT when the
+ * hierarchy is not mounted, or the cgroup is outside what the mount shows.
+ */
+static int cgroup_dir(const char *fs, const char *ctl, const char *proc, char *dir, size_t len)
+{
+	char mnt[1024], mroot[1024], cg[2048];
+	const char *rest = cg;
+	size_t n;
+
+	if (find_mount(fs, *ctl ? ctl : NULL, mnt, sizeof(mnt), mroot, sizeof(mroot)) ||
+	    cgroup_of(proc, ctl, cg, sizeof(cg)))
+		return -ENOENT;
+	n = strlen(mroot);
+	if (strcmp(mroot, "/")) {
+		if (strncmp(cg, mroot, n) || (cg[n] && cg[n] != '/'))
+			return -ENOENT;
+		rest = cg + n;
+	}
+	if (!strcmp(rest, "/"))
+		rest = "";
+	return (size_t)snprintf(dir, len, "%s%s", mnt, rest) >= len ? -ENAMETOOLONG : 0;
+}
+
 /* Whether the cgroup directory @dir passes the memory controller to its children. */
 static int gives_memory(const char *dir)
 {
@@ -93,16 +123,14 @@ static int gives_memory(const char *dir)
 
 static int detect_v2(struct memcg_host *h)
 {
-	char mnt[1024], own[2048], dir[PATH_MAX];
+	char mnt[1024], mroot[1024], dir[PATH_MAX];
 
-	if (find_mount("cgroup2", NULL, mnt, sizeof(mnt)))
+	if (find_mount("cgroup2", NULL, mnt, sizeof(mnt), mroot, sizeof(mroot)))
 		return 0;
-	if (!cgroup_of("/proc/self/cgroup", "", own, sizeof(own))) {
-		snprintf(dir, sizeof(dir), "%s%s", mnt, strcmp(own, "/") ? own : "");
-		if (gives_memory(dir)) {
-			snprintf(h->parent, sizeof(h->parent), "%s", dir);
-			return 1;
-		}
+	if (!cgroup_dir("cgroup2", "", "/proc/self/cgroup", dir, sizeof(dir)) &&
+	    gives_memory(dir)) {
+		snprintf(h->parent, sizeof(h->parent), "%s", dir);
+		return 1;
 	}
 	if (!gives_memory(mnt))
 		return 0;
@@ -112,13 +140,8 @@ static int detect_v2(struct memcg_host *h)
 
 static int detect_v1(struct memcg_host *h)
 {
-	char mnt[1024], own[2048];
-
-	if (find_mount("cgroup", "memory", mnt, sizeof(mnt)) ||
-	    cgroup_of("/proc/self/cgroup", "memory", own, sizeof(own)))
-		return 0;
-	snprintf(h->parent, sizeof(h->parent), "%s%s", mnt, strcmp(own, "/") ? own : "");
-	return 1;
+	return !cgroup_dir("cgroup", "memory", "/proc/self/cgroup", h->parent,
+			   sizeof(h->parent));
 }
 
 void memcg_detect(struct memcg_host *h)
@@ -131,7 +154,8 @@ void memcg_detect(struct memcg_host *h)
 	else
 		snprintf(h->why, sizeof(h->why), "no memory cgroup: cgroup v2 without the "
 			 "memory controller for this process's children, and no cgroup v1 "
-			 "memory hierarchy (/proc/self/mountinfo)");
+			 "memory hierarchy that shows this process's cgroup "
+			 "(/proc/self/mountinfo, /proc/self/cgroup)");
 }
 
 int memcg_create(const struct memcg_host *h, const char *name, char *path, size_t len)
@@ -205,17 +229,13 @@ int memcg_stat_read(const char *path, enum memcg_version v, struct memcg_stat *s
 
 int memcg_of_pid(const struct memcg_host *h, pid_t pid, char *path, size_t len)
 {
-	char proc[64], mnt[1024], cg[2048];
+	char proc[64];
 	int v2 = h->version == MEMCG_V2;
 
 	if (h->version == MEMCG_NONE)
 		return -ENOENT;
 	snprintf(proc, sizeof(proc), "/proc/%d/cgroup", (int)pid);
-	if (find_mount(v2 ? "cgroup2" : "cgroup", v2 ? NULL : "memory", mnt, sizeof(mnt)) ||
-	    cgroup_of(proc, v2 ? "" : "memory", cg, sizeof(cg)))
-		return -ENOENT;
-	return (size_t)snprintf(path, len, "%s%s", mnt, strcmp(cg, "/") ? cg : "") >= len ?
-	       -ENAMETOOLONG : 0;
+	return cgroup_dir(v2 ? "cgroup2" : "cgroup", v2 ? "" : "memory", proc, path, len);
 }
 
 int memcg_others(const char *path, pid_t pid)

@@ -110,6 +110,24 @@ static void fake_tests(void)
 	tap_ok(memcg_others(path, 4242) == 1, "one more process there: it is not alone");
 	tap_ok(memcg_create(&h, "../x", path, sizeof(path)) == -EINVAL, "a name with a slash is refused");
 
+	/* a mount that shows only a subtree (mountinfo's ROOT), as in a container */
+	fake_file_put(root, "/proc/self/mountinfo",
+		      "34 30 0:31 /process_api /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n");
+	mkdirs("/sys/fs/cgroup/memory/abc");
+	memcg_detect(&h);
+	tap_ok(h.version == MEMCG_V1 && !strcmp(h.parent, "/sys/fs/cgroup/memory/abc"),
+	       "v1 mounted at /process_api: the cgroup's path below the mount's root (%s)",
+	       h.parent);
+	fake_file_put(root, "/proc/4242/cgroup", "4:memory:/process_api/abc/cvmbench-vm-1-0\n");
+	tap_ok(!memcg_of_pid(&h, 4242, path, sizeof(path)) &&
+	       !strcmp(path, "/sys/fs/cgroup/memory/abc/cvmbench-vm-1-0"),
+	       "and a process's cgroup likewise (%s)", path);
+	fake_file_put(root, "/proc/self/cgroup", "4:memory:/process_apiother/abc\n1:cpu:/\n0::/\n");
+	memcg_detect(&h);
+	tap_ok(h.version == MEMCG_NONE,
+	       "a cgroup outside what the mount shows: no memory cgroup (%s)", h.why);
+	fake_file_put(root, "/proc/self/cgroup", cgroup_v1);
+
 	/* v2: the memory controller for the children of this process's cgroup */
 	fake_file_put(root, "/proc/self/mountinfo", mountinfo_v2);
 	fake_file_put(root, "/proc/self/cgroup", "0::/user.slice/run\n");
@@ -251,7 +269,7 @@ int main(void)
 	if (!mkdtemp(root))
 		return 1;
 	setenv("CVMBENCH_SYSROOT", root, 1);
-	tap_plan(15);
+	tap_plan(18);
 	fake_tests();
 	kernel_tests();
 	nftw(root, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
