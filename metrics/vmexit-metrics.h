@@ -22,8 +22,13 @@
 #define VMEXIT_READ_NS      "counters_read_ns"
 /* kvm_exit counters each exit of a counted thread passes through */
 #define VMEXIT_PER_EXIT     "counters_per_exit"
-/* ns each kvm_exit of a counted thread costs it, measured (tpcount_cost_shape) */
+/*
+ * ns each kvm_exit of a counted thread costs it, measured (tpcount-shape.h):
+ * the median of paired rounds, and its interval
+ */
 #define VMEXIT_EVENT_NS     "counters_event_ns"
+#define VMEXIT_EVENT_NS_LO  "counters_event_ns_lo"
+#define VMEXIT_EVENT_NS_HI  "counters_event_ns_hi"
 #define VMEXIT_NOTE_COST    "counters_event_ns_skip"   /* why it was not measured */
 /* the cross-vendor classes, in the order of enum kvm_class (kvm-reasons.h) */
 #define VMEXIT_CLASSES(X) X("idle") X("io") X("mmio") X("msr") X("cpuid") \
@@ -60,6 +65,8 @@
 #define VMEXIT_TIME_EVENTS   "time_events_streamed"
 #define VMEXIT_TIME_LOST     "time_events_lost"
 #define VMEXIT_TIME_EVENT_NS "time_event_ns"
+#define VMEXIT_TIME_EVENT_NS_LO "time_event_ns_lo"
+#define VMEXIT_TIME_EVENT_NS_HI "time_event_ns_hi"
 #define VMEXIT_FLAG_TIME     "flag_vmexit_time_unknown"
 #define VMEXIT_NOTE_TIME     "time_why"
 #define VMEXIT_NOTE_TIME_INV "time_invocation_why"

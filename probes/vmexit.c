@@ -69,7 +69,7 @@
 #include "kvm-reasons.h"
 #include "proc-tasks.h"
 #include "procmem.h"
-#include "tpcount-cost.h"
+#include "tpcount-shape.h"
 #include "tpcount.h"
 #include "tracefs-find.h"
 #include "tracefs-host.h"
@@ -868,23 +868,31 @@ static int emit_notes(struct vx_priv *v, struct sink *sk)
  * (the cell window only: it takes ~30 ms, never between invocations) for
  * the method and the @per_exit counters kvm_exit's sources use.
  */
+/* A measured cost per event: its median and interval, as three metrics. */
+static int emit_shape_cost(struct sink *sk, const char *name, const char *lo, const char *hi,
+			   const struct tpcount_shape_cost *c)
+{
+	return sink_metric(sk, name, c->ns, "ns") ?: sink_metric(sk, lo, c->lo, "ns") ?:
+	       sink_metric(sk, hi, c->hi, "ns");
+}
+
 static int emit_event_cost(struct vx_priv *v, struct sink *sk, size_t per_exit)
 {
 	enum tpcount_method m = TPCOUNT_PERF_FILTER;
+	struct tpcount_shape_cost c;
 	char why[256];
-	double ns;
 	int k;
 
 	for (k = 0; k < v->nsrc; k++)
 		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
 			m = tpcount_method(v->src[k].tc);
-	if (tpcount_cost_shape(m, m == TPCOUNT_PERF_FILTER ? per_exit : 1, &ns, why,
+	if (tpcount_shape_cost(m, m == TPCOUNT_PERF_FILTER ? per_exit : 1, &c, why,
 			       sizeof(why)))
 		return sink_note(sk, VMEXIT_NOTE_COST, why);
 	for (k = 0; k < v->nsrc; k++)
 		if (!strcmp(v->src[k].event, VMEXIT_KVM_EXIT))
-			v->src[k].event_ns = ns;   /* the cell window's vmexit rows carry it */
-	return sink_metric(sk, VMEXIT_EVENT_NS, ns, "ns");
+			v->src[k].event_ns = c.ns; /* the cell window's vmexit rows carry it */
+	return emit_shape_cost(sk, VMEXIT_EVENT_NS, VMEXIT_EVENT_NS_LO, VMEXIT_EVENT_NS_HI, &c);
 }
 
 /* The probe's cost: counters open, counters each exit passes, read time. */
@@ -937,7 +945,7 @@ static int emit_time(struct vx_priv *v, struct sink *sk, int w)
 {
 	const struct vx_time_mark *a = &v->time.at[w][0], *b = &v->time.at[w][1];
 	char why[256], cwhy[256];
-	double ns;
+	struct tpcount_shape_cost c;
 	int ret = 0;
 
 	if (!v->time_on)
@@ -954,10 +962,11 @@ static int emit_time(struct vx_priv *v, struct sink *sk, int w)
 			snprintf(v->time_inv_why, sizeof(v->time_inv_why), "%s", why);
 		return ret;
 	}
-	if (tpcount_cost_shape(TPCOUNT_TRACE_STREAM, 1, &ns, cwhy, sizeof(cwhy)))
+	if (tpcount_shape_cost(TPCOUNT_TRACE_STREAM, 1, &c, cwhy, sizeof(cwhy)))
 		ret = sink_note(sk, VMEXIT_NOTE_TIME_COST, cwhy);
 	else
-		ret = sink_metric(sk, VMEXIT_TIME_EVENT_NS, ns, "ns");
+		ret = emit_shape_cost(sk, VMEXIT_TIME_EVENT_NS, VMEXIT_TIME_EVENT_NS_LO,
+				      VMEXIT_TIME_EVENT_NS_HI, &c);
 	ret = ret ?: why[0] ? sink_note(sk, VMEXIT_NOTE_TIME, why) : 0;
 	return ret ?: v->time_inv_why[0] ? sink_note(sk, VMEXIT_NOTE_TIME_INV,
 						     v->time_inv_why) : 0;

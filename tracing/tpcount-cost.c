@@ -15,10 +15,6 @@
 #include "tpcount-cost.h"
 
 #define MAX_REPS 15
-#define COST_CALLS 20000
-#define COST_REPS 5
-#define COST_VALUES 256
-#define CACHE 8
 
 static double now_ns(void)
 {
@@ -94,53 +90,5 @@ int tpcount_cost_event(const struct tpcount_spec *spec, unsigned int flags, long
 	tpcount_snap_free(&a);
 	tpcount_snap_free(&b);
 	tpcount_close(tc);
-	return ret;
-}
-
-
-/* Counters of this shape on this thread: @k values of `id`, getpid's first. */
-static int shape_cost(enum tpcount_method m, size_t k, double *ns, char *why, size_t whylen)
-{
-	static unsigned long long v[COST_VALUES + 1];
-	struct tpcount_spec spec = { "raw_syscalls", "sys_enter", "id", NULL, v, k, NULL };
-	/* bpf: as the vmexit probe counts (by process, "isa == N" as "id != 0", the rest) */
-	unsigned int flags = m == TPCOUNT_BPF ? TPCOUNT_TGID | TPCOUNT_REST :
-			     m == TPCOUNT_TRACE_STREAM ? TPCOUNT_STREAM : TPCOUNT_PERF_M;
-	double off, on = 0, rd = 0;
-	size_t i;
-	int ret;
-
-	if (k > COST_VALUES)
-		k = COST_VALUES;  /* a perf counter's cost grows linearly: a floor */
-	v[0] = SYS_getpid;
-	for (i = 1; i < k; i++)
-		v[i] = 1000 + i;  /* no system call has these */
-	spec.nvalues = k;
-	if (m == TPCOUNT_BPF) {
-		spec.extra = "id != 0";
-		spec.nvalues = k + 1;     /* the rest: its value is not used */
-	}
-	off = tpcount_cost_calls(COST_CALLS, COST_REPS, NULL, NULL, NULL, NULL);
-	ret = tpcount_cost_event(&spec, flags, m == TPCOUNT_TRACE_STREAM ? COST_CALLS / 8 :
-				 COST_CALLS, COST_REPS, &on, &rd, why, whylen);
-	*ns = on - off + rd;      /* a stream's reader pays its share too */
-	return ret;
-}
-
-int tpcount_cost_shape(enum tpcount_method m, size_t k, double *ns, char *why,
-		       size_t whylen)
-{
-	static struct { enum tpcount_method m; size_t k; double ns; } cache[CACHE];
-	static int ncache;
-	int i, ret;
-
-	for (i = 0; i < ncache; i++)
-		if (cache[i].m == m && cache[i].k == k) {
-			*ns = cache[i].ns;
-			return 0;
-		}
-	ret = shape_cost(m, k, ns, why, whylen);
-	if (!ret && ncache < CACHE)
-		cache[ncache].m = m, cache[ncache].k = k, cache[ncache++].ns = *ns;
 	return ret;
 }

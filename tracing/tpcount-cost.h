@@ -4,8 +4,9 @@
  * thread per event, measured on the calling thread with system calls,
  * whose count is known: getpid calls timed with no counter and with
  * counters on raw_syscalls:sys_enter, every count checked. Used by
- * `cvmbench calibrate cost` and by the vmexit probe, which stores the cost
- * of its own method and counters with its rows (docs/performance.md).
+ * `cvmbench calibrate cost` (through tpcount-abab.h) and by the vmexit
+ * probe (through tpcount-shape.h), which stores the cost of its own method
+ * and counters with its rows (docs/performance.md).
  */
 #ifndef CVMBENCH_TPCOUNT_COST_H
 #define CVMBENCH_TPCOUNT_COST_H
@@ -32,16 +33,5 @@ double tpcount_cost_calls(long calls, int reps, struct tpcount *tc, struct tpcou
  */
 int tpcount_cost_event(const struct tpcount_spec *spec, unsigned int flags, long calls,
 		       int reps, double *ns, double *rd_ns, char *why, size_t whylen);
-/**
- * tpcount_cost_shape() - the ns one event costs a thread counted by method
- * @m with @k values (perf-filter: @k counters, each event passes them all;
- * trace-stream: the reader's ns per event included; bpf: the vmexit
- * probe's program, by process, a condition and the rest counted too), measured now: 20000
- * getpid calls with and without such counters, median of 5 (about 30 ms),
- * kept for the rest of the process per method and @k. Returns 0, or
- * -errno with @why.
- */
-int tpcount_cost_shape(enum tpcount_method m, size_t k, double *ns, char *why,
-		       size_t whylen);
 
 #endif

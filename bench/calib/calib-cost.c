@@ -9,7 +9,7 @@
  * each event costs the reader) and the bpf method for 1, 40 and 200
  * values (and 40 the vmexit probe's way: by process, a condition, the
  * rest). Each way of counting takes @pairs counter-off / counter-on pairs
- * of rounds, interleaved with their order alternating (calib-abab.c); the
+ * of rounds, interleaved with their order alternating (tpcount-abab.c); the
  * cost per event is the median of the pairs' differences with its 95 %
  * order-statistic interval, "below the noise" when that contains 0.
  * Window cost: counters for K values on T sleeping threads, the median of
@@ -24,7 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "calib-abab.h"
+#include "tpcount-abab.h"
 #include "calib-cost.h"
 #include "clock.h"
 #include "tpcount-cost.h"
@@ -112,7 +112,7 @@ static const struct {
 
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
-static int variant_cost(long calls, int pairs, size_t v, struct calib_abab *r, char *why,
+static int variant_cost(long calls, int pairs, size_t v, struct tpcount_abab *r, char *why,
 			size_t whylen)
 {
 	static unsigned long long vals[MAX_VALUES];
@@ -134,7 +134,7 @@ static int variant_cost(long calls, int pairs, size_t v, struct calib_abab *r, c
 		}
 		spec.filters = filters;
 	}
-	return calib_abab_run(&spec, variants[v].flags, calls, pairs, r, why, whylen);
+	return tpcount_abab_run(&spec, variants[v].flags, calls, pairs, r, why, whylen);
 }
 
 struct sleeper {
@@ -251,7 +251,7 @@ static int print_windows(FILE *out, char *why, size_t whylen)
 }
 
 /* The cost per event with its interval, or that it cannot be told from 0. */
-static void print_event_cost(FILE *out, const struct calib_abab *r)
+static void print_event_cost(FILE *out, const struct tpcount_abab *r)
 {
 	const struct stats_paired *c = &r->cost;
 
@@ -269,7 +269,7 @@ static int print_variant(FILE *out, const struct calib_cost_opts *o, size_t v, c
 			 size_t whylen)
 {
 	int stream = !!(variants[v].flags & TPCOUNT_STREAM);
-	struct calib_abab r;
+	struct tpcount_abab r;
 	int ret;
 
 	if (stream && o->no_stream) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/tpcount-cost.c - the engine's measured cost per event
- * (tracing/tpcount-cost.c), which the vmexit probe stores with its rows:
- * a positive figure for 40 perf-filter counters and for the bpf method
+ * (tracing/tpcount-shape.c), which the vmexit probe stores with its rows:
+ * a positive figure whose paired interval excludes 0 for 40 perf-filter
+ * counters, a positive one within its interval for the bpf method
  * with 40 values, the bpf method the cheaper by far (the reason it is the
  * default: about 130 ns against 1.1 us here, docs/performance.md), and a
  * second call answered from the cache. Needs root (perf tracepoint
@@ -16,7 +17,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "tpcount-cost.h"
+#include "tpcount-shape.h"
 #include "tracefs-find.h"
 
 static void skip_rest(int n, const char *why)
@@ -29,7 +30,7 @@ int main(void)
 {
 	struct tracefs_place place;
 	char why[512] = "";
-	double perf = 0, bpf = 0, again = -1;
+	struct tpcount_shape_cost perf = { 0 }, bpf = { 0 }, again = { 0 };
 	int rp, rb;
 
 	tap_plan(4);
@@ -41,7 +42,7 @@ int main(void)
 		skip_rest(4, "tracefs is not mounted (a unit test does not mount it)");
 		return tap_done();
 	}
-	rp = tpcount_cost_shape(TPCOUNT_PERF_FILTER, 40, &perf, why, sizeof(why));
+	rp = tpcount_shape_cost(TPCOUNT_PERF_FILTER, 40, &perf, why, sizeof(why));
 	if (rp == -EACCES || rp == -EPERM || rp == -ENOSYS || rp == -ENODEV ||
 	    rp == -EOPNOTSUPP || rp == -ENOENT) {
 		skip_rest(4, why);    /* perf refused, or no raw_syscalls event */
@@ -50,8 +51,10 @@ int main(void)
 	if (rp)
 		tap_ok(0, "40 perf-filter counters: error %d (%s)", rp, why);
 	else
-		tap_ok(perf > 0, "40 perf-filter counters: %.0f ns per event", perf);
-	rb = tpcount_cost_shape(TPCOUNT_BPF, 40, &bpf, why, sizeof(why));
+		tap_ok(perf.resolved && perf.lo > 0,
+		       "40 perf-filter counters: %.0f ns per event, interval %.0f .. %.0f ns "
+		       "over %zu pairs excludes 0", perf.ns, perf.lo, perf.hi, perf.pairs);
+	rb = tpcount_shape_cost(TPCOUNT_BPF, 40, &bpf, why, sizeof(why));
 	if (rb == -EPERM || rb == -EACCES || rb == -ENOSYS || rb == -EOPNOTSUPP) {
 		skip_rest(3, why);    /* the kernel refuses the bpf program */
 		return tap_done();
@@ -59,10 +62,13 @@ int main(void)
 	if (rb)
 		tap_ok(0, "bpf, 40 values: error %d (%s)", rb, why);
 	else
-		tap_ok(bpf > 0, "bpf, 40 values: %.0f ns per event", bpf);
-	tap_ok(bpf * 2 < perf, "bpf costs less than half of 40 perf counters (%.0f, %.0f ns)",
-	       bpf, perf);
-	tpcount_cost_shape(TPCOUNT_BPF, 40, &again, why, sizeof(why));
-	tap_ok(again == bpf, "asked again: the figure measured, from the cache");
+		tap_ok(bpf.ns > 0 && bpf.lo <= bpf.ns && bpf.ns <= bpf.hi,
+		       "bpf, 40 values: %.0f ns per event, within its interval %.0f .. %.0f ns",
+		       bpf.ns, bpf.lo, bpf.hi);
+	tap_ok(bpf.ns * 2 < perf.ns, "bpf costs less than half of 40 perf counters (%.0f, %.0f ns)",
+	       bpf.ns, perf.ns);
+	tpcount_shape_cost(TPCOUNT_BPF, 40, &again, why, sizeof(why));
+	tap_ok(again.ns == bpf.ns && again.lo == bpf.lo && again.hi == bpf.hi,
+	       "asked again: the figures measured, from the cache");
 	return tap_done();
 }

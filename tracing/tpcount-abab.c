@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * calib-abab.c - interleaved counter-off / counter-on rounds (calib-abab.h).
+ * tpcount-abab.c - interleaved counter-off / counter-on rounds (tpcount-abab.h).
  * A round times only its getpid calls: opening, enabling, reading and
  * closing the counters, the count's check and all bookkeeping are outside
  * it (tpcount_cost_event with one repetition).
  */
 #include <errno.h>
 
-#include "calib-abab.h"
+#include "tpcount-abab.h"
 #include "stats.h"
 #include "tpcount-cost.h"
 
 struct rounds {
-	double on[CALIB_ABAB_MAX_PAIRS], off[CALIB_ABAB_MAX_PAIRS], rd[CALIB_ABAB_MAX_PAIRS];
+	double on[TPCOUNT_ABAB_MAX_PAIRS], off[TPCOUNT_ABAB_MAX_PAIRS], rd[TPCOUNT_ABAB_MAX_PAIRS];
 };
 
 /* ns per call of @calls getpid calls, no counter open. */
@@ -43,13 +43,13 @@ static double median_of(double *v, int n)
 	return stats_median(v, (size_t)n);
 }
 
-int calib_abab_run(const struct tpcount_spec *spec, unsigned int flags, long calls, int pairs,
-		   struct calib_abab *r, char *why, size_t whylen)
+int tpcount_abab_run(const struct tpcount_spec *spec, unsigned int flags, long calls, int pairs,
+		   struct tpcount_abab *r, char *why, size_t whylen)
 {
 	static struct rounds s;   /* 24 KB: not on the stack */
 	int ret;
 
-	if (pairs < 1 || pairs > CALIB_ABAB_MAX_PAIRS)
+	if (pairs < 1 || pairs > TPCOUNT_ABAB_MAX_PAIRS)
 		return -EINVAL;
 	ret = run_pairs(spec, flags, calls, pairs, &s, why, whylen);
 	if (ret)
