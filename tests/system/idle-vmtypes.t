@@ -12,12 +12,13 @@
 # (kept by a gnuplot wrapper on PATH) has one block per VM type (idle-policy)
 # and one line per (VM type, policy) (threads-sweep). A database of native
 # cells only, from before the vmexit table, draws as before: one block, the
-# labels and line titles without a VM type.
+# labels and line titles without a VM type. The configs of Table III, Fig. 6
+# and Fig. 5 in guests parse, and list names each cell it cannot run here.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=10
+N=12
 py=/usr/bin/python3
 plan $N
 tmp=$(mktemp -d)
@@ -125,3 +126,20 @@ plot threads-sweep "$old"
 got=$(grep -o '^"[^"]*"' "$tmp/keep/threads-sweep.dat" | tr '\n' ,)
 is "$got$(grep -c 'Threads sweep per idle policy' "$tmp/threads-sweep.svg")" '"hlt","poll",1' \
 	"an old database's threads sweep: one line per policy, titled as before"
+
+# the configs in guests: they parse, and each cell this host cannot run has its reason
+mkdir "$tmp/cfg"
+cp configs/idle-vm.ini configs/threads-sweep-vm.ini configs/vmexit-rate.ini "$tmp/cfg/"
+got=""
+for c in idle-vm threads-sweep-vm vmexit-rate; do
+	got+="$("$CVMBENCH" run "$tmp/cfg/$c.ini" --dry-run 2>/dev/null | grep -c "^$c-") "
+done
+is "$got" "6 16 28 " "idle-vm (2 policies x 3 types), threads-sweep-vm (4 x 2 x 2) and vmexit-rate (7 x 4) parse"
+got=$("$CVMBENCH" list --json --configs "$tmp/cfg" 2>/dev/null | $py -c 'import json, sys
+for e in json.load(sys.stdin)["experiments"]:
+    n = sum(r["cells"] for r in e["unsupported_reasons"])
+    print(e["name"], e["cells"], "ok" if n == e["cells_unsupported"] and
+          all(r["reason"] for r in e["unsupported_reasons"]) else "unexplained")')
+is "$got" "idle-vm.ini:idle-vm 6 ok
+threads-sweep-vm.ini:threads-sweep-vm 16 ok
+vmexit-rate.ini:vmexit-rate 28 ok" "list: every cell of the three runs here or is a skip with its reason"
