@@ -133,7 +133,7 @@ int fig_threads_sweep_data(struct figure_ctx *ctx)
 	int ret = idle_cells_load(ctx->h, ctx->run_id, &cells, &n);
 
 	for (i = 0; !ret && i < n; i++)
-		if (cells[i].threads > 0 && cells[i].idle_probes)
+		if (cells[i].threads > 0 && idle_cell_of_policy(&cells[i]))
 			cells[k++] = cells[i];
 	if (!ret && k)   /* qsort(NULL, 0, ...) is undefined (UBSan) */
 		qsort(cells, k, sizeof(*cells), by_line);
