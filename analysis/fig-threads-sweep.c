@@ -2,7 +2,8 @@
 /*
  * fig-threads-sweep.c - data of the threads-sweep figure: for each
  * workload, size, VM type (idle-cells.h) and idle policy of the run's idle
- * cells (warm cells with the idle or cpu probe and measured latency) that
+ * cells (warm cells with the idle or cpu probe, or VM exits under an idle
+ * policy they set, and measured latency) that
  * ran at two or more explicit thread counts, one line: a block (gnuplot
  * `index`) whose first row is its title (workload/size/policy, or the
  * policy alone; led by the VM type when the run has more than one) and the
