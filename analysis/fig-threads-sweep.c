@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * fig-threads-sweep.c - data of the threads-sweep figure: for each
- * workload, size and idle policy of the run's idle cells (warm cells
- * with the idle or cpu probe and measured latency) that ran at two or
- * more explicit thread counts, one block (gnuplot `index`) whose first
- * row is its title (workload/size/policy, or the policy alone) and the
+ * workload, size, VM type (idle-cells.h) and idle policy of the run's idle
+ * cells (warm cells with the idle or cpu probe, or VM exits under an idle
+ * policy they set, and measured latency) that
+ * ran at two or more explicit thread counts, one line: a block (gnuplot
+ * `index`) whose first row is its title (workload/size/policy, or the
+ * policy alone; led by the VM type when the run has more than one) and the
  * title in the halt panel (the same, with the source of the idle entries
  * when cells got them from different sources), then rows
  * threads, median, p25, p75 (ms), halt entries per call (NaN without the
  * idle probe's count), N (measured invocations). Cells with threads = 0
  * (as many as the vCPUs) are
  * left out: their count is the guest's, not the config's. Block colours
- * (by policy, idle_policy_rgb()) go in the variable `colours`; `havehalt`
+ * (by policy, idle_policy_rgb()) go in the variable `colours`, point
+ * types (by VM type: native 7, container 5, regular 9, model 11, sev-snp
+ * 13, tdx 15, another 3) in `points`; `havehalt`
  * says whether any block has halt entries, `haltsource` where they came
  * from (when one source), `haltnote` why none has.
  */
@@ -28,7 +32,7 @@
 static int same_line(const struct idle_cell *a, const struct idle_cell *b)
 {
 	return !strcmp(a->workload, b->workload) && !strcmp(a->size, b->size) &&
-	       !strcmp(a->idle, b->idle);
+	       !strcmp(a->vmtype, b->vmtype) && !strcmp(a->idle, b->idle);
 }
 
 static int by_line(const void *pa, const void *pb)
@@ -39,6 +43,10 @@ static int by_line(const void *pa, const void *pb)
 	if (!r)
 		r = strcmp(a->size, b->size);
 	if (!r)
+		r = a->vmrank - b->vmrank;
+	if (!r)
+		r = strcmp(a->vmtype, b->vmtype);
+	if (!r)
 		r = strcmp(a->idle, b->idle);
 	return r ? r : a->threads - b->threads;
 }
@@ -48,15 +56,13 @@ static int by_line(const void *pa, const void *pb)
  * title of the halt panel, with the entries' source when @mixed), rows.
  */
 static void write_block(struct figure_ctx *ctx, const struct idle_cell *v, size_t i,
-			size_t j, int many_wl, int mixed)
+			size_t j, int many_wl, int many_types, int mixed)
 {
-	char title[200], halt[280];
+	char title[240], halt[320];
 
-	if (many_wl)
-		snprintf(title, sizeof(title), "%s/%s/%s", v[i].workload, v[i].size,
-			 v[i].idle);
-	else
-		snprintf(title, sizeof(title), "%s", v[i].idle);
+	snprintf(title, sizeof(title), "%s%s%s%s%s%s%s", many_types ? v[i].vmtype : "",
+		 many_types ? " " : "", many_wl ? v[i].workload : "", many_wl ? "/" : "",
+		 many_wl ? v[i].size : "", many_wl ? "/" : "", v[i].idle);
 	snprintf(halt, sizeof(halt), "%s%s%.*s%s", title, mixed && v[i].source[0] ? " [" : "",
 		 mixed ? (int)strcspn(v[i].source, " ") : 0, v[i].source,
 		 mixed && v[i].source[0] ? "]" : "");
@@ -72,11 +78,19 @@ static void write_block(struct figure_ctx *ctx, const struct idle_cell *v, size_
 	fprintf(ctx->data, "\n\n");
 }
 
+/* The point type of VM type rank @rank (idle_cell.vmrank). */
+static int vmtype_point(int rank)
+{
+	static const int pt[] = { 7, 5, 9, 11, 13, 15, 3 };
+
+	return pt[rank >= 0 && rank < 7 ? rank : 6];
+}
+
 static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n)
 {
-	char colours[400] = "";
+	char colours[400] = "", points[200] = "";
 	size_t i, j, blocks = 0, maxt = 1, l, maxpts = 0;
-	int many_wl = 0, mixed = !idle_common_source(v, n);
+	int many_wl = 0, mixed = !idle_common_source(v, n), many_types = idle_vmtypes(v, n) > 1;
 
 	for (i = 1; i < n; i++)
 		many_wl |= strcmp(v[i].workload, v[0].workload) ||
@@ -86,11 +100,14 @@ static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n
 			;
 		if (j - i < 2)
 			continue;
-		write_block(ctx, v, i, j, many_wl, mixed);
+		write_block(ctx, v, i, j, many_wl, many_types, mixed);
 		maxpts = j - i > maxpts ? j - i : maxpts;
 		l = strlen(colours);
 		snprintf(colours + l, sizeof(colours) - l, "%s#%06x", blocks ? " " : "",
 			 idle_policy_rgb(v[i].idle));
+		l = strlen(points);
+		snprintf(points + l, sizeof(points) - l, "%s%d", blocks ? " " : "",
+			 vmtype_point(v[i].vmrank));
 		blocks++;
 		maxt = (size_t)v[j - 1].threads > maxt ? (size_t)v[j - 1].threads : maxt;
 	}
@@ -98,6 +115,8 @@ static size_t write_blocks(struct figure_ctx *ctx, struct idle_cell *v, size_t n
 	figure_var_int(ctx, "maxthreads", (long long)maxt);
 	figure_var_int(ctx, "maxpts", (long long)maxpts);
 	figure_var_str(ctx, "colours", colours);
+	figure_var_str(ctx, "points", points);
+	figure_var_int(ctx, "nvmtypes", idle_vmtypes(v, n));
 	figure_var_int(ctx, "run", ctx->run_id);
 	idle_halt_vars(ctx, v, n);
 	return blocks;
@@ -115,7 +134,7 @@ int fig_threads_sweep_data(struct figure_ctx *ctx)
 	int ret = idle_cells_load(ctx->h, ctx->run_id, &cells, &n);
 
 	for (i = 0; !ret && i < n; i++)
-		if (cells[i].threads > 0 && cells[i].idle_probes)
+		if (cells[i].threads > 0 && idle_cell_of_policy(&cells[i]))
 			cells[k++] = cells[i];
 	if (!ret && k)   /* qsort(NULL, 0, ...) is undefined (UBSan) */
 		qsort(cells, k, sizeof(*cells), by_line);
@@ -130,6 +149,6 @@ int fig_threads_sweep_data(struct figure_ctx *ctx)
 }
 
 const struct figure figure_threads_sweep = {
-	"threads-sweep", "Fig. 6: latency against worker threads, per guest idle policy",
+	"threads-sweep", "Fig. 6: latency against worker threads, per VM type and guest idle policy",
 	"threads-sweep.gp", fig_threads_sweep_data, 0,
 };

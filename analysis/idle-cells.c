@@ -2,8 +2,9 @@
 /*
  * idle-cells.c - per-cell idle-policy numbers of a run, read from the
  * results database: the cell's `idle` key (cell_param; "default" for runs
- * before the key existed), its measured latencies (quantiles by
- * lib/stats.c), and the cell-level metrics of the idle probe
+ * before the key existed), its VM type (idle-cells.h), its measured
+ * latencies (quantiles by lib/stats.c), its host-side VM exits
+ * (idle-exits.c), and the cell-level metrics of the idle probe
  * (halt_entries_per_invocation, idle_entries) and the cpu probe (burnt,
  * burnt_pct), and where the idle entries came from (cell_param
  * idle.entries_source). Also the study-layout tables built from them.
@@ -17,13 +18,26 @@
 #include <sqlite3.h>
 
 #include "analysis.h"
+#include "cell-series.h"
 #include "cpu-metrics.h"
 #include "figures.h"
 #include "idle-cells.h"
+#include "idle-exits.h"
 #include "idle-metrics.h"
 #include "stats.h"
 
+/* The VM type of a cell (idle-cells.h), from the columns of sql_cells' inner query. */
+#define IDLE_VMTYPE \
+	"CASE WHEN ownvm THEN (CASE conf WHEN 'none' THEN 'regular' ELSE conf END) " \
+	"WHEN conf <> 'none' THEN conf WHEN hv = 'yes' THEN 'regular' " \
+	"WHEN backend = 'native' THEN 'native' ELSE 'container' END"
+
+#define IDLE_VMRANK \
+	"CASE vt WHEN 'native' THEN 0 WHEN 'container' THEN 1 WHEN 'regular' THEN 2 " \
+	"WHEN 'model' THEN 3 WHEN 'sev-snp' THEN 4 WHEN 'tdx' THEN 5 ELSE 6 END"
+
 static const char sql_cells[] =
+	"SELECT *, " IDLE_VMRANK " FROM (SELECT *, " IDLE_VMTYPE " AS vt FROM ("
 	"SELECT c.id, c.workload, c.size, coalesce(p.value, 'default'), c.experiment, "
 	"c.threads, "
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
@@ -35,12 +49,16 @@ static const char sql_cells[] =
 	"(SELECT value FROM metric m WHERE m.cell_id = c.id AND m.invocation_id IS NULL "
 	" AND m.probe = '" CPU_PROBE "' AND m.name = '" CPU_BURNT "'), c.probes, "
 	"(SELECT value FROM cell_param s WHERE s.cell_id = c.id AND "
-	" s.key = '" IDLE_PROBE "." IDLE_NOTE_SOURCE "') "
+	" s.key = '" IDLE_PROBE "." IDLE_NOTE_SOURCE "'), "
+	CELL_SERIES_CONF " AS conf, c.backend AS backend, "
+	"(c.backend = 'qemu' OR " CELL_SERIES_PARAM("qemu.accel") " IS NOT NULL) AS ownvm, "
+	"(SELECT value FROM environment e WHERE e.run_id = c.run_id AND "
+	" e.key = 'hypervisor.present') AS hv, c.repeat_index AS rep, p.value AS pv "
 	"FROM cell c LEFT JOIN cell_param p ON p.cell_id = c.id AND p.key = 'idle' "
-	"WHERE c.run_id = ?1 AND c.mode = 'warm' "
-	"ORDER BY c.workload, c.size, c.threads, "
-	"CASE coalesce(p.value, 'default') WHEN 'default' THEN 0 WHEN 'hlt' THEN 1 "
-	"WHEN 'poll' THEN 3 ELSE 2 END, p.value, c.repeat_index, c.id";
+	"WHERE c.run_id = ?1 AND c.mode = 'warm')) "
+	"ORDER BY 2, 3, 6, 20, "
+	"CASE coalesce(pv, 'default') WHEN 'default' THEN 0 WHEN 'hlt' THEN 1 "
+	"WHEN 'poll' THEN 3 ELSE 2 END, pv, rep, 1";
 
 static const char sql_lat[] =
 	"SELECT latency_ns / 1e6 FROM invocation WHERE cell_id = ?1 AND "
@@ -123,6 +141,8 @@ static void read_cell(sqlite3_stmt *st, struct idle_cell *c)
 	probes = (const char *)sqlite3_column_text(st, 10);
 	c->idle_probes = probe_listed(probes, IDLE_PROBE) || probe_listed(probes, CPU_PROBE);
 	col_text(c->source, sizeof(c->source), st, 11);
+	col_text(c->vmtype, sizeof(c->vmtype), st, 18);
+	c->vmrank = sqlite3_column_int(st, 19);
 	c->source[strcspn(c->source, "(")] = '\0';     /* its name, not the detail */
 	while (*c->source && c->source[strlen(c->source) - 1] == ' ')
 		c->source[strlen(c->source) - 1] = '\0';
@@ -142,6 +162,7 @@ int idle_cells_load(sqlite3 *h, int64_t run_id, struct idle_cell **out, size_t *
 		ret = load_latency(h, &c);
 		if (ret || !c.n)
 			continue;
+		ret = idle_exits_load(h, &c);
 		c.idle_per_inv /= (double)c.n;
 		nv = realloc(v, (*n + 1) * sizeof(*v));
 		if (!nv) {
@@ -154,6 +175,24 @@ int idle_cells_load(sqlite3 *h, int64_t run_id, struct idle_cell **out, size_t *
 	sqlite3_finalize(st);
 	*out = v;
 	return ret;
+}
+
+int idle_cell_of_policy(const struct idle_cell *c)
+{
+	return c->idle_probes || (!isnan(c->exits) && strcmp(c->idle, "default"));
+}
+
+int idle_vmtypes(const struct idle_cell *v, size_t n)
+{
+	size_t i, j;
+	int k = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && strcmp(v[j].vmtype, v[i].vmtype); j++)
+			;
+		k += j == i;
+	}
+	return k;
 }
 
 const char *idle_common_source(const struct idle_cell *v, size_t n)

@@ -3,12 +3,16 @@
  * idle-tables.c - the study-layout tables of a run as JSON rows of text,
  * for `cvmbench show --table NAME` and the report:
  *
- *   idle-policy  one row per warm cell with the idle or cpu probe: workload,
- *                size, threads, policy, calls, average and median latency
- *                (ms), halt entries and
- *                idle entries per invocation (idle probe), CPU burnt (cpu
- *                probe, % of the vCPUs' time, POLL time included) - the
- *                layout of the study's Table III plus the polling cost.
+ *   idle-policy  one row per warm cell with the idle or cpu probe (or VM
+ *                exits under an idle policy it set): workload, size,
+ *                threads, VM type (idle-cells.h), policy, calls, average
+ *                and median latency (ms), halt entries and idle entries
+ *                per invocation (idle probe, in the guest), CPU burnt (cpu
+ *                probe, % of the vCPUs' time, POLL time included), and
+ *                the host's VM exits of the cell window (vmexit probe,
+ *                idle-exits.c): all, HLT (idle class), HLT's share of them
+ *                and of their handling time - the layout of the study's
+ *                Table III plus the polling cost.
  *   exitcost     one row per cell with the exitcost probe: median and p99
  *                of cpuid, the futex ping-pong and the 50 us sleep (us).
  */
@@ -49,9 +53,17 @@ static cJSON *table_new(const char *name, const char *title, const char *note,
 	return t;
 }
 
+/* Exits as a count: whole numbers, "-" when not counted. */
+static void count(char *buf, size_t len, double v)
+{
+	num(buf, len, v, "%.0f");
+}
+
+#define POLICY_COLS 15
+
 static void policy_row(cJSON *rows, const struct idle_cell *c)
 {
-	char b[7][32];
+	char b[11][32];
 
 	if (c->threads)
 		snprintf(b[0], 32, "%d", c->threads);
@@ -63,19 +75,31 @@ static void policy_row(cJSON *rows, const struct idle_cell *c)
 	num(b[4], 32, c->halt_per_inv, "%.1f");
 	num(b[5], 32, c->idle_per_inv, "%.1f");
 	num(b[6], 32, c->burnt_pct, "%.0f %%");
+	count(b[7], 32, c->exits);
+	count(b[8], 32, c->hlt_exits);
+	num(b[9], 32, c->hlt_pct, "%.1f %%");
+	num(b[10], 32, c->hlt_time_pct, "%.1f %%");
 	{
-		const char *row[10] = { c->workload, c->size, b[0], c->idle, b[1],
-					b[2], b[3], b[4], b[5], b[6] };
+		const char *row[POLICY_COLS] = { c->workload, c->size, b[0], c->vmtype,
+			c->idle, b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10] };
 
-		cJSON_AddItemToArray(rows, cJSON_CreateStringArray(row, 10));
+		cJSON_AddItemToArray(rows, cJSON_CreateStringArray(row, POLICY_COLS));
 	}
+}
+
+/* A row of the table: the idle or cpu probe saw it, or the host counted its exits. */
+static int policy_shown(const struct idle_cell *c)
+{
+	return !isnan(c->halt_per_inv) || !isnan(c->burnt_pct) ||
+	       (!isnan(c->exits) && idle_cell_of_policy(c));
 }
 
 static cJSON *policy_table(sqlite3 *h, int64_t run_id)
 {
-	static const char *const head[] = { "workload", "size", "threads", "policy",
-		"n", "avg latency ms", "median ms", "halt entries / call",
-		"idle entries / call", "CPU burnt" };
+	static const char *const head[POLICY_COLS] = { "workload", "size", "threads",
+		"VM type", "policy", "n", "avg latency ms", "median ms",
+		"halt entries / call", "idle entries / call", "CPU burnt", "VM exits",
+		"HLT exits", "HLT % of exits", "HLT % of exit time" };
 	struct idle_cell *cells = NULL;
 	size_t n = 0, i;
 	cJSON *t;
@@ -84,13 +108,17 @@ static cJSON *policy_table(sqlite3 *h, int64_t run_id)
 		free(cells);
 		return NULL;
 	}
-	t = table_new("idle-policy", "Idle policy (the study's Table III layout)",
-		      "Halt entries are the guest-side count of HLT exits under the hlt "
-		      "policy. CPU burnt: busy plus POLL-state time, in % of the vCPUs' "
-		      "time during the cell (polling burns the vCPU while it waits).",
-		      head, 10);
-	for (i = 0; i < n; i++)   /* the cells the idle or cpu probe saw */
-		if (!isnan(cells[i].halt_per_inv) || !isnan(cells[i].burnt_pct))
+	t = table_new("idle-policy", "Idle policy per VM type (the study's Table III layout)",
+		      "Halt entries: the guest's own count (idle probe) of its halt-state "
+		      "entries per call, each a HLT exit under the hlt policy in a VM. CPU "
+		      "burnt: busy plus POLL-state time, in % of the vCPUs' time during the "
+		      "cell. VM exits: the host's kvm_exit count of the cell window (vmexit "
+		      "probe, warm-up calls included); HLT exits: its idle class (HLT, "
+		      "idle-halt, MWAIT); HLT % of exit time: their share of exit-handling "
+		      "time (vmexit-time = on). '-': not measured (`show --table vmexit` "
+		      "says why).", head, POLICY_COLS);
+	for (i = 0; i < n; i++)
+		if (policy_shown(&cells[i]))
 			policy_row(cJSON_GetObjectItem(t, "rows"), &cells[i]);
 	if (!cJSON_GetArraySize(cJSON_GetObjectItem(t, "rows"))) {
 		cJSON_Delete(t);

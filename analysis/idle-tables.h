@@ -18,7 +18,8 @@ struct cJSON;
 /**
  * idle_tables_json() - the tables for @run_id, as an array of
  * { "name", "title", "note", "head": [...], "rows": [[...], ...] }:
- * "idle-policy" (policy, avg latency, idle entries, CPU burnt) and
+ * "idle-policy" (VM type, policy, latency, halt and idle entries, CPU
+ * burnt, the host's VM exits and HLT's share of them) and
  * "exitcost" (median and p99 per micro-benchmark). Tables with no row are
  * left out. NULL on error.
  */

@@ -1,10 +1,11 @@
-# threads-sweep.gp - latency against worker threads, one line per idle
-# policy (and workload), as the study's Fig. 6; halt entries per call on
-# the right.
+# threads-sweep.gp - latency against worker threads, one line per VM type
+# and idle policy (and workload), as the study's Fig. 6; halt entries per
+# call on the right. Colour: the policy; point type: the VM type.
 #
 # Run by `cvmbench plot threads-sweep` (analysis/plot.c), which sets:
 #   datafile, outfile, term, nblocks, maxthreads, colours (space-separated,
-#   one per block), run, havehalt (0|1), haltnote (why no halt entries),
+#   one per block), points (point types, one per block), nvmtypes, run,
+#   havehalt (0|1), haltnote (why no halt entries),
 #   haltsource (where the entries came from, when one source for all),
 #   maxpts (the most points of a line: below three they are not joined)
 # Threads are integers: ticked only at the counts measured (xtic(1)).
@@ -31,12 +32,13 @@ set border 3
 set yrange [0:*]
 set key top left noenhanced
 
-set multiplot layout 1,2 title sprintf("Threads sweep per idle policy, run %d", run)
+set multiplot layout 1,2 title sprintf("Threads sweep per %sidle policy, run %d", \
+	nvmtypes > 1 ? 'VM type and ' : '', run)
 set title "latency (median, 25-75 %)\nN = measured invocations per point"
 set ylabel 'latency (ms)'
 if (maxpts < 3) { set style data yerrorbars } else { set style data yerrorlines }
 plot for [i = 0:nblocks - 1] datafile index i using 1:2:3:4:xtic(1) \
-	lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(1), \
+	lw 2 pt int(word(points, i + 1)) lc rgb word(colours, i + 1) title columnheader(1), \
      for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('N=%d', int($6))) \
 	with labels offset char 2.5, char 0.6 font ',8' notitle
 set title 'halt-state entries per call'.(haltsource ne '' ? "\nfrom ".haltsource : '') \
@@ -45,7 +47,8 @@ set ylabel 'entries per call'
 if (havehalt) {
 	if (maxpts < 3) { set style data points } else { set style data linespoints }
 	plot for [i = 0:nblocks - 1] datafile index i using 1:5:xtic(1) \
-		lw 2 pt 7 lc rgb word(colours, i + 1) title columnheader(2)
+		lw 2 pt int(word(points, i + 1)) lc rgb word(colours, i + 1) \
+		title columnheader(2)
 } else {
 	set label 1 haltnote at graph 0.5, 0.5 center noenhanced
 	set yrange [0:1]
