@@ -108,10 +108,13 @@ static void timer_unloaded(struct sim *s, uint32_t i)
 	timer_push(s, i, load_at + p->ka);
 }
 
-/* Run every timer due at or before @t; the clock is then @t. */
+/*
+ * Run every timer due before @t; the clock is then @t. An instance whose
+ * keep-alive ends exactly at @t still serves an arrival at @t.
+ */
 void sim_advance(struct sim *s, double t)
 {
-	while (s->ntm && s->tm[0].when <= t) {
+	while (s->ntm && s->tm[0].when < t) {
 		struct timer e = timer_pop(s);
 
 		if (e.gen != s->in[e.inst].gen)
