@@ -3,7 +3,7 @@
 """tests/layering.t - the rules between the parts of cvmbench (docs/internals.md).
 
 Every `#include "x.h"` of every .c and .h under lib/, journal/, tracing/,
-metrics/, bench/, probes/, workloads/, analysis/ and tests/ is resolved to its
+metrics/, bench/, probes/, workloads/, analysis/, planner/ and tests/ is resolved to its
 file by name (every header name is unique in the tree, which is checked too).
 Each part (PARTS) has one rule, one TAP test: what it may include (ALLOW);
 the few includes against it that stay are EXCEPTIONS, each with its reason,
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 SOURCE_DIRS = ("lib", "journal", "tracing", "metrics", "bench", "probes", "workloads",
-               "analysis", "tests")
+               "analysis", "planner", "tests")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 # The parts (docs/internals.md), lowest first. A file belongs to the part of
@@ -33,7 +33,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 PARTS = ("lib", "journal", "tracing", "metrics", "workloads", "bench", "probes",
          "bench/env", "bench/store", "bench/agent", "bench/knobs", "bench/backends",
          "bench/config", "bench/calib", "bench/run", "bench/cluster", "bench/cmd",
-         "analysis", "tests")
+         "analysis", "planner", "tests")
 
 # The store: the only part that includes <sqlite3.h> outside analysis/.
 STORE = ("bench/store/*.c", "bench/store/*.h")
@@ -121,6 +121,11 @@ ALLOW = {
                  ("bench/store/db.h", "bench/cmd/command.h", "bench/cmd/opts.h"),
                  "analysis reads the database (db.h opens it read-only), the metric "
                  "names and lib/; its subcommands register through command.h and opts.h"),
+    "planner": (("lib", "metrics", "bench"),
+                ("bench/store/db.h", "bench/cmd/command.h", "bench/cmd/opts.h"),
+                "the capacity planner is analysis-side: it reads the database (db.h), "
+                "the metric names and lib/, never a run's internals; its subcommands "
+                "register through command.h and opts.h"),
     "tests": (PARTS, (), "tests may reach anything they test"),
 }
 

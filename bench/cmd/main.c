@@ -33,6 +33,9 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "paired overheads (CVM vs regular) with confidence intervals" },
 	{ "merge", cmd_merge, "merge databases of several machines into one" },
 	{ "slurm", cmd_slurm, "an sbatch array script of a config in shards, merged (--submit)" },
+	{ "plan", cmd_plan, "warm-pool capacity: a trace through keep-alive policies "
+	  "(docs/capacity.md)" },
+	{ "trace", cmd_trace, "write a seeded synthetic invocation trace (Azure 2019 format)" },
 	{ "qemu-argv", cmd_qemu_argv, "the QEMU command line of a qemu cell, without running it" },
 };
 

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim-feed.c - traces into simulators (sim-feed.h). A minute's arrivals
+ * are sorted by a bucket sort (as many buckets as arrivals, a few per
+ * bucket, insertion-sorted): linear time, so the feed keeps up with the
+ * simulator.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim-feed.h"
+#include "stats-rng.h"
+
+struct arrival {
+	double t, exec;
+	uint32_t fn;
+};
+
+struct minute_buf {
+	struct arrival *a, *sorted;
+	uint32_t *start;
+	size_t cap, capb;
+};
+
+static int buf_room(struct minute_buf *b, size_t n, size_t nb)
+{
+	if (n > b->cap) {
+		free(b->a);
+		free(b->sorted);
+		b->a = malloc(n * sizeof(*b->a));
+		b->sorted = malloc(n * sizeof(*b->sorted));
+		b->cap = n;
+	}
+	if (nb + 1 > b->capb) {
+		free(b->start);
+		b->start = malloc((nb + 1) * sizeof(*b->start));
+		b->capb = nb + 1;
+	}
+	return b->a && b->sorted && b->start ? 0 : -ENOMEM;
+}
+
+/* Sort @n arrivals of the minute starting at @t0 into b->sorted. */
+static void bucket_sort(struct minute_buf *b, size_t n, size_t nb, double t0)
+{
+	double scale = (double)nb / 60.0;
+	size_t i, k;
+
+	memset(b->start, 0, (nb + 1) * sizeof(*b->start));
+	for (i = 0; i < n; i++) {
+		k = (size_t)((b->a[i].t - t0) * scale);
+		b->start[(k < nb ? k : nb - 1) + 1]++;
+	}
+	for (k = 0; k < nb; k++)
+		b->start[k + 1] += b->start[k];
+	for (i = 0; i < n; i++) {
+		k = (size_t)((b->a[i].t - t0) * scale);
+		b->sorted[b->start[k < nb ? k : nb - 1]++] = b->a[i];
+	}
+	for (i = 1; i < n; i++) {          /* nearly sorted: insertion sort finishes it */
+		struct arrival x = b->sorted[i];
+
+		for (k = i; k && b->sorted[k - 1].t > x.t; k--)
+			b->sorted[k] = b->sorted[k - 1];
+		b->sorted[k] = x;
+	}
+}
+
+/* The arrivals of minute @m of every function into b->a; their number. */
+static size_t minute_arrivals(const struct trace19 *t, struct minute_buf *b, unsigned m,
+			      enum sim_spread spread, struct stats_rng *r)
+{
+	double t0 = 60.0 * m;
+	size_t f, n = 0;
+	unsigned k, c;
+
+	for (f = 0; f < t->fns.n; f++) {
+		c = t->counts[f * t->minutes + m];
+		for (k = 0; k < c; k++, n++) {
+			b->a[n].fn = (uint32_t)f;
+			b->a[n].t = t0 + 60.0 * (spread == SPREAD_UNIFORM ? (k + 0.5) / c
+						 : stats_rng_uniform(r));
+			b->a[n].exec = t->exec_ms ? trace19_exec_draw(t, f, stats_rng_uniform(r)) : 0;
+		}
+	}
+	return n;
+}
+
+static size_t max_minute(const struct trace19 *t)
+{
+	size_t f, best = 1;
+	unsigned m;
+
+	for (m = 0; m < t->minutes; m++) {
+		size_t n = 0;
+
+		for (f = 0; f < t->fns.n; f++)
+			n += t->counts[f * t->minutes + m];
+		best = n > best ? n : best;
+	}
+	return best;
+}
+
+int sim_feed19(const struct trace19 *t, struct sim *const *sims, size_t nsim,
+	       enum sim_spread spread, uint64_t seed)
+{
+	struct minute_buf b = { 0 };
+	struct stats_rng r;
+	size_t most = max_minute(t), nb = 1, n, i, j;
+	unsigned m;
+	int ret;
+
+	while (nb < most)
+		nb <<= 1;
+	stats_rng_seed(&r, seed);
+	ret = buf_room(&b, most, nb);
+	for (m = 0; !ret && m < t->minutes; m++) {
+		n = minute_arrivals(t, &b, m, spread, &r);
+		bucket_sort(&b, n, nb, 60.0 * m);
+		for (j = 0; j < nsim; j++)
+			for (i = 0; i < n; i++)
+				sim_arrive(sims[j], b.sorted[i].fn, b.sorted[i].t, b.sorted[i].exec);
+	}
+	free(b.a);
+	free(b.sorted);
+	free(b.start);
+	return ret;
+}
+
+struct feed21 {
+	struct sim *const *sims;
+	size_t nsim;
+};
+
+static int arrive21(void *ctx, uint32_t fn, double start, double duration)
+{
+	const struct feed21 *f = ctx;
+	size_t j;
+
+	for (j = 0; j < f->nsim; j++)
+		sim_arrive(f->sims[j], fn, start, duration);
+	return 0;
+}
+
+int sim_feed21(struct trace21 *t, struct sim *const *sims, size_t nsim)
+{
+	struct feed21 f = { sims, nsim };
+
+	return trace21_replay(t, arrive21, &f);
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim.c - the warm-pool simulator's core (sim.h): instances, the timer heap
+ * and the memory integral. An instance has one live timer at most: when a
+ * warm hit pushes its end later, the old timer fires, finds the new end and
+ * is pushed again - so a busy function costs no heap work per invocation
+ * (the reason the fixed-TTL case runs at tens of millions a second).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim-local.h"
+
+void mem_add(struct sim *s, double delta)
+{
+	s->mem_s += s->mem * (s->now - s->mem_t);
+	s->mem_t = s->now;
+	s->mem += delta;
+	if (s->mem > s->peak)
+		s->peak = s->mem;
+}
+
+int timer_push(struct sim *s, uint32_t i, double when)
+{
+	struct timer e = { when, i, ++s->in[i].gen };
+	size_t k;
+
+	s->in[i].timer_at = when;
+	if (isinf(when))
+		return 0;
+	if (s->ntm == s->captm) {
+		size_t cap = s->captm ? 2 * s->captm : 1024;
+		struct timer *p = realloc(s->tm, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->tm = p;
+		s->captm = cap;
+	}
+	for (k = s->ntm++; k && s->tm[(k - 1) / 2].when > when; k = (k - 1) / 2)
+		s->tm[k] = s->tm[(k - 1) / 2];
+	s->tm[k] = e;
+	return 0;
+}
+
+static struct timer timer_pop(struct sim *s)
+{
+	struct timer top = s->tm[0], last = s->tm[--s->ntm];
+	size_t k = 0, c;
+
+	while ((c = 2 * k + 1) < s->ntm) {
+		if (c + 1 < s->ntm && s->tm[c + 1].when < s->tm[c].when)
+			c++;
+		if (s->tm[c].when >= last.when)
+			break;
+		s->tm[k] = s->tm[c];
+		k = c;
+	}
+	if (s->ntm)
+		s->tm[k] = last;
+	return top;
+}
+
+/* A loaded instance's timer: still busy, unload for the pre-warm gap, or go. */
+static void timer_loaded(struct sim *s, uint32_t i)
+{
+	struct inst *p = &s->in[i];
+	double end = p->busy_until, load_at = end + p->pw;
+
+	if (s->now < end) {
+		timer_push(s, i, end);
+	} else if (p->pw > 0 && s->now < load_at) {
+		mem_add(s, -s->plat.mem[p->fn]);
+		if (s->o.policy.budget > 0)
+			lru_unlink(s, i);
+		s->nloaded--;
+		p->state = INST_UNLOADED;
+		timer_push(s, i, load_at);
+	} else if (s->now < load_at + p->ka) {
+		timer_push(s, i, load_at + p->ka);
+	} else {
+		inst_release(s, i);
+	}
+}
+
+/* An unloaded instance's timer: pre-warm it (if the budget has room) or let it go. */
+static void timer_unloaded(struct sim *s, uint32_t i)
+{
+	struct inst *p = &s->in[i];
+	double load_at = p->busy_until + p->pw, m = s->plat.mem[p->fn];
+
+	if (s->now < load_at) {
+		timer_push(s, i, load_at);
+		return;
+	}
+	if (s->now >= load_at + p->ka ||
+	    (s->o.policy.budget > 0 && s->mem + m > s->o.policy.budget && sim_make_room(s, m))) {
+		inst_release(s, i);
+		return;
+	}
+	mem_add(s, m);
+	p->state = INST_LOADED;
+	s->nloaded++;
+	if (s->o.policy.budget > 0)
+		lru_append(s, i);
+	timer_push(s, i, load_at + p->ka);
+}
+
+/*
+ * Run every timer due before @t; the clock is then @t. An instance whose
+ * keep-alive ends exactly at @t still serves an arrival at @t.
+ */
+void sim_advance(struct sim *s, double t)
+{
+	while (s->ntm && s->tm[0].when < t) {
+		struct timer e = timer_pop(s);
+
+		if (e.gen != s->in[e.inst].gen)
+			continue;             /* replaced by a later push */
+		s->now = e.when;
+		s->in[e.inst].timer_at = INFINITY;
+		if (s->in[e.inst].state == INST_LOADED)
+			timer_loaded(s, e.inst);
+		else
+			timer_unloaded(s, e.inst);
+	}
+	s->now = t;
+}
+
+static double draw(struct sim *s, const struct sim_dist *d)
+{
+	return d->n == 1 ? d->v[0] : d->v[stats_rng_below(&s->rng, d->n)];
+}
+
+/* A new instance of @f, loaded; NIL when out of memory. */
+static uint32_t inst_new(struct sim *s, uint32_t f)
+{
+	uint32_t i = s->freelist;
+	struct inst *p;
+
+	if (i != NIL) {
+		s->freelist = s->in[i].fnext;
+	} else {
+		if (s->nin == s->capin) {
+			uint32_t cap = s->capin ? 2 * s->capin : 1024;
+			struct inst *n = realloc(s->in, cap * sizeof(*n));
+
+			if (!n)
+				return NIL;
+			s->in = n;
+			s->capin = cap;
+		}
+		i = s->nin++;
+		s->in[i].gen = s->in[i].pgen = 0;
+	}
+	p = &s->in[i];
+	p->fn = f;
+	p->state = INST_UNLOADED;
+	p->timer_at = INFINITY;
+	p->prev = p->next = NIL;
+	p->fnext = s->fn[f].first;
+	s->fn[f].first = i;
+	s->fn[f].ninst++;
+	s->created++;
+	return i;
+}
+
+/* Load @i (new or unloaded) for a cold start; its memory is already free. */
+static void inst_load(struct sim *s, uint32_t i)
+{
+	s->in[i].state = INST_LOADED;
+	s->nloaded++;
+	mem_add(s, s->plat.mem[s->in[i].fn]);
+	if (s->o.policy.budget > 0)
+		lru_append(s, i);
+}
+
+/* An idle loaded instance of @f (or NIL), and an unloaded one in *@unl. */
+static uint32_t find_idle(const struct sim *s, uint32_t f, double t, uint32_t *unl)
+{
+	uint32_t i;
+
+	*unl = NIL;
+	for (i = s->fn[f].first; i != NIL; i = s->in[i].fnext) {
+		if (s->in[i].state == INST_LOADED && s->in[i].busy_until <= t)
+			return i;
+		if (s->in[i].state == INST_UNLOADED && *unl == NIL)
+			*unl = i;
+	}
+	return NIL;
+}
+
+/* A cold start of @f: an instance to load, or NIL (dropped: no room). */
+static uint32_t cold_start(struct sim *s, uint32_t f, uint32_t unl)
+{
+	double m = s->plat.mem[f];
+
+	if (s->o.policy.budget > 0 && s->mem + m > s->o.policy.budget && sim_make_room(s, m))
+		return NIL;
+	if (unl == NIL)
+		unl = inst_new(s, f);
+	if (unl != NIL)
+		inst_load(s, unl);
+	return unl;
+}
+
+/* After serving: the instance's window, its place in the eviction orders, its timer. */
+static void served(struct sim *s, uint32_t i, double end)
+{
+	struct inst *p = &s->in[i];
+	const struct fnst *F = &s->fn[p->fn];
+	double next;
+
+	p->busy_until = end;
+	p->pw = F->pw;
+	p->ka = F->ka;
+	if (s->o.policy.budget > 0) {
+		lru_unlink(s, i);
+		lru_append(s, i);
+		if (s->o.policy.kind == POLICY_GDSF) {
+			p->prio = s->clock + (double)F->freq * s->cost[p->fn] /
+				(s->plat.mem[p->fn] / 1073741824.0);
+			prio_push(s, i);
+		}
+	}
+	next = p->pw > 0 ? end : end + p->ka;
+	if (next < p->timer_at)
+		timer_push(s, i, next);
+}
+
+void sim_arrive(struct sim *s, uint32_t f, double t, double exec)
+{
+	uint32_t i, unl;
+	double lat;
+
+	sim_advance(s, t);
+	s->inv++;
+	if (!s->seen[f]) {
+		s->seen[f] = 1;
+		s->nseen++;
+	}
+	i = find_idle(s, f, t, &unl);
+	sim_window(s, f, t);
+	s->fn[f].freq++;
+	if (i != NIL) {
+		lat = draw(s, &s->plat.warm[f]) + exec;
+	} else {
+		i = cold_start(s, f, unl);
+		if (i == NIL) {
+			s->dropped++;
+			return;
+		}
+		s->cold++;
+		lat = draw(s, &s->plat.cold[f]) + exec;
+	}
+	s->busy_s += s->plat.mem[f] * lat;
+	lat_hist_add(&s->lat, lat);
+	s->fn[f].last_end = t + lat;
+	served(s, i, t + lat);
+}
