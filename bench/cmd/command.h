@@ -20,6 +20,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_slurm(int argc, char **argv);
+int cmd_study(int argc, char **argv);
 /* bench/backends/qemu/cmd-guest.c */
 int cmd_guest(int argc, char **argv);
 /* bench/backends/qemu/cmd-qemu-argv.c */
