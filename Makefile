@@ -73,6 +73,8 @@ LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm
 	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
+# the study end to end: three studies (one killed) and four reports, ~25 s
+LONG_TESTS += tests/system/study.t
 CHECK_TESTS := $(filter-out $(LONG_TESTS),$(sort $(wildcard tests/workloads/*.t tests/system/*.t)))
 # every workload test once against the sanitizer cvmfn (compilers.t builds its
 # own clang cvmfn, so it is left out); the long ones in check-long

@@ -72,13 +72,14 @@ static void env_group(FILE *f, const struct report_ops *ops, const cJSON *env,
 
 /**
  * report_env() - write the Environment section for the facts @env
- * ([{key, value, source}]), grouped and foldable (see the top of this file).
+ * ([{key, value, source}]) of the run @rid (< 0: the one run of the report,
+ * report_heading()), grouped and foldable (see the top of this file).
  */
-void report_env(FILE *f, const struct report_ops *ops, const cJSON *env)
+void report_env(FILE *f, const struct report_ops *ops, const cJSON *env, long long rid)
 {
 	size_t g;
 
-	ops->heading(f, 2, "environment", "Environment");
+	report_heading(f, ops, rid, "environment", "Environment");
 	if (!cJSON_GetArraySize(env)) {
 		ops->para(f, "No environment facts were recorded for this run.");
 		return;

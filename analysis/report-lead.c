@@ -6,6 +6,9 @@
  * cells), the fidelity flags raised, the headline numbers of each
  * experiment (report-summary.c: fastest and slowest cell, median with its
  * 95 % interval and the coverage it achieves, N), then the contents.
+ * For a report of several runs: a row per run (its config, host, time,
+ * status), then the same across them, each cell and experiment named with
+ * its run.
  */
 #include <math.h>
 #include <stdio.h>
@@ -167,9 +170,9 @@ static void lead_contents(FILE *f, const struct report_ops *ops,
 	for (i = 0; i < n && k < 64; i++) {
 		if (!figs[i].drawn)
 			continue;
-		snprintf(idbuf[k], sizeof(idbuf[k]), "fig-%s", figs[i].fig->name);
+		snprintf(idbuf[k], sizeof(idbuf[k]), "fig-%s", report_fig_file(&figs[i]));
 		fid[k] = idbuf[k];
-		ftext[k++] = figs[i].fig->name;
+		ftext[k++] = report_fig_file(&figs[i]);
 	}
 	if (k)
 		ops->toc(f, fid, ftext, k);
@@ -195,4 +198,101 @@ void report_lead(FILE *f, const struct report_ops *ops, const cJSON *run,
 	}
 	lead_experiments(f, ops, run);
 	lead_contents(f, ops, figs, n);
+}
+
+/* A row per run of a report of several runs: what ran where, and how it ended. */
+static void lead_runs(FILE *f, const struct report_ops *ops, const cJSON *chosen)
+{
+	static const char *const head[] = { "run", "config", "host", "started", "ended",
+		"cvmbench", "status" };
+	const cJSON *run;
+	char b[NUM];
+
+	ops->table_begin(f, head, 7);
+	cJSON_ArrayForEach(run, chosen) {
+		const char *row[] = { summary_fmt(run, "id", "%.0f", b, NUM),
+			summary_str(run, "config_path", "(no config file)"),
+			summary_str(run, "hostname", "-"), summary_str(run, "started_at", "-"),
+			summary_str(run, "ended_at", "(not ended)"), summary_str(run, "version", "-"),
+			summary_str(run, "status_text", "-") };
+		ops->table_row(f, row, 7);
+	}
+	ops->table_end(f);
+}
+
+/* Copies of the members @name of each run, their member @label prefixed "run R: ". */
+static void gather(cJSON *into, const cJSON *chosen, const char *name, const char *label)
+{
+	const cJSON *run, *o;
+	char b[512];
+	cJSON *c;
+
+	cJSON_ArrayForEach(run, chosen) {
+		cJSON_ArrayForEach(o, cJSON_GetObjectItem(run, name)) {
+			c = cJSON_Duplicate(o, 1);
+			if (!c)
+				continue;
+			snprintf(b, sizeof(b), "run %.0f: %s", summary_num(run, "id"),
+				 summary_str(o, label, "(run)"));
+			cJSON_DeleteItemFromObject(c, label);
+			cJSON_AddStringToObject(c, label, b);
+			cJSON_AddItemToArray(into, c);
+		}
+	}
+}
+
+static void lead_runs_contents(FILE *f, const struct report_ops *ops, const cJSON *chosen)
+{
+	const char *ids[66], *texts[66];
+	char idbuf[64][NUM], textbuf[64][NUM];
+	const cJSON *run;
+	int k = 1, r = 0;
+
+	ids[0] = "figures";
+	texts[0] = "Figures";
+	cJSON_ArrayForEach(run, chosen) {
+		if (r == 64)
+			break;
+		snprintf(idbuf[r], NUM, "run-%.0f", summary_num(run, "id"));
+		snprintf(textbuf[r], NUM, "Run %.0f", summary_num(run, "id"));
+		ids[k] = idbuf[r];
+		texts[k++] = textbuf[r++];
+	}
+	ids[k] = "runs";
+	texts[k++] = "Runs";
+	ops->heading(f, 2, "contents", "Contents");
+	ops->toc(f, ids, texts, k);
+}
+
+/**
+ * report_lead_runs() - the summary and contents of a report of the runs
+ * @chosen (an array of summary_build()'s "run" objects), whose figures
+ * are @figs: a row per run naming its config, then why cells were skipped
+ * or failed and the experiments' headline numbers across the runs.
+ */
+void report_lead_runs(FILE *f, const struct report_ops *ops, const cJSON *chosen,
+		      const struct report_fig *figs, size_t n)
+{
+	cJSON *all = cJSON_CreateObject();
+	char b[128];
+	size_t i, drawn = 0;
+
+	for (i = 0; i < n; i++)
+		drawn += figs[i].drawn;
+	ops->heading(f, 2, "summary", "Summary");
+	snprintf(b, sizeof(b), "%d runs, %zu figure%s drawn.", cJSON_GetArraySize(chosen),
+		 drawn, drawn == 1 ? "" : "s");
+	ops->para(f, b);
+	lead_runs(f, ops, chosen);
+	if (all && cJSON_AddArrayToObject(all, "skips") && cJSON_AddArrayToObject(all, "errors") &&
+	    cJSON_AddArrayToObject(all, "experiments")) {
+		gather(cJSON_GetObjectItem(all, "skips"), chosen, "skips", "cell_key");
+		gather(cJSON_GetObjectItem(all, "errors"), chosen, "errors", "cell_key");
+		gather(cJSON_GetObjectItem(all, "experiments"), chosen, "experiments",
+		       "experiment");
+		lead_why(f, ops, all);
+		lead_experiments(f, ops, all);
+	}
+	cJSON_Delete(all);
+	lead_runs_contents(f, ops, chosen);
 }

@@ -11,6 +11,11 @@
  * the run's command line and configuration and its environment, grouped
  * (report-env.c). Content comes from summary_build(), plus "experiments"
  * (report-summary.c) and "tables" (idle-tables.c) added by cmd-report.c.
+ * A report of several runs (`report --run all`) has one summary naming
+ * each run and its config, every figure drawn for any of them (labelled
+ * with its run; those drawn for none, with each run's reason), then a
+ * section per run with its cells, tables, flags, skips, errors,
+ * configuration and environment, and last the runs of the database.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +31,33 @@
 #include "summary.h"
 
 #define NUM 32                    /* room for one formatted number */
+
+/**
+ * report_fig_file() - the name of @rf's files, without .png or .svg:
+ * rf->file, or the figure's name when that is empty (a one-run report).
+ */
+const char *report_fig_file(const struct report_fig *rf)
+{
+	return rf->file[0] ? rf->file : rf->fig->name;
+}
+
+/**
+ * report_heading() - a section heading of the run @rid: level 2 with the
+ * anchor @id in a one-run report (@rid < 0); level 3 with the anchor
+ * "@id-rRID" inside the run's own section of a report of several runs.
+ */
+void report_heading(FILE *f, const struct report_ops *ops, long long rid, const char *id,
+		    const char *title)
+{
+	char anchor[80];
+
+	if (rid < 0) {
+		ops->heading(f, 2, id, title);
+		return;
+	}
+	snprintf(anchor, sizeof(anchor), "%s-r%lld", id, rid);
+	ops->heading(f, 3, anchor, title);
+}
 
 static void rep_runs(FILE *f, const struct report_ops *ops, const cJSON *runs)
 {
@@ -52,7 +84,7 @@ static void rep_runs(FILE *f, const struct report_ops *ops, const cJSON *runs)
 	ops->table_end(f);
 }
 
-static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run)
+static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run, long long rid)
 {
 	static const char *const head[] = { "field", "value" };
 	static const char *const fields[][2] = {
@@ -64,7 +96,7 @@ static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run)
 	size_t i;
 
 	snprintf(title, sizeof(title), "Run %.0f", summary_num(run, "id"));
-	ops->heading(f, 2, "run", title);
+	report_heading(f, ops, rid, "run", rid < 0 ? title : "Command line and configuration");
 	ops->table_begin(f, head, 2);
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		const char *row[] = { fields[i][1], summary_str(run, fields[i][0], "-") };
@@ -72,7 +104,8 @@ static void rep_run(FILE *f, const struct report_ops *ops, const cJSON *run)
 		ops->table_row(f, row, 2);
 	}
 	ops->table_end(f);
-	ops->heading(f, 3, "config", "Configuration");
+	if (rid < 0)
+		ops->heading(f, 3, "config", "Configuration");
 	ops->fold_begin(f, summary_str(run, "config_path", "configuration"), 0);
 	ops->pre(f, summary_str(run, "config_text", "(not recorded)"));
 	ops->fold_end(f);
@@ -157,14 +190,14 @@ static void rep_cell(FILE *f, const struct report_ops *ops, const cJSON *c,
 	ops->table_row(f, row, 16);
 }
 
-static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
+static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run, long long rid)
 {
 	static const char *const head[] = { "cell", "workload", "size", "backend",
 		"threads", "mode", "status", "n", "failed", "median ms",
 		"95 % CI of median", "p25 ms", "p75 ms", "p99 ms", "fn median ms", "flags" };
 	const cJSON *c, *cells = cJSON_GetObjectItem(run, "cells");
 
-	ops->heading(f, 2, "cells", "Cells");
+	report_heading(f, ops, rid, "cells", "Cells");
 	ops->para(f, "Latency is the harness round trip of the measured, successful "
 		  "invocations; fn is the function's own time inside cvmfn. "
 		  "The CI of the median is distribution-free (order statistics), with "
@@ -176,7 +209,7 @@ static void rep_cells(FILE *f, const struct report_ops *ops, const cJSON *run)
 }
 
 /* The study tables of the run (analysis/idle-tables.c): title, note, rows. */
-static void rep_tables(FILE *f, const struct report_ops *ops, const cJSON *run)
+static void rep_tables(FILE *f, const struct report_ops *ops, const cJSON *run, long long rid)
 {
 	const char *head[IDLE_TABLE_MAXCOLS], *row[IDLE_TABLE_MAXCOLS];
 	const cJSON *t, *h, *r, *c;
@@ -188,7 +221,7 @@ static void rep_tables(FILE *f, const struct report_ops *ops, const cJSON *run)
 		n = n > IDLE_TABLE_MAXCOLS ? IDLE_TABLE_MAXCOLS : n;
 		for (i = 0; i < n; i++)
 			head[i] = cJSON_GetArrayItem(h, i)->valuestring;
-		ops->heading(f, 2, NULL, summary_str(t, "title", "-"));
+		ops->heading(f, rid < 0 ? 2 : 3, NULL, summary_str(t, "title", "-"));
 		ops->para(f, summary_str(t, "note", ""));
 		ops->table_begin(f, head, n);
 		cJSON_ArrayForEach(r, cJSON_GetObjectItem(t, "rows")) {
@@ -202,41 +235,72 @@ static void rep_tables(FILE *f, const struct report_ops *ops, const cJSON *run)
 	}
 }
 
-static void rep_figures(FILE *f, const struct report_ops *ops,
-			const struct report_fig *figs, size_t n)
+/* Whether the figure of @figs[i] was drawn for any run of the report. */
+static int drawn_any(const struct report_fig *figs, size_t n, size_t i)
 {
-	static const char *const head[] = { "figure", "why it was not drawn" };
-	size_t i, missing = 0;
+	size_t k;
 
-	char id[80];
+	for (k = 0; k < n; k++)
+		if (figs[k].fig == figs[i].fig && figs[k].drawn)
+			return 1;
+	return 0;
+}
 
-	ops->heading(f, 2, "figures", "Figures");
-	for (i = 0; i < n; i++) {
-		if (figs[i].drawn) {
-			snprintf(id, sizeof(id), "fig-%s", figs[i].fig->name);
-			ops->heading(f, 3, id, figs[i].fig->name);
-			ops->image(f, figs[i].fig->name, figs[i].fig->description,
-				   figs[i].source);
-		} else {
-			missing++;
-		}
-	}
-	if (!missing)
-		return;
+/*
+ * The figures not drawn, and why: in a report of several runs (@multi)
+ * those drawn for none of them, a row per run with that run's reason.
+ */
+static void rep_not_drawn(FILE *f, const struct report_ops *ops,
+			  const struct report_fig *figs, size_t n, int multi)
+{
+	static const char *const head[] = { "figure", "run", "why it was not drawn" };
+	static const char *const head1[] = { "figure", "why it was not drawn" };
+	char rid[NUM];
+	size_t i;
+
 	ops->heading(f, 3, "not-drawn", "Figures not drawn");
-	ops->table_begin(f, head, 2);
+	if (multi)
+		ops->para(f, "Each figure drawn for none of the runs, with each run's reason.");
+	ops->table_begin(f, multi ? head : head1, multi ? 3 : 2);
 	for (i = 0; i < n; i++) {
-		const char *row[] = { figs[i].fig->name, figs[i].why };
+		const char *row[] = { figs[i].fig->name, rid, figs[i].why };
+		const char *row1[] = { figs[i].fig->name, figs[i].why };
 
-		if (!figs[i].drawn)
-			ops->table_row(f, row, 2);
+		if (figs[i].drawn || (multi && drawn_any(figs, n, i)))
+			continue;
+		snprintf(rid, sizeof(rid), "%lld", figs[i].run_id);
+		ops->table_row(f, multi ? row : row1, multi ? 3 : 2);
 	}
 	ops->table_end(f);
 }
 
-/* A row of the Errors table for each figure that failed to draw. */
+static void rep_figures(FILE *f, const struct report_ops *ops,
+			const struct report_fig *figs, size_t n, int multi)
+{
+	char id[128], title[128];
+	size_t i, missing = 0;
+
+	ops->heading(f, 2, "figures", "Figures");
+	for (i = 0; i < n; i++) {
+		if (!figs[i].drawn) {
+			missing += !multi || !drawn_any(figs, n, i);
+			continue;
+		}
+		snprintf(id, sizeof(id), "fig-%s", report_fig_file(&figs[i]));
+		if (multi)
+			snprintf(title, sizeof(title), "%s (run %lld)", figs[i].fig->name,
+				 figs[i].run_id);
+		ops->heading(f, 3, id, multi ? title : figs[i].fig->name);
+		ops->image(f, report_fig_file(&figs[i]), figs[i].fig->description,
+			   figs[i].source);
+	}
+	if (missing)
+		rep_not_drawn(f, ops, figs, n, multi);
+}
+
+/* A row of the Errors table for each figure of run @rid (< 0: any) that failed to draw. */
 static size_t rep_figure_errors(FILE *f, const struct report_ops *ops,
-				const struct report_fig *figs, size_t n, int write)
+				const struct report_fig *figs, size_t n, long long rid, int write)
 {
 	char src[96];
 	size_t i, k = 0;
@@ -244,7 +308,7 @@ static size_t rep_figure_errors(FILE *f, const struct report_ops *ops,
 	for (i = 0; i < n; i++) {
 		const char *row[] = { "(report)", "-", src, figs[i].why };
 
-		if (!figs[i].failed)
+		if (!figs[i].failed || (rid >= 0 && figs[i].run_id != rid))
 			continue;
 		k++;
 		snprintf(src, sizeof(src), "figure %s", figs[i].fig->name);
@@ -254,8 +318,8 @@ static size_t rep_figure_errors(FILE *f, const struct report_ops *ops,
 	return k;
 }
 
-static void rep_skips_errors(FILE *f, const struct report_ops *ops,
-			     const cJSON *run, const struct report_fig *figs, size_t n)
+static void rep_skips_errors(FILE *f, const struct report_ops *ops, const cJSON *run,
+			     const struct report_fig *figs, size_t n, long long rid)
 {
 	static const char *const skip_cols[] = { "cell_key", "probe", "reason" };
 	static const char *const skip_head[] = { "cell", "probe", "reason" };
@@ -267,29 +331,75 @@ static void rep_skips_errors(FILE *f, const struct report_ops *ops,
 	const cJSON *errors = cJSON_GetObjectItem(run, "errors");
 	const cJSON *flags = cJSON_GetObjectItem(run, "flags");
 
-	ops->heading(f, 2, "flags", "Fidelity flags");
+	report_heading(f, ops, rid, "flags", "Fidelity flags");
 	if (!cJSON_GetArraySize(flags))
 		ops->para(f, "No check flagged a measurement.");
 	else
 		rep_rows(f, ops, flags, flag_cols, flag_head, 4, 1);
-	ops->heading(f, 2, "skips", "Skips");
+	report_heading(f, ops, rid, "skips", "Skips");
 	if (!cJSON_GetArraySize(skips))
 		ops->para(f, "Nothing was skipped.");
 	else
 		rep_rows(f, ops, skips, skip_cols, skip_head, 3, 1);
-	ops->heading(f, 2, "errors", "Errors");
-	if (!cJSON_GetArraySize(errors) && !rep_figure_errors(f, ops, figs, n, 0)) {
+	report_heading(f, ops, rid, "errors", "Errors");
+	if (!cJSON_GetArraySize(errors) && !rep_figure_errors(f, ops, figs, n, rid, 0)) {
 		ops->para(f, "No errors.");
 		return;
 	}
 	rep_rows(f, ops, errors, err_cols, err_head, 4, 0);
-	rep_figure_errors(f, ops, figs, n, 1);
+	rep_figure_errors(f, ops, figs, n, rid, 1);
 	ops->table_end(f);
 }
 
+/* A report of one run: its summary, figures, cells, tables, skips, then the runs. */
+static void rep_body_one(FILE *f, const struct report_ops *ops, const cJSON *top,
+			 const struct report_fig *figs, size_t n)
+{
+	const cJSON *run = cJSON_GetObjectItem(top, "run");
+
+	report_lead(f, ops, run, figs, n);
+	rep_figures(f, ops, figs, n, 0);
+	rep_cells(f, ops, run, -1);
+	rep_tables(f, ops, run, -1);
+	rep_skips_errors(f, ops, run, figs, n, -1);
+	rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));
+	rep_run(f, ops, run, -1);
+	report_env(f, ops, cJSON_GetObjectItem(run, "environment"), -1);
+}
+
+/*
+ * A report of several runs (@top's "chosen"): one summary naming each run
+ * and its config, every figure of every run, then a section per run.
+ */
+static void rep_body_runs(FILE *f, const struct report_ops *ops, const cJSON *top,
+			  const struct report_fig *figs, size_t n)
+{
+	const cJSON *chosen = cJSON_GetObjectItem(top, "chosen"), *run;
+	char id[NUM], title[512];
+	long long rid;
+
+	report_lead_runs(f, ops, chosen, figs, n);
+	rep_figures(f, ops, figs, n, 1);
+	cJSON_ArrayForEach(run, chosen) {
+		rid = (long long)summary_num(run, "id");
+		snprintf(id, sizeof(id), "run-%lld", rid);
+		snprintf(title, sizeof(title), "Run %lld: %s (%s)", rid,
+			 summary_str(run, "config_path", "(no config file)"),
+			 summary_str(run, "status_text", "-"));
+		ops->heading(f, 2, id, title);
+		rep_cells(f, ops, run, rid);
+		rep_tables(f, ops, run, rid);
+		rep_skips_errors(f, ops, run, figs, n, rid);
+		rep_run(f, ops, run, rid);
+		report_env(f, ops, cJSON_GetObjectItem(run, "environment"), rid);
+	}
+	rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));
+}
+
 /**
- * report_write() - write the report page for @top (from summary_build())
- * and the figures @figs to the file @name of @dir with the backend @ops,
+ * report_write() - write the report page for @top (from summary_build();
+ * with "chosen", an array of the runs' "run" objects, a report of several
+ * runs) and the figures @figs to the file @name of @dir with the backend @ops,
  * under a temporary name renamed into place (out-file.h). Returns 0,
  * -EPERM when @name may not be written (a symlink) or -EIO (reported).
  */
@@ -305,15 +415,10 @@ int report_write(const struct out_dir *dir, const char *name, const struct repor
 		return ret == -EPERM ? ret : -EIO;
 	f = o.f;
 	ops->begin(f, "cvmbench report");
-	if (cJSON_IsObject(run)) {
-		report_lead(f, ops, run, figs, n);
-		rep_figures(f, ops, figs, n);
-		rep_cells(f, ops, run);
-		rep_tables(f, ops, run);
-		rep_skips_errors(f, ops, run, figs, n);
-		rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));
-		rep_run(f, ops, run);
-		report_env(f, ops, cJSON_GetObjectItem(run, "environment"));
+	if (cJSON_IsArray(cJSON_GetObjectItem(top, "chosen"))) {
+		rep_body_runs(f, ops, top, figs, n);
+	} else if (cJSON_IsObject(run)) {
+		rep_body_one(f, ops, top, figs, n);
 	} else {
 		ops->para(f, "The database holds no run.");
 		rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));

@@ -18,6 +18,8 @@ struct out_dir;
 /* One figure of the registry and what became of it. */
 struct report_fig {
 	const struct figure *fig;
+	long long run_id;         /* the run it was drawn for */
+	char file[96];            /* its files FILE.png, FILE.svg; "": the figure's name */
 	int drawn;                /* NAME.png and NAME.svg are in the directory */
 	int failed;               /* not drawn for an error (an Errors row), not for want of data */
 	char why[768];            /* why not, when not drawn */
@@ -47,9 +49,14 @@ struct report_ops {
 extern const struct report_ops report_md_ops;
 extern const struct report_ops report_html_ops;
 
+const char *report_fig_file(const struct report_fig *rf);
+void report_heading(FILE *f, const struct report_ops *ops, long long rid, const char *id,
+		    const char *title);
 void report_lead(FILE *f, const struct report_ops *ops, const struct cJSON *run,
 		 const struct report_fig *figs, size_t n);
-void report_env(FILE *f, const struct report_ops *ops, const struct cJSON *env);
+void report_lead_runs(FILE *f, const struct report_ops *ops, const struct cJSON *chosen,
+		      const struct report_fig *figs, size_t n);
+void report_env(FILE *f, const struct report_ops *ops, const struct cJSON *env, long long rid);
 int report_write(const struct out_dir *dir, const char *name, const struct report_ops *ops,
 		 const struct cJSON *top, const struct report_fig *figs, size_t n);
 

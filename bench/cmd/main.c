@@ -19,6 +19,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "run the cells of an experiment config into a database" },
+	{ "study", cmd_study, "run a named set of configs into one database (resumable), "
+	  "then one report of them all (docs/artifact.md)" },
 	{ "list", cmd_list, "workloads, probes and experiments, and what is supported here" },
 	{ "env", cmd_env, "what this machine offers (CPU, hypervisor, CVM, cpuidle, KSM, ...)" },
 	{ "show", cmd_show, "runs, cells, skips and errors of a database" },
