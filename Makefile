@@ -190,7 +190,8 @@ AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-gu
 	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c lib/*.c tracing/*.c)) \
 	$(sort $(wildcard journal/*.c))
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/agent-obj/%.o) $(B)/agent-obj/version.o
-AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread
+AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread \
+	-DCVMBENCH_GUEST_AGENT
 
 AGENT_STUBS := $(if $(FN_STATIC),$(B)/workloads/nodl.o $(B)/workloads/nonss.o)
 
