@@ -117,9 +117,7 @@ static uint64_t stat_events(int fd)
 	return sum;
 }
 
-#endif
 
-#ifdef HAVE_TRACEFS
 static void trace_count(const struct idle_trace *t, uint64_t *per_cpu)
 {
 	int i;
@@ -128,7 +126,8 @@ static void trace_count(const struct idle_trace *t, uint64_t *per_cpu)
 		per_cpu[i] = stat_events(t->stat_fd[i]);
 }
 
-static void trace_close(struct idle_trace *t)
+/* Close the instance's per-CPU stats files. */
+static void close_stat_fds(struct idle_trace *t)
 {
 	int i;
 
@@ -137,6 +136,14 @@ static void trace_close(struct idle_trace *t)
 			close(t->stat_fd[i]);
 	free(t->stat_fd);
 	t->stat_fd = NULL;
+}
+#endif
+
+#ifdef HAVE_TRACEFS
+static void trace_close(struct idle_trace *t)
+{
+
+	close_stat_fds(t);
 	if (t->inst) {
 		if (!tracefs_instance_destroy(t->inst) && journal_forget(t->journal_id))
 			pr_warn("journal %s: cannot close a tracefs instance's entry",
@@ -223,23 +230,10 @@ fail:
  * with plain file writes under the tracefs the agent mounted. Nothing is
  * journalled: the instance lives and dies with the guest.
  */
-static void trace_count(const struct idle_trace *t, uint64_t *per_cpu)
-{
-	int i;
-
-	for (i = 0; t->ok && i < t->ncpus; i++)
-		per_cpu[i] = stat_events(t->stat_fd[i]);
-}
-
 static void trace_close(struct idle_trace *t)
 {
-	int i;
 
-	for (i = 0; t->stat_fd && i < t->ncpus; i++)
-		if (t->stat_fd[i] >= 0)
-			close(t->stat_fd[i]);
-	free(t->stat_fd);
-	t->stat_fd = NULL;
+	close_stat_fds(t);
 	if (t->dir[0])
 		rmdir(t->dir);
 	t->dir[0] = '\0';
