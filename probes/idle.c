@@ -142,7 +142,6 @@ static void close_stat_fds(struct idle_trace *t)
 #ifdef HAVE_TRACEFS
 static void trace_close(struct idle_trace *t)
 {
-
 	close_stat_fds(t);
 	if (t->inst) {
 		if (!tracefs_instance_destroy(t->inst) && journal_forget(t->journal_id))
@@ -232,7 +231,6 @@ fail:
  */
 static void trace_close(struct idle_trace *t)
 {
-
 	close_stat_fds(t);
 	if (t->dir[0])
 		rmdir(t->dir);
