@@ -70,7 +70,8 @@ LONG_TESTS += tests/workloads/compilers.t
 # real TCG guests booted (one guest image, built once in build/test-cache)
 LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm-robust.t \
 	tests/system/qemu.t tests/system/qemu-agent.t tests/system/qemu-keys.t \
-	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t
+	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t \
+	tests/system/guest-idle.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
 # the study end to end: three studies (one killed) and four reports, ~25 s
@@ -192,7 +193,8 @@ AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-gu
 	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c lib/*.c tracing/*.c)) \
 	$(sort $(wildcard journal/*.c))
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/agent-obj/%.o) $(B)/agent-obj/version.o
-AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread
+AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread \
+	-DCVMBENCH_GUEST_AGENT
 
 AGENT_STUBS := $(if $(FN_STATIC),$(B)/workloads/nodl.o $(B)/workloads/nonss.o)
 

@@ -36,7 +36,11 @@
 	X("wait", wait, char, [32], KEY_NAME, 1, 0, 0, NULL, "hybrid:200", \
 	  config_check_wait, "how idle workers wait: spin, block, hybrid[:US]") \
 	X("idle", idle, char, [32], KEY_NAME, 1, 0, 0, NULL, "default", config_check_idle, \
-	  "guest idle policy: default, hlt, poll, spin, haltpoll:NANOSECONDS") \
+	  "idle policy where the function runs (qemu: in each guest): default, hlt, poll, " \
+	  "spin, haltpoll:NANOSECONDS") \
+	X("host-idle", host_idle, char, [32], KEY_NAME, 1, 0, 0, NULL, "default", \
+	  config_check_host_idle, "the host's own idle policy (values as idle); native, " \
+	  "runc, crun: the host is where the function runs, so as idle") \
 	X("mode", mode, char, [8], KEY_ENUM, 1, 0, 0, "warm|cold", "warm", NULL, \
 	  "warm: one serving instance; cold: a new instance per call") \
 	X("instances", instances, int, , KEY_INT, 1, 1, 256, NULL, "1", NULL, \

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef HAVE_TRACEFS
@@ -57,15 +58,24 @@ struct idle_trace {
 	struct tracefs_instance *inst;
 #endif
 	long journal_id;
+	char dir[PATH_MAX];       /* the guest agent's instance (no libtracefs) */
 	int *stat_fd;             /* per_cpu/cpuN/stats of the instance */
 	int ncpus;
 	int ok;
 	char why[200];            /* why there is no count */
 };
 
+/* where the guest's agent mounts tracefs (agent-init.c) */
+#define GUEST_TRACEFS "/sys/kernel/tracing"
+/* power:cpu_idle entries (not the exit event, state 4294967295) */
+#define FILTER_ENTRIES "state != 4294967295"
+/* entries of a halting state: state 0 is cpu_idle_poll's (idle=poll) or POLL */
+#define FILTER_HALTS "state != 0 && state != 4294967295"
+
 struct idle_window {
 	struct cpuidle_sample a, b;
 	uint64_t *trace_a, *trace_b;      /* per CPU of the cpuidle set */
+	uint64_t *halt_a, *halt_b;        /* SRC_TRACE: halting entries per CPU */
 	double t_a, t_b;          /* CLOCK_MONOTONIC, ns */
 };
 
@@ -80,12 +90,13 @@ struct idle_state {
 	struct cpuidle_set set;           /* SRC_TRACE: CPUs only, no states */
 	struct idle_window win[2];        /* [0] cell, [1] invocation */
 	struct idle_trace tr;
+	struct idle_trace tr_halt;        /* SRC_TRACE: entries with state != 0 */
 	uint64_t *rec;                    /* invocation records not yet written */
 	size_t nrec, caprec;
 	size_t rec_base;                  /* measured call number of rec[0] */
 };
 
-#ifdef HAVE_TRACEFS
+#if defined(HAVE_TRACEFS) || defined(CVMBENCH_GUEST_AGENT)
 /* Events written to one CPU's buffer so far, from its stats file. */
 static uint64_t stat_events(int fd)
 {
@@ -106,6 +117,7 @@ static uint64_t stat_events(int fd)
 	return sum;
 }
 
+
 static void trace_count(const struct idle_trace *t, uint64_t *per_cpu)
 {
 	int i;
@@ -114,7 +126,8 @@ static void trace_count(const struct idle_trace *t, uint64_t *per_cpu)
 		per_cpu[i] = stat_events(t->stat_fd[i]);
 }
 
-static void trace_close(struct idle_trace *t)
+/* Close the instance's per-CPU stats files. */
+static void close_stat_fds(struct idle_trace *t)
 {
 	int i;
 
@@ -123,6 +136,13 @@ static void trace_close(struct idle_trace *t)
 			close(t->stat_fd[i]);
 	free(t->stat_fd);
 	t->stat_fd = NULL;
+}
+#endif
+
+#ifdef HAVE_TRACEFS
+static void trace_close(struct idle_trace *t)
+{
+	close_stat_fds(t);
 	if (t->inst) {
 		if (!tracefs_instance_destroy(t->inst) && journal_forget(t->journal_id))
 			pr_warn("journal %s: cannot close a tracefs instance's entry",
@@ -136,8 +156,8 @@ static void trace_close(struct idle_trace *t)
 	t->ok = 0;
 }
 
-/* A new instance, journalled first, recording only idle entries. */
-static int trace_create(struct idle_trace *t)
+/* A new instance, journalled first, recording the cpu_idle events of @filter. */
+static int trace_create(struct idle_trace *t, const char *filter)
 {
 	static int seq;
 	char name[64], path[PATH_MAX + 80], dir[PATH_MAX];
@@ -162,8 +182,7 @@ static int trace_create(struct idle_trace *t)
 		return -EEXIST;
 	}
 	tracefs_instance_set_buffer_size(t->inst, 64, -1);
-	if (tracefs_event_file_write(t->inst, "power", "cpu_idle", "filter",
-				     "state != 4294967295") < 0 ||
+	if (tracefs_event_file_write(t->inst, "power", "cpu_idle", "filter", filter) < 0 ||
 	    tracefs_event_enable(t->inst, "power", "cpu_idle")) {
 		snprintf(t->why, sizeof(t->why), "cannot enable power:cpu_idle in "
 			 "tracefs instance %s", name);
@@ -172,7 +191,8 @@ static int trace_create(struct idle_trace *t)
 	return 0;
 }
 
-static void trace_open(struct idle_trace *t, const struct cpuidle_set *s)
+static void trace_open(struct idle_trace *t, const struct cpuidle_set *s,
+		       const char *filter)
 {
 	char file[64];
 	int i;
@@ -181,7 +201,7 @@ static void trace_open(struct idle_trace *t, const struct cpuidle_set *s)
 		snprintf(t->why, sizeof(t->why), "power:cpu_idle count needs root");
 		return;
 	}
-	if (trace_create(t))
+	if (trace_create(t, filter))
 		goto fail;
 	t->stat_fd = malloc((size_t)s->ncpus * sizeof(*t->stat_fd));
 	if (!t->stat_fd)
@@ -203,6 +223,69 @@ fail:
 		"out of memory");
 	trace_close(t);
 }
+#elif defined(CVMBENCH_GUEST_AGENT)
+/*
+ * In the guest's agent (built without libtracefs): the same instance made
+ * with plain file writes under the tracefs the agent mounted. Nothing is
+ * journalled: the instance lives and dies with the guest.
+ */
+static void trace_close(struct idle_trace *t)
+{
+	close_stat_fds(t);
+	if (t->dir[0])
+		rmdir(t->dir);
+	t->dir[0] = '\0';
+	t->ok = 0;
+}
+
+static int put_file(const char *dir, const char *file, const char *value)
+{
+	char path[PATH_MAX];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
+	close(fd);
+	return ok ? 0 : -EIO;
+}
+
+static void trace_open(struct idle_trace *t, const struct cpuidle_set *s,
+		       const char *filter)
+{
+	static int seq;
+	char file[PATH_MAX + 40];
+
+	snprintf(t->dir, sizeof(t->dir), GUEST_TRACEFS "/instances/cvmbench-idle-%d-%d",
+		 (int)getpid(), ++seq);
+	if (mkdir(t->dir, 0755)) {
+		snprintf(t->why, sizeof(t->why), "cannot create %.120s: %s", t->dir,
+			 strerror(errno));
+		t->dir[0] = '\0';
+		return;
+	}
+	if (put_file(t->dir, "buffer_size_kb", "64") ||
+	    put_file(t->dir, "events/power/cpu_idle/filter", filter) ||
+	    put_file(t->dir, "events/power/cpu_idle/enable", "1")) {
+		snprintf(t->why, sizeof(t->why), "cannot enable power:cpu_idle in %.120s", t->dir);
+		goto fail;
+	}
+	t->stat_fd = malloc((size_t)s->ncpus * sizeof(*t->stat_fd));
+	for (t->ncpus = 0; t->stat_fd && t->ncpus < s->ncpus; t->ncpus++) {
+		snprintf(file, sizeof(file), "%s/per_cpu/cpu%d/stats", t->dir, s->cpu[t->ncpus]);
+		t->stat_fd[t->ncpus] = open(file, O_RDONLY | O_CLOEXEC);
+		if (t->stat_fd[t->ncpus] < 0) {
+			snprintf(t->why, sizeof(t->why), "cannot open %.150s", file);
+			goto fail;
+		}
+	}
+	t->ok = !!t->stat_fd;
+	return;
+fail:
+	trace_close(t);
+}
 #else
 static void trace_count(const struct idle_trace *t, uint64_t *per_cpu)
 {
@@ -210,9 +293,11 @@ static void trace_count(const struct idle_trace *t, uint64_t *per_cpu)
 	(void)per_cpu;
 }
 
-static void trace_open(struct idle_trace *t, const struct cpuidle_set *s)
+static void trace_open(struct idle_trace *t, const struct cpuidle_set *s,
+		       const char *filter)
 {
 	(void)s;
+	(void)filter;
 	snprintf(t->why, sizeof(t->why), "unsupported: built without libtracefs");
 }
 
@@ -232,7 +317,14 @@ static int trace_possible(char *why, size_t len)
 	}
 	return tracefs_usable(why, len);
 #else
+#ifdef CVMBENCH_GUEST_AGENT
+	if (!access(GUEST_TRACEFS "/instances", W_OK))
+		return 1;
+	snprintf(why, len, "no power:cpu_idle count: " GUEST_TRACEFS "/instances: %s",
+		 strerror(errno));
+#else
 	snprintf(why, len, "built without libtracefs (no power:cpu_idle count)");
+#endif
 	return 0;
 #endif
 }
@@ -259,11 +351,14 @@ static void idle_close(struct probe *p)
 	if (!st)
 		return;
 	trace_close(&st->tr);
+	trace_close(&st->tr_halt);
 	for (i = 0; i < 2; i++) {
 		cpuidle_sample_free(&st->win[i].a);
 		cpuidle_sample_free(&st->win[i].b);
 		free(st->win[i].trace_a);
 		free(st->win[i].trace_b);
+		free(st->win[i].halt_a);
+		free(st->win[i].halt_b);
 	}
 	cpuidle_close(&st->set);
 	free(st->rec);
@@ -376,15 +471,19 @@ static int idle_open(struct probe *p)
 
 		x->trace_a = calloc((size_t)st->set.ncpus, sizeof(*x->trace_a));
 		x->trace_b = calloc((size_t)st->set.ncpus, sizeof(*x->trace_b));
+		x->halt_a = calloc((size_t)st->set.ncpus, sizeof(*x->halt_a));
+		x->halt_b = calloc((size_t)st->set.ncpus, sizeof(*x->halt_b));
 		ret = cpuidle_sample_alloc(&st->set, &x->a) ?:
 		      cpuidle_sample_alloc(&st->set, &x->b) ?:
-		      (x->trace_a && x->trace_b ? 0 : -ENOMEM);
+		      (x->trace_a && x->trace_b && x->halt_a && x->halt_b ? 0 : -ENOMEM);
 	}
 	if (ret) {
 		probe_error(p, ret, "out of memory");
 		goto fail;
 	}
-	trace_open(&st->tr, &st->set);
+	trace_open(&st->tr, &st->set, FILTER_ENTRIES);
+	if (st->source == SRC_TRACE && st->tr.ok)      /* halts apart from polls */
+		trace_open(&st->tr_halt, &st->set, FILTER_HALTS);
 	ret = choose_source(p, st, why);
 	if (!ret)
 		return 0;
@@ -407,6 +506,7 @@ static int idle_start(struct probe *p, enum probe_window w)
 
 	x->t_a = (double)clock_now_ns();
 	trace_count(&st->tr, x->trace_a);
+	trace_count(&st->tr_halt, x->halt_a);
 	return cpuidle_read(&st->set, &x->a);
 }
 
@@ -417,13 +517,15 @@ static int idle_stop(struct probe *p, enum probe_window w)
 	int ret = cpuidle_read(&st->set, &x->b);
 
 	trace_count(&st->tr, x->trace_b);
+	trace_count(&st->tr_halt, x->halt_b);
 	x->t_b = (double)clock_now_ns();
 	return ret;
 }
 
 /*
  * A record of one window's deltas: [0] invocation id, [1] window ns, then
- * usage and time per CPU and state, then power:cpu_idle events per CPU.
+ * usage and time per CPU and state, then power:cpu_idle events per CPU,
+ * then (SRC_TRACE) the halting ones among them per CPU.
  * Invocation records are kept in memory and written after the cell window
  * (or every FLUSH_AT invocations), so that storing them does not lengthen
  * the gaps between calls - the gaps decide how deep the vCPUs go idle.
@@ -433,7 +535,7 @@ static int idle_stop(struct probe *p, enum probe_window w)
 
 static size_t rec_len(const struct cpuidle_set *set)
 {
-	return REC_HEAD + 2 * (size_t)set->ncpus * set->nstates + (size_t)set->ncpus;
+	return REC_HEAD + 2 * (size_t)set->ncpus * set->nstates + 2 * (size_t)set->ncpus;
 }
 
 static void rec_fill(const struct idle_state *st, const struct idle_window *x,
@@ -450,6 +552,9 @@ static void rec_fill(const struct idle_state *st, const struct idle_window *x,
 	}
 	for (i = 0; i < st->set.ncpus; i++)
 		r[REC_HEAD + 2 * n + i] = st->tr.ok ? x->trace_b[i] - x->trace_a[i] : 0;
+	for (i = 0; i < st->set.ncpus; i++)
+		r[REC_HEAD + 2 * n + st->set.ncpus + i] =
+			st->tr_halt.ok ? x->halt_b[i] - x->halt_a[i] : 0;
 }
 
 struct idle_totals {
@@ -542,17 +647,28 @@ static int emit_trace(const struct cpuidle_set *set, const uint64_t *r, struct s
 
 /*
  * Without cpuidle states: the power:cpu_idle entries are the idle entries.
- * Without a driver the kernel idles in default_idle, a HLT on x86, unless
- * it was booted with idle=poll: then every entry polls.
+ * Without a driver the kernel idles in default_idle (state 1, a HLT on x86)
+ * or, booted with idle=poll, in cpu_idle_poll (state 0). The halting ones
+ * are counted apart (FILTER_HALTS) where that instance opened, so a poll
+ * that did not hold shows as halts; else they follow the boot flag.
  */
 static int emit_trace_totals(const struct idle_state *st, const uint64_t *r,
 			     struct sink *s, struct idle_totals *t)
 {
-	double events = 0;
+	double events = 0, halts = 0;
 	int i;
 
-	for (i = 0; i < st->set.ncpus; i++)
+	for (i = 0; i < st->set.ncpus; i++) {
 		events += (double)r[REC_HEAD + i];
+		halts += (double)r[REC_HEAD + st->set.ncpus + i];
+	}
+	if (st->tr_halt.ok) {
+		t->halt = halts;
+		t->poll = events - halts;
+		return sink_metric(s, "halt_entries", t->halt, "count") ?:
+		       sink_metric(s, "poll_entries", t->poll, "count") ?:
+		       sink_metric(s, IDLE_ENTRIES, events, "count");
+	}
 	if (st->boot_idle_poll)
 		t->poll = events;
 	else

@@ -138,6 +138,13 @@ EXCEPTIONS = {
         "backend creates the container",
     ("bench/backends/qemu/qemu-vms.c", "bench/knobs/pin-vcpu.h"):
         "vCPU threads are pinned by the pin knob once QEMU reports them",
+    ("bench/backends/qemu/qemu-vms.c", "bench/knobs/idle-guest.h"):
+        "a qemu cell's idle policy is the guest's: every booted guest is checked "
+        "against it with the idle knob's decision",
+    ("bench/backends/qemu/qemu-cell.c", "bench/knobs/idle-guest.h"):
+        "a qemu cell's idle policy goes on its guest kernel's command line",
+    ("bench/backends/qemu/backend-qemu.c", "bench/knobs/idle-guest.h"):
+        "the backend notes where the cell's idle policy was applied (the guest)",
     ("bench/backends/qemu/cmd-qemu-argv.c", "bench/config/config.h"):
         "qemu-argv is a command: it reads a config like `run` does",
     ("bench/backends/qemu/cmd-qemu-argv.c", "bench/run/cell-check.h"):

@@ -15,6 +15,7 @@
  *   cell_begin(&state)             0, BACKEND_SKIP (skip) or -errno (fail)
  *     prepare(state)               once, before the first instance
  *     spawn(state, in) ... cleanup(state, in)   per instance
+ *     verify(state)                after the calls (with the knobs' verify)
  *   cell_end(state)                whenever cell_begin returned 0
  *   [knobs restore]
  *
@@ -93,7 +94,8 @@ struct backend_ops {
 			  void **state, char *err, size_t errlen);
 	/*
 	 * What @c's workload needs before its first instance (model files, a
-	 * rootfs, a guest image). 0 or -errno with @err. NULL = nothing.
+	 * rootfs, a guest image). 0, BACKEND_SKIP (reason in @err: a booted
+	 * guest cannot run the cell as asked) or -errno with @err. NULL = nothing.
 	 */
 	int (*prepare)(const struct cell *c, const struct backend_env *env, void *state,
 		       char *err, size_t errlen);
@@ -105,6 +107,12 @@ struct backend_ops {
 	 */
 	int (*spawn)(const struct cell *c, const struct backend_env *env, void *state,
 		     struct instance *in, char *err, size_t errlen);
+	/*
+	 * After the cell's calls, before cell_end(): did what the backend set
+	 * for @c hold during the cell (a guest's idle policy, read inside the
+	 * guest)? 0, or -errno with @why (the cell fails). NULL = no check.
+	 */
+	int (*verify)(void *state, const struct cell *c, char *why, size_t len);
 	/* After instance_close(): remove what spawn created (NULL = nothing). */
 	void (*cleanup)(void *state, struct instance *in);
 	/* Undo what cell_begin() and prepare() made; free @state (NULL = nothing). */

@@ -44,6 +44,7 @@ static int config_check_variant(const char *v, char *err, size_t errlen)
 
 static int config_check_wait(const char *v, char *err, size_t errlen);
 static int config_check_idle(const char *v, char *err, size_t errlen);
+static int config_check_host_idle(const char *v, char *err, size_t errlen);
 static int config_check_probe(const char *v, char *err, size_t errlen);
 static int config_check_halt_poll(const char *v, char *err, size_t errlen);
 static int config_check_vm_workloads(const char *v, char *err, size_t errlen);
@@ -207,13 +208,23 @@ static int config_check_wait(const char *v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-static int config_check_idle(const char *v, char *err, size_t errlen)
+static int check_idle_policy(const char *key, const char *v, char *err, size_t errlen)
 {
 	if (!idle_policy_parse(v, NULL))
 		return 0;
-	snprintf(err, errlen, "bad value '%s' for idle: allowed default, hlt, "
-		 "poll, spin, haltpoll:NANOSECONDS (0 to %u)", v, IDLE_HALTPOLL_MAX_NS);
+	snprintf(err, errlen, "bad value '%s' for %s: allowed default, hlt, "
+		 "poll, spin, haltpoll:NANOSECONDS (0 to %u)", v, key, IDLE_HALTPOLL_MAX_NS);
 	return -EINVAL;
+}
+
+static int config_check_idle(const char *v, char *err, size_t errlen)
+{
+	return check_idle_policy("idle", v, err, errlen);
+}
+
+static int config_check_host_idle(const char *v, char *err, size_t errlen)
+{
+	return check_idle_policy("host-idle", v, err, errlen);
 }
 
 static int config_check_halt_poll(const char *v, char *err, size_t errlen)

@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * knob-idle.c - the guest idle policy of a cell (config key `idle`).
+ * knob-idle.c - the idle policy of the machine a cell runs on, as this
+ * host applies it: the `idle` key where the functions run on the host
+ * (native, runc, crun), the `host-idle` key always (the same machine there:
+ * both set to different policies is a skip). For a cell whose functions run
+ * in a guest (qemu) `idle` is the guest's (idle-guest.c: its kernel command
+ * line, checked in the booted guest by the backend) and is only judged
+ * here, never applied on the host; `host-idle` alone acts on the host.
+ * The cell records idle.applied_in (host, or guest from the backend) and,
+ * for a qemu cell's host policy, host-idle.applied.
  *
  * poll: hold /dev/cpu_dma_latency open with 0: every governor then picks
  * the POLL state (writing stateK/disable does not work under the haltpoll
@@ -28,7 +36,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "cpuidle.h"
+#include "idle-guest.h"
 #include "idle-spin.h"
 #include "journal.h"
 #include "knob-idle.h"
@@ -175,15 +185,6 @@ static int apply_halt_poll_ns(const struct idle_policy *p, char *why, size_t len
 
 static void idle_restore(const struct cell *c);
 
-/* "idle = POLICY: " before @why, so that a skip says which policy. */
-static void prefix_policy(const char *policy, char *why, size_t len)
-{
-	char tmp[512];
-
-	snprintf(tmp, sizeof(tmp), "%s", why);
-	snprintf(why, len, "idle = %s: %s", policy, tmp);
-}
-
 /* POLL at run time: a cpuidle driver with a POLL state, and the QoS file. */
 static int poll_usable(char *why, size_t len)
 {
@@ -243,15 +244,68 @@ int idle_policy_usable(const struct idle_policy *p, char *why, size_t len)
 	return ok;
 }
 
+/*
+ * The policy this host applies for @c and the key it comes from: host-idle
+ * for a cell in a guest; else idle, or host-idle where idle is default.
+ */
+static const char *host_policy(const struct cell *c, const char **key)
+{
+	*key = "host-idle";
+	if (backend_boots_guests(c->backend) || !strcmp(c->idle, "default"))
+		return c->host_idle;
+	*key = "idle";
+	return c->idle;
+}
+
+/* "KEY = POLICY: " before @why, so that a skip says which key and policy. */
+static void prefix_key(const char *key, const char *policy, char *why, size_t len)
+{
+	char tmp[512];
+
+	snprintf(tmp, sizeof(tmp), "%s", why);
+	snprintf(why, len, "%s = %s: %s", key, policy, tmp);
+}
+
+/* A cell in a guest: its idle judged for the guest its backend will start. */
+static int guest_supported(const struct cell *c, char *why, size_t len)
+{
+	struct idle_policy p;
+	char host[200];
+	const char *accel = backend_cell_accel(c, host, sizeof(host));
+
+	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT ||
+	    idle_guest_usable(&p, accel, why, len))
+		return 1;
+	prefix_key("idle", c->idle, why, len);
+	return 0;
+}
+
+/* Native and containers: idle and host-idle name one machine. */
+static int one_machine(const struct cell *c, char *why, size_t len)
+{
+	if (backend_boots_guests(c->backend) || !strcmp(c->idle, "default") ||
+	    !strcmp(c->host_idle, "default") || !strcmp(c->idle, c->host_idle))
+		return 1;
+	snprintf(why, len, "idle = %s and host-idle = %s name two policies for one machine "
+		 "(backend %s runs the functions on the host): set one", c->idle,
+		 c->host_idle, c->backend);
+	return 0;
+}
+
 static int idle_supported(const struct cell *c, char *why, size_t len)
 {
 	struct idle_policy p;
+	const char *key, *policy = host_policy(c, &key);
 
-	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT)
+	if (!one_machine(c, why, len))
+		return 0;
+	if (backend_boots_guests(c->backend) && !guest_supported(c, why, len))
+		return 0;
+	if (idle_policy_parse(policy, &p) || p.kind == IDLE_DEFAULT)
 		return 1;
 	if (idle_policy_usable(&p, why, len))
 		return 1;
-	prefix_policy(c->idle, why, len);
+	prefix_key(key, policy, why, len);
 	return 0;
 }
 
@@ -287,22 +341,21 @@ static int apply_halt(const struct idle_policy *p, char *why, size_t len)
 static int idle_apply(const struct cell *c, char *why, size_t len)
 {
 	struct idle_policy p;
+	const char *key, *policy = host_policy(c, &key);
 	int ret = 0;
 
 	idle.dma_fd = -1;
 	idle.journal_id = 0;
 	idle.spinners = 0;
 	idle.applied[0] = '\0';
-	if (idle_policy_parse(c->idle, &p)) {
-		snprintf(why, len, "bad idle policy '%s'", c->idle);
+	if (!idle_supported(c, why, len))
+		return KNOB_SKIP;
+	if (idle_policy_parse(policy, &p)) {
+		snprintf(why, len, "bad %s policy '%s'", key, policy);
 		return -EINVAL;
 	}
 	if (p.kind == IDLE_DEFAULT)
 		return 0;
-	if (!idle_policy_usable(&p, why, len)) {
-		prefix_policy(c->idle, why, len);
-		return KNOB_SKIP;
-	}
 	/* machine-wide: the run holds the journal's host lock */
 	if (p.kind == IDLE_POLL)
 		ret = apply_poll(why, len);
@@ -311,7 +364,7 @@ static int idle_apply(const struct cell *c, char *why, size_t len)
 	else
 		ret = apply_halt(&p, why, len);
 	if (ret)
-		prefix_policy(c->idle, why, len);
+		prefix_key(key, policy, why, len);
 	if (ret)                  /* knobs_apply() restores only earlier knobs */
 		idle_restore(c);
 	return ret;
@@ -335,8 +388,9 @@ static int idle_verify(const struct cell *c, char *why, size_t len)
 {
 	struct idle_policy p;
 	char now[32] = "";
+	const char *key, *policy = host_policy(c, &key);
 
-	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT)
+	if (idle_policy_parse(policy, &p) || p.kind == IDLE_DEFAULT)
 		return 0;
 	if (p.kind == IDLE_POLL)
 		return idle.dma_fd >= 0 ? verify_poll(why, len) : 0;
@@ -346,8 +400,8 @@ static int idle_verify(const struct cell *c, char *why, size_t len)
 		return 0;
 	if (sysfs_read_line(IDLE_HALTPOLL_PARAM, now, sizeof(now)) < 0 ||
 	    strtoul(now, NULL, 10) != p.poll_ns) {
-		snprintf(why, len, "idle = %s did not hold: guest_halt_poll_ns is '%s' "
-			 "at the end of the cell (changed by someone else)", c->idle, now);
+		snprintf(why, len, "%s = %s did not hold: guest_halt_poll_ns is '%s' "
+			 "at the end of the cell (changed by someone else)", key, policy, now);
 		return -EAGAIN;
 	}
 	return 0;
@@ -368,15 +422,31 @@ static void idle_restore(const struct cell *c)
 	cpuidle_close(&idle.set);
 }
 
+/* idle.applied where the host applied `idle`; a qemu cell's is the backend's. */
 static void idle_describe(const struct cell *c, char *buf, size_t len)
 {
-	(void)c;
-	snprintf(buf, len, "%s", idle.applied);
+	const char *key;
+
+	host_policy(c, &key);
+	snprintf(buf, len, "%s", strcmp(key, "idle") ? "" : idle.applied);
+}
+
+/* Where `idle` was applied (a guest says so itself), and the host's host-idle. */
+static void idle_report(const struct cell *c, const struct knob_sink *s)
+{
+	const char *key;
+
+	host_policy(c, &key);
+	if (!backend_boots_guests(c->backend) && strcmp(c->idle, "default"))
+		s->put(s->ctx, "idle.applied_in", "host");
+	if (!strcmp(key, "host-idle") && idle.applied[0])
+		s->put(s->ctx, "host-idle.applied", idle.applied);
 }
 
 const struct knob_ops knob_idle = {
 	.name = "idle",
 	.describe = idle_describe,
+	.report = idle_report,
 	.supported = idle_supported,
 	.apply = idle_apply,
 	.verify = idle_verify,

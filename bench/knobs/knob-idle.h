@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * knob-idle.h - the `idle` config key: the guest's idle policy for a cell.
+ * knob-idle.h - the `idle` and `host-idle` config keys: the idle policy of
+ * the machine the functions run on (for a qemu cell the guest's:
+ * idle-guest.h) and of the host.
  *
  *   default        change nothing
  *   hlt            halt state only: guest halt-polling off (guest_halt_poll_ns = 0)

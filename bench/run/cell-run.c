@@ -543,7 +543,9 @@ static enum cell_status measure(struct cell_state *cs)
 	probe_set_close(&cs->probes);
 	if (ret == -EINTR)
 		return CELL_INTERRUPTED;
-	if (!ret && knobs_verify(cs->ctx->cell, why, sizeof(why))) {
+	if (!ret && (knobs_verify(cs->ctx->cell, why, sizeof(why)) ||
+		     (cs->be->verify && cs->be->verify(cs->be_state, cs->ctx->cell, why,
+							sizeof(why))))) {
 		cell_fail(cs->ctx, "%s", why);
 		return CELL_FAILED;
 	}
@@ -616,7 +618,9 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 	ret = cs->be->prepare ?
 		cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err)) : 0;
 	cs->target.accel = cs->be->accel ? cs->be->accel(cs->be_state) : NULL;
-	if (ret) {
+	if (ret == BACKEND_SKIP) {
+		st = skip_cell(cs, err);
+	} else if (ret) {
 		cell_fail(cs->ctx, "%s", err);
 		st = CELL_FAILED;
 	} else {

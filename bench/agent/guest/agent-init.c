@@ -2,7 +2,8 @@
 /*
  * agent-init.c - the guest's boot work, done by the agent itself when /init
  * execs `cvmbench-agent --init "MODULES" ...` (guest-init.c): mount proc
- * (if /init has not), sysfs and devtmpfs, put the console on stdio, log "cvmbench-init: start
+ * (if /init has not), sysfs, tracefs on /sys/kernel/tracing (the idle probe
+ * counts power:cpu_idle there) and devtmpfs, put the console on stdio, log "cvmbench-init: start
  * uptime=S" (the init-start boot phase), load the modules in order with
  * finit_module(2), find the virtio-serial port named org.cvmbench.0 in
  * /sys/class/virtio-ports (up to 10 s), mount /dev/vda read-only on /data
@@ -42,7 +43,7 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* proc (when /init has not), sysfs and devtmpfs, then the console on stdio. */
+/* proc (when /init has not), sysfs, tracefs, devtmpfs, then the console on stdio. */
 static void mounts(void)
 {
 	int fd;
@@ -50,6 +51,7 @@ static void mounts(void)
 	if (access("/proc/self", F_OK))
 		mount("proc", "/proc", "proc", 0, NULL);
 	mount("sys", "/sys", "sysfs", 0, NULL);
+	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
 	mount("dev", "/dev", "devtmpfs", 0, NULL);
 	fd = open("/dev/console", O_RDWR);
 	if (fd < 0)

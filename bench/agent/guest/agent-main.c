@@ -97,8 +97,10 @@ static int handle(void *ctx, const char *line)
 		ret = agent_handle(c->a, line);
 		return ret == -EPROTO ? 0 : ret;
 	}
-	if (!strcmp(line, "env"))
+	if (!strcmp(line, "env")) {     /* read now: the host asks again at a cell's end */
+		agent_facts_collect();
 		return agent_facts_send(c->fd);
+	}
 	if (!strncmp(line, "spawn ", 6)) {
 		agent_spawn(line, reply, sizeof(reply));
 		return send_line(c->fd, reply);
@@ -165,7 +167,6 @@ int main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	ret = ready(c.fd, data, agent_ports_find());
-	agent_facts_collect();
 	signal(SIGCHLD, SIG_IGN);       /* spawned instances are reaped by the kernel */
 	read_fault(&c.f);
 	agent_cmdline_value("cvmbench.vm", vm, sizeof(vm));

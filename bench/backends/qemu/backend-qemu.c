@@ -14,7 +14,10 @@
  * The guest (built or the user's: qemu-cell.c) and the accelerator
  * (qemu-accel.c) are recorded per cell; a SEV-SNP or TDX cell runs only
  * where the host offers every piece it needs (cvm-host.c), else it is a
- * skip naming what is missing. Not yet: mode = cold.
+ * skip naming what is missing. The cell's `idle` is the guest's: on its
+ * kernel command line, checked against every guest's facts after boot and
+ * again at the cell's end (qemu_vms_idle()), noted as idle.applied_in =
+ * guest. Not yet: mode = cold.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +29,7 @@
 #include "backend.h"
 #include "cvm-host.h"
 #include "guest.h"
+#include "idle-guest.h"
 #include "qemu-accel.h"
 #include "qemu-cell.h"
 #include "qemu-vms.h"
@@ -120,13 +124,30 @@ static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
  * said of themselves (guest.*: kernel, cpuidle, CVM evidence), for its
  * rows; also after a failed boot (what was learned until then).
  */
-static void note_boot(const struct backend_env *env, const struct qemu_state *st)
+/* Where and how the cell's idle policy was applied: in the guest. */
+static void note_idle(const struct cell *c, const struct backend_env *env,
+		      struct qemu_state *st)
+{
+	char applied[256], why[512];
+	struct idle_policy p;
+
+	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT || !st->vms.n)
+		return;
+	env->note(env->note_ctx, "idle.applied_in", "guest");
+	env->note(env->note_ctx, "idle.applied_by", idle_guest_applied_by(&p));
+	if (!qemu_vms_idle(&st->vms, c, 0, applied, why, sizeof(why)))
+		env->note(env->note_ctx, "idle.applied", applied);
+}
+
+static void note_boot(const struct cell *c, const struct backend_env *env,
+		      struct qemu_state *st)
 {
 	char key[96], val[PATH_MAX * 2 + 64];
 
 	if (!env->note)
 		return;
 	qemu_vms_describe(&st->vms, env->note, env->note_ctx);
+	note_idle(c, env, st);
 	if (st->acc.used[0]) {    /* empty: no VM got as far as starting */
 		env->note(env->note_ctx, "qemu.accel", st->acc.used);
 		env->note(env->note_ctx, "qemu.accel_reason", st->acc.reason);
@@ -168,7 +189,7 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 	ret = qemu_vms_boot(&st->vms, c, &vc, &st->acc, err, errlen);
 	if (!ret)
 		ret = qemu_vms_pin(&st->vms, c, env->note, env->note_ctx, err, errlen);
-	note_boot(env, st);
+	note_boot(c, env, st);
 	store_boots(env, &st->vms);
 	return ret;
 }
@@ -201,6 +222,18 @@ static const char *qemu_accel_used(void *state)
 	return st->acc.used[0] ? st->acc.used : NULL;
 }
 
+/* The cell's idle policy, read again inside every guest at the cell's end. */
+static int qemu_verify(void *state, const struct cell *c, char *why, size_t len)
+{
+	struct qemu_state *st = state;
+	char e[512];
+
+	if (!qemu_vms_idle(&st->vms, c, 1, NULL, e, sizeof(e)))
+		return 0;
+	snprintf(why, len, "did not hold at the cell's end: %s", e);
+	return -EAGAIN;
+}
+
 static void qemu_cell_end(void *state)
 {
 	struct qemu_state *st = state;
@@ -216,6 +249,7 @@ const struct backend_ops backend_qemu = {
 	.cell_begin = qemu_cell_begin,
 	.prepare = qemu_prepare,
 	.spawn = qemu_spawn,
+	.verify = qemu_verify,
 	.cell_end = qemu_cell_end,
 	.agent_link = qemu_agent_link,
 	.cell_accel = qemu_cell_accel,

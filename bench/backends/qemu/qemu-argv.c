@@ -120,9 +120,10 @@ static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 		ret |= arg(a, "-bios") | arg(a, "%s", c->firmware);
 	ret |= arg(a, "-kernel") | arg(a, "%s", c->kernel);
 	ret |= arg(a, "-initrd") | arg(a, "%s", c->initrd);
-	ret |= arg(a, "-append") | arg(a, "%s%s%s", QEMU_BASE_APPEND,
+	ret |= arg(a, "-append") | arg(a, "%s%s%s%s%s", QEMU_BASE_APPEND,
 				     c->append && *c->append ? " " : "",
-				     c->append ? c->append : "");
+				     c->append ? c->append : "", c->guest_idle[0] ? " " : "",
+				     c->guest_idle);
 	return ret ? -E2BIG : 0;
 }
 

@@ -5,7 +5,8 @@
  * guest-image replaces the workload's data disk, each checked (readable,
  * the kernel a bzImage: "HdrS" at 0x202) with the key and the file named;
  * the booted kernel and initrd are hashed like the built image
- * (SHA-256 of the kernel's bytes, then the initrd's).
+ * (SHA-256 of the kernel's bytes, then the initrd's). The guest kernel's
+ * command line gets the cell's idle policy (idle-guest.c: idle=poll, ...).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 
 #include "guest-local.h"
 #include "guest.h"
+#include "idle-guest.h"
 #include "qemu-cell.h"
 
 static int user_file(const char *key, const char *path, char *err, size_t errlen)
@@ -170,4 +172,5 @@ void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct q
 	vc->cvm = qemu_cell_cvm(c);
 	vc->firmware = c->firmware[0] ? c->firmware : NULL;
 	vc->append = c->guest_append[0] ? c->guest_append : NULL;
+	idle_guest_append(c->idle, vc->guest_idle, sizeof(vc->guest_idle));
 }

@@ -6,7 +6,9 @@
  * cvmfn on the instance ports org.cvmbench.iN, and the probe protocol.
  * Instances are spread round-robin: instance k runs in VM k % vms on port
  * k / vms; its descriptors are the host end of that port's socket, so no
- * relay sits inside an invocation.
+ * relay sits inside an invocation. Every guest must run under the cell's
+ * idle policy by its own facts (qemu_vms_idle()), after boot and at the
+ * cell's end; a guest that cannot is a skip of the cell.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +21,7 @@
 
 #include "agent-guest.h"
 #include "guest.h"
+#include "idle-guest.h"
 #include "pin-vcpu.h"
 #include "plus-list.h"
 #include "clock.h"
@@ -109,6 +112,8 @@ static int get_facts(struct qemu_vm *q, int idx, char *err, size_t errlen)
 	char line[AGENT_LINE_MAX + 8], *k, *val;
 	int ret = vm_send(&q->vm, "env");
 
+	free(q->facts);
+	q->nfacts = 0;
 	q->facts = calloc(QEMU_MAX_FACTS, sizeof(*q->facts));
 	if (!q->facts) {
 		snprintf(err, errlen, "vm %d: out of memory for the guest's facts", idx);
@@ -257,6 +262,37 @@ int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_conf
 			snprintf(err, errlen, "vm %d: %s", i, why);
 			return ret;
 		}
+	}
+	/* a guest that cannot take the policy: a skip, as the host knob's */
+	return qemu_vms_idle(v, c, 0, NULL, err, errlen) ? BACKEND_SKIP : 0;
+}
+
+static const char *vm_fact(void *ctx, const char *key)
+{
+	return fact(ctx, key);
+}
+
+int qemu_vms_idle(struct qemu_vms *v, const struct cell *c, int refresh, char *applied,
+		  char *why, size_t len)
+{
+	struct idle_policy p;
+	char e[512], a[256];
+	int i, ret;
+
+	if (applied)
+		applied[0] = '\0';
+	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT)
+		return 0;
+	for (i = 0; i < v->n; i++) {
+		ret = refresh ? get_facts(&v->vm[i], i, e, sizeof(e)) : 0;
+		if (!ret)
+			ret = idle_guest_check(&p, vm_fact, &v->vm[i], a, e, sizeof(e));
+		if (ret) {
+			snprintf(why, len, "vm %d: idle = %s: %s", i, c->idle, e);
+			return -EPERM;
+		}
+		if (!i && applied)
+			snprintf(applied, len, "%s", a);
 	}
 	return 0;
 }

@@ -55,8 +55,9 @@ int qemu_vms_layout(const struct cell *c, char *why, size_t len);
  * each guest's facts, and check the confidential type against them. VM 0
  * settles the accelerator (qemu-accel.c: accel = auto falls back to TCG
  * where QEMU cannot run under KVM), into @acc; the others use the same.
- * 0, or -errno with @err naming the VM; the VMs already up stay for
- * qemu_vms_stop().
+ * 0, BACKEND_SKIP when a guest does not run under the cell's idle policy
+ * (qemu_vms_idle(), @err says why), or -errno with @err naming the VM; the
+ * VMs already up stay for qemu_vms_stop().
  */
 int qemu_vms_boot(struct qemu_vms *v, const struct cell *c, const struct vm_config *vc,
 		  struct qemu_accel *acc, char *err, size_t errlen);
@@ -82,6 +83,15 @@ int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backen
 /** qemu_vms_agent_link() - VM 0's agent control channel for the instance probes. */
 int qemu_vms_agent_link(struct qemu_vms *v, int *to_fd, int *from_fd, char *who,
 			size_t len);
+/**
+ * qemu_vms_idle() - does every VM's guest run under @c's idle policy, by
+ * the facts its agent reported (idle_guest_check())? 0, or -EPERM with
+ * @why naming the VM. With @refresh the facts are asked for again first
+ * (at the cell's end: the guest's state then, read inside the guest).
+ * On 0, @applied (NULL, or @len bytes) says what VM 0 runs under.
+ */
+int qemu_vms_idle(struct qemu_vms *v, const struct cell *c, int refresh, char *applied,
+		  char *why, size_t len);
 /** qemu_vms_describe() - guest.* cell_param rows: VM 0's facts, the others' differences. */
 void qemu_vms_describe(const struct qemu_vms *v, backend_note_fn note, void *ctx);
 /** qemu_vms_stop() - kill every VM by its pid, free @v's arrays. */

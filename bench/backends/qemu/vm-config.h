@@ -27,6 +27,8 @@
  *       the argv (qemu-argv-cvm.c, ../shared/CVM.md); needs accel kvm and
  *       @firmware; under sev-snp a NULL @cpu is EPYC-v4
  * @firmware: -bios FILE (NULL: none, QEMU's own SeaBIOS)
+ * @guest_idle: the guest kernel arguments of the cell's idle policy
+ *              ("idle=poll", idle-guest.c), after @append; "" = none
  * @qmp_socket: a QMP monitor socket QEMU listens on (-qmp unix:PATH,
  *              server=on,wait=off), which the host probes ask for KVM's
  *              statistics (query-stats, lib/qmp.c); NULL: none
@@ -49,6 +51,7 @@ struct vm_config {
 	const char *cvm;
 	const char *firmware;
 	const char *qmp_socket;
+	char guest_idle[96];
 };
 
 #endif
