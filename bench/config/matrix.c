@@ -152,6 +152,35 @@ static int check_variants(const struct expansion *x, const struct config_section
 	return -EINVAL;
 }
 
+/*
+ * guest-accept, where given (in the experiment or [defaults]), must not
+ * meet a regular cell: a regular VM's RAM is neither preallocated nor
+ * accepted (qemu allocates it on touch, mergeable), so neither point means
+ * anything for it, and two such cells would be the same cell.
+ */
+static int check_accept(const struct expansion *x, const struct config_section *s,
+			const struct dimension *dims)
+{
+	const struct config_values *conf = values_of(dims, "confidential");
+	const char *text = lookup(s, "guest-accept");
+	int line = line_of(x->cfg, s, "guest-accept");
+	size_t i;
+
+	if (!text)
+		text = lookup(defaults_of(x->cfg), "guest-accept");
+
+	for (i = 0; line && i < conf->n; i++) {
+		if (strcmp(conf->v[i], "none"))
+			continue;
+		snprintf(x->err, x->errlen, "%s:%d: [experiment %s] guest-accept = %s: applies "
+			 "to confidential = model, sev-snp or tdx, and this experiment has "
+			 "confidential = none cells; give guest-accept in an experiment "
+			 "without them", x->cfg->path, line, s->name, text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Cells of one experiment: the product of its dimensions, times its repeats. */
 static unsigned long long section_cells(const struct dimension *dims)
 {
@@ -339,6 +368,8 @@ static int count_cells(struct expansion *x, struct dimension **dims,
 		ret = build_dimensions(x, &cfg->sections[i], &dims[i]);
 		if (!ret)
 			ret = check_variants(x, &cfg->sections[i], dims[i]);
+		if (!ret)
+			ret = check_accept(x, &cfg->sections[i], dims[i]);
 		if (ret)
 			return ret;
 		counts[i] = section_cells(dims[i]);
