@@ -140,9 +140,14 @@ static void test_config(void)
 	expect_error(text, "t.ini:2: [experiment a] guest-accept = lazy: applies to "
 		     "confidential = model, sev-snp or tdx", "refused beside a none cell, naming "
 		     "file:line and value");
+	snprintf(text, sizeof(text), "%sguest-accept = eager, lazy\n", base);
+	expect_error(text, "t.ini:4: [experiment a] guest-accept = eager, lazy: applies",
+		     "refused with the default confidential = none too");
 	snprintf(text, sizeof(text), "%sguest-accept = eager\n", base);
-	expect_error(text, "t.ini:4: [experiment a] guest-accept = eager", "refused with the "
-		     "default confidential = none too");
+	tap_ok(!load_expand(text, &cells, &n, err, sizeof(err)) && n == 1,
+	       "the default (eager) written beside none cells passes: it changes nothing (%s)",
+	       err);
+	config_cells_free(cells, n);
 	snprintf(text, sizeof(text), "%sconfidential = model\n", base);
 	if (!load_expand(text, &cells, &n, err, sizeof(err)) && n == 1)
 		snprintf(key_without, sizeof(key_without), "%s", cells[0].key);
@@ -161,7 +166,7 @@ int main(void)
 {
 	char dir[] = "/tmp/guest-accept-XXXXXX";
 
-	tap_plan(11 + 4 + 1 + 3);
+	tap_plan(11 + 4 + 1 + 4);
 	test_plans();
 	if (!mkdtemp(dir)) {
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
