@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cell-series.h - the series a cell of a memory figure or table belongs
- * to, as SQL over a cell row `c`: the confidential type it got and its KSM
- * setting (docs/experiments/memory.md, "Series"). String literals, concatenated
+ * to, as SQL over a cell row `c`: the confidential type it got, its memory
+ * acceptance where the database has both points, and its KSM setting
+ * (docs/experiments/memory.md, "Series"). String literals, concatenated
  * into each query (memory-cells.h, memory-table.c).
  *
  * What the cell got, the first that is there:
@@ -42,12 +43,26 @@
 	" THEN 'model' ELSE " CELL_SERIES_GOT " END)"
 
 /*
- * The series' name from columns @conf (CELL_SERIES_CONF) and @ksm (on,
- * off, unchanged): "ksm on" for a regular VM; the type, then its KSM
- * setting unless off, for the others: "model", "sev-snp, ksm on", "tdx".
+ * The cell's memory acceptance (guest-accept: eager, lazy; a cell without
+ * the key is eager, as every cell before it) where the database has a
+ * lazy cell, so that both points are told apart; NULL for a regular cell
+ * and wherever no cell is lazy (old databases draw as before).
  */
-#define CELL_SERIES_NAME(conf, ksm) \
+#define CELL_SERIES_ACCEPT \
+	"(CASE WHEN EXISTS (SELECT 1 FROM cell_param WHERE key = 'guest-accept'" \
+	" AND value = 'lazy') AND " CELL_SERIES_ASKED " <> 'none'" \
+	" THEN COALESCE(" CELL_SERIES_PARAM("guest-accept") ", 'eager') END)"
+
+/*
+ * The series' name from columns @conf (CELL_SERIES_CONF), @accept
+ * (CELL_SERIES_ACCEPT) and @ksm (on, off, unchanged): "ksm on" for a
+ * regular VM; the type, its acceptance where there is one, then its KSM
+ * setting unless off, for the others: "model", "model lazy",
+ * "sev-snp eager, ksm on", "tdx".
+ */
+#define CELL_SERIES_NAME(conf, accept, ksm) \
 	"(CASE WHEN " conf " = 'none' THEN 'ksm ' || " ksm \
-	" ELSE " conf " || CASE WHEN " ksm " = 'off' THEN '' ELSE ', ksm ' || " ksm " END END)"
+	" ELSE " conf " || COALESCE(' ' || " accept ", '') ||" \
+	" CASE WHEN " ksm " = 'off' THEN '' ELSE ', ksm ' || " ksm " END END)"
 
 #endif

@@ -82,7 +82,7 @@ static void add_unpaired(cJSON *list, const struct cmp_data *d, const struct cmp
 /*
  * The series of side @side with KSM setting @ksm, named as the memory
  * figures name it (cell-series.h CELL_SERIES_NAME): "ksm on" for a
- * regular VM, "model", "sev-snp, ksm on", "tdx, ksm unchanged".
+ * regular VM, "model", "model lazy", "sev-snp, ksm on", "tdx, ksm unchanged".
  */
 static void series_name(const char *side, const char *ksm, char *buf, size_t len)
 {
@@ -103,7 +103,7 @@ static cJSON *pair_head(const struct cmp_data *d, const struct cmp_side *base,
 
 	snprintf(key, sizeof(key), "%016llx", (unsigned long long)c->pair);
 	if (!strcmp(o->pair_by, "confidential"))
-		snprintf(kind, sizeof(kind), "%s", !strcmp(other->label, "model") ?
+		snprintf(kind, sizeof(kind), "%s", !strncmp(other->label, "model", 5) ?
 			 "model overhead" : "CVM overhead");
 	else
 		snprintf(kind, sizeof(kind), "%s %s vs %s", o->pair_by, other->label,

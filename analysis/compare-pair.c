@@ -16,7 +16,8 @@
  * cannot be had; a guest's own detection noted as cell_param
  * "guest.cvm.type" overrides it), for any other cell the detected cvm.type
  * of the run's machine (guest vantage: a cloud instance). A cell that asked for a CVM and did not get one has no side:
- * it is never paired as a CVM.
+ * it is never paired as a CVM. A lazy cell (guest-accept = lazy) is a side
+ * of its own, "model lazy", paired with the same regular twin.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -65,6 +66,21 @@ const char *cmp_kv_get(const struct cmp_kv *v, size_t n, const char *key)
 	return NULL;
 }
 
+/*
+ * Side @got of @c, "model lazy" or "sev-snp lazy" at the lazy acceptance
+ * point (guest-accept; not in the pair key, so both points share the
+ * regular twin), as it was at the eager one (a key absent is eager).
+ */
+static char *accept_side(const struct cmp_cell *c, const char *got)
+{
+	char accept[16], *side;
+
+	cmp_spec_value(c->spec, "guest-accept", accept, sizeof(accept));
+	if (!strcmp(got, "none") || strcmp(accept, "lazy"))
+		return strdup(got);
+	return asprintf(&side, "%s lazy", got) < 0 ? NULL : side;
+}
+
 /* The side of @c when pairing by confidential (NULL, @why set: none). */
 static char *cvm_side(const struct cmp_data *d, struct cmp_cell *c, char *why, size_t len)
 {
@@ -91,7 +107,7 @@ static char *cvm_side(const struct cmp_data *d, struct cmp_cell *c, char *why, s
 		snprintf(why, len, "asked confidential = %s, ran in %s", asked, got);
 		return NULL;
 	}
-	return strdup(got);
+	return accept_side(c, got);
 }
 
 /**

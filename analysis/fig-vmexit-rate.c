@@ -201,6 +201,7 @@ static void side_pair(struct figure_ctx *ctx, const struct cmp_data *d, const cJ
 	const cJSON *st = cJSON_GetObjectItem(p, "stats"), *ci = cJSON_GetObjectItem(st, "ratio_ci");
 	const cJSON *b = cJSON_GetObjectItem(st, "base"), *s = cJSON_GetObjectItem(st, "side");
 	char cb[16], cs[16];
+	int model;
 
 	x->ratio = jnum(st, "ratio");
 	x->lo = cJSON_GetArraySize(ci) == 2 ? cJSON_GetArrayItem(ci, 0)->valuedouble : NAN;
@@ -215,9 +216,10 @@ static void side_pair(struct figure_ctx *ctx, const struct cmp_data *d, const cJ
 			 x->lo, x->hi);
 	baseline_from(ctx, d, cJSON_GetObjectItem(p, "base_cells"), cJSON_GetObjectItem(p, "cells"),
 		      x->from, sizeof(x->from));
-	snprintf(x->note, sizeof(x->note), "N=%.0f/%.0f, cov %s/%s%%%s", jnum(b, "n"),
+	model = !strncmp(jstr(p, "side"), "model", 5);      /* "model", "model lazy" */
+	snprintf(x->note, sizeof(x->note), "N=%.0f/%.0f, cov %s/%s%%%s%s", jnum(b, "n"),
 		 jnum(s, "n"), pct(b, cb, sizeof(cb)), pct(s, cs, sizeof(cs)),
-		 strcmp(jstr(p, "side"), "model") ? "" : ", model");
+		 model ? ", " : "", model ? jstr(p, "side") : "");
 }
 
 /* Where cell @id (@cell_key) of the drawn run stands among @top's pairs. */

@@ -6,8 +6,9 @@
  * takes (struct memory_bars), grouped by the label the figure gives them;
  * per group the mean host memory in MiB of the regular "ksm on" and "ksm
  * off" cells and of the "model", "sev-snp" and "tdx" cells (the
- * confidential type a cell got, cell-series.h, under any KSM setting; NaN:
- * the group has no such cell), the number of cells of each and the source
+ * confidential type a cell got, cell-series.h, under any KSM setting, at
+ * the eager acceptance point: a lazy cell, guest-accept, is drawn by the
+ * line figures and the table only; NaN: the group has no such cell), the number of cells of each and the source
  * of each bar (memcg, pss, memcg+pss; "-": no bar). A header row, then
  *   1 label  2 ksm on  3 ksm off  4 model  5 sev-snp  6 tdx  7..11 N of each
  *   12..16 source of each
@@ -27,10 +28,11 @@
 #define VARIANT_SRC(cond) ", " MEMORY_SOURCE("(" cond ")")
 #define IS_ON "variant = 'ksm on'"
 #define IS_OFF "variant = 'ksm off'"
-#define IS_MODEL "conf = 'model'"
-#define IS_SNP "conf = 'sev-snp'"
-#define IS_TDX "conf = 'tdx'"
-#define IS_BAR "(" IS_ON " OR " IS_OFF " OR conf IN ('model', 'sev-snp', 'tdx'))"
+#define EAGER " AND accept IS NOT 'lazy'"
+#define IS_MODEL "conf = 'model'" EAGER
+#define IS_SNP "conf = 'sev-snp'" EAGER
+#define IS_TDX "conf = 'tdx'" EAGER
+#define IS_BAR "(" IS_ON " OR " IS_OFF " OR (conf IN ('model', 'sev-snp', 'tdx')" EAGER "))"
 #define NBARS 5         /* the columns of bars, 2 .. NBARS + 1 */
 #define COL_SRC (2 * NBARS + 1)   /* the first source column of the query */
 

@@ -5,9 +5,10 @@
  * one, "image-recognition resnet152"), its workload per VM (vmwl: "a+b+c", NULL when all
  * VMs run wl), VMs (vms; 1 where the key is absent), instances
  * (inst), its confidential type (conf: what it got, cell-series.h: none,
- * model, sev-snp, tdx), its series (variant: "ksm on", "ksm off", "ksm
- * unchanged" for a regular VM; "model", "sev-snp, ksm on", "tdx", ...:
- * CELL_SERIES_NAME), the hostmem probe's summed PSS and summed memory
+ * model, sev-snp, tdx), its memory acceptance (accept: eager, lazy, NULL:
+ * CELL_SERIES_ACCEPT), its series (variant: "ksm on", "ksm off", "ksm
+ * unchanged" for a regular VM; "model", "model lazy", "sev-snp, ksm on",
+ * "tdx", ...: CELL_SERIES_NAME), the hostmem probe's summed PSS and summed memory
  * cgroup charge in kB (pss, memcg; NULL: not measured) and the cell's
  * host memory in kB (host: memcg where the cell has it, else pss; NULL:
  * no hostmem data) with the one it is (src: 'memcg', 'pss'). A CVM's
@@ -58,6 +59,7 @@ int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char 
 	" NULLIF(" MEMORY_CELL_PARAM("vm-workloads") ", '') AS vmwl," \
 	" COALESCE(" MEMORY_CELL_PARAM("ksm") ", 'unchanged') AS ksm," \
 	" " CELL_SERIES_CONF " AS conf," \
+	" " CELL_SERIES_ACCEPT " AS accept," \
 	" CAST(COALESCE(" MEMORY_CELL_PARAM("vms") ", '1') AS INTEGER) AS vms," \
 	" CAST(COALESCE(" MEMORY_CELL_PARAM("instances") ", '1') AS INTEGER) AS inst," \
 	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'" \
@@ -65,7 +67,7 @@ int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char 
 	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = '" HOSTMEM_PROBE "'" \
 	"  AND name = '" HOSTMEM_MEMCG "' AND invocation_id IS NULL) AS memcg" \
 	" FROM cell c WHERE c.run_id = ?1), " \
-	"p AS (SELECT *, " CELL_SERIES_NAME("conf", "ksm") " AS variant," \
+	"p AS (SELECT *, " CELL_SERIES_NAME("conf", "accept", "ksm") " AS variant," \
 	" COALESCE(memcg, pss) AS host," \
 	" CASE WHEN memcg IS NOT NULL THEN 'memcg' WHEN pss IS NOT NULL THEN 'pss' END AS src" \
 	" FROM p0)"

@@ -27,11 +27,11 @@
 
 /* Per cell: its parameters and numbers; the twin's PSS by a self-join. */
 static const char *const SQL =
-	"WITH p AS (SELECT c.id, c.cell_key,"
+	"WITH p1 AS (SELECT c.id, c.cell_key,"
 	" (SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'workload') AS wl,"
 	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'ksm'),"
 	"  'unchanged') AS ksm,"
-	" " CELL_SERIES_CONF " AS conf,"
+	" " CELL_SERIES_CONF " AS conf0, " CELL_SERIES_ACCEPT " AS accept,"
 	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'vms'),"
 	"  '1') AS vms,"
 	" COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'memory'),"
@@ -51,7 +51,8 @@ static const char *const SQL =
 	"  AND name = 'general_profit' AND invocation_id IS NULL) AS profit,"
 	" (SELECT value FROM metric WHERE cell_id = c.id AND probe = 'ksm'"
 	"  AND name = 'converged' AND invocation_id IS NULL) AS conv"
-	" FROM cell c WHERE c.run_id = ?1) "
+	" FROM cell c WHERE c.run_id = ?1), "
+	"p AS (SELECT *, conf0 || COALESCE(' ' || accept, '') AS conf FROM p1) "
 	"SELECT a.cell_key, a.wl, a.ksm, a.conf, a.vms, a.thp,"
 	" COALESCE(a.memcg, a.pss) / 1024.0,"
 	" CASE WHEN a.memcg IS NOT NULL THEN 'memcg' ELSE 'pss' END, a.pss / 1024.0,"

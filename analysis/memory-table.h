@@ -13,7 +13,8 @@ struct cJSON;
 
 /**
  * memory_table_json() - one row per cell with the hostmem probe: workload,
- * ksm, confidential (the type it got: cell-series.h), VMs, the THP mode,
+ * ksm, confidential (the type it got: cell-series.h; with its acceptance,
+ * eager or lazy, where the database has a lazy cell), VMs, the THP mode,
  * host memory (memory cgroups, else summed PSS) and its source (memcg,
  * pss), summed PSS and Pss_Anon, the drop of MemAvailable + per-CPU free
  * pages, PSS against the cgroup figure (% and whether within 10 %:

@@ -82,6 +82,9 @@
 	X("confidential", confidential, char, [8], KEY_ENUM, 1, 0, 0, \
 	  "none|model|sev-snp|tdx", "none", NULL, \
 	  "qemu: guest kind; model = RAM preallocated, unmerged (not a CVM)") \
+	X("guest-accept", guest_accept, char, [8], KEY_ENUM, 1, 0, 0, "eager|lazy", "eager", \
+	  NULL, "qemu, model/sev-snp/tdx only: guest memory taken at boot (eager) or on " \
+	  "first touch (lazy: a CVM's accept_memory=lazy, a model's RAM not preallocated)") \
 	X("vcpus", vcpus, int, , KEY_INT, 1, 1, 1024, NULL, "1", NULL, \
 	  "qemu: vCPUs per VM") \
 	X("memory", memory, int, , KEY_INT, 1, 64, 1048576, NULL, "256", NULL, \

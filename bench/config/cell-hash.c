@@ -61,12 +61,20 @@ static int line_of(const char *line, size_t len, const char *name)
 	return l && len > l + 3 && !memcmp(line, name, l) && !memcmp(line + l, " = ", 3);
 }
 
+/* Whether @line is of one of the keys of the NULL-ended @drop (NULL: none). */
+static int line_dropped(const char *line, size_t len, const char *const *drop)
+{
+	for (; drop && *drop; drop++)
+		if (line_of(line, len, *drop))
+			return 1;
+	return 0;
+}
+
 /*
  * The spec's lines (each with its '\n'), not at their default and not of
- * the keys @drop1 or @drop2 (NULL: none); NULL-ended.
+ * the keys in @drop (NULL-ended; NULL: none); NULL-ended.
  */
-static char **hashed_lines(const char *spec, const char *drop1, const char *drop2,
-			   size_t *n)
+static char **hashed_lines(const char *spec, const char *const *drop, size_t *n)
 {
 	const char *p, *nl;
 	size_t len, lines = 1;
@@ -81,7 +89,7 @@ static char **hashed_lines(const char *spec, const char *drop1, const char *drop
 		nl = strchr(p, '\n');
 		len = nl ? (size_t)(nl - p) + 1 : strlen(p);
 		skip = at_default(p, nl ? len - 1 : len);
-		if (line_of(p, len, drop1) || line_of(p, len, drop2))
+		if (line_dropped(p, len, drop))
 			skip = 1;
 		if (skip > 0)
 			continue;
@@ -99,14 +107,13 @@ err_lines:
 }
 
 /* FNV-1a of the sorted lines of @spec that hashed_lines() keeps. */
-static int hash_lines(const char *spec, const char *drop1, const char *drop2,
-		      uint64_t *out)
+static int hash_lines(const char *spec, const char *const *drop, uint64_t *out)
 {
 	uint64_t h = FNV_OFFSET;
 	char **lines;
 	size_t i, n;
 
-	lines = hashed_lines(spec, drop1, drop2, &n);
+	lines = hashed_lines(spec, drop, &n);
 	if (!lines)
 		return -ENOMEM;
 	qsort(lines, n, sizeof(*lines), by_text);
@@ -124,7 +131,7 @@ int cell_hash(const char *spec, int salt, uint32_t *out)
 	char tail[16] = "";
 	uint64_t h;
 
-	if (hash_lines(spec, NULL, NULL, &h))
+	if (hash_lines(spec, NULL, &h))
 		return -ENOMEM;
 	if (salt) {
 		snprintf(tail, sizeof(tail), "#%d", salt);
@@ -134,7 +141,15 @@ int cell_hash(const char *spec, int salt, uint32_t *out)
 	return 0;
 }
 
+/*
+ * guest-accept is a key of the confidential side only (a regular cell
+ * cannot have it): pairing by confidential, a model or CVM cell at either
+ * acceptance point has the regular cell with the other keys equal as twin.
+ */
 int cell_pair_hash(const char *spec, const char *dim, uint64_t *out)
 {
-	return hash_lines(spec, dim, "repeat", out);
+	const char *drop[] = { dim, "repeat",
+			       !strcmp(dim, "confidential") ? "guest-accept" : NULL, NULL };
+
+	return hash_lines(spec, drop, out);
 }

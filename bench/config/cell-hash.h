@@ -20,8 +20,10 @@ int cell_hash(const char *spec, int salt, uint32_t *out);
  * cell_pair_hash() - the pair key of a cell (docs/compare.md): FNV-1a (64
  * bits) of the lines of @spec whose key is not at its default, sorted, as
  * cell_hash(), but without the line of the pairing dimension @dim (e.g.
- * "confidential", "backend") and without "repeat". Two cells with one
- * pair key differ at most in @dim and their repeat. Returns 0 or -ENOMEM.
+ * "confidential", "backend") and without "repeat"; with @dim confidential
+ * also without guest-accept, a key of the confidential side only. Two cells
+ * with one pair key differ at most in @dim (and guest-accept) and their
+ * repeat. Returns 0 or -ENOMEM.
  */
 int cell_pair_hash(const char *spec, const char *dim, uint64_t *out);
 

@@ -152,6 +152,47 @@ static int check_variants(const struct expansion *x, const struct config_section
 	return -EINVAL;
 }
 
+/* Whether @v holds a value other than @k's default. */
+static int off_default(const struct config_key *k, const struct config_values *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (!config_value_same(k, v->v[i], k->def))
+			return 1;
+	return 0;
+}
+
+/*
+ * guest-accept = lazy must not meet a regular cell: a regular VM's RAM is
+ * neither preallocated nor accepted (qemu allocates it on touch, mergeable),
+ * so the key means nothing for it, and its eager and lazy cells would be the
+ * same cell. The default (eager) written out changes nothing and passes.
+ */
+static int check_accept(const struct expansion *x, const struct config_section *s,
+			const struct dimension *dims)
+{
+	const struct config_values *conf = values_of(dims, "confidential");
+	const struct config_key *k = config_key_find("guest-accept");
+	const char *text = lookup(s, k->name);
+	size_t i;
+
+	if (!text)
+		text = lookup(defaults_of(x->cfg), k->name);
+	if (!text || !off_default(k, values_of(dims, k->name)))
+		return 0;
+	for (i = 0; i < conf->n; i++) {
+		if (strcmp(conf->v[i], "none"))
+			continue;
+		snprintf(x->err, x->errlen, "%s:%d: [experiment %s] guest-accept = %s: applies "
+			 "to confidential = model, sev-snp or tdx, and this experiment has "
+			 "confidential = none cells; give guest-accept in an experiment "
+			 "without them", x->cfg->path, line_of(x->cfg, s, k->name), s->name, text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Cells of one experiment: the product of its dimensions, times its repeats. */
 static unsigned long long section_cells(const struct dimension *dims)
 {
@@ -339,6 +380,8 @@ static int count_cells(struct expansion *x, struct dimension **dims,
 		ret = build_dimensions(x, &cfg->sections[i], &dims[i]);
 		if (!ret)
 			ret = check_variants(x, &cfg->sections[i], dims[i]);
+		if (!ret)
+			ret = check_accept(x, &cfg->sections[i], dims[i]);
 		if (ret)
 			return ret;
 		counts[i] = section_cells(dims[i]);

@@ -19,11 +19,17 @@
 # mixes the two says so (its title and the report's caption), one that
 # does not names its source on the axis. The same checks fail on the
 # database without the cgroup figure (PSS drawn), so they can fail.
+# Memory acceptance (guest-accept): a database with eager and lazy model
+# and sev-snp cells draws "model eager", "model lazy", "sev-snp eager",
+# "sev-snp lazy" as lines of their own with their own values, tables them
+# so, and compare pairs both points with the one regular twin; the same
+# cells without the key (an old database) draw one "model" and one
+# "sev-snp" line of two cells each, so the check can fail.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=15
+N=19
 py=/usr/bin/python3
 plan $N
 tmp=$(mktemp -d)
@@ -164,6 +170,49 @@ r=$(memcg_check "$tmp/new.db")
 case "$r" in
 *overhead-memcg*scaling-axis*scaling-note*table*) _tap 0 "the host memory checks catch PSS drawn for a cgroup cell ($r)" ;;
 *) _tap 1 "the host memory checks catch PSS drawn for a cgroup cell ($r)" ;;
+esac
+
+# memory acceptance: cell I = confidential:guest-accept:PSS kB, all ksm off
+acc=(none:-:100000 model:eager:300000 model:lazy:120000 sev-snp:eager:400000
+	sev-snp:lazy:150000)
+mkacc() {   # DB [no-accept]
+	local i args=()
+	for i in "${!acc[@]}"; do
+		IFS=: read -r conf accept kb <<< "${acc[$i]}"
+		args+=(--set "$i:confidential=$conf" --set "$i:ksm=off" --hostmem "$i:$kb")
+		[ "$conf" != none ] && args+=(--set "$i:guest.cvm.type=${conf/model/none}")
+		[ "$accept" != - ] && [ -z "${2:-}" ] && args+=(--set "$i:guest-accept=$accept")
+	done
+	$py tests/system/compare-db.py "$1" --workloads pyaes --repeats ${#acc[@]} --n 20 \
+		--cell backend=qemu "${args[@]}"
+}
+accept_check() {   # DB: "ok", or what is wrong with the acceptance series
+	local bad="" name
+	"$CVMBENCH" plot memory-scaling --db "$1" --out "$tmp/a.svg" >/dev/null 2>&1 || bad+=" rc"
+	for name in "ksm off" "model eager" "model lazy" "sev-snp eager" "sev-snp lazy"; do
+		grep -q ">$name<" "$tmp/a.svg" || bad+=" no-line[$name]"
+	done
+	[ "$(grep -c '>N=1<' "$tmp/a.svg"):$(grep -c '>N=2<' "$tmp/a.svg")" = 5:0 ] || bad+=" N"
+	echo "${bad:-ok}"
+}
+mkacc "$tmp/acc.db"
+is "$(accept_check "$tmp/acc.db")" ok \
+	"eager and lazy model and sev-snp cells: a line each (model eager, model lazy, ...)"
+is "$("$CVMBENCH" show --db "$tmp/acc.db" --table memory --json | $py -c 'import json, sys
+t = json.load(sys.stdin); h = t["head"]
+print(" ".join("%s:%s" % (r[h.index("confidential")], r[h.index("host MiB")]) for r in t["rows"]))')" \
+	"none:97.7 model eager:293.0 model lazy:117.2 sev-snp eager:390.6 sev-snp lazy:146.5" \
+	"the memory table names each cell's acceptance point, with its own host memory"
+"$CVMBENCH" compare --db "$tmp/acc.db" --json > "$tmp/ac.json"
+is "$($py -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(sorted((p["side"], p["kind"], p["series"], p["base_cells"][0]["cell_key"], p["cells"][0]["cell_key"]) for p in d["pairs"]))' "$tmp/ac.json")" \
+	"[('model', 'model overhead', 'model', 't-pyaes-0', 't-pyaes-1'), ('model lazy', 'model overhead', 'model lazy', 't-pyaes-0', 't-pyaes-2'), ('sev-snp', 'CVM overhead', 'sev-snp', 't-pyaes-0', 't-pyaes-3'), ('sev-snp lazy', 'CVM overhead', 'sev-snp lazy', 't-pyaes-0', 't-pyaes-4')]" \
+	"compare: both acceptance points paired with the one regular twin, the lazy one its own side"
+mkacc "$tmp/acc-old.db" no-accept
+r=$(accept_check "$tmp/acc-old.db")
+case "$r" in
+*'no-line[model eager]'*'no-line[sev-snp lazy]'*' N') _tap 0 "without guest-accept the same cells draw one line per type, so the check can fail ($r)" ;;
+*) _tap 1 "without guest-accept the same cells draw one line per type, so the check can fail ($r)" ;;
 esac
 
 # the checks can fail: CVM cells in the regular series (what a regular guest gives)

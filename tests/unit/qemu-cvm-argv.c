@@ -7,6 +7,9 @@
  * confidential = none), computed option by option with -machine split at
  * its commas, which must be exactly the confidential parts. A twin that
  * differs by more (the default -cpu of sev-snp) is seen as different.
+ * Memory acceptance (guest-accept, guest-accept.c): a model's prealloc=on
+ * or off, a CVM kernel's accept_memory= (none for a kernel older than 6.5,
+ * whose release the test's guest states; "" = unknown, the value given).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,57 +33,88 @@ static const char cfg_text[] =
 	"firmware = /fw/OVMF.fd\n"
 	"guest-kernel = /g/vmlinuz\n"
 	"guest-initrd = /g/initrd\n"
+	"guest-image = /g/disk.img\n"
+	"[experiment h]\n"
+	"workload = hello-world\n"
+	"backend = qemu\n"
+	"accel = kvm\n"
+	"confidential = model, sev-snp\n"
+	"guest-accept = eager, lazy\n"
+	"vcpus = 2\n"
+	"memory = 512\n"
+	"firmware = /fw/OVMF.fd\n"
+	"guest-kernel = /g/vmlinuz\n"
+	"guest-initrd = /g/initrd\n"
 	"guest-image = /g/disk.img\n";
 
-#define TAIL \
-	"-kernel /g/vmlinuz -initrd /g/initrd -append console=ttyS0 panic=-1 " \
+#define TAIL_APPEND(more) \
+	"-kernel /g/vmlinuz -initrd /g/initrd -append console=ttyS0 panic=-1" more " " \
 	"-chardev file,id=con0,path=/t/console -serial chardev:con0 " \
 	"-device virtio-serial-pci,id=vser0 -chardev socket,id=agent0,path=/t/agent.sock " \
 	"-device virtserialport,bus=vser0.0,chardev=agent0,name=org.cvmbench.0 " \
 	"-drive file=/g/disk.img,format=raw,if=virtio,readonly=on"
+#define TAIL TAIL_APPEND("")
+#define SNP_HEAD HEAD "-object memory-backend-memfd,id=ram1,size=512M," \
+	"share=true,prealloc=off -object sev-snp-guest,id=sev0,cbitpos=51," \
+	"reduced-phys-bits=1,kernel-hashes=on -machine q35,confidential-guest-support=sev0," \
+	"memory-backend=ram1 -accel kvm -cpu EPYC-v4 -smp 2 -m 512 -bios /fw/OVMF.fd "
 #define HEAD "qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot "
 
+static const char OLD_KERNEL[] = "6.1.0-57-cloud-amd64", NEW_KERNEL[] = "6.12.38+deb12-cloud-amd64";
+
 static const struct golden {
-	const char *accel, *conf, *cpu, *argv;
+	const char *accel, *conf, *cpu, *accept, *release, *argv;
 } goldens[] = {
-	{ "tcg", "none", "auto", HEAD "-machine q35 -accel tcg -smp 2 -m 512 "
+	{ "tcg", "none", "auto", "eager", "", HEAD "-machine q35 -accel tcg -smp 2 -m 512 "
 	  "-bios /fw/OVMF.fd " TAIL },
-	{ "kvm", "none", "auto", HEAD "-machine q35 -accel kvm -cpu host -smp 2 -m 512 "
-	  "-bios /fw/OVMF.fd " TAIL },
-	{ "tcg", "model", "auto", HEAD "-object memory-backend-ram,id=mem0,size=512M,"
+	{ "kvm", "none", "auto", "eager", "", HEAD "-machine q35 -accel kvm -cpu host -smp 2 "
+	  "-m 512 -bios /fw/OVMF.fd " TAIL },
+	{ "tcg", "model", "auto", "eager", "", HEAD "-object memory-backend-ram,id=mem0,size=512M,"
 	  "prealloc=on,merge=off -machine q35,memory-backend=mem0,mem-merge=off -accel tcg -smp 2 -m 512 "
 	  "-bios /fw/OVMF.fd " TAIL },
-	{ "kvm", "sev-snp", "auto", HEAD "-object memory-backend-memfd,id=ram1,size=512M,"
-	  "share=true,prealloc=off -object sev-snp-guest,id=sev0,cbitpos=51,"
-	  "reduced-phys-bits=1,kernel-hashes=on -machine q35,confidential-guest-support=sev0,"
-	  "memory-backend=ram1 -accel kvm -cpu EPYC-v4 -smp 2 -m 512 -bios /fw/OVMF.fd " TAIL },
-	{ "kvm", "tdx", "auto", HEAD "-object tdx-guest,id=tdx0 -machine q35,"
-	  "kernel-irqchip=split,confidential-guest-support=tdx0,hpet=off -accel kvm -cpu host "
+	{ "kvm", "model", "auto", "lazy", "", HEAD "-object memory-backend-ram,id=mem0,size=512M,"
+	  "prealloc=off,merge=off -machine q35,memory-backend=mem0,mem-merge=off -accel kvm -cpu host "
 	  "-smp 2 -m 512 -bios /fw/OVMF.fd " TAIL },
+	{ "kvm", "sev-snp", "auto", "eager", "", SNP_HEAD TAIL_APPEND(" accept_memory=eager") },
+	{ "kvm", "sev-snp", "auto", "eager", OLD_KERNEL, SNP_HEAD TAIL },
+	{ "kvm", "sev-snp", "auto", "eager", NEW_KERNEL, SNP_HEAD
+	  TAIL_APPEND(" accept_memory=eager") },
+	{ "kvm", "sev-snp", "auto", "lazy", NEW_KERNEL, SNP_HEAD TAIL_APPEND(" accept_memory=lazy") },
+	{ "kvm", "tdx", "auto", "eager", "", HEAD "-object tdx-guest,id=tdx0 -machine q35,"
+	  "kernel-irqchip=split,confidential-guest-support=tdx0,hpet=off -accel kvm -cpu host "
+	  "-smp 2 -m 512 -bios /fw/OVMF.fd " TAIL_APPEND(" accept_memory=eager") },
 };
 
 static struct cell *cells;
 static size_t ncells;
-static const struct qemu_guest guest = { "/g/vmlinuz", "/g/initrd", "/g/disk.img", "", "user" };
+static struct qemu_guest guest = { "/g/vmlinuz", "/g/initrd", "/g/disk.img", "", "user", "" };
 
-static const struct cell *find(const char *accel, const char *conf, const char *cpu)
+static const struct cell *find_accept(const char *accel, const char *conf, const char *cpu,
+				      const char *accept)
 {
 	size_t i;
 
 	for (i = 0; i < ncells; i++)
 		if (!strcmp(cells[i].accel, accel) && !strcmp(cells[i].confidential, conf) &&
-		    !strcmp(cells[i].cpu, cpu))
+		    !strcmp(cells[i].cpu, cpu) && !strcmp(cells[i].guest_accept, accept))
 			return &cells[i];
 	return NULL;
 }
 
-/* The argv of a cell, into @a (and joined into @line). */
-static int cell_argv(const struct cell *c, struct qemu_argv *a, char *line, size_t len)
+static const struct cell *find(const char *accel, const char *conf, const char *cpu)
+{
+	return find_accept(accel, conf, cpu, "eager");
+}
+
+/* The argv of a cell, into @a (and joined into @line), its kernel of release @release. */
+static int cell_argv_of(const struct cell *c, const char *release, struct qemu_argv *a,
+			char *line, size_t len)
 {
 	struct vm_config vc;
 	char err[256];
 	int ret;
 
+	snprintf(guest.release, sizeof(guest.release), "%s", release);
 	qemu_cell_vm_config(c, c->accel, &guest, &vc);
 	vc.console = "/t/console";
 	vc.agent_socket = "/t/agent.sock";
@@ -92,6 +126,11 @@ static int cell_argv(const struct cell *c, struct qemu_argv *a, char *line, size
 	return ret;
 }
 
+static int cell_argv(const struct cell *c, struct qemu_argv *a, char *line, size_t len)
+{
+	return cell_argv_of(c, "", a, line, len);
+}
+
 static void test_goldens(void)
 {
 	static struct qemu_argv a;
@@ -100,10 +139,12 @@ static void test_goldens(void)
 
 	for (i = 0; i < sizeof(goldens) / sizeof(goldens[0]); i++) {
 		const struct golden *g = &goldens[i];
-		const struct cell *c = find(g->accel, g->conf, g->cpu);
-		int ok = c && !cell_argv(c, &a, line, sizeof(line)) && !strcmp(line, g->argv);
+		const struct cell *c = find_accept(g->accel, g->conf, g->cpu, g->accept);
+		int ok = c && !cell_argv_of(c, g->release, &a, line, sizeof(line)) &&
+			 !strcmp(line, g->argv);
 
-		tap_ok(ok, "golden argv: accel %s, confidential %s", g->accel, g->conf);
+		tap_ok(ok, "golden argv: accel %s, confidential %s, guest-accept %s, kernel %s",
+		       g->accel, g->conf, g->accept, g->release[0] ? g->release : "unknown");
 		if (!ok)
 			printf("#   got:  %s\n#   want: %s\n", c ? line : "(no cell)", g->argv);
 	}
@@ -190,13 +231,18 @@ static void test_twins(void)
 		   "-object memory-backend-memfd,id=ram1,size=512M,share=true,prealloc=off\n"
 		   "-object sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,kernel-hashes=on\n"
 		   "-machine confidential-guest-support=sev0\n"
-		   "-machine memory-backend=ram1\n", "",
+		   "-machine memory-backend=ram1\n"
+		   "-append console=ttyS0 panic=-1 accept_memory=eager\n",
+		   "-append console=ttyS0 panic=-1\n",
 		   "sev-snp vs its twin (both cpu = EPYC-v4): only the SNP object, its memfd "
-		   "RAM and their -machine options");
+		   "RAM, their -machine options and the kernel's accept_memory=");
 	check_twin("tdx", "auto",
 		   "-object tdx-guest,id=tdx0\n-machine kernel-irqchip=split\n"
-		   "-machine confidential-guest-support=tdx0\n-machine hpet=off\n", "",
-		   "tdx vs its twin: only the TDX object and its -machine options");
+		   "-machine confidential-guest-support=tdx0\n-machine hpet=off\n"
+		   "-append console=ttyS0 panic=-1 accept_memory=eager\n",
+		   "-append console=ttyS0 panic=-1\n",
+		   "tdx vs its twin: only the TDX object, its -machine options and the "
+		   "kernel's accept_memory=");
 	check_twin("model", "auto",
 		   "-object memory-backend-ram,id=mem0,size=512M,prealloc=on,merge=off\n"
 		   "-machine memory-backend=mem0\n-machine mem-merge=off\n", "",
@@ -205,7 +251,9 @@ static void test_twins(void)
 		   "-object memory-backend-memfd,id=ram1,size=512M,share=true,prealloc=off\n"
 		   "-object sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,kernel-hashes=on\n"
 		   "-machine confidential-guest-support=sev0\n"
-		   "-machine memory-backend=ram1\n-cpu EPYC-v4\n", "-cpu host\n",
+		   "-machine memory-backend=ram1\n-cpu EPYC-v4\n"
+		   "-append console=ttyS0 panic=-1 accept_memory=eager\n",
+		   "-cpu host\n-append console=ttyS0 panic=-1\n",
 		   "cpu = auto: the sev-snp cell's EPYC-v4 against its twin's host is seen");
 }
 
@@ -232,9 +280,9 @@ int main(void)
 {
 	char err[2048];
 
-	tap_plan(1 + 5 + 4 + 2);
-	tap_ok(!load_expand(cfg_text, &cells, &ncells, err, sizeof(err)) && ncells == 16,
-	       "the config gives 16 cells (%s)", err);
+	tap_plan(1 + 9 + 4 + 2);
+	tap_ok(!load_expand(cfg_text, &cells, &ncells, err, sizeof(err)) && ncells == 20,
+	       "the config gives 20 cells (%s)", err);
 	test_goldens();
 	test_twins();
 	test_bad();

@@ -14,10 +14,12 @@
  * The guest (built or the user's: qemu-cell.c) and the accelerator
  * (qemu-accel.c) are recorded per cell; a SEV-SNP or TDX cell runs only
  * where the host offers every piece it needs (cvm-host.c), else it is a
- * skip naming what is missing. The cell's `idle` is the guest's: on its
- * kernel command line, checked against every guest's facts after boot and
- * again at the cell's end (qemu_vms_idle()), noted as idle.applied_in =
- * guest. Not yet: mode = cold.
+ * skip naming what is missing; a cell whose guest kernel cannot have the
+ * memory acceptance it asks for (guest-accept.c) is a skip naming the
+ * kernel. The cell's `idle` is the guest's: on its kernel command line,
+ * checked against every guest's facts after boot and again at the cell's
+ * end (qemu_vms_idle()), noted as idle.applied_in = guest. Not yet:
+ * mode = cold.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +31,7 @@
 #include "backend.h"
 #include "cvm-host.h"
 #include "guest.h"
+#include "guest-accept.h"
 #include "idle-guest.h"
 #include "qemu-accel.h"
 #include "qemu-cell.h"
@@ -40,6 +43,7 @@ struct qemu_state {
 	struct qemu_vms vms;
 	struct qemu_guest guest;
 	struct qemu_accel acc;
+	char accept[512];         /* what guest-accept gave it: cell_param qemu.guest_accept */
 };
 
 /* The QEMU binary of @c (its qemu key, else qemu-system-x86_64 in PATH). */
@@ -104,16 +108,31 @@ static int qemu_supported(const struct cell *c, char *why, size_t len)
 	return qemu_vms_layout(c, why, len);
 }
 
+/*
+ * The guest is found (or built) first: its kernel decides whether the cell
+ * can have the memory acceptance it asks for (guest-accept.c), a skip if not.
+ */
 static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
 			   void **state, char *err, size_t errlen)
 {
 	struct qemu_state *st = calloc(1, sizeof(*st));
+	const char *value;
+	int ret;
 
-	(void)c;
 	(void)env;
 	if (!st) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
+	ret = qemu_cell_guest(c, &st->guest, err, errlen);
+	if (!ret && guest_accept_plan(c->confidential, c->guest_accept, st->guest.release,
+				      &value, st->accept, sizeof(st->accept))) {
+		snprintf(err, errlen, "%s", st->accept);
+		ret = BACKEND_SKIP;
+	}
+	if (ret) {
+		free(st);
+		return ret;
 	}
 	*state = st;
 	return 0;
@@ -153,9 +172,13 @@ static void note_boot(const struct cell *c, const struct backend_env *env,
 		env->note(env->note_ctx, "qemu.accel_reason", st->acc.reason);
 		env->note(env->note_ctx, "qemu.scratch", AGENT_GUEST_SCRATCH_NOTE);
 	}
+	if (st->accept[0])
+		env->note(env->note_ctx, "qemu.guest_accept", st->accept);
 	if (!st->guest.hash[0])
 		return;
 	env->note(env->note_ctx, "qemu.guest_hash", st->guest.hash);
+	if (st->guest.release[0])
+		env->note(env->note_ctx, "qemu.guest_release", st->guest.release);
 	env->note(env->note_ctx, "qemu.guest_source", st->guest.source);
 	if (!env->env_note)
 		return;
@@ -182,9 +205,6 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 	struct vm_config vc;
 	int ret;
 
-	ret = qemu_cell_guest(c, &st->guest, err, errlen);
-	if (ret)
-		return ret;
 	qemu_cell_vm_config(c, c->accel, &st->guest, &vc);
 	ret = qemu_vms_boot(&st->vms, c, &vc, &st->acc, err, errlen);
 	if (!ret)

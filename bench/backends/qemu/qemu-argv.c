@@ -4,7 +4,8 @@
  * the serial console into a file, a virtio-serial port to the host's Unix
  * socket, an optional read-only virtio-blk data disk. No defaults devices,
  * no display, no reboot (a guest that panics or powers off ends QEMU).
- * The "model" guest's RAM is a preallocated, unmergeable memory backend.
+ * The "model" guest's RAM is an unmergeable memory backend, preallocated
+ * (guest-accept = eager) or allocated on touch (lazy).
  * Its merge=off alone does not do it in QEMU 7.2: the machine's mem-merge
  * (default on) madvises every RAM block MERGEABLE when it is added, and
  * merge=off only leaves out a second madvise; so the machine gets
@@ -93,6 +94,18 @@ static int cvm_object_args(const struct vm_config *c, struct qemu_argv *a)
 	return ret;
 }
 
+/* The kernel command line: the base, a CVM's accept_memory=, the caller's. */
+static int append_arg(const struct vm_config *c, struct qemu_argv *a)
+{
+	const char *accept = c->cvm ? c->accept : NULL;
+
+	return arg(a, "-append") | arg(a, "%s%s%s%s%s%s%s", QEMU_BASE_APPEND,
+				       accept ? " accept_memory=" : "", accept ? accept : "",
+				       c->append && *c->append ? " " : "",
+				       c->append ? c->append : "", c->guest_idle[0] ? " " : "",
+				       c->guest_idle);
+}
+
 static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 {
 	const char *cpu = c->cpu ? c->cpu : c->cvm && !strcmp(c->cvm, "sev-snp") ?
@@ -104,8 +117,8 @@ static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 	ret |= arg(a, "-display") | arg(a, "none") | arg(a, "-no-reboot");
 	if (c->model) {
 		ret |= arg(a, "-object") |
-		       arg(a, "memory-backend-ram,id=mem0,size=%uM,prealloc=on,merge=off",
-			   c->memory_mib);
+		       arg(a, "memory-backend-ram,id=mem0,size=%uM,prealloc=%s,merge=off",
+			   c->memory_mib, c->accept && !strcmp(c->accept, "lazy") ? "off" : "on");
 		ret |= arg(a, "-machine") | arg(a, "q35,memory-backend=mem0,mem-merge=off");
 	} else {
 		ret |= cvm_object_args(c, a);
@@ -120,11 +133,7 @@ static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 		ret |= arg(a, "-bios") | arg(a, "%s", c->firmware);
 	ret |= arg(a, "-kernel") | arg(a, "%s", c->kernel);
 	ret |= arg(a, "-initrd") | arg(a, "%s", c->initrd);
-	ret |= arg(a, "-append") | arg(a, "%s%s%s%s%s", QEMU_BASE_APPEND,
-				     c->append && *c->append ? " " : "",
-				     c->append ? c->append : "", c->guest_idle[0] ? " " : "",
-				     c->guest_idle);
-	return ret ? -E2BIG : 0;
+	return ret || append_arg(c, a) ? -E2BIG : 0;
 }
 
 /* One socket chardev and one virtserialport per instance port. */

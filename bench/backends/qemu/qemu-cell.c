@@ -5,7 +5,8 @@
  * guest-image replaces the workload's data disk, each checked (readable,
  * the kernel a bzImage: "HdrS" at 0x202) with the key and the file named;
  * the booted kernel and initrd are hashed like the built image
- * (SHA-256 of the kernel's bytes, then the initrd's). The guest kernel's
+ * (SHA-256 of the kernel's bytes, then the initrd's) and their kernel's
+ * release read from its header (guest-accept.c). The guest kernel's
  * command line gets the cell's idle policy (idle-guest.c: idle=poll, ...).
  */
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guest-accept.h"
 #include "guest-local.h"
 #include "guest.h"
 #include "idle-guest.h"
@@ -131,6 +133,8 @@ int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
 	} else {
 		ret = built_guest(g, err, errlen);
 	}
+	if (!ret && guest_bzimage_release(g->kernel, g->release, sizeof(g->release)))
+		g->release[0] = '\0';
 	return ret ? ret : data_disk(c, g, err, errlen);
 }
 
@@ -159,6 +163,8 @@ const char *qemu_cell_cvm(const struct cell *c)
 void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct qemu_guest *g,
 			 struct vm_config *vc)
 {
+	char note[512];
+
 	memset(vc, 0, sizeof(*vc));
 	vc->qemu = c->qemu[0] ? c->qemu : NULL;
 	vc->accel = accel;
@@ -170,6 +176,8 @@ void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct q
 	vc->data_disk = g->disk[0] ? g->disk : NULL;
 	vc->model = !strcmp(c->confidential, "model");
 	vc->cvm = qemu_cell_cvm(c);
+	guest_accept_plan(c->confidential, c->guest_accept, g->release, &vc->accept, note,
+			  sizeof(note));
 	vc->firmware = c->firmware[0] ? c->firmware : NULL;
 	vc->append = c->guest_append[0] ? c->guest_append : NULL;
 	idle_guest_append(c->idle, vc->guest_idle, sizeof(vc->guest_idle));

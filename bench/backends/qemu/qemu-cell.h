@@ -20,6 +20,8 @@
  * @hash: SHA-256 of the kernel's bytes followed by the initrd's (the
  *        built image's content hash, computed the same way for the user's)
  * @source: "built" or "user"
+ * @release: the kernel's release from its bzImage header ("" unknown), which
+ *           says whether it has lazy memory acceptance (guest-accept.h)
  */
 struct qemu_guest {
 	char kernel[PATH_MAX];
@@ -27,6 +29,7 @@ struct qemu_guest {
 	char disk[PATH_MAX];
 	char hash[65];
 	const char *source;
+	char release[128];
 };
 
 /**
@@ -54,7 +57,8 @@ int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
 
 /**
  * qemu_cell_vm_config() - @vc for @c booting @g under @accel ("kvm" or
- * "tcg"). Strings point into @c, @g and @accel. Console and agent socket
+ * "tcg"), its memory acceptance as guest_accept_plan() gives it for @g's
+ * kernel. Strings point into @c, @g and @accel. Console and agent socket
  * are vm_start()'s.
  */
 void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct qemu_guest *g,

@@ -26,6 +26,9 @@
  * @cvm: "sev-snp" or "tdx" (NULL: a regular VM): the confidential parts of
  *       the argv (qemu-argv-cvm.c, ../shared/CVM.md); needs accel kvm and
  *       @firmware; under sev-snp a NULL @cpu is EPYC-v4
+ * @accept: memory acceptance, "eager" or "lazy" (guest-accept.h): with
+ *          @model, eager = prealloc=on, lazy = prealloc=off (NULL: eager);
+ *          with @cvm, the guest kernel's accept_memory= (NULL: none given)
  * @firmware: -bios FILE (NULL: none, QEMU's own SeaBIOS)
  * @guest_idle: the guest kernel arguments of the cell's idle policy
  *              ("idle=poll", idle-guest.c), after @append; "" = none
@@ -49,6 +52,7 @@ struct vm_config {
 	unsigned int instance_ports;
 	const char *port_dir;
 	const char *cvm;
+	const char *accept;
 	const char *firmware;
 	const char *qmp_socket;
 	char guest_idle[96];
