@@ -93,10 +93,18 @@ static int cvm_object_args(const struct vm_config *c, struct qemu_argv *a)
 	return ret;
 }
 
+const char *qemu_argv_cpu(const struct vm_config *c)
+{
+	if (c->cpu)
+		return c->cpu;
+	if (c->cvm && !strcmp(c->cvm, "sev-snp"))
+		return QEMU_SNP_CPU;
+	return c->accel && !strcmp(c->accel, "kvm") ? "host" : NULL;
+}
+
 static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 {
-	const char *cpu = c->cpu ? c->cpu : c->cvm && !strcmp(c->cvm, "sev-snp") ?
-		QEMU_SNP_CPU : !strcmp(c->accel, "kvm") ? "host" : NULL;
+	const char *cpu = qemu_argv_cpu(c);
 	int ret = 0;
 
 	ret |= arg(a, "%s", c->qemu ? c->qemu : QEMU_DEFAULT_BINARY);
