@@ -168,9 +168,12 @@ static void test_auto(void)
 	       o.starts, o.acc.reason);
 	keys(k, sizeof(k), "qemu-msr", "accel = kvm\n");
 	boot(k, &o);
-	tap_ok(o.ret == -ECHILD && !strcmp(o.acc.used, "kvm") && !strcmp(o.starts, "kvm:host ") &&
-	       strstr(o.err, "failed to set MSR 0x10a") && strstr(o.acc.reason, "asked"),
-	       "accel = kvm: no fallback, QEMU's message in the error (starts: %s)", o.starts);
+	tap_ok(o.ret == -ECHILD && !strcmp(o.acc.used, "kvm") &&
+	       !strcmp(o.starts, "kvm:host kvm:host,-arch-capabilities kvm:qemu64 ") &&
+	       strstr(o.err, "failed to set MSR 0x10a") && strstr(o.acc.reason, "asked") &&
+	       strstr(o.acc.cpu_reason, "KVM took no model"),
+	       "accel = kvm: the other models under KVM, never tcg, QEMU's message in the error "
+	       "(starts: %s)", o.starts);
 	keys(k, sizeof(k), "qemu-late", "accel = auto\n");
 	boot(k, &o);
 	tap_ok(o.ret == -ECHILD && !strcmp(o.starts, "kvm:host ") && !strcmp(o.acc.used, "kvm"),
@@ -226,6 +229,14 @@ static void test_models(void)
 	       !strcmp(o.acc.used, "tcg") && strstr(o.acc.cpu_reason, "asked (cpu = host)"),
 	       "a cell that sets cpu itself: no other model, its own under tcg (starts: %s)",
 	       o.starts);
+	qemu_accel_forget();
+	keys(k, sizeof(k), "qemu-msrhost", "accel = kvm\n");
+	boot(k, &o);
+	tap_ok(o.ret == 0 && !strcmp(o.starts, "kvm:host kvm:host,-arch-capabilities ") &&
+	       !strcmp(o.note_accel, "kvm") && !strcmp(o.note_cpu, "host,-arch-capabilities") &&
+	       !strcmp(o.acc.reason, "asked (accel = kvm)"),
+	       "accel = kvm, cpu = auto: the same model search, the accelerator as asked "
+	       "(starts: %s; %s)", o.starts, o.acc.reason);
 	qemu_accel_forget();
 }
 
@@ -349,7 +360,7 @@ int main(void)
 	put("initrd", "initrd", 6, 0644);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		put(names[i], fake_py, strlen(fake_py), 0755);
-	tap_plan(19);
+	tap_plan(20);
 	test_auto();
 	test_models();
 	test_env();

@@ -94,10 +94,11 @@ static void print_argv(const struct qemu_argv *a, int lines)
 static void first_accel(const struct cell *c, struct qemu_accel *acc, char *note, size_t len)
 {
 	qemu_accel_for_cell(c, acc);
-	if (acc->fallback && !strcmp(c->cpu, "auto"))
-		snprintf(note, len, "accel = auto: kvm here (/dev/kvm opens), -cpu %s (%s); if QEMU "
+	if (acc->cpu_retry)
+		snprintf(note, len, "accel = %s: kvm here (/dev/kvm opens), -cpu %s (%s); if QEMU "
 			 "dies under KVM before the guest's console, a run tries the other CPU models "
-			 "(host,-arch-capabilities, then qemu64), then tcg", acc->cpu, acc->cpu_reason);
+			 "(host,-arch-capabilities, then qemu64)%s", c->accel, acc->cpu,
+			 acc->cpu_reason, acc->fallback ? ", then tcg" : "");
 	else if (acc->fallback)
 		snprintf(note, len, "accel = auto: kvm here (/dev/kvm opens); a run falls back "
 			 "to tcg if QEMU dies under KVM before the guest's console");

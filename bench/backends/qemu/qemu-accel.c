@@ -66,6 +66,12 @@ static int memo_applies(const struct cell *c)
 	return memo.set && !strcmp(c->cpu, "auto") && !strcmp(memo.qemu, c->qemu);
 }
 
+/* The model this process found KVM takes for @c's QEMU, or NULL. */
+static const char *memo_model(const struct cell *c)
+{
+	return memo_applies(c) && memo.cpu[0] ? memo.cpu : NULL;
+}
+
 static void memo_keep(const struct cell *c, const char *cpu, const char *why)
 {
 	if (strcmp(c->cpu, "auto"))
@@ -129,7 +135,7 @@ static size_t kvm_models(const struct cell *c, const char *m[1 + N_RETRIES])
 {
 	size_t i;
 
-	if (memo_applies(c)) {
+	if (memo_model(c)) {
 		m[0] = memo.cpu;
 		return 1;
 	}
@@ -145,9 +151,10 @@ static size_t kvm_models(const struct cell *c, const char *m[1 + N_RETRIES])
 static void kvm_took(const struct cell *c, struct qemu_accel *acc, size_t i,
 		     const char *tried)
 {
-	snprintf(acc->reason, sizeof(acc->reason),
-		 "auto: kvm, /dev/kvm opens and the guest booted under KVM");
-	if (memo_applies(c))
+	if (acc->fallback)
+		snprintf(acc->reason, sizeof(acc->reason),
+			 "auto: kvm, /dev/kvm opens and the guest booted under KVM");
+	if (memo_model(c))
 		memo_reason(acc->cpu_reason, sizeof(acc->cpu_reason));
 	else if (strcmp(c->cpu, "auto"))
 		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "asked (cpu = %s)", c->cpu);
@@ -158,7 +165,7 @@ static void kvm_took(const struct cell *c, struct qemu_accel *acc, size_t i,
 		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "cpu = auto under KVM: the "
 			 "first model KVM took; QEMU ended before the guest's console with %s",
 			 tried);
-	if (!memo_applies(c))
+	if (!memo_model(c))
 		memo_keep(c, acc->cpu_arg, acc->cpu_reason);
 }
 
@@ -192,7 +199,11 @@ static int start_tcg(const struct cell *c, double timeout_s, struct vm *vm,
 	return ret;
 }
 
-/* auto, a regular or model VM where /dev/kvm opens: KVM if it works, else TCG. */
+/*
+ * A regular or model VM under KVM (auto where /dev/kvm opens, or kvm as
+ * asked): the models of kvm_models() in turn while QEMU dies early, then
+ * TCG where the cell's accel is auto (@acc->fallback).
+ */
 static int start_kvm_or_tcg(const struct cell *c, double timeout_s, struct vm *vm,
 			    struct vm_config *vc, struct qemu_accel *acc, char *err,
 			    size_t errlen)
@@ -210,13 +221,19 @@ static int start_kvm_or_tcg(const struct cell *c, double timeout_s, struct vm *v
 			return 0;
 		}
 		if (!kvm_failed_early(vm, ret, err)) {
-			snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, /dev/kvm opens "
-				 "(the VM failed after QEMU started under KVM)");
+			if (acc->fallback)
+				snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, /dev/kvm "
+					 "opens (the VM failed after QEMU started under KVM)");
 			snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "the model of the "
 				 "last KVM try (%s)", tried[0] ? tried : "the first");
 			return ret;
 		}
 		note_try(tried, sizeof(tried), acc->cpu, err);
+	}
+	if (!acc->fallback) {
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "cpu = auto under KVM: KVM "
+			 "took no model (%s)", tried);
+		return ret;
 	}
 	return start_tcg(c, timeout_s, vm, vc, cell_cpu, acc, tried, err, errlen);
 }
@@ -238,7 +255,7 @@ static void plan_cpu(const struct cell *c, struct qemu_accel *acc)
 			 v.cvm);
 	else if (!strcmp(acc->used, "kvm"))
 		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "cpu = auto under KVM: "
-			 "host%s", acc->fallback ? " (untested: a run tries it first)" : "");
+			 "host%s", acc->cpu_retry ? " (untested: a run tries it first)" : "");
 	else
 		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason),
 			 "no -cpu under TCG: QEMU's default model");
@@ -249,8 +266,14 @@ static int accel_asked(const struct cell *c, struct qemu_accel *acc)
 {
 	snprintf(acc->used, sizeof(acc->used), "%s", c->accel);
 	snprintf(acc->reason, sizeof(acc->reason), "asked (accel = %s)", c->accel);
-	if (strcmp(c->accel, "kvm") || cvm_host_kvm_opens(acc->host, sizeof(acc->host)))
+	if (strcmp(c->accel, "kvm"))
 		return 1;
+	if (cvm_host_kvm_opens(acc->host, sizeof(acc->host))) {
+		acc->cpu_retry = !qemu_cell_cvm(c) && !strcmp(c->cpu, "auto");
+		if (acc->cpu_retry && memo_model(c))
+			snprintf(acc->cpu_arg, sizeof(acc->cpu_arg), "%s", memo.cpu);
+		return 1;
+	}
 	snprintf(acc->reason, sizeof(acc->reason), "accel = kvm: %s", acc->host);
 	return 0;
 }
@@ -266,9 +289,10 @@ static void auto_on_kvm(const struct cell *c, struct qemu_accel *acc)
 	}
 	snprintf(acc->used, sizeof(acc->used), "kvm");
 	snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, /dev/kvm opens");
-	if (memo_applies(c))
+	if (memo_model(c))
 		snprintf(acc->cpu_arg, sizeof(acc->cpu_arg), "%s", memo.cpu);
 	acc->fallback = 1;
+	acc->cpu_retry = !strcmp(c->cpu, "auto");
 }
 
 static int decide(const struct cell *c, struct qemu_accel *acc)
@@ -306,7 +330,7 @@ int qemu_accel_start(const struct cell *c, struct vm *vm, struct vm_config *vc,
 		     double timeout_s, struct qemu_accel *acc, char *err, size_t errlen)
 {
 	qemu_accel_for_cell(c, acc);
-	if (acc->fallback)
+	if (acc->fallback || acc->cpu_retry)
 		return start_kvm_or_tcg(c, timeout_s, vm, vc, acc, err, errlen);
 	qemu_accel_vm_config(acc, vc);
 	return vm_start(vm, vc, timeout_s, err, errlen);
@@ -336,7 +360,7 @@ void qemu_accel_env_facts(env_emit_fn emit, void *ctx)
 	snprintf(v, sizeof(v), "%s (%s%s)", acc.used, acc.reason,
 		 acc.fallback ? "; untested: a run starts QEMU to know" : "");
 	emit(ctx, "qemu.accel", v, src);
-	snprintf(v, sizeof(v), "%s (%s%s)", acc.cpu, acc.cpu_reason, acc.fallback ?
+	snprintf(v, sizeof(v), "%s (%s%s)", acc.cpu, acc.cpu_reason, acc.cpu_retry ?
 		 "; if QEMU dies under KVM before the guest's console: host,-arch-capabilities, "
 		 "then qemu64, then tcg" : "");
 	emit(ctx, "qemu.cpu", v, src);

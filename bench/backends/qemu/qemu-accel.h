@@ -6,7 +6,8 @@
  * going. A QEMU that ends under KVM before the guest's first console byte
  * with a KVM or MSR error (QEMU 7.2 -cpu host on a nested host: "failed to
  * set MSR 0x10a") is started again under KVM with other models (a cell
- * with cpu = auto: host,-arch-capabilities, then qemu64), then under TCG;
+ * with cpu = auto: host,-arch-capabilities, then qemu64; accel = kvm too,
+ * the accelerator as asked), then under TCG (auto only);
  * the outcome is remembered for the process (per QEMU binary). The choice
  * and the reason are recorded per cell (cell_param qemu.accel,
  * qemu.accel_reason, qemu.cpu, qemu.cpu_reason). Which accelerator and
@@ -30,9 +31,10 @@
  * ""; @cpu: the -cpu model the VMs get (QEMU_TCG_DEFAULT_CPU where the argv
  * gives none); @cpu_reason: why; @cpu_arg: the -cpu this decision sets over
  * the cell's ("" = the cell's own, qemu_accel_vm_config()); @fallback: 1
- * when a run starts the VM again (other models, then TCG) if QEMU under
- * KVM dies before the guest's first console byte (auto, a regular or
- * model VM, on KVM).
+ * when a run starts the VM again under TCG if QEMU under KVM dies before
+ * the guest's first console byte (auto, a regular or model VM, on KVM);
+ * @cpu_retry: 1 when it first tries the other CPU models under KVM (a
+ * regular or model VM with cpu = auto, accel auto or kvm, on KVM).
  */
 struct qemu_accel {
 	char used[8];
@@ -42,6 +44,7 @@ struct qemu_accel {
 	char cpu_reason[1024];
 	char cpu_arg[64];
 	int fallback;
+	int cpu_retry;
 };
 
 /**
