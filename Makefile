@@ -71,6 +71,8 @@ LONG_TESTS += tests/workloads/compilers.t
 LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm-robust.t \
 	tests/system/qemu.t tests/system/qemu-agent.t tests/system/qemu-keys.t \
 	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t
+# a real KVM guest booted where /dev/kvm opens (elsewhere a SKIP at once, with list's reason)
+LONG_TESTS += tests/system/kvm-guest.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
 CHECK_TESTS := $(filter-out $(LONG_TESTS),$(sort $(wildcard tests/workloads/*.t tests/system/*.t)))
