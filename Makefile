@@ -72,6 +72,8 @@ LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm
 	tests/system/qemu.t tests/system/qemu-agent.t tests/system/qemu-keys.t \
 	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t \
 	tests/system/guest-idle.t
+# a real KVM guest booted where /dev/kvm opens (elsewhere a SKIP at once, with list's reason)
+LONG_TESTS += tests/system/kvm-guest.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
 # the study end to end: three studies (one killed) and four reports, ~25 s

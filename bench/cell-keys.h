@@ -78,7 +78,7 @@
 	X("start-timeout", start_timeout, double, , KEY_DOUBLE, 0, 0, 86400, NULL, "0", NULL, \
 	  "seconds one instance start may take; 0 = timeout") \
 	X("accel", accel, char, [8], KEY_ENUM, 1, 0, 0, "auto|kvm|tcg", "auto", NULL, \
-	  "qemu: accelerator; auto = kvm if /dev/kvm opens, else tcg") \
+	  "qemu: accelerator; auto = kvm where /dev/kvm opens and QEMU boots under it, else tcg") \
 	X("confidential", confidential, char, [8], KEY_ENUM, 1, 0, 0, \
 	  "none|model|sev-snp|tdx", "none", NULL, \
 	  "qemu: guest kind; model = RAM preallocated, unmerged (not a CVM)") \
@@ -108,7 +108,7 @@
 	X("guest-image", guest_image, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
 	  "qemu: your own raw disk image on /dev/vda instead of the data disk") \
 	X("cpu", cpu, char, [32], KEY_STRING, 1, 0, 0, NULL, "auto", NULL, \
-	  "qemu: -cpu model; auto = host under KVM (EPYC-v4 for sev-snp), QEMU's under TCG") \
+	  "qemu: -cpu model; auto = host under KVM, else the first KVM takes (EPYC-v4: sev-snp)") \
 	X("guest-append", guest_append, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
 	  "qemu: more guest kernel arguments, after console=ttyS0 panic=-1") \
 	X("ksm", ksm, char, [12], KEY_ENUM, 1, 0, 0, "unchanged|on|off", "unchanged", \

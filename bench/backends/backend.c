@@ -56,6 +56,15 @@ const char *backend_cell_accel(const struct cell *c, char *why, size_t len)
 	return be && be->cell_accel ? be->cell_accel(c, why, len) : NULL;
 }
 
+void backend_env_facts(env_emit_fn emit, void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < NBACKENDS; i++)
+		if (backends[i] && backends[i]->env_facts)
+			backends[i]->env_facts(emit, ctx);
+}
+
 void backend_names(char *buf, size_t len)
 {
 	size_t i, used = 0;

@@ -37,6 +37,7 @@
 #include <stddef.h>
 
 #include "cell.h"
+#include "env.h"
 #include "instance.h"
 
 struct sink;
@@ -139,6 +140,13 @@ struct backend_ops {
 	 * valid until cell_end(). NULL op = the backend runs no VM.
 	 */
 	const char *(*accel)(void *state);
+	/*
+	 * What `cvmbench env` can say of this backend here without starting
+	 * anything (the qemu backend: the accelerator and CPU model a default
+	 * cell would start with), each through @emit as env_collect() does.
+	 * NULL = nothing to say.
+	 */
+	void (*env_facts)(env_emit_fn emit, void *ctx);
 };
 
 /** backend_close() - instance_close() and the backend's cleanup. */
@@ -173,6 +181,9 @@ int backend_boots_guests(const char *name);
  * when the backend runs no VM (or is not built in; @why "").
  */
 const char *backend_cell_accel(const struct cell *c, char *why, size_t len);
+
+/** backend_env_facts() - every backend's env_facts(), in the backend list's order. */
+void backend_env_facts(env_emit_fn emit, void *ctx);
 
 /** backend_names() - "native|runc|crun|qemu": the built-in backends, for messages. */
 void backend_names(char *buf, size_t len);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-env.c - `cvmbench env [--json]`: what this machine offers, as
- * gathered by env_collect() (env.c), printed as an aligned
+ * gathered by env_collect() (env.c) and what the backends can say without
+ * starting anything (backend_env_facts(): the qemu backend's accelerator
+ * and CPU model for a default cell), printed as an aligned
  * "key  value  (source)" table (long values wrapped at blanks, summaries
  * of the facts under them left out) or as a JSON object
  * {key: {"value": ..., "source": ...}}.
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "command.h"
 #include "env.h"
 #include "exitcode.h"
@@ -187,7 +190,7 @@ static int env_print_json(const struct env_facts *f)
 
 /**
  * cmd_env() - `cvmbench env [--json]`: print every fact env_collect()
- * finds, with where it was read.
+ * and backend_env_facts() find, with where it was read.
  * @argc: argument count
  * @argv: argv[0] is "env"
  *
@@ -208,6 +211,7 @@ int cmd_env(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	env_collect(env_facts_add, &facts);
+	backend_env_facts(env_facts_add, &facts);
 	ret = EXIT_OK;
 	if (facts.oom) {
 		pr_err("env: out of memory");

@@ -15,13 +15,14 @@
 #   what was booted (cell_param qemu.guest_hash and the run's environment),
 #   equal to sha256sum of the two files; accel = auto records which
 #   accelerator it used and why (qemu.accel, qemu.accel_reason), in
-#   agreement with whether /dev/kvm opens here.
+#   agreement with whether /dev/kvm opens here, and the CPU model QEMU got
+#   (qemu.cpu, qemu.cpu_reason).
 # SKIPs without root, sqlite3, qemu-system-x86_64 (failures under CI).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=24
+N=25
 plan $N
 why=
 [ "$(id -u)" = 0 ] || why="needs root"
@@ -169,7 +170,7 @@ is "$?" 0 "guest-kernel without guest-initrd: the cell fails saying so"
 # --- a real boot of the user's kernel and initrd; accel = auto recorded ----------------
 if ! $CVMBENCH guest build >"$tmp/b" 2>&1; then
 	if [ -z "${CI:-}" ] && grep -qiE "apt-get|apt-cache" "$tmp/b"; then
-		skip_rest 4 "cannot fetch the kernel package: $(head -c 200 "$tmp/b")"
+		skip_rest 5 "cannot fetch the kernel package: $(head -c 200 "$tmp/b")"
 		exit 0
 	fi
 fi
@@ -199,10 +200,19 @@ if [ -e /dev/kvm ] && { exec 9<>/dev/kvm; } 2>/dev/null; then
 	exec 9>&-
 	case "$acc:$reason" in
 	"kvm:auto: kvm, /dev/kvm opens and the guest booted under KVM" | \
-	"tcg:auto: tcg, QEMU under KVM ended before the guest's first console byte: "*) r=0 ;;
+	"tcg:auto: tcg, QEMU under KVM ended before the guest's first console byte ("*) r=0 ;;
 	*) r=1 ;;
 	esac
 else
 	case "$acc:$reason" in "tcg:auto: tcg, /dev/kvm: "*) r=0 ;; *) r=1 ;; esac
 fi
 is "$r" 0 "qemu.accel = $acc, because: $reason"
+# the model: the -cpu of the argv QEMU ran (qemu.cpu), or QEMU's own default under TCG
+cpu=$(p qemu.cpu) cwhy=$(p qemu.cpu_reason)
+case "$acc:$cpu:$cwhy" in
+"tcg:qemu64:no -cpu under TCG: QEMU's default model" | "kvm:host:cpu = auto under KVM: host, and KVM took it" | \
+"kvm:host,-arch-capabilities:cpu = auto under KVM: the first model KVM took; "* | \
+"kvm:qemu64:cpu = auto under KVM: the first model KVM took; "*) r=0 ;;
+*) r=1 ;;
+esac
+is "$r" 0 "qemu.cpu = $cpu under $acc, because: $cwhy"

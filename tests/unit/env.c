@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "command.h"
 #include "env.h"
 
@@ -318,12 +319,21 @@ static void test_sysfs(void)
 	}
 }
 
+/* An env_emit_fn that counts (the backends' facts `cvmbench env` adds). */
+static void count_fact(void *ctx, const char *key, const char *value, const char *source)
+{
+	(void)key;
+	(void)value;
+	(void)source;
+	(*(int *)ctx)++;
+}
+
 /* Run `cvmbench env --json` with stdout in a temporary file; parse it. */
 static void test_json(void)
 {
 	char *argv[] = { "env", "--json", NULL };
 	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO), rc, n = 0;
+	int saved = dup(STDOUT_FILENO), rc, n = 0, n_backend = 0;
 	cJSON *root = NULL, *v;
 	char *text;
 	long size;
@@ -344,7 +354,10 @@ static void test_json(void)
 	n = root ? cJSON_GetArraySize(root) : -1;
 	v = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(root, "cpu.vendor"), "value");
-	ok(rc == 0 && n == n_facts, "env --json exits 0 with one member per fact");
+	backend_env_facts(count_fact, &n_backend);
+	ok(rc == 0 && n == n_facts + n_backend && n_backend > 0 &&
+	   cJSON_GetObjectItemCaseSensitive(root, "qemu.cpu"),
+	   "env --json exits 0 with one member per fact (and the backends' own, qemu.cpu)");
 	is(cJSON_IsString(v) ? v->valuestring : NULL, fact("cpu.vendor"),
 	   "env --json cpu.vendor.value matches env_collect()");
 	cJSON_Delete(root);

@@ -6,8 +6,12 @@
  * dev-kvm): the fake logs each start's accelerator, writes the console,
  * connects to the agent socket and says it is ready, or, as asked, dies
  * under KVM the way QEMU 7.2 does on a nested host ("failed to set MSR
- * 0x10a") before any console output, or after it. Checked: auto falls back
- * to tcg only for the early KVM death and says why; accel = kvm never
+ * 0x10a") before any console output - for every -cpu, or only for -cpu
+ * host (qemu-msrhost) - or after it. Checked: after an early KVM death
+ * auto tries the other CPU models (host,-arch-capabilities, qemu64), then
+ * tcg, records the model that ran (qemu.cpu, through qemu_accel_note())
+ * and why, and later cells with the same QEMU start with what was found;
+ * a cell that sets cpu gets no other model; accel = kvm never
  * falls back and fails with QEMU's message; no /dev/kvm means tcg at once;
  * a CVM cell is never moved to tcg. And the one decision of which
  * accelerator a cell starts under, qemu_accel_for_cell() (also through the
@@ -34,13 +38,14 @@ static const char fake_py[] =
 	"a = sys.argv[1:]\n"
 	"mode = os.path.basename(sys.argv[0])\n"
 	"accel = a[a.index('-accel') + 1]\n"
+	"cpu = a[a.index('-cpu') + 1] if '-cpu' in a else '-'\n"
 	"con = sock = None\n"
 	"for i, x in enumerate(a):\n"
 	"    if x == '-chardev' and a[i + 1].startswith('file,'): con = a[i + 1].split('path=')[1]\n"
 	"    if x == '-chardev' and a[i + 1].startswith('socket,'): sock = a[i + 1].split('path=')[1]\n"
 	"with open(os.path.join(os.path.dirname(sys.argv[0]), 'starts'), 'a') as f:\n"
-	"    f.write(accel + '\\n')\n"
-	"if accel == 'kvm' and mode == 'qemu-msr':\n"
+	"    f.write(accel + ':' + cpu + '\\n')\n"
+	"if accel == 'kvm' and (mode == 'qemu-msr' or (mode == 'qemu-msrhost' and cpu == 'host')):\n"
 	"    sys.stderr.write('qemu-system-x86_64: error: failed to set MSR 0x10a to 0x2000000\\n'\n"
 	"        'qemu-system-x86_64: ../target/i386/kvm/kvm.c:3144: kvm_buf_set_msrs: Assertion failed.\\n')\n"
 	"    sys.stderr.flush()\n"
@@ -92,8 +97,20 @@ static void starts(char *buf, size_t len)
 struct outcome {
 	int ret;
 	struct qemu_accel acc;
-	char err[4096], starts[64];
+	char err[4096], starts[256];
+	char note_cpu[64], note_accel[8];   /* what the cell records (qemu_accel_note()) */
 };
+
+/* A note() that keeps qemu.cpu and qemu.accel, as the cell's params get them. */
+static void note_keep(void *ctx, const char *key, const char *value)
+{
+	struct outcome *o = ctx;
+
+	if (!strcmp(key, "qemu.cpu"))
+		snprintf(o->note_cpu, sizeof(o->note_cpu), "%s", value);
+	else if (!strcmp(key, "qemu.accel"))
+		snprintf(o->note_accel, sizeof(o->note_accel), "%s", value);
+}
 
 /* Boot the cell made of @keys under qemu_accel_start(), then stop it. */
 static void boot(const char *keys, struct outcome *o)
@@ -118,6 +135,7 @@ static void boot(const char *keys, struct outcome *o)
 	o->ret = qemu_accel_start(&cells[0], &vm, &vc, 20, &o->acc, o->err, sizeof(o->err));
 	if (!o->ret)
 		vm_stop(&vm);
+	qemu_accel_note(&o->acc, note_keep, o);
 	starts(o->starts, sizeof(o->starts));
 	config_cells_free(cells, n);
 }
@@ -135,31 +153,91 @@ static void test_auto(void)
 	put("dev-kvm", "present\n", 8, 0644);
 	keys(k, sizeof(k), "qemu-msr", "accel = auto\n");
 	boot(k, &o);
-	tap_ok(o.ret == 0 && !strcmp(o.acc.used, "tcg") && !strcmp(o.starts, "kvm tcg ") &&
-	       strstr(o.acc.reason, "auto: tcg") && strstr(o.acc.reason, "MSR 0x10a"),
-	       "auto, KVM dies before the console: started again under tcg, reason quotes "
-	       "QEMU (%s; starts: %s; %d)", o.acc.reason, o.starts, o.ret);
+	tap_ok(o.ret == 0 && !strcmp(o.acc.used, "tcg") &&
+	       !strcmp(o.starts, "kvm:host kvm:host,-arch-capabilities kvm:qemu64 tcg:- ") &&
+	       strstr(o.acc.reason, "auto: tcg") && strstr(o.acc.reason, "MSR 0x10a") &&
+	       !strcmp(o.note_accel, "tcg") && !strcmp(o.note_cpu, "qemu64"),
+	       "auto, KVM dies before the console with every model: host, host,-arch-capabilities, "
+	       "qemu64, then tcg; reason quotes QEMU (%s; starts: %s; %d)", o.acc.reason,
+	       o.starts, o.ret);
+	boot(k, &o);
+	tap_ok(o.ret == 0 && !strcmp(o.starts, "tcg:- ") && !strcmp(o.acc.used, "tcg") &&
+	       strstr(o.acc.reason, "found earlier in this process") &&
+	       strstr(o.acc.reason, "MSR 0x10a"),
+	       "the next cell with the same QEMU starts under tcg at once (starts: %s; %s)",
+	       o.starts, o.acc.reason);
 	keys(k, sizeof(k), "qemu-msr", "accel = kvm\n");
 	boot(k, &o);
-	tap_ok(o.ret == -ECHILD && !strcmp(o.acc.used, "kvm") && !strcmp(o.starts, "kvm ") &&
-	       strstr(o.err, "failed to set MSR 0x10a") && strstr(o.acc.reason, "asked"),
-	       "accel = kvm: no fallback, QEMU's message in the error (starts: %s)", o.starts);
+	tap_ok(o.ret == -ECHILD && !strcmp(o.acc.used, "kvm") &&
+	       !strcmp(o.starts, "kvm:host kvm:host,-arch-capabilities kvm:qemu64 ") &&
+	       strstr(o.err, "failed to set MSR 0x10a") && strstr(o.acc.reason, "asked") &&
+	       strstr(o.acc.cpu_reason, "KVM took no model"),
+	       "accel = kvm: the other models under KVM, never tcg, QEMU's message in the error "
+	       "(starts: %s)", o.starts);
 	keys(k, sizeof(k), "qemu-late", "accel = auto\n");
 	boot(k, &o);
-	tap_ok(o.ret == -ECHILD && !strcmp(o.starts, "kvm ") && !strcmp(o.acc.used, "kvm"),
+	tap_ok(o.ret == -ECHILD && !strcmp(o.starts, "kvm:host ") && !strcmp(o.acc.used, "kvm"),
 	       "auto, KVM dies after the guest's console: no fallback (starts: %s, %s)",
 	       o.starts, o.acc.reason);
 	keys(k, sizeof(k), "qemu-ok", "accel = auto\n");
 	boot(k, &o);
-	tap_ok(o.ret == 0 && !strcmp(o.acc.used, "kvm") && !strcmp(o.starts, "kvm ") &&
-	       strstr(o.acc.reason, "booted under KVM"),
-	       "auto where KVM works: kvm (%s)", o.acc.reason);
+	tap_ok(o.ret == 0 && !strcmp(o.acc.used, "kvm") && !strcmp(o.starts, "kvm:host ") &&
+	       strstr(o.acc.reason, "booted under KVM") && !strcmp(o.note_cpu, "host") &&
+	       strstr(o.acc.cpu_reason, "KVM took it"),
+	       "auto where KVM works: kvm, -cpu host (%s; %s)", o.acc.reason, o.acc.cpu_reason);
 	put("dev-kvm", "absent\n", 7, 0644);
 	keys(k, sizeof(k), "qemu-msr", "accel = auto\n");
 	boot(k, &o);
-	tap_ok(o.ret == 0 && !strcmp(o.acc.used, "tcg") && !strcmp(o.starts, "tcg ") &&
-	       strstr(o.acc.reason, "/dev/kvm"),
+	tap_ok(o.ret == 0 && !strcmp(o.acc.used, "tcg") && !strcmp(o.starts, "tcg:- ") &&
+	       strstr(o.acc.reason, "/dev/kvm") && !strcmp(o.note_cpu, "qemu64"),
 	       "auto without /dev/kvm: tcg at once, reason names /dev/kvm (%s)", o.acc.reason);
+}
+
+static int plan(const char *keys, struct qemu_accel *acc, char *why, size_t len,
+		const char **be_accel);
+
+/* A host whose KVM refuses -cpu host's MSR 0x10a and takes the next model. */
+static void test_models(void)
+{
+	struct outcome o;
+	struct qemu_accel a;
+	const char *be;
+	char k[1024], why[256];
+
+	qemu_accel_forget();
+	put("dev-kvm", "present\n", 8, 0644);
+	keys(k, sizeof(k), "qemu-msrhost", "accel = auto\n");
+	boot(k, &o);
+	tap_ok(o.ret == 0 && !strcmp(o.starts, "kvm:host kvm:host,-arch-capabilities ") &&
+	       !strcmp(o.note_accel, "kvm") && !strcmp(o.note_cpu, "host,-arch-capabilities") &&
+	       strstr(o.acc.cpu_reason, "host: qemu-system-x86_64: error: failed to set MSR 0x10a"),
+	       "-cpu host refused (MSR 0x10a): kvm with host,-arch-capabilities, recorded with "
+	       "QEMU's words (starts: %s; %s)", o.starts, o.acc.cpu_reason);
+	boot(k, &o);
+	tap_ok(o.ret == 0 && !strcmp(o.starts, "kvm:host,-arch-capabilities ") &&
+	       !strcmp(o.note_cpu, "host,-arch-capabilities") &&
+	       strstr(o.acc.cpu_reason, "found earlier in this process"),
+	       "the next cell starts with that model at once (starts: %s; %s)", o.starts,
+	       o.acc.cpu_reason);
+	plan(k, &a, why, sizeof(why), &be);
+	tap_ok(!strcmp(a.used, "kvm") && !strcmp(a.cpu, "host,-arch-capabilities") &&
+	       !strcmp(a.cpu_arg, "host,-arch-capabilities"),
+	       "the decision without a start says that model too (%s, %s)", a.used, a.cpu);
+	keys(k, sizeof(k), "qemu-msrhost", "accel = auto\ncpu = host\n");
+	boot(k, &o);
+	tap_ok(o.ret == 0 && !strcmp(o.starts, "kvm:host tcg:host ") && !strcmp(o.note_cpu, "host") &&
+	       !strcmp(o.acc.used, "tcg") && strstr(o.acc.cpu_reason, "asked (cpu = host)"),
+	       "a cell that sets cpu itself: no other model, its own under tcg (starts: %s)",
+	       o.starts);
+	qemu_accel_forget();
+	keys(k, sizeof(k), "qemu-msrhost", "accel = kvm\n");
+	boot(k, &o);
+	tap_ok(o.ret == 0 && !strcmp(o.starts, "kvm:host kvm:host,-arch-capabilities ") &&
+	       !strcmp(o.note_accel, "kvm") && !strcmp(o.note_cpu, "host,-arch-capabilities") &&
+	       !strcmp(o.acc.reason, "asked (accel = kvm)"),
+	       "accel = kvm, cpu = auto: the same model search, the accelerator as asked "
+	       "(starts: %s; %s)", o.starts, o.acc.reason);
+	qemu_accel_forget();
 }
 
 /* qemu_accel_for_cell() for the cell made of @keys (backend = qemu unless set). */
@@ -218,6 +296,30 @@ static void test_for_cell(void)
 	       "a backend without VMs has no accelerator; only qemu boots guests");
 }
 
+/* An env_emit_fn keeping qemu.cpu's value. */
+static void env_keep(void *ctx, const char *key, const char *value, const char *source)
+{
+	(void)source;
+	if (!strcmp(key, "qemu.cpu"))
+		snprintf(ctx, 512, "%s", value);
+}
+
+/* `cvmbench env`'s qemu.cpu: what is known without a start, and no more. */
+static void test_env(void)
+{
+	char v[512] = "";
+
+	put("dev-kvm", "present\n", 8, 0644);
+	backend_env_facts(env_keep, v);
+	tap_ok(!strncmp(v, "host (", 6) && strstr(v, "untested") &&
+	       strstr(v, "host,-arch-capabilities, then qemu64, then tcg"),
+	       "env where /dev/kvm opens: qemu.cpu host, untested, with what a run tries (%s)", v);
+	put("dev-kvm", "absent\n", 7, 0644);
+	backend_env_facts(env_keep, v);
+	tap_ok(!strncmp(v, "qemu64 (", 8) && strstr(v, "QEMU's default") && !strstr(v, "untested"),
+	       "env without /dev/kvm: qemu.cpu qemu64, QEMU's default under TCG (%s)", v);
+}
+
 static void test_cvm(void)
 {
 	struct outcome o;
@@ -228,13 +330,13 @@ static void test_cvm(void)
 		 root);
 	keys(k, sizeof(k), "qemu-msr", more);
 	boot(k, &o);
-	tap_ok(o.ret == -ECHILD && !strcmp(o.starts, "kvm ") && strstr(o.acc.reason, "needs KVM"),
+	tap_ok(o.ret == -ECHILD && !strcmp(o.starts, "kvm:host ") && strstr(o.acc.reason, "needs KVM"),
 	       "auto, a tdx cell: kvm only, never tcg (starts: %s, %s)", o.starts, o.acc.reason);
 }
 
 int main(void)
 {
-	static const char names[][12] = { "qemu-msr", "qemu-late", "qemu-ok" };
+	static const char names[][16] = { "qemu-msr", "qemu-late", "qemu-ok", "qemu-msrhost" };
 	char kernel[1024] = { 0 }, cmd[600], py[] = "/usr/bin/python3";
 	size_t i;
 
@@ -256,10 +358,12 @@ int main(void)
 	memcpy(kernel + 0x202, "HdrS", 4);
 	put("vmlinuz", kernel, sizeof(kernel), 0644);
 	put("initrd", "initrd", 6, 0644);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		put(names[i], fake_py, strlen(fake_py), 0755);
-	tap_plan(12);
+	tap_plan(20);
 	test_auto();
+	test_models();
+	test_env();
 	test_cvm();
 	test_for_cell();
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", root);

@@ -168,8 +168,7 @@ static void note_boot(const struct cell *c, const struct backend_env *env,
 	qemu_vms_describe(&st->vms, env->note, env->note_ctx);
 	note_idle(c, env, st);
 	if (st->acc.used[0]) {    /* empty: no VM got as far as starting */
-		env->note(env->note_ctx, "qemu.accel", st->acc.used);
-		env->note(env->note_ctx, "qemu.accel_reason", st->acc.reason);
+		qemu_accel_note(&st->acc, env->note, env->note_ctx);
 		env->note(env->note_ctx, "qemu.scratch", AGENT_GUEST_SCRATCH_NOTE);
 	}
 	if (st->accept[0])
@@ -274,4 +273,5 @@ const struct backend_ops backend_qemu = {
 	.agent_link = qemu_agent_link,
 	.cell_accel = qemu_cell_accel,
 	.accel = qemu_accel_used,
+	.env_facts = qemu_accel_env_facts,
 };

@@ -90,18 +90,21 @@ static void print_argv(const struct qemu_argv *a, int lines)
 		putchar('\n');
 }
 
-/* The accelerator the cell starts under (qemu_accel_for_cell()), with a note for auto. */
-static const char *first_accel(const struct cell *c, char *note, size_t len)
+/* The accelerator and model the cell starts under (qemu_accel_for_cell()), with a note for auto. */
+static void first_accel(const struct cell *c, struct qemu_accel *acc, char *note, size_t len)
 {
-	struct qemu_accel acc;
-
-	qemu_accel_for_cell(c, &acc);
-	if (acc.fallback)
+	qemu_accel_for_cell(c, acc);
+	if (acc->cpu_retry)
+		snprintf(note, len, "accel = %s: kvm here (/dev/kvm opens), -cpu %s (%s); if QEMU "
+			 "dies under KVM before the guest's console, a run tries the other CPU models "
+			 "(host,-arch-capabilities, then qemu64)%s", c->accel, acc->cpu,
+			 acc->cpu_reason, acc->fallback ? ", then tcg" : "");
+	else if (acc->fallback)
 		snprintf(note, len, "accel = auto: kvm here (/dev/kvm opens); a run falls back "
 			 "to tcg if QEMU dies under KVM before the guest's console");
 	else if (!strcmp(c->accel, "auto") && !qemu_cell_cvm(c))
-		snprintf(note, len, "accel = auto: tcg here (%s)", acc.host);
-	return strcmp(acc.used, "kvm") ? "tcg" : "kvm";
+		snprintf(note, len, "accel = auto: tcg here (%s)",
+			 acc->host[0] ? acc->host : acc->reason);
 }
 
 static void comments(FILE *out, const struct cell *c, const char *note)
@@ -127,15 +130,18 @@ static int print_cell(const struct cell *c, int lines)
 {
 	static struct qemu_argv a;
 	struct qemu_guest g;
+	struct qemu_accel acc;
 	struct vm_config cell_vc, vc;
-	char err[2048], note[512] = "", append[512];
-	const char *accel = first_accel(c, note, sizeof(note));
+	char err[2048], note[2048] = "", append[512];
+
+	first_accel(c, &acc, note, sizeof(note));
 
 	if (qemu_cell_guest_files(c, &g, err, sizeof(err))) {
 		fprintf(stderr, "cvmbench qemu-argv: %s: %s\n", c->key, err);
 		return EXIT_USAGE;
 	}
-	qemu_cell_vm_config(c, accel, &g, &cell_vc);
+	qemu_cell_vm_config(c, acc.used, &g, &cell_vc);
+	qemu_accel_vm_config(&acc, &cell_vc);
 	qemu_vms_vm_config(c, 0, NULL, &cell_vc, &vc, append, sizeof(append));
 	vc.console = "VMDIR/console";
 	vc.agent_socket = "VMDIR/agent.sock";

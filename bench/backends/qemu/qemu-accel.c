@@ -6,12 +6,15 @@
  * our own (KVM_CREATE_VM, KVM_CREATE_VCPU, KVM_SET_MSRS) would test one
  * known failure, not QEMU's; so auto starts the cell's own VM under KVM,
  * and only when QEMU ends before the guest's first console byte, saying
- * something about KVM, starts it once more under TCG. It costs one failed
- * QEMU start where KVM does not work and nothing where it does. A guest
+ * something about KVM or an MSR, starts it again: first under KVM with the
+ * other CPU models of kvm_cpu_retries (when the cell left cpu = auto),
+ * then under TCG. Each failed try costs one QEMU start; the outcome (the
+ * model KVM took, or none) is remembered for the rest of the process per
+ * QEMU binary, so later VMs and cells start with it at once. A guest
  * that got as far as its console is never restarted (its failure is the
  * guest's, not the accelerator's), nor is a CVM (it needs KVM), nor an
  * accelerator the cell asked for. qemu_accel_for_cell() is the one place
- * that decides which accelerator a cell starts under.
+ * that decides which accelerator and model a cell starts under.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +22,65 @@
 
 #include "cvm-host.h"
 #include "qemu-accel.h"
+#include "qemu-argv.h"
 #include "qemu-cell.h"
+
+/*
+ * The -cpu models tried under KVM after "host", in order. QEMU writes
+ * MSR_IA32_ARCH_CAPABILITIES (0x10a) at every vCPU reset whenever KVM lists
+ * that MSR, whatever the model (target/i386/kvm/kvm.c, kvm_init_msrs():
+ * has_msr_arch_capabs comes from KVM_GET_MSR_INDEX_LIST), with the model's
+ * FEAT_ARCH_CAPABILITIES word: for "host" what KVM reports as supported.
+ * -arch-capabilities clears that whole word (cpu.c, feature_dependencies),
+ * so QEMU writes 0, the value of a CPU without the MSR, and everything
+ * else of "host" stays. qemu64 writes 0 there too and, having no PDCM, no
+ * VMX and no PMU, none of PERF_CAPABILITIES or the VMX capability MSRs: the
+ * last try, for a host that also refuses one of those. max,-arch-capabilities
+ * is not tried: under KVM max takes KVM's features as host does, so QEMU
+ * writes the same MSRs.
+ */
+static const char *const kvm_cpu_retries[] = { "host,-arch-capabilities", "qemu64" };
+#define N_RETRIES (sizeof(kvm_cpu_retries) / sizeof(kvm_cpu_retries[0]))
+
+/* What auto found under KVM for one QEMU binary (cpu = auto cells), for the process. */
+static struct {
+	int set;
+	char qemu[256];     /* the cells' qemu key ("" = from PATH) */
+	char cpu[64];       /* the model KVM took; "" = none: tcg */
+	char why[1024];     /* how it was found */
+} memo;
+
+/* memo.why, as said of a later VM or cell. */
+static void memo_reason(char *buf, size_t len)
+{
+	snprintf(buf, len, "found earlier in this process: %.960s", memo.why);
+}
+
+void qemu_accel_forget(void)
+{
+	memset(&memo, 0, sizeof(memo));
+}
+
+static int memo_applies(const struct cell *c)
+{
+	return memo.set && !strcmp(c->cpu, "auto") && !strcmp(memo.qemu, c->qemu);
+}
+
+/* The model this process found KVM takes for @c's QEMU, or NULL. */
+static const char *memo_model(const struct cell *c)
+{
+	return memo_applies(c) && memo.cpu[0] ? memo.cpu : NULL;
+}
+
+static void memo_keep(const struct cell *c, const char *cpu, const char *why)
+{
+	if (strcmp(c->cpu, "auto"))
+		return;
+	memo.set = 1;
+	snprintf(memo.qemu, sizeof(memo.qemu), "%s", c->qemu);
+	snprintf(memo.cpu, sizeof(memo.cpu), "%s", cpu ? cpu : "");
+	snprintf(memo.why, sizeof(memo.why), "%s", why);
+}
 
 /* QEMU's own first line out of vm_start()'s message ("QEMU said: ..."). */
 static void qemu_said(const char *err, char *out, size_t len)
@@ -43,36 +104,161 @@ static int kvm_failed_early(const struct vm *vm, int ret, const char *err)
 	return strcasestr(said, "kvm") != NULL || strstr(said, "MSR") != NULL;
 }
 
-static int start_as(const char *accel, double timeout_s, struct vm *vm,
+/* The model @vc's argv gives (QEMU's default where it gives none). */
+static const char *argv_cpu(const struct vm_config *vc)
+{
+	const char *cpu = qemu_argv_cpu(vc);
+
+	return cpu ? cpu : QEMU_TCG_DEFAULT_CPU;
+}
+
+void qemu_accel_vm_config(const struct qemu_accel *acc, struct vm_config *vc)
+{
+	vc->accel = acc->used;
+	if (acc->cpu_arg[0])
+		vc->cpu = acc->cpu_arg;
+}
+
+/* vm_start() @vc under @accel with -cpu @cpu (NULL: @vc's own), recording both. */
+static int start_as(const char *accel, const char *cpu, double timeout_s, struct vm *vm,
 		    struct vm_config *vc, struct qemu_accel *acc, char *err, size_t errlen)
 {
-	if (accel != acc->used)
-		snprintf(acc->used, sizeof(acc->used), "%s", accel);
-	vc->accel = acc->used;
+	snprintf(acc->used, sizeof(acc->used), "%s", accel);
+	snprintf(acc->cpu_arg, sizeof(acc->cpu_arg), "%s", cpu ? cpu : "");
+	qemu_accel_vm_config(acc, vc);
+	snprintf(acc->cpu, sizeof(acc->cpu), "%s", argv_cpu(vc));
 	return vm_start(vm, vc, timeout_s, err, errlen);
 }
 
-/* auto, a regular or model VM where /dev/kvm opens: KVM if it works, else TCG. */
-static int start_kvm_or_tcg(double timeout_s, struct vm *vm, struct vm_config *vc,
-			    struct qemu_accel *acc, char *err, size_t errlen)
+/* The models auto tries under KVM, into @m (NULL: the cell's own): how many. */
+static size_t kvm_models(const struct cell *c, const char *m[1 + N_RETRIES])
 {
-	char said[512];
-	int ret = start_as("kvm", timeout_s, vm, vc, acc, err, errlen);
+	size_t i;
 
-	if (!ret) {
+	if (memo_model(c)) {
+		m[0] = memo.cpu;
+		return 1;
+	}
+	m[0] = NULL;
+	if (strcmp(c->cpu, "auto"))
+		return 1;
+	for (i = 0; i < N_RETRIES; i++)
+		m[1 + i] = kvm_cpu_retries[i];
+	return 1 + N_RETRIES;
+}
+
+/* After a KVM start that worked with model @i of @n: why this model. */
+static void kvm_took(const struct cell *c, struct qemu_accel *acc, size_t i,
+		     const char *tried)
+{
+	if (acc->fallback)
 		snprintf(acc->reason, sizeof(acc->reason),
 			 "auto: kvm, /dev/kvm opens and the guest booted under KVM");
-		return 0;
+	if (memo_model(c))
+		memo_reason(acc->cpu_reason, sizeof(acc->cpu_reason));
+	else if (strcmp(c->cpu, "auto"))
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "asked (cpu = %s)", c->cpu);
+	else if (!i)
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason),
+			 "cpu = auto under KVM: host, and KVM took it");
+	else
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "cpu = auto under KVM: the "
+			 "first model KVM took; QEMU ended before the guest's console with %s",
+			 tried);
+	if (!memo_model(c))
+		memo_keep(c, acc->cpu_arg, acc->cpu_reason);
+}
+
+/* Append "MODEL: QEMU's line" of a failed KVM try to @tried. */
+static void note_try(char *tried, size_t len, const char *cpu, const char *err)
+{
+	char said[512];
+	size_t o = strlen(tried);
+
+	qemu_said(err, said, sizeof(said));
+	snprintf(tried + o, len - o, "%s%s: %.160s", o ? "; " : "", cpu, said);
+}
+
+/* No model worked under KVM (@tried says how each ended): TCG with the cell's own -cpu. */
+static int start_tcg(const struct cell *c, double timeout_s, struct vm *vm,
+		     struct vm_config *vc, const char *cell_cpu, struct qemu_accel *acc,
+		     const char *tried, char *err, size_t errlen)
+{
+	int ret;
+
+	vc->cpu = cell_cpu;
+	snprintf(acc->reason, sizeof(acc->reason), "auto: tcg, QEMU under KVM ended before "
+		 "the guest's first console byte (%s)", tried);
+	memo_keep(c, NULL, acc->reason);
+	ret = start_as("tcg", NULL, timeout_s, vm, vc, acc, err, errlen);
+	if (cell_cpu)
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "asked (cpu = %s)", cell_cpu);
+	else
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason),
+			 "no -cpu under TCG: QEMU's default model");
+	return ret;
+}
+
+/*
+ * A regular or model VM under KVM (auto where /dev/kvm opens, or kvm as
+ * asked): the models of kvm_models() in turn while QEMU dies early, then
+ * TCG where the cell's accel is auto (@acc->fallback).
+ */
+static int start_kvm_or_tcg(const struct cell *c, double timeout_s, struct vm *vm,
+			    struct vm_config *vc, struct qemu_accel *acc, char *err,
+			    size_t errlen)
+{
+	const char *m[1 + N_RETRIES], *cell_cpu = vc->cpu;
+	char tried[1024] = "";
+	size_t i, n = kvm_models(c, m);
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		vc->cpu = cell_cpu;
+		ret = start_as("kvm", m[i], timeout_s, vm, vc, acc, err, errlen);
+		if (!ret) {
+			kvm_took(c, acc, i, tried);
+			return 0;
+		}
+		if (!kvm_failed_early(vm, ret, err)) {
+			if (acc->fallback)
+				snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, /dev/kvm "
+					 "opens (the VM failed after QEMU started under KVM)");
+			snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "the model of the "
+				 "last KVM try (%s)", tried[0] ? tried : "the first");
+			return ret;
+		}
+		note_try(tried, sizeof(tried), acc->cpu, err);
 	}
-	if (!kvm_failed_early(vm, ret, err)) {
-		snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, /dev/kvm opens "
-			 "(the VM failed after QEMU started under KVM)");
+	if (!acc->fallback) {
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "cpu = auto under KVM: KVM "
+			 "took no model (%s)", tried);
 		return ret;
 	}
-	qemu_said(err, said, sizeof(said));
-	snprintf(acc->reason, sizeof(acc->reason), "auto: tcg, QEMU under KVM ended before "
-		 "the guest's first console byte: %s", said);
-	return start_as("tcg", timeout_s, vm, vc, acc, err, errlen);
+	return start_tcg(c, timeout_s, vm, vc, cell_cpu, acc, tried, err, errlen);
+}
+
+/* The model a cell starting under @acc->used gets, and why, before anything runs. */
+static void plan_cpu(const struct cell *c, struct qemu_accel *acc)
+{
+	struct vm_config v = { .accel = acc->used, .cvm = qemu_cell_cvm(c) };
+
+	v.cpu = strcmp(c->cpu, "auto") ? c->cpu : NULL;
+	qemu_accel_vm_config(acc, &v);
+	snprintf(acc->cpu, sizeof(acc->cpu), "%s", argv_cpu(&v));
+	if (v.cpu && !acc->cpu_arg[0])
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "asked (cpu = %s)", c->cpu);
+	else if (acc->cpu_arg[0])
+		memo_reason(acc->cpu_reason, sizeof(acc->cpu_reason));
+	else if (v.cvm && strcmp(acc->cpu, "host"))
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "cpu = auto: %s's model",
+			 v.cvm);
+	else if (!strcmp(acc->used, "kvm"))
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "cpu = auto under KVM: "
+			 "host%s", acc->cpu_retry ? " (untested: a run tries it first)" : "");
+	else
+		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason),
+			 "no -cpu under TCG: QEMU's default model");
 }
 
 /* accel = kvm or tcg, as asked: never changed; kvm only where /dev/kvm opens. */
@@ -80,17 +266,39 @@ static int accel_asked(const struct cell *c, struct qemu_accel *acc)
 {
 	snprintf(acc->used, sizeof(acc->used), "%s", c->accel);
 	snprintf(acc->reason, sizeof(acc->reason), "asked (accel = %s)", c->accel);
-	if (strcmp(c->accel, "kvm") || cvm_host_kvm_opens(acc->host, sizeof(acc->host)))
+	if (strcmp(c->accel, "kvm"))
 		return 1;
+	if (cvm_host_kvm_opens(acc->host, sizeof(acc->host))) {
+		acc->cpu_retry = !qemu_cell_cvm(c) && !strcmp(c->cpu, "auto");
+		if (acc->cpu_retry && memo_model(c))
+			snprintf(acc->cpu_arg, sizeof(acc->cpu_arg), "%s", memo.cpu);
+		return 1;
+	}
 	snprintf(acc->reason, sizeof(acc->reason), "accel = kvm: %s", acc->host);
 	return 0;
 }
 
-int qemu_accel_for_cell(const struct cell *c, struct qemu_accel *acc)
+/* auto, a regular or model VM where /dev/kvm opens: KVM, or what this process found. */
+static void auto_on_kvm(const struct cell *c, struct qemu_accel *acc)
+{
+	snprintf(acc->host, sizeof(acc->host), "/dev/kvm opens");
+	if (memo_applies(c) && !memo.cpu[0]) {
+		snprintf(acc->used, sizeof(acc->used), "tcg");
+		memo_reason(acc->reason, sizeof(acc->reason));
+		return;
+	}
+	snprintf(acc->used, sizeof(acc->used), "kvm");
+	snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, /dev/kvm opens");
+	if (memo_model(c))
+		snprintf(acc->cpu_arg, sizeof(acc->cpu_arg), "%s", memo.cpu);
+	acc->fallback = 1;
+	acc->cpu_retry = !strcmp(c->cpu, "auto");
+}
+
+static int decide(const struct cell *c, struct qemu_accel *acc)
 {
 	const char *cvm = qemu_cell_cvm(c);
 
-	memset(acc, 0, sizeof(*acc));
 	if (strcmp(c->accel, "auto"))
 		return accel_asked(c, acc);
 	if (cvm) {
@@ -104,18 +312,56 @@ int qemu_accel_for_cell(const struct cell *c, struct qemu_accel *acc)
 		snprintf(acc->reason, sizeof(acc->reason), "auto: tcg, %s", acc->host);
 		return 1;
 	}
-	snprintf(acc->used, sizeof(acc->used), "kvm");
-	snprintf(acc->host, sizeof(acc->host), "/dev/kvm opens");
-	snprintf(acc->reason, sizeof(acc->reason), "auto: kvm, /dev/kvm opens");
-	acc->fallback = 1;
+	auto_on_kvm(c, acc);
 	return 1;
+}
+
+int qemu_accel_for_cell(const struct cell *c, struct qemu_accel *acc)
+{
+	int ok;
+
+	memset(acc, 0, sizeof(*acc));
+	ok = decide(c, acc);
+	plan_cpu(c, acc);
+	return ok;
 }
 
 int qemu_accel_start(const struct cell *c, struct vm *vm, struct vm_config *vc,
 		     double timeout_s, struct qemu_accel *acc, char *err, size_t errlen)
 {
 	qemu_accel_for_cell(c, acc);
-	if (acc->fallback)
-		return start_kvm_or_tcg(timeout_s, vm, vc, acc, err, errlen);
-	return start_as(acc->used, timeout_s, vm, vc, acc, err, errlen);
+	if (acc->fallback || acc->cpu_retry)
+		return start_kvm_or_tcg(c, timeout_s, vm, vc, acc, err, errlen);
+	qemu_accel_vm_config(acc, vc);
+	return vm_start(vm, vc, timeout_s, err, errlen);
+}
+
+void qemu_accel_note(const struct qemu_accel *acc,
+		     void (*note)(void *ctx, const char *key, const char *value), void *ctx)
+{
+	note(ctx, "qemu.accel", acc->used);
+	note(ctx, "qemu.accel_reason", acc->reason);
+	note(ctx, "qemu.cpu", acc->cpu);
+	note(ctx, "qemu.cpu_reason", acc->cpu_reason);
+}
+
+void qemu_accel_env_facts(env_emit_fn emit, void *ctx)
+{
+	static const char src[] = "qemu_accel_for_cell(): accel = auto, cpu = auto, no VM started";
+	struct qemu_accel acc;
+	struct cell c;
+	char v[2400];
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.accel, sizeof(c.accel), "auto");
+	snprintf(c.cpu, sizeof(c.cpu), "auto");
+	snprintf(c.confidential, sizeof(c.confidential), "none");
+	qemu_accel_for_cell(&c, &acc);
+	snprintf(v, sizeof(v), "%s (%s%s)", acc.used, acc.reason,
+		 acc.fallback ? "; untested: a run starts QEMU to know" : "");
+	emit(ctx, "qemu.accel", v, src);
+	snprintf(v, sizeof(v), "%s (%s%s)", acc.cpu, acc.cpu_reason, acc.cpu_retry ?
+		 "; if QEMU dies under KVM before the guest's console: host,-arch-capabilities, "
+		 "then qemu64, then tcg" : "");
+	emit(ctx, "qemu.cpu", v, src);
 }

@@ -94,7 +94,7 @@ static int cvm_object_args(const struct vm_config *c, struct qemu_argv *a)
 	return ret;
 }
 
-/* The kernel command line: the base, a CVM's accept_memory=, the caller's. */
+/* The kernel command line: the base, a CVM's accept_memory=, the caller's, the idle policy's. */
 static int append_arg(const struct vm_config *c, struct qemu_argv *a)
 {
 	const char *accept = c->cvm ? c->accept : NULL;
@@ -106,10 +106,18 @@ static int append_arg(const struct vm_config *c, struct qemu_argv *a)
 				       c->guest_idle);
 }
 
+const char *qemu_argv_cpu(const struct vm_config *c)
+{
+	if (c->cpu)
+		return c->cpu;
+	if (c->cvm && !strcmp(c->cvm, "sev-snp"))
+		return QEMU_SNP_CPU;
+	return c->accel && !strcmp(c->accel, "kvm") ? "host" : NULL;
+}
+
 static int machine_args(const struct vm_config *c, struct qemu_argv *a)
 {
-	const char *cpu = c->cpu ? c->cpu : c->cvm && !strcmp(c->cvm, "sev-snp") ?
-		QEMU_SNP_CPU : !strcmp(c->accel, "kvm") ? "host" : NULL;
+	const char *cpu = qemu_argv_cpu(c);
 	int ret = 0;
 
 	ret |= arg(a, "%s", c->qemu ? c->qemu : QEMU_DEFAULT_BINARY);

@@ -220,7 +220,7 @@ static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 	if (i == 0) {
 		ret = qemu_accel_start(c, &q->vm, &cc, c->boot_timeout, acc, e, sizeof(e));
 	} else {
-		cc.accel = acc->used;
+		qemu_accel_vm_config(acc, &cc);
 		ret = vm_start(&q->vm, &cc, c->boot_timeout, e, sizeof(e));
 	}
 	q->booted = !ret;
