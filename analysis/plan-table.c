@@ -72,27 +72,37 @@ static int print_query(sqlite3 *h, const char *title, const char *sql, int64_t i
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
-static int show_json(sqlite3 *h, int64_t id, FILE *out)
+cJSON *plan_table_json(sqlite3 *h)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON *in = analysis_query_json(h, sql_inputs, id);
-	cJSON *tg = analysis_query_json(h, sql_targets, id);
-	cJSON *bu = analysis_query_json(h, sql_budget, id);
-	int ret = -EIO;
+	int64_t id = plan_table_latest(h);
+	cJSON *o, *in, *tg, *bu;
 
+	if (!id)
+		return NULL;
+	o = cJSON_CreateObject();
+	in = analysis_query_json(h, sql_inputs, id);
+	tg = analysis_query_json(h, sql_targets, id);
+	bu = analysis_query_json(h, sql_budget, id);
 	if (o && in && tg && bu) {
 		cJSON_AddNumberToObject(o, "plan", (double)id);
 		cJSON_AddItemToObject(o, "inputs", in);
 		cJSON_AddItemToObject(o, "targets", tg);
 		cJSON_AddItemToObject(o, "budget", bu);
-		ret = analysis_json_out(out, o);
-		cJSON_Delete(o);
-		return ret;
+		return o;
 	}
 	cJSON_Delete(o);
 	cJSON_Delete(in);
 	cJSON_Delete(tg);
 	cJSON_Delete(bu);
+	return NULL;
+}
+
+static int show_json(sqlite3 *h, FILE *out)
+{
+	cJSON *o = plan_table_json(h);
+	int ret = o ? analysis_json_out(out, o) : -EIO;
+
+	cJSON_Delete(o);
 	return ret;
 }
 
@@ -103,7 +113,7 @@ int plan_table_show(sqlite3 *h, int json, FILE *out)
 	if (!id)
 		return -ENODATA;
 	if (json)
-		return show_json(h, id, out);
+		return show_json(h, out);
 	fprintf(out, "plan %lld (cvmbench plan --config; docs/capacity.md)\n", (long long)id);
 	return print_query(h, "inputs: one warm instance per platform and function", sql_inputs,
 			   id, out) ?:

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 struct sqlite3;
+struct cJSON;
 
 /** plan_table_latest() - the newest plan's id, 0 when none (or no plan tables). */
 int64_t plan_table_latest(struct sqlite3 *h);
@@ -19,5 +20,11 @@ int64_t plan_table_latest(struct sqlite3 *h);
  * on @out (@json: one JSON object). Returns 0, -ENODATA (no plan) or -EIO.
  */
 int plan_table_show(struct sqlite3 *h, int json, FILE *out);
+
+/**
+ * plan_table_json() - the newest plan as {"plan", "inputs", "targets",
+ * "budget"} (arrays of row objects); NULL when there is none.
+ */
+struct cJSON *plan_table_json(struct sqlite3 *h);
 
 #endif

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 14
+plan 15
 here=$(dirname "$0")
 
 "$CVMBENCH" -q trace gen --kind mix --functions 30 --minutes 360 --seed 3 --out "$tmp/tr.csv"
@@ -85,3 +85,6 @@ curves plan-pareto ladder
 curves plan-budget budget
 "$CVMBENCH" -q show --table plan --db "$tmp/larger.db" > "$tmp/show"
 ok "$(grep -c '^model  *regular' "$tmp/show")" -ge 3 "show --table plan prints the target rows"
+"$CVMBENCH" -q export --csv --db "$tmp/larger.db" --table plan-targets > "$tmp/t.csv"
+is "$(($(wc -l < "$tmp/t.csv") - 1))" "$(q "$tmp/larger.db" 'SELECT count(*) FROM plan_target')" \
+	"export --csv --table plan-targets: every target row"
