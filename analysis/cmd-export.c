@@ -66,7 +66,7 @@ static const struct export_table tables[] = {
 	{ "metrics", "SELECT * FROM v_export_metric "
 		     "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id", NULL },
 	{ "runc-phases", "SELECT * FROM v_export_runc_phase "
-			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
+			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id", NULL },
 	/* the capacity plans (010-plan.sql): the database's, whatever the run */
 	{ "plan-targets", "SELECT * FROM plan_target WHERE ?1 = ?1 ORDER BY plan_id, rowid",
 	  "plan_target" },
