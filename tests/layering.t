@@ -331,13 +331,13 @@ for _p in PARTS:
     if _p != "tests":
         FIXTURE["%s/break.c" % _p] = '#include "%s"\n' % ("t-only.h" if _p == "analysis" else "top.h")
 EXPECTED = sorted([
-    "workloads/w.c:2 includes <sqlite3.h> (only the store includes <sqlite3.h> outside analysis/)",
+    "workloads/w.c:2 includes <sqlite3.h> (only the store includes <sqlite3.h> outside analysis/ and planner/)",
     "probes/p.c:5 includes bench/store/db.h (%s)" % part_rule("probes"),
     "probes/p.c:5 includes bench/store/db.h (the agent's sources include no store header "
     "(bench/store/*.h, <sqlite3.h>))",
     "analysis/a.c:3 includes nothing.h (no header of the tree has that name)",
     "analysis/a.c:4 includes lib/log.h (include by name only: one -I path each)",
-    "bench/run/run.c:1 includes <sqlite3.h> (only the store includes <sqlite3.h> outside analysis/)",
+    "bench/run/run.c:1 includes <sqlite3.h> (only the store includes <sqlite3.h> outside analysis/ and planner/)",
     "bench/p-dup.h: header name p-dup.h is also tests/unit/p-dup.h (rule: names are unique)",
     "tests/unit/t.c:2 includes p-dup.h (the name is not unique)",
     "bench/agent/guest/m.c:1 includes bench/store/db.h (%s)" % part_rule("bench/agent"),
