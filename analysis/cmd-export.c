@@ -55,18 +55,41 @@ static const char synopsis[] =
 
 struct export_table {
 	const char *name, *sql;
+	const char *needs;        /* a table a database may lack (before its migration) */
 };
 
 static const struct export_table tables[] = {
 	{ "cells", "SELECT * FROM v_export_cell "
-		   "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
+		   "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id", NULL },
 	{ "invocations", "SELECT * FROM v_export_invocation "
-			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
+			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id", NULL },
 	{ "metrics", "SELECT * FROM v_export_metric "
-		     "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
+		     "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id", NULL },
 	{ "runc-phases", "SELECT * FROM v_export_runc_phase "
-			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id" },
+			 "WHERE ?1 < 0 OR run_id = ?1 ORDER BY id", NULL },
+	/* the capacity plans (010-plan.sql): the database's, whatever the run */
+	{ "plan-targets", "SELECT * FROM plan_target WHERE ?1 = ?1 ORDER BY plan_id, rowid",
+	  "plan_target" },
+	{ "plan-points", "SELECT * FROM plan_point WHERE ?1 = ?1 ORDER BY plan_id, rowid",
+	  "plan_point" },
 };
+
+/* Whether @t can be read from @h: a table it needs is there. */
+static int table_there(struct sqlite3 *h, const struct export_table *t)
+{
+	struct sqlite3_stmt *st;
+	int there;
+
+	if (!t->needs)
+		return 1;
+	if (sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+			       "name = ?1", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, t->needs, -1, SQLITE_STATIC);
+	there = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return there;
+}
 
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 
@@ -172,7 +195,8 @@ static int csv_files(struct sqlite3 *h, const struct export_args *a, int64_t run
 
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; !ret && i < N_TABLES; i++) {
-			if (a->table && strcmp(a->table, tables[i].name))
+			if ((a->table && strcmp(a->table, tables[i].name)) ||
+			    !table_there(h, &tables[i]))
 				continue;
 			ret = csv_name(name, sizeof(name), base, &tables[i]) ?:
 			      (pass ? csv_table(h, &tables[i], run_id, dir, name) :
@@ -261,6 +285,8 @@ static int export_json(struct sqlite3 *h, const struct export_args *a,
 	else
 		fprintf(f, "%" PRId64, run_id);
 	for (i = 0; !ret && i < N_TABLES; i++) {
+		if (!table_there(h, &tables[i]))
+			continue;
 		fputs(",\n", f);
 		ret = json_table(f, h, &tables[i], run_id);
 	}
@@ -284,9 +310,11 @@ static int check_args(const struct export_args *a, int first, int argc,
 	if (a->table && (a->json || (strcmp(a->table, "cells") &&
 				     strcmp(a->table, "invocations") &&
 				     strcmp(a->table, "metrics") &&
-				     strcmp(a->table, "runc-phases")))) {
-		pr_err("export: --table takes cells, invocations, metrics or runc-phases, "
-		       "with --csv");
+				     strcmp(a->table, "runc-phases") &&
+				     strcmp(a->table, "plan-targets") &&
+				     strcmp(a->table, "plan-points")))) {
+		pr_err("export: --table takes cells, invocations, metrics, runc-phases, "
+		       "plan-targets or plan-points, with --csv");
 		return -EINVAL;
 	}
 	return 0;

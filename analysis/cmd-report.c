@@ -37,6 +37,7 @@
 #include "opts.h"
 #include "out-file.h"
 #include "plot.h"
+#include "plan-table.h"
 #include "report.h"
 #include "report-source.h"
 #include "report-summary.h"
@@ -239,6 +240,8 @@ static cJSON *report_tree(struct analysis *an, const struct report_runs *runs)
 	cJSON *top = summary_build(an->db, runs->n ? runs->id[0] : -1), *chosen, *t, *run;
 	size_t r;
 
+	if (top && (t = plan_table_json(an->h)))
+		cJSON_AddItemToObject(top, "plan", t);
 	if (!top || !runs->n)
 		return top;
 	if (!runs->multi) {

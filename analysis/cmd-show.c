@@ -26,6 +26,7 @@
 #include "show-cells.h"
 #include "summary.h"
 #include "vm-boots.h"
+#include "plan-table.h"
 #include "vmexit-table.h"
 
 enum { OPT_DB, OPT_RUN, OPT_JSON, OPT_TABLE };
@@ -37,7 +38,7 @@ static const struct opt show_opts[] = {
 	{ "json", 0, NULL, "print JSON instead of tables", OPT_JSON },
 	{ "table", 1, "NAME", "print one study table instead: idle-policy, exitcost, "
 	  "memory, overhead (compare, every run), "
-	  "vmexit (VM exits by reason, both sources)",
+	  "vmexit (VM exits by reason, both sources), plan (the newest capacity plan)",
 	  OPT_TABLE },
 	OPT_END
 };
@@ -276,6 +277,17 @@ static int show_study(struct analysis *an, const struct show_args *a, int64_t ru
 	return ret == -ENOENT ? EXIT_USAGE : ret ? EXIT_SKIPPED : EXIT_OK;
 }
 
+/* --table plan: the newest capacity plan (plan-table.c). */
+static int show_plan(struct analysis *an, const struct show_args *a, int64_t run_id)
+{
+	int ret = plan_table_show(an->h, a->json, stdout);
+
+	(void)run_id;
+	if (ret == -ENODATA)
+		pr_warn("show: no plan in %s: run cvmbench plan --config (docs/capacity.md)", a->db);
+	return ret == -ENODATA ? EXIT_SKIPPED : ret ? EXIT_FAILED : EXIT_OK;
+}
+
 /* What show prints, by --table: a function each, run_id -1 for no run. */
 struct show_view {
 	const char *table;	/* --table NAME; NULL: no --table */
@@ -290,6 +302,7 @@ static const struct show_view show_views[] = {
 	{ "idle-policy", show_study,    0 },
 	{ "exitcost",    show_study,    0 },
 	{ "memory",      show_study,    0 },
+	{ "plan",        show_plan,     1 },
 };
 
 /* Any other name: idle-tables.c refuses it, naming its tables (exit 2). */

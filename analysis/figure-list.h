@@ -25,4 +25,6 @@
 	X(consolidation) \
 	X(ksm_convergence) \
 	X(ipc) \
-	X(ple)
+	X(ple) \
+	X(plan_pareto) \
+	X(plan_budget)

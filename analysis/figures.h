@@ -79,5 +79,7 @@ int fig_consolidation_data(struct figure_ctx *ctx);
 int fig_ksm_convergence_data(struct figure_ctx *ctx);
 int fig_ipc_data(struct figure_ctx *ctx);
 int fig_ple_data(struct figure_ctx *ctx);
+int fig_plan_pareto_data(struct figure_ctx *ctx);
+int fig_plan_budget_data(struct figure_ctx *ctx);
 
 #endif

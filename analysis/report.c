@@ -351,6 +351,38 @@ static void rep_skips_errors(FILE *f, const struct report_ops *ops, const cJSON 
 	ops->table_end(f);
 }
 
+/* The newest capacity plan (plan-table.c), when the database has one: its answers. */
+static void rep_plan(FILE *f, const struct report_ops *ops, const cJSON *top)
+{
+	static const char *const head[] = { "platform", "twin", "target %", "MiB", "twin MiB",
+					    "extra MiB", "95 % interval" };
+	const cJSON *plan = cJSON_GetObjectItem(top, "plan"), *r;
+	char num[4][32], iv[80], title[96];
+	const char *row[7];
+
+	if (!plan)
+		return;
+	snprintf(title, sizeof(title), "Capacity plan %.0f", summary_num(plan, "plan"));
+	ops->heading(f, 2, "plan", title);
+	ops->para(f, "The extra warm memory a CVM pool needs over its regular twin to keep "
+		  "cold starts at or below each target (TTL ladder; cvmbench plan --config, "
+		  "docs/capacity.md; figures plan-pareto and plan-budget).");
+	ops->table_begin(f, head, 7);
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(plan, "targets")) {
+		snprintf(num[0], 32, "%g", summary_num(r, "target_pct"));
+		snprintf(num[1], 32, "%.1f", summary_num(r, "mem_mib"));
+		snprintf(num[2], 32, "%.1f", summary_num(r, "twin_mem_mib"));
+		snprintf(num[3], 32, "%.1f", summary_num(r, "extra_mib"));
+		snprintf(iv, sizeof(iv), "%.1f .. %.1f", summary_num(r, "extra_lo_mib"),
+			 summary_num(r, "extra_hi_mib"));
+		row[0] = summary_str(r, "platform", "-");
+		row[1] = summary_str(r, "twin", "-");
+		row[2] = num[0], row[3] = num[1], row[4] = num[2], row[5] = num[3], row[6] = iv;
+		ops->table_row(f, row, 7);
+	}
+	ops->table_end(f);
+}
+
 /* A report of one run: its summary, figures, cells, tables, skips, then the runs. */
 static void rep_body_one(FILE *f, const struct report_ops *ops, const cJSON *top,
 			 const struct report_fig *figs, size_t n)
@@ -361,6 +393,7 @@ static void rep_body_one(FILE *f, const struct report_ops *ops, const cJSON *top
 	rep_figures(f, ops, figs, n, 0);
 	rep_cells(f, ops, run, -1);
 	rep_tables(f, ops, run, -1);
+	rep_plan(f, ops, top);
 	rep_skips_errors(f, ops, run, figs, n, -1);
 	rep_runs(f, ops, cJSON_GetObjectItem(top, "runs"));
 	rep_run(f, ops, run, -1);
@@ -380,6 +413,7 @@ static void rep_body_runs(FILE *f, const struct report_ops *ops, const cJSON *to
 
 	report_lead_runs(f, ops, chosen, figs, n);
 	rep_figures(f, ops, figs, n, 1);
+	rep_plan(f, ops, top);
 	cJSON_ArrayForEach(run, chosen) {
 		rid = (long long)summary_num(run, "id");
 		snprintf(id, sizeof(id), "run-%lld", rid);

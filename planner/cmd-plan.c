@@ -4,8 +4,8 @@
  * keep-alive policies on a platform and print, per policy, the cold-start
  * fraction, p50/p99 latency, mean and peak warm memory, the GiB-seconds of
  * idle warm memory and their cost (docs/capacity.md). The platform is given
- * on the command line (one instance's memory, cold and warm latency); the
- * plan config naming database cells as platforms is the next step.
+ * on the command line (one instance's memory, cold and warm latency), or
+ * with --config by a plan config naming database cells (plan-db.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,11 +16,12 @@
 #include "exitcode.h"
 #include "log.h"
 #include "opts.h"
+#include "plan-db.h"
 #include "plan-num.h"
 #include "plan-run.h"
 
 enum { OPT_FORMAT, OPT_DUR, OPT_MEM, OPT_POLICY, OPT_SEED, OPT_SPREAD, OPT_PRICE,
-       OPT_INST_MIB, OPT_COLD, OPT_WARM, OPT_CSV };
+       OPT_INST_MIB, OPT_COLD, OPT_WARM, OPT_CSV, OPT_CONFIG, OPT_DB };
 
 static const struct opt plan_opts[] = {
 	{ "format", 1, "F", "azure19 or azure21 (default: from the header)", OPT_FORMAT },
@@ -40,6 +41,9 @@ static const struct opt plan_opts[] = {
 	{ "cold-ms", 1, "MS", "cold-start latency (default 500)", OPT_COLD },
 	{ "warm-ms", 1, "MS", "warm latency (default 10)", OPT_WARM },
 	{ "csv", 0, NULL, "print CSV", OPT_CSV },
+	{ "config", 1, "FILE", "a plan config: platforms as cells of --db, the answers "
+	  "stored there (docs/capacity.md); TRACE then overrides its trace", OPT_CONFIG },
+	{ "db", 1, "FILE", "with --config: the results database (default results.db)", OPT_DB },
 	OPT_END
 };
 
@@ -89,6 +93,12 @@ static int plan_opt(void *ctx, int id, const char *arg)
 		return plan_num("plan: --cold-ms", arg, 0, 1e7, &a->cold_ms);
 	case OPT_WARM:
 		return plan_num("plan: --warm-ms", arg, 0, 1e7, &a->warm_ms);
+	case OPT_CONFIG:
+		a->config = arg;
+		return 0;
+	case OPT_DB:
+		a->db = arg;
+		return 0;
 	}
 	a->csv = 1;
 	return 0;
@@ -102,11 +112,14 @@ int cmd_plan(int argc, char **argv)
 {
 	struct plan_args a = { .seed = 1, .price = 0.0000133334, .inst_mib = 128,
 			       .cold_ms = 500, .warm_ms = 10 };
-	int first, r = opts_parse(argc, argv, "plan [options] TRACE", plan_opts, plan_opt,
+	int first, r = opts_parse(argc, argv, "plan [options] TRACE | plan --config FILE [--db DB] [TRACE]", plan_opts, plan_opt,
 				  &a, &first);
 
 	if (r)
 		return r == 1 ? EXIT_OK : EXIT_USAGE;
+	if (a.config && first >= argc - 1)
+		return plan_db_run(a.config, a.db ? a.db : "results.db",
+				   first == argc - 1 ? argv[first] : NULL);
 	if (first != argc - 1) {
 		pr_err("plan: want one TRACE file (cvmbench plan --help)");
 		return EXIT_USAGE;

@@ -15,14 +15,6 @@
 #include "log.h"
 #include "plan-run.h"
 
-struct plan_trace {
-	int is21;
-	struct trace19 t19;
-	struct trace21 t21;
-	size_t nfn;
-	double horizon;
-};
-
 static int sniff21(const char *path, int *is21)
 {
 	char head[16] = "";
@@ -39,7 +31,7 @@ static int sniff21(const char *path, int *is21)
 	return 0;
 }
 
-static int load_trace(const struct plan_args *a, struct plan_trace *t)
+int plan_trace_load(const struct plan_args *a, struct plan_trace *t)
 {
 	int r = 0;
 
@@ -64,7 +56,7 @@ static int load_trace(const struct plan_args *a, struct plan_trace *t)
 	return !r ? 0 : r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 }
 
-static void free_trace(struct plan_trace *t)
+void plan_trace_free(struct plan_trace *t)
 {
 	trace19_free(&t->t19);
 	trace21_free(&t->t21);
@@ -199,7 +191,7 @@ int plan_run(const struct plan_args *a, FILE *out)
 {
 	struct plan_trace t;
 	struct plan_platform pl = { 0 };
-	int r = load_trace(a, &t);
+	int r = plan_trace_load(a, &t);
 
 	if (!r && platform_make(a, &t, &pl))
 		r = EXIT_FAILED;
@@ -208,6 +200,6 @@ int plan_run(const struct plan_args *a, FILE *out)
 	if (!r)
 		r = run_sims(a, &t, &pl, out);
 	platform_free(&pl);
-	free_trace(&t);
+	plan_trace_free(&t);
 	return r;
 }
