@@ -185,6 +185,10 @@ static void test_auto(void)
 	       strstr(o.acc.reason, "booted under KVM") && !strcmp(o.note_cpu, "host") &&
 	       strstr(o.acc.cpu_reason, "KVM took it"),
 	       "auto where KVM works: kvm, -cpu host (%s; %s)", o.acc.reason, o.acc.cpu_reason);
+	boot(k, &o);
+	tap_ok(o.ret == 0 && !strcmp(o.acc.used, "kvm") && !strcmp(o.starts, "kvm:host "),
+	       "and the next cell where KVM took host starts under KVM too (used %s; starts: %s; "
+	       "%s)", o.acc.used, o.starts, o.acc.reason);
 	put("dev-kvm", "absent\n", 7, 0644);
 	keys(k, sizeof(k), "qemu-msr", "accel = auto\n");
 	boot(k, &o);
@@ -360,7 +364,7 @@ int main(void)
 	put("initrd", "initrd", 6, 0644);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		put(names[i], fake_py, strlen(fake_py), 0755);
-	tap_plan(20);
+	tap_plan(21);
 	test_auto();
 	test_models();
 	test_env();

@@ -165,7 +165,7 @@ static void kvm_took(const struct cell *c, struct qemu_accel *acc, size_t i,
 		snprintf(acc->cpu_reason, sizeof(acc->cpu_reason), "cpu = auto under KVM: the "
 			 "first model KVM took; QEMU ended before the guest's console with %s",
 			 tried);
-	if (!memo_model(c))
+	if (!memo_model(c) && i)   /* host took it: nothing to remember (memo.cpu "" is tcg) */
 		memo_keep(c, acc->cpu_arg, acc->cpu_reason);
 }
 
