@@ -16,6 +16,8 @@ set title sprintf("plan %d: cold starts against mean warm memory (TTL ladder)", 
 set xlabel 'mean warm memory (MiB)'
 set ylabel 'cold starts (% of invocations)'
 set logscale y
+# a TTL with no cold start at all has no place on a log scale: say so, not a silent gap
+set label 1 'a point with no cold starts (0 %) is not drawn on the log scale' at screen 0.01, screen 0.02 font ',8' tc rgb '#555555' noenhanced
 set grid lc rgb '#dddddd'
 set key outside right top noenhanced
 plot for [i = 0:nblocks - 1] datafile index i using 1:2 with linespoints lw 2 pt 7 \

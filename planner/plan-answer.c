@@ -211,8 +211,8 @@ static int run_one(struct answer_run *ar, int rep, int s, struct plan_answer *a)
 	r = !sims || !res ? -ENOMEM : ar->t->is21 ? sim_feed21(&ar->t->t21, sims, (size_t)n)
 		: sim_feed19(&ar->t->t19, sims, (size_t)n, SPREAD_POISSON, seed);
 	for (i = 0; i < n && !r; i++) {
-		sim_finish(sims[i], &res[i]);
-		if (!rep)
+		r = sim_finish(sims[i], &res[i]);
+		if (!r && !rep)
 			r = point_add(a, i / ar->npol, &ar->pol[i % ar->npol],
 				      i % ar->npol >= ar->npol - ar->nbudget, seed, &res[i]);
 	}

@@ -175,9 +175,10 @@ static int run_sims(const struct plan_args *a, struct plan_trace *t,
 	if (r)
 		goto out;
 	print_head(out, a->csv);
-	for (i = 0; i < n; i++) {
-		sim_finish(sims[i], &res);
-		print_row(out, a->csv, a->policy[idx[i]].label, &res);
+	for (i = 0; i < n && !r; i++) {
+		r = sim_finish(sims[i], &res);
+		if (!r)
+			print_row(out, a->csv, a->policy[idx[i]].label, &res);
 	}
 out:
 	while (n--)

@@ -51,8 +51,10 @@ static int prio_put(struct sim *s, struct prio_ent e)
 		size_t cap = s->capph ? 2 * s->capph : 1024;
 		struct prio_ent *p = realloc(s->ph, cap * sizeof(*p));
 
-		if (!p)
+		if (!p) {
+			s->oom = 1;
 			return -ENOMEM;
+		}
 		s->ph = p;
 		s->capph = cap;
 	}

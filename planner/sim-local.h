@@ -61,6 +61,7 @@ struct sim {
 	unsigned nbins;
 	struct timer *tm;
 	size_t ntm, captm;
+	int oom;                      /* a heap could not grow: the results are void */
 	struct prio_ent *ph;          /* gdsf: min-heap of priorities */
 	size_t nph, capph, nloaded;
 	double clock;                 /* gdsf */

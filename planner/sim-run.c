@@ -62,7 +62,7 @@ static void clip_busy(struct sim *s, double horizon)
 			s->busy_s -= s->plat.mem[s->in[i].fn] * (s->in[i].busy_until - horizon);
 }
 
-void sim_finish(struct sim *s, struct sim_result *r)
+int sim_finish(struct sim *s, struct sim_result *r)
 {
 	double horizon = s->o.horizon > s->now ? s->o.horizon : s->now;
 
@@ -85,6 +85,7 @@ void sim_finish(struct sim *s, struct sim_result *r)
 	if (r->idle_gib_s < 0)
 		r->idle_gib_s = 0;
 	r->cost = r->idle_gib_s * s->o.price;
+	return s->oom ? -ENOMEM : 0;
 }
 
 void sim_free(struct sim *s)

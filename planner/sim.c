@@ -34,8 +34,10 @@ int timer_push(struct sim *s, uint32_t i, double when)
 		size_t cap = s->captm ? 2 * s->captm : 1024;
 		struct timer *p = realloc(s->tm, cap * sizeof(*p));
 
-		if (!p)
+		if (!p) {
+			s->oom = 1;   /* a lost timer would keep an instance forever */
 			return -ENOMEM;
+		}
 		s->tm = p;
 		s->captm = cap;
 	}

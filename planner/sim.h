@@ -56,8 +56,11 @@ struct sim *sim_new(const struct sim_platform *plat, const struct sim_opts *o);
  * one before) that executes for @exec seconds beyond the platform's latency.
  */
 void sim_arrive(struct sim *s, uint32_t fn, double t, double exec);
-/** sim_finish() - run the timers to the horizon, fill *@r. */
-void sim_finish(struct sim *s, struct sim_result *r);
+/**
+ * sim_finish() - run the timers to the horizon, fill *@r. 0, or -ENOMEM
+ * when a timer or priority could not be kept on the way (the results void).
+ */
+int sim_finish(struct sim *s, struct sim_result *r);
 /** sim_mem_now() - bytes held now (for the invariant tests). */
 double sim_mem_now(const struct sim *s);
 void sim_free(struct sim *s);

@@ -282,6 +282,8 @@ static void trace_open(struct idle_trace *t, const struct cpuidle_set *s,
 		}
 	}
 	t->ok = !!t->stat_fd;
+	if (!t->ok)
+		snprintf(t->why, sizeof(t->why), "out of memory");
 	return;
 fail:
 	trace_close(t);

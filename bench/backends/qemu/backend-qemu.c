@@ -147,7 +147,7 @@ static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
 static void note_idle(const struct cell *c, const struct backend_env *env,
 		      struct qemu_state *st)
 {
-	char applied[256], why[512];
+	char applied[512], why[512];   /* qemu_vms_idle(): both of @len bytes */
 	struct idle_policy p;
 
 	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT || !st->vms.n)
@@ -246,10 +246,12 @@ static int qemu_verify(void *state, const struct cell *c, char *why, size_t len)
 {
 	struct qemu_state *st = state;
 	char e[512];
+	int ret = qemu_vms_idle(&st->vms, c, 1, NULL, e, sizeof(e));
 
-	if (!qemu_vms_idle(&st->vms, c, 1, NULL, e, sizeof(e)))
+	if (!ret)
 		return 0;
-	snprintf(why, len, "did not hold at the cell's end: %s", e);
+	snprintf(why, len, "%s at the cell's end: %s", ret == -EIO ?
+		 "the idle policy could not be checked" : "did not hold", e);
 	return -EAGAIN;
 }
 

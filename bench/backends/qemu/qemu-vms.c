@@ -276,7 +276,7 @@ int qemu_vms_idle(struct qemu_vms *v, const struct cell *c, int refresh, char *a
 		  char *why, size_t len)
 {
 	struct idle_policy p;
-	char e[512], a[256];
+	char e[512], a[512];
 	int i, ret;
 
 	if (applied)
@@ -284,9 +284,11 @@ int qemu_vms_idle(struct qemu_vms *v, const struct cell *c, int refresh, char *a
 	if (idle_policy_parse(c->idle, &p) || p.kind == IDLE_DEFAULT)
 		return 0;
 	for (i = 0; i < v->n; i++) {
-		ret = refresh ? get_facts(&v->vm[i], i, e, sizeof(e)) : 0;
-		if (!ret)
-			ret = idle_guest_check(&p, vm_fact, &v->vm[i], a, e, sizeof(e));
+		if (refresh && get_facts(&v->vm[i], i, e, sizeof(e))) {
+			snprintf(why, len, "vm %d: its facts could not be read again: %s", i, e);
+			return -EIO;
+		}
+		ret = idle_guest_check(&p, vm_fact, &v->vm[i], a, e, sizeof(e));
 		if (ret) {
 			snprintf(why, len, "vm %d: idle = %s: %s", i, c->idle, e);
 			return -EPERM;

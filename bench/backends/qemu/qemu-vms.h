@@ -87,7 +87,8 @@ int qemu_vms_agent_link(struct qemu_vms *v, int *to_fd, int *from_fd, char *who,
  * qemu_vms_idle() - does every VM's guest run under @c's idle policy, by
  * the facts its agent reported (idle_guest_check())? 0, or -EPERM with
  * @why naming the VM. With @refresh the facts are asked for again first
- * (at the cell's end: the guest's state then, read inside the guest).
+ * (at the cell's end: the guest's state then, read inside the guest); -EIO
+ * when a VM's agent did not send them.
  * On 0, @applied (NULL, or @len bytes) says what VM 0 runs under.
  */
 int qemu_vms_idle(struct qemu_vms *v, const struct cell *c, int refresh, char *applied,
