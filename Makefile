@@ -3,6 +3,7 @@
 #   make            build cvmbench and the static cvmfn
 #   make quick      run configs/quick.ini into results.db and write report/
 #   make guest      build (or find cached) the guest image of the qemu backend
+#   make rootfs-NAME build (or find cached) the Debian rootfs configs/rootfs/NAME.list
 #   make check      the layering test (tests/layering.t), unit, workload and
 #                   system tests through prove (TAP), but the long ones
 #   make check-long the long tests (LONG_TESTS below: real TCG guests, model
@@ -311,6 +312,13 @@ quick: all
 # Debian packages once, cached under its content hash.
 guest: all
 	./cvmbench guest build
+
+# The Debian root filesystems of configs/rootfs/*.list (docs/rootfs.md), built
+# or found in the cache: make rootfs-small, rootfs-python, rootfs-system.
+ROOTFS_NAMES := $(basename $(notdir $(wildcard configs/rootfs/*.list)))
+.PHONY: $(addprefix rootfs-,$(ROOTFS_NAMES))
+$(addprefix rootfs-,$(ROOTFS_NAMES)): rootfs-%: all
+	./cvmbench rootfs build $*
 
 # The sanitizer build, in its own directory. Its cvmbench finds analysis/ and
 # configs/ through CVMBENCH_SHARE_DIR (build-asan/analysis holds its objects).

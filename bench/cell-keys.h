@@ -139,6 +139,8 @@
 	X("variant", variant, char, [32], KEY_STRING, 1, 0, 0, NULL, "", config_check_variant, \
 	  "the workload's --variant (docs/workloads.md), e.g. resnet152; empty = its default") \
 	X("vmexit-time", vmexit_time, char, [4], KEY_ENUM, 1, 0, 0, "off|on", "off", NULL, \
-	  "vmexit probe: also stream kvm_exit/kvm_entry for handling time per reason (costly)")
+	  "vmexit probe: also stream kvm_exit/kvm_entry for handling time per reason (costly)") \
+	X("rootfs", rootfs, char, [32], KEY_STRING, 1, 0, 0, NULL, "", config_check_rootfs, \
+	  "runc/crun/qemu: a Debian rootfs of configs/rootfs/NAME.list; empty = none")
 
 #endif

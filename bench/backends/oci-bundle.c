@@ -2,7 +2,9 @@
 /*
  * oci-bundle.c - the root filesystem and config.json of an OCI bundle.
  * The rootfs holds only the static cvmfn, the workload's files under /data
- * and the few host files a workload reads (an OpenCV cascade); config.json is what `runc spec` would give a hardened container
+ * and the few host files a workload reads (an OpenCV cascade); with the
+ * rootfs key the root is instead a cached Debian tree (bench/backends/rootfs/),
+ * read-only, with that cvmfn and /data bound onto it; config.json is what `runc spec` would give a hardened container
  * (pid, ipc, uts, mount and network namespaces, the usual mounts, masked
  * and read-only paths, a seccomp allow-list, no new privileges) built with
  * cJSON, never by pasting strings.
@@ -189,10 +191,13 @@ static cJSON *capabilities(void)
 	return o;
 }
 
-static cJSON *process(const struct cell *c, const char *digest)
+static cJSON *process(const struct cell *c, const char *digest, int debian)
 {
 	static const char *const env[] = { "PATH=/", "HOME=/",
 					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
+	static const char *const env_debian[] = {
+		"PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=/root",
+		DATA_DIR_ENV "=" DATA_IN_CONTAINER };
 	char store[1024], *argv[24];
 	struct backend_env in = { .cvmfn = CVMFN_IN_CONTAINER, .data_dir = DATA_IN_CONTAINER,
 				  .digest = digest };
@@ -207,7 +212,7 @@ static cJSON *process(const struct cell *c, const char *digest)
 	user = cJSON_AddObjectToObject(p, "user");
 	cJSON_AddNumberToObject(user, "uid", 0);
 	cJSON_AddNumberToObject(user, "gid", 0);
-	cJSON_AddItemToObject(p, "env", ARRAY(env));
+	cJSON_AddItemToObject(p, "env", debian ? ARRAY(env_debian) : ARRAY(env));
 	cJSON_AddStringToObject(p, "cwd", "/");
 	cJSON_AddItemToObject(p, "capabilities", capabilities());
 	rl = cJSON_AddArrayToObject(p, "rlimits");
@@ -235,7 +240,21 @@ static void add_mount(cJSON *mounts, const char *dst, const char *type,
 	cJSON_AddItemToArray(mounts, m);
 }
 
-static cJSON *mounts(void)
+/*
+ * On a Debian tree (the rootfs key), the cell's cvmfn and data files are
+ * bound read-only onto the mount points the rootfs builder made.
+ */
+static void add_binds(cJSON *m, const char *cell_root)
+{
+	char src[PATH_MAX + 16];
+
+	snprintf(src, sizeof(src), "%s%s", cell_root, CVMFN_IN_CONTAINER);
+	add_mount(m, CVMFN_IN_CONTAINER, "bind", src, "bind,ro,nosuid,nodev");
+	snprintf(src, sizeof(src), "%s%s", cell_root, DATA_IN_CONTAINER);
+	add_mount(m, DATA_IN_CONTAINER, "bind", src, "rbind,ro,nosuid,nodev");
+}
+
+static cJSON *mounts(const struct oci_bundle_opts *o)
 {
 	cJSON *m = cJSON_CreateArray();
 
@@ -247,6 +266,8 @@ static cJSON *mounts(void)
 	add_mount(m, "/dev/mqueue", "mqueue", "mqueue", "nosuid,noexec,nodev");
 	add_mount(m, "/sys", "sysfs", "sysfs", "nosuid,noexec,nodev,ro");
 	add_mount(m, "/tmp", "tmpfs", "tmpfs", "nosuid,nodev,mode=1777");
+	if (o->base)
+		add_binds(m, o->rootfs);
 	return m;
 }
 
@@ -325,12 +346,13 @@ static cJSON *config_json(const struct cell *c, const struct oci_bundle_opts *o)
 	cJSON *j = cJSON_CreateObject(), *root;
 
 	cJSON_AddStringToObject(j, "ociVersion", "1.0.2");
-	cJSON_AddItemToObject(j, "process", process(c, o->digest));
+	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base));
 	root = cJSON_AddObjectToObject(j, "root");
-	cJSON_AddStringToObject(root, "path", o->rootfs);
-	cJSON_AddBoolToObject(root, "readonly", 0);
+	/* a shared cached tree is never written: read-only, /tmp a tmpfs */
+	cJSON_AddStringToObject(root, "path", o->base ? o->base : o->rootfs);
+	cJSON_AddBoolToObject(root, "readonly", !!o->base);
 	cJSON_AddStringToObject(j, "hostname", "cvmfn");
-	cJSON_AddItemToObject(j, "mounts", mounts());
+	cJSON_AddItemToObject(j, "mounts", mounts(o));
 	cJSON_AddItemToObject(j, "linux", linux_section(c, o));
 	return j;
 }

@@ -33,6 +33,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "paired overheads (CVM vs regular) with confidence intervals" },
 	{ "merge", cmd_merge, "merge databases of several machines into one" },
 	{ "slurm", cmd_slurm, "an sbatch array script of a config in shards, merged (--submit)" },
+	{ "rootfs", cmd_rootfs, "build a Debian root filesystem for containers and guests" },
 	{ "qemu-argv", cmd_qemu_argv, "the QEMU command line of a qemu cell, without running it" },
 };
 

@@ -135,6 +135,10 @@ static void note_boot(const struct backend_env *env, const struct qemu_state *st
 	if (!st->guest.hash[0])
 		return;
 	env->note(env->note_ctx, "qemu.guest_hash", st->guest.hash);
+	if (st->guest.rootfs_hash[0]) {
+		env->note(env->note_ctx, "rootfs.name", st->guest.rootfs_name);
+		env->note(env->note_ctx, "rootfs.hash", st->guest.rootfs_hash);
+	}
 	env->note(env->note_ctx, "qemu.guest_source", st->guest.source);
 	if (!env->env_note)
 		return;

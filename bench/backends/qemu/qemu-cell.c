@@ -16,6 +16,7 @@
 #include "guest-local.h"
 #include "guest.h"
 #include "qemu-cell.h"
+#include "rootfs.h"
 
 static int user_file(const char *key, const char *path, char *err, size_t errlen)
 {
@@ -129,7 +130,28 @@ int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
 	} else {
 		ret = built_guest(g, err, errlen);
 	}
-	return ret ? ret : data_disk(c, g, err, errlen);
+	ret = ret ?: data_disk(c, g, err, errlen);
+	return ret ?: qemu_cell_rootfs(c->rootfs, c->guest_append, g, err, errlen);
+}
+
+int qemu_cell_rootfs(const char *name, const char *append, struct qemu_guest *g,
+		     char *err, size_t errlen)
+{
+	struct rootfs r;
+	int ret;
+
+	snprintf(g->append, sizeof(g->append), "%s", append ? append : "");
+	if (!name || !name[0])
+		return 0;
+	ret = rootfs_build(name, &r, err, errlen) ?:
+	      rootfs_disk(&r, g->rootfs_disk, sizeof(g->rootfs_disk), err, errlen);
+	if (ret)
+		return ret;
+	snprintf(g->rootfs_hash, sizeof(g->rootfs_hash), "%s", r.hash);
+	snprintf(g->rootfs_name, sizeof(g->rootfs_name), "%s", r.name);
+	snprintf(g->append, sizeof(g->append), "%s%s" ROOTFS_CMDLINE, append ? append : "",
+		 append && *append ? " " : "");
+	return 0;
 }
 
 int qemu_cell_guest(const struct cell *c, struct qemu_guest *g, char *err, size_t errlen)
@@ -169,5 +191,6 @@ void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct q
 	vc->model = !strcmp(c->confidential, "model");
 	vc->cvm = qemu_cell_cvm(c);
 	vc->firmware = c->firmware[0] ? c->firmware : NULL;
-	vc->append = c->guest_append[0] ? c->guest_append : NULL;
+	vc->append = g->append[0] ? g->append : NULL;
+	vc->rootfs_disk = g->rootfs_disk[0] ? g->rootfs_disk : NULL;
 }
