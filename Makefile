@@ -338,4 +338,5 @@ clean:
 
 .PHONY: all tests check check-long quick clean asan check-asan fuzz fuzz-if-clang guest
 
--include $(shell find $(B) $(FUZZ_B) -name '*.d' 2>/dev/null)
+# (not below build/test-cache: a rootfs tree there has Debian's own *.d directories)
+-include $(shell find $(B) $(FUZZ_B) -path $(B)/test-cache -prune -o -name '*.d' -type f -print 2>/dev/null)
