@@ -73,6 +73,8 @@ LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm
 	tests/system/qemu.t tests/system/qemu-agent.t tests/system/qemu-keys.t \
 	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again
+# the small rootfs built with mmdebstrap (minutes), a runc cell and a TCG guest on it
+LONG_TESTS += tests/system/rootfs.t
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
 CHECK_TESTS := $(filter-out $(LONG_TESTS),$(sort $(wildcard tests/workloads/*.t tests/system/*.t)))
 # every workload test once against the sanitizer cvmfn (compilers.t builds its

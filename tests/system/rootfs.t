@@ -1,0 +1,65 @@
+#!/bin/bash
+# tests/system/rootfs.t - the small Debian rootfs (configs/rootfs/small.list)
+# built with mmdebstrap into the test cache, then reused: the second build
+# is a cache hit with the same hash; the manifest's packages are the
+# tree's own dpkg database (dpkg-query, read independently) and the listed
+# package's version is apt's candidate; a runc cell and a TCG qemu cell run
+# hello-world from it (rootfs = small) and record its name and hash; the
+# guest's agent reports an overlay root running Debian 12; the runc cell
+# wrote nothing into the cached tree. In check-long: the first build takes
+# minutes (docs/performance.md). Needs root, mmdebstrap, runc and QEMU;
+# SKIPs naming what is missing (a failure under CI).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+. tests/system/guest-lib.sh
+
+N=14
+guest_test_begin $N mmdebstrap runc dpkg-query || exit 0
+db=$tmp/r.db
+q() { sqlite3 "$db" "$@"; }
+
+out=$($CVMBENCH rootfs build small 2>"$tmp/build.err"); rc=$?
+is "$rc" 0 "rootfs build small: exit 0 ($(tail -c 300 "$tmp/build.err"))"
+hash=$(awk '$3 == "small" { print $4 }' <<<"$out")
+tree=$(awk '$1 == "tree" { print $2 }' <<<"$out")
+man=$(awk '$1 == "manifest" { print $2 }' <<<"$out")
+ok "${#hash}" = 64 "its hash is a SHA-256 ($hash)"
+out2=$($CVMBENCH rootfs build small 2>&1)
+is "$(head -1 <<<"$out2")" "cached rootfs small $hash" "the second build is a cache hit, same hash"
+
+mj() { python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$man" "$1"; }
+want=$(dpkg-query --admindir="$tree/var/lib/dpkg" -W -f '${Package} ${Version}\n' | sort | md5sum)
+is "$(mj '"\n".join(p["package"] + " " + p["version"] for p in m["packages"])' | sort | md5sum)" "$want" \
+	"the manifest lists the tree's installed packages and versions (dpkg-query)"
+cand=$(apt-cache policy python3-minimal | sed -n 's/ *Candidate: //p')
+is "$(mj '[p["version"] for p in m["listed"] if p["package"] == "python3-minimal"][0]')" "$cand" \
+	"python3-minimal resolved to apt's candidate ($cand)"
+is "$(chroot "$tree" python3 -c 'print(6 * 7)' 2>&1)" 42 "python3 runs in the tree"
+ok "$(mj 'm["bytes"]')" -gt 50000000 "the manifest has the tree's size ($(mj 'm["bytes"]') bytes)"
+
+touch "$tmp/stamp"
+cat >"$tmp/r.ini" <<'INI'
+[defaults]
+workload = hello-world
+invocations = 3
+warmup = 1
+rootfs = small
+[experiment in-runc]
+backend = runc
+[experiment in-vm]
+backend = qemu
+accel = tcg
+INI
+$CVMBENCH run "$tmp/r.ini" --db "$db" --data-dir "$tmp/data" >"$tmp/run.out" 2>&1
+is "$?" 0 "a runc cell and a TCG cell on rootfs = small: exit 0 ($(grep -m1 -i error "$tmp/run.out"))"
+is "$(q "SELECT count(*) FROM cell WHERE status = 'ok'")" 2 "both cells ok"
+is "$(q "SELECT count(DISTINCT value) || ' ' || min(value) FROM cell_param WHERE key = 'rootfs.hash'")" "1 $hash" \
+	"both cells record the rootfs's hash"
+is "$(q "SELECT count(*) FROM cell_param WHERE key = 'rootfs.name' AND value = 'small'")" 2 \
+	"both cells record the rootfs's name"
+is "$(q "SELECT value FROM cell_param WHERE key = 'guest.root.fs'")" overlay \
+	"the guest's root is the overlay over the rootfs disk"
+is "$(q "SELECT value FROM cell_param WHERE key = 'guest.root.os'")" "Debian GNU/Linux 12 (bookworm)" \
+	"the guest's agent ran on the Debian rootfs"
+is "$(find "$tree" -xdev -newer "$tmp/stamp" | head -3)" "" "the cached tree was not written by the cells"
