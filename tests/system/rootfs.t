@@ -5,8 +5,9 @@
 # tree's own dpkg database (dpkg-query, read independently) and the listed
 # package's version is apt's candidate; a runc cell and a TCG qemu cell run
 # hello-world from it (rootfs = small) and record its name and hash; the
-# guest's agent reports an overlay root running Debian 12; the runc cell
-# wrote nothing into the cached tree. In check-long: the first build takes
+# guest's agent reports an overlay root running Debian 12; the cells wrote
+# nothing into the cached tree; the container's root is that tree (runc
+# makes a missing mount point in it). In check-long: the first build takes
 # minutes (docs/performance.md). Needs root, mmdebstrap, runc and QEMU;
 # SKIPs naming what is missing (a failure under CI).
 set -u
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/guest-lib.sh
 
-N=14
+N=15
 guest_test_begin $N mmdebstrap runc dpkg-query || exit 0
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
@@ -35,7 +36,7 @@ is "$(mj '"\n".join(p["package"] + " " + p["version"] for p in m["packages"])' |
 cand=$(apt-cache policy python3-minimal | sed -n 's/ *Candidate: //p')
 is "$(mj '[p["version"] for p in m["listed"] if p["package"] == "python3-minimal"][0]')" "$cand" \
 	"python3-minimal resolved to apt's candidate ($cand)"
-is "$(chroot "$tree" python3 -c 'print(6 * 7)' 2>&1)" 42 "python3 runs in the tree"
+is "$(chroot "$tree" python3 -B -c 'print(6 * 7)' 2>&1)" 42 "python3 runs in the tree"
 ok "$(mj 'm["bytes"]')" -gt 50000000 "the manifest has the tree's size ($(mj 'm["bytes"]') bytes)"
 
 touch "$tmp/stamp"
@@ -63,3 +64,17 @@ is "$(q "SELECT value FROM cell_param WHERE key = 'guest.root.fs'")" overlay \
 is "$(q "SELECT value FROM cell_param WHERE key = 'guest.root.os'")" "Debian GNU/Linux 12 (bookworm)" \
 	"the guest's agent ran on the Debian rootfs"
 is "$(find "$tree" -xdev -newer "$tmp/stamp" | head -3)" "" "the cached tree was not written by the cells"
+
+# The container's root is that tree: in a copy of the cache (hard links) whose
+# tree lacks the /cvmfn mount point, runc makes it there (before it remounts
+# the root read-only), so the cell's container stood on that tree.
+key=$($CVMBENCH rootfs build --check small | sed -n 's/.*(inputs \([0-9a-f]*\)).*/\1/p')
+c2=$tmp/cache2
+mkdir -p "$c2/rootfs/by-input"
+cp -al "$(dirname "$tree")" "$c2/rootfs/"
+ln -s "../$hash" "$c2/rootfs/by-input/$key"
+rm "$c2/rootfs/$hash/root/cvmfn"
+sed -n '1,7p' "$tmp/r.ini" >"$tmp/c.ini"
+CVMBENCH_CACHE_DIR=$c2 $CVMBENCH run "$tmp/c.ini" --db "$tmp/c.db" --data-dir "$tmp/data" >"$tmp/c.out" 2>&1
+is "$?/$(test -f "$c2/rootfs/$hash/root/cvmfn" && echo made)" "0/made" \
+	"a runc cell on a copy without /cvmfn: runc made the mount point in that tree"
