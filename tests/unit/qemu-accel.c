@@ -99,7 +99,7 @@ struct outcome {
 static void boot(const char *keys, struct outcome *o)
 {
 	char text[4096], e[1024];
-	struct qemu_guest g = { "", "", "", "", "user" };
+	struct qemu_guest g = { "", "", "", "", "user", "", "", "", "" };
 	struct cell *cells;
 	struct vm_config vc;
 	struct vm vm;

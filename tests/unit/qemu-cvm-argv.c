@@ -61,7 +61,8 @@ static const struct golden {
 
 static struct cell *cells;
 static size_t ncells;
-static const struct qemu_guest guest = { "/g/vmlinuz", "/g/initrd", "/g/disk.img", "", "user" };
+static const struct qemu_guest guest = { "/g/vmlinuz", "/g/initrd", "/g/disk.img", "", "user",
+					      "", "", "", "" };
 
 static const struct cell *find(const char *accel, const char *conf, const char *cpu)
 {

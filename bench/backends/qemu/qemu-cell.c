@@ -191,6 +191,7 @@ void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct q
 	vc->model = !strcmp(c->confidential, "model");
 	vc->cvm = qemu_cell_cvm(c);
 	vc->firmware = c->firmware[0] ? c->firmware : NULL;
-	vc->append = g->append[0] ? g->append : NULL;
+	/* g->append: guest-append with the rootfs word (qemu_cell_rootfs()) */
+	vc->append = g->append[0] ? g->append : c->guest_append[0] ? c->guest_append : NULL;
 	vc->rootfs_disk = g->rootfs_disk[0] ? g->rootfs_disk : NULL;
 }

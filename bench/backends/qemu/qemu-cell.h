@@ -28,12 +28,12 @@ struct qemu_guest {
 	char kernel[PATH_MAX];
 	char initrd[PATH_MAX];
 	char disk[PATH_MAX];
+	char hash[65];
+	const char *source;
 	char rootfs_disk[PATH_MAX];
 	char rootfs_hash[65];
 	char rootfs_name[32];
 	char append[320];
-	char hash[65];
-	const char *source;
 };
 
 /**

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "rootfs-local.h"
 #include "state-dir.h"
@@ -128,14 +128,6 @@ static void content_hash(const struct rootfs_inputs *in, const char *pkgs,
 	guest_sha256_str(text, hash);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The tree, its packages and manifest in @tmp; the hash into @hash. */
 static int make_in(const struct rootfs_inputs *in, const char *tmp, char hash[SHA256_HEX],
 		   char *err, size_t errlen)
@@ -143,13 +135,13 @@ static int make_in(const struct rootfs_inputs *in, const char *tmp, char hash[SH
 	static char pkgs[1 << 17];
 	struct rootfs_built b = { 0 };
 	char tree[PATH_MAX];
-	double t0 = now();
+	long long t0 = clock_now_ns();
 	int ret;
 
 	guest_path(tree, sizeof(tree), "%s/root", tmp);
 	pr_info("rootfs %s: building with mmdebstrap (%zu packages listed)", in->name, in->npkgs);
 	ret = run_mmdebstrap(in, tree, err, errlen);
-	b.seconds = now() - t0;
+	b.seconds = (double)(clock_now_ns() - t0) / 1e9;
 	if (!ret)
 		ret = installed(tree, pkgs, sizeof(pkgs), err, errlen);
 	if (ret)
