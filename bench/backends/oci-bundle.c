@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file-copy.h"
 #include "oci-bundle.h"
 #include "protocol.h"
 #include "state-dir.h"
@@ -30,32 +31,7 @@
 /* Copy @src to @dst with mode @mode (a hard link when both are on one fs). */
 static int link_or_copy(const char *src, const char *dst, mode_t mode)
 {
-	char buf[65536];
-	int in, out, ret = 0;
-	ssize_t n;
-
-	if (!link(src, dst))
-		return 0;
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-	if (out < 0) {
-		ret = -errno;
-		close(in);
-		return ret;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = -EIO;
-			break;
-		}
-	if (n < 0)
-		ret = -errno;
-	close(in);
-	if (close(out) && !ret)
-		ret = -errno;
-	return ret;
+	return link(src, dst) ? file_copy(src, dst, mode) : 0;
 }
 
 /* Is @name one of @workload's files ("<workload>-..." or "<workload>.")? */

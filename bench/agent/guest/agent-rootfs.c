@@ -19,6 +19,7 @@
 
 #include "agent-guest-local.h"
 #include "agent-guest.h"
+#include "file-copy.h"
 
 #define LOWER "/rootfs.ro"
 #define RW "/rootfs.rw"
@@ -48,31 +49,6 @@ static int find_disk(char *dev, size_t len)
 			return 0;
 	}
 	return -ENODEV;
-}
-
-static int copy_file(const char *src, const char *dst)
-{
-	char buf[65536];
-	int in = open(src, O_RDONLY | O_CLOEXEC), out, ret = 0;
-	ssize_t n;
-
-	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (out < 0) {
-		ret = -errno;
-		close(in);
-		return ret;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = -EIO;
-			break;
-		}
-	close(in);
-	if (close(out) && !ret)
-		ret = -errno;
-	return ret;
 }
 
 static int overlay(const char *dev, char *why, size_t len)
@@ -109,11 +85,13 @@ static int switch_root(char *why, size_t len)
 {
 	static const char *const mounts[] = { "/dev", "/proc", "/sys", "/data" };
 	size_t i;
+	int ret;
 
-	if (copy_file(AGENT_GUEST_CVMFN, NEWROOT AGENT_GUEST_CVMFN) ||
-	    copy_file(AGENT_GUEST_SELF, NEWROOT AGENT_GUEST_SELF)) {
-		snprintf(why, len, "copying cvmfn and the agent: %s", strerror(errno));
-		return -EIO;
+	ret = file_copy(AGENT_GUEST_CVMFN, NEWROOT AGENT_GUEST_CVMFN, 0755) ?:
+	      file_copy(AGENT_GUEST_SELF, NEWROOT AGENT_GUEST_SELF, 0755);
+	if (ret) {
+		snprintf(why, len, "copying cvmfn and the agent: %s", strerror(-ret));
+		return ret;
 	}
 	for (i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++)
 		if (move(mounts[i])) {

@@ -69,10 +69,8 @@ static int add_packages(cJSON *m, const char *pkgs)
 int rootfs_manifest_write(const struct rootfs_inputs *in, const struct rootfs_built *b,
 			  const char *pkgs, const char *dir, const char *hash)
 {
-	char path[PATH_MAX], *text;
+	char path[PATH_MAX];
 	cJSON *m = cJSON_CreateObject();
-	FILE *f;
-	int ret = 0;
 
 	cJSON_AddNumberToObject(m, "format", 1);
 	cJSON_AddStringToObject(m, "name", in->name);
@@ -86,16 +84,8 @@ int rootfs_manifest_write(const struct rootfs_inputs *in, const struct rootfs_bu
 	cJSON_AddStringToObject(m, "tool", b->tool);
 	cJSON_AddNumberToObject(m, "build_seconds", b->seconds);
 	cJSON_AddNumberToObject(m, "built_at", (double)time(NULL));
-	text = cJSON_Print(m);
-	cJSON_Delete(m);
 	snprintf(path, sizeof(path), "%s/manifest.json", dir);
-	f = text ? fopen(path, "we") : NULL;
-	if (!f || fprintf(f, "%s\n", text) < 0)
-		ret = -EIO;
-	if (f && fclose(f))
-		ret = -EIO;
-	free(text);
-	return ret;
+	return guest_json_write(m, path);
 }
 
 int rootfs_manifest_get(const char *dir, const char *field, char *buf, size_t len)

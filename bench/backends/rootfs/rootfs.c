@@ -14,7 +14,6 @@
 #include "guest.h"
 #include "log.h"
 #include "rootfs-local.h"
-#include "state-dir.h"
 
 static int cache_root(char *buf, size_t len)
 {
@@ -40,20 +39,6 @@ static int follow(const char *root, const char *sub, const char *name, char *dir
 	if (strncmp(target, "../", 3) || strchr(target + 3, '/') || strlen(target) != 3 + 64)
 		return -EINVAL;
 	return guest_path(dir, len, "%s/%s", root, target + 3);
-}
-
-static int link_to(const char *root, const char *sub, const char *name, const char *hash)
-{
-	char dir[PATH_MAX], link[PATH_MAX], target[128];
-
-	if (guest_path(dir, sizeof(dir), "%s/%s", root, sub) ||
-	    guest_path(link, sizeof(link), "%s/%s", dir, name))
-		return -ENAMETOOLONG;
-	snprintf(target, sizeof(target), "../%s", hash);
-	if (state_dir_create(dir))
-		return -errno;
-	unlink(link);
-	return symlink(target, link) ? -errno : 0;
 }
 
 static void fill(struct rootfs *r, const char *name, const char *dir, int cached)
@@ -116,13 +101,14 @@ int rootfs_build(const char *name, struct rootfs *r, char *err, size_t errlen)
 
 	if (ret <= 0) {
 		if (!ret)
-			link_to(root, "by-name", name, r->hash);
+			guest_cache_link(root, "by-name", name, r->hash);
 		return ret;
 	}
 	ret = rootfs_make(&in, root, r->hash, err, errlen);
 	if (ret)
 		return ret;
-	if (link_to(root, "by-input", in.key, r->hash) || link_to(root, "by-name", name, r->hash))
+	if (guest_cache_link(root, "by-input", in.key, r->hash) ||
+	    guest_cache_link(root, "by-name", name, r->hash))
 		pr_warn("%s: cannot index the rootfs (it is rebuilt next time)", root);
 	guest_path(dir, sizeof(dir), "%s/%s", root, r->hash);
 	fill(r, name, dir, 0);
