@@ -171,7 +171,7 @@ int rootfs_make(const struct rootfs_inputs *in, const char *root, char hash[SHA2
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -errno;
 	}
-	chmod(tmp, 0755);         /* the tree is a container's root: others may read it */
+	chmod(tmp, 0755);         /* as a system tree is (the cache above stays 0700) */
 	ret = make_in(in, tmp, hash, err, errlen);
 	if (!ret && guest_path(dst, sizeof(dst), "%s/%s", root, hash))
 		ret = -ENAMETOOLONG;
