@@ -28,12 +28,13 @@ int rootfs_name_ok(const char *name)
 	       strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == n;
 }
 
-int rootfs_list_path(const char *name, char *buf, size_t len)
+int rootfs_list_path(const char *configs, const char *name, char *buf, size_t len)
 {
 	char dir[PATH_MAX];
 
-	find_configs_dir(dir, sizeof(dir));
-	return guest_path(buf, len, "%s/rootfs/%s.list", dir, name);
+	if (!configs)
+		find_configs_dir(dir, sizeof(dir));
+	return guest_path(buf, len, "%s/rootfs/%s.list", configs ? configs : dir, name);
 }
 
 /* Debian policy 5.6.1: [a-z0-9][a-z0-9+.-]+ */
@@ -66,7 +67,8 @@ static int list_line(struct rootfs_inputs *in, char *line, int lineno, char *err
 	return 0;
 }
 
-int rootfs_list_read(const char *name, struct rootfs_inputs *in, char *err, size_t errlen)
+int rootfs_list_read(const char *configs, const char *name, struct rootfs_inputs *in,
+		     char *err, size_t errlen)
 {
 	char line[512];
 	int lineno = 0, ret = 0;
@@ -77,7 +79,7 @@ int rootfs_list_read(const char *name, struct rootfs_inputs *in, char *err, size
 		return -EINVAL;
 	}
 	snprintf(in->name, sizeof(in->name), "%s", name);
-	if (rootfs_list_path(name, in->list_path, sizeof(in->list_path)))
+	if (rootfs_list_path(configs, name, in->list_path, sizeof(in->list_path)))
 		return -ENAMETOOLONG;
 	f = fopen(in->list_path, "re");
 	if (!f) {

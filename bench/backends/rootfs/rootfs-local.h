@@ -38,11 +38,12 @@ struct rootfs_inputs {
 };
 
 /**
- * rootfs_list_read() - the packages of configs/rootfs/@name.list into @in
- * (one name a line, '#' comments). -EINVAL with "FILE:LINE: ..." in @err
+ * rootfs_list_read() - the packages of @configs/rootfs/@name.list (@configs
+ * NULL: find_configs_dir()) into @in (one name a line, '#' comments). -EINVAL with "FILE:LINE: ..." in @err
  * for a bad name or line, -ENOENT when there is no such list.
  */
-int rootfs_list_read(const char *name, struct rootfs_inputs *in, char *err, size_t errlen);
+int rootfs_list_read(const char *configs, const char *name, struct rootfs_inputs *in,
+		     char *err, size_t errlen);
 
 /**
  * rootfs_resolve() - each package's candidate version on this machine

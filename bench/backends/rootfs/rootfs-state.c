@@ -20,11 +20,11 @@ static int is_list(const struct dirent *d)
 	return n > 5 && !strcmp(d->d_name + n - 5, ".list");
 }
 
-static void add_one(cJSON *arr, const char *name)
+static void add_one(cJSON *arr, const char *configs, const char *name)
 {
 	char hash[65], why[512];
 	cJSON *o = cJSON_CreateObject();
-	int built = !rootfs_state(name, hash, why, sizeof(why));
+	int built = !rootfs_state(configs, name, hash, why, sizeof(why));
 
 	cJSON_AddStringToObject(o, "name", name);
 	cJSON_AddStringToObject(o, "about", "Debian rootfs (rootfs = NAME)");
@@ -48,7 +48,7 @@ void rootfs_list_json(cJSON *arr, const char *configs)
 		snprintf(name, sizeof(name), "%.*s", (int)(strlen(names[i]->d_name) - 5),
 			 names[i]->d_name);
 		if (rootfs_name_ok(name))
-			add_one(arr, name);
+			add_one(arr, configs, name);
 		free(names[i]);
 	}
 	if (n >= 0)

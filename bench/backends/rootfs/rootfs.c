@@ -71,7 +71,7 @@ static int find(const char *name, struct rootfs_inputs *in, char *root, size_t l
 
 	err[0] = '\0';
 	memset(in, 0, sizeof(*in));
-	ret = rootfs_list_read(name, in, err, errlen) ?: rootfs_resolve(in, err, errlen);
+	ret = rootfs_list_read(NULL, name, in, err, errlen) ?: rootfs_resolve(in, err, errlen);
 	if (ret)
 		return ret;
 	if (cache_root(root, len)) {
@@ -115,13 +115,14 @@ int rootfs_build(const char *name, struct rootfs *r, char *err, size_t errlen)
 	return 0;
 }
 
-int rootfs_state(const char *name, char hash[65], char *why, size_t len)
+int rootfs_state(const char *configs, const char *name, char hash[65], char *why,
+		 size_t len)
 {
 	static struct rootfs_inputs in;
 	char root[PATH_MAX], dir[PATH_MAX], sha[SHA256_HEX];
 
 	memset(&in, 0, sizeof(in));
-	if (rootfs_list_read(name, &in, why, len))
+	if (rootfs_list_read(configs, name, &in, why, len))
 		return -ENOENT;
 	if (cache_root(root, sizeof(root)) || follow(root, "by-name", name, dir, sizeof(dir)) ||
 	    rootfs_manifest_get(dir, "hash", hash, 65)) {

@@ -43,10 +43,10 @@ struct rootfs {
 int rootfs_name_ok(const char *name);
 
 /**
- * rootfs_list_path() - configs/rootfs/@name.list (find_configs_dir()) into
- * @buf. 0 or -ENAMETOOLONG.
+ * rootfs_list_path() - @configs/rootfs/@name.list (@configs NULL:
+ * find_configs_dir()) into @buf. 0 or -ENAMETOOLONG.
  */
-int rootfs_list_path(const char *name, char *buf, size_t len);
+int rootfs_list_path(const char *configs, const char *name, char *buf, size_t len);
 
 /**
  * rootfs_build() - the root filesystem of list @name: the cached one built
@@ -71,11 +71,13 @@ int rootfs_find(const char *name, struct rootfs *r, char key[65], char *err, siz
 int rootfs_disk(const struct rootfs *r, char *path, size_t len, char *err, size_t errlen);
 
 /**
- * rootfs_state() - whether list @name is built here: 0 with its hash in
+ * rootfs_state() - whether list @name of @configs (NULL: find_configs_dir())
+ * is built here: 0 with its hash in
  * @hash when the last build of @name is from the list as it is now; else
  * -ENOENT with the reason in @why (not built, or built from an older list).
  * Reads files only (no apt), for `cvmbench list`.
  */
-int rootfs_state(const char *name, char hash[65], char *why, size_t len);
+int rootfs_state(const char *configs, const char *name, char hash[65], char *why,
+		 size_t len);
 
 #endif
