@@ -3,7 +3,8 @@
 # built with mmdebstrap into the test cache, then reused: the second build
 # is a cache hit with the same hash; the manifest's packages are the
 # tree's own dpkg database (dpkg-query, read independently) and the listed
-# package's version is apt's candidate; a runc cell and a TCG qemu cell run
+# package's version is apt's candidate; a runc cell (and a crun cell where
+# crun is installed) and a TCG qemu cell run
 # hello-world from it (rootfs = small) and record its name and hash; the
 # guest's agent reports an overlay root running Debian 12; the cells wrote
 # nothing into the cached tree; the container's root is that tree (runc
@@ -40,25 +41,27 @@ is "$(chroot "$tree" python3 -B -c 'print(6 * 7)' 2>&1)" 42 "python3 runs in the
 ok "$(mj 'm["bytes"]')" -gt 50000000 "the manifest has the tree's size ($(mj 'm["bytes"]') bytes)"
 
 touch "$tmp/stamp"
-cat >"$tmp/r.ini" <<'INI'
+oci=runc; cells=2
+command -v crun >/dev/null && oci="runc, crun" && cells=3
+cat >"$tmp/r.ini" <<INI
 [defaults]
 workload = hello-world
 invocations = 3
 warmup = 1
 rootfs = small
 [experiment in-runc]
-backend = runc
+backend = $oci
 [experiment in-vm]
 backend = qemu
 accel = tcg
 INI
 $CVMBENCH run "$tmp/r.ini" --db "$db" --data-dir "$tmp/data" >"$tmp/run.out" 2>&1
-is "$?" 0 "a runc cell and a TCG cell on rootfs = small: exit 0 ($(grep -m1 -i error "$tmp/run.out"))"
-is "$(q "SELECT count(*) FROM cell WHERE status = 'ok'")" 2 "both cells ok"
+is "$?" 0 "$oci cells and a TCG cell on rootfs = small: exit 0 ($(grep -m1 -i error "$tmp/run.out"))"
+is "$(q "SELECT count(*) FROM cell WHERE status = 'ok'")" $cells "every cell ok"
 is "$(q "SELECT count(DISTINCT value) || ' ' || min(value) FROM cell_param WHERE key = 'rootfs.hash'")" "1 $hash" \
-	"both cells record the rootfs's hash"
-is "$(q "SELECT count(*) FROM cell_param WHERE key = 'rootfs.name' AND value = 'small'")" 2 \
-	"both cells record the rootfs's name"
+	"every cell records the rootfs's hash"
+is "$(q "SELECT count(*) FROM cell_param WHERE key = 'rootfs.name' AND value = 'small'")" $cells \
+	"every cell records the rootfs's name"
 is "$(q "SELECT value FROM cell_param WHERE key = 'guest.root.fs'")" overlay \
 	"the guest's root is the overlay over the rootfs disk"
 is "$(q "SELECT value FROM cell_param WHERE key = 'guest.root.os'")" "Debian GNU/Linux 12 (bookworm)" \
