@@ -4,7 +4,8 @@
  * The rootfs holds only the static cvmfn, the workload's files under /data
  * and the few host files a workload reads (an OpenCV cascade); with the
  * rootfs key the root is instead a cached Debian tree (bench/backends/rootfs/),
- * read-only, with that cvmfn and /data bound onto it; config.json is what `runc spec` would give a hardened container
+ * read-only, with that cvmfn and /data bound onto it. config.json is what
+ * `runc spec` would give a hardened container
  * (pid, ipc, uts, mount and network namespaces, the usual mounts, masked
  * and read-only paths, a seccomp allow-list, no new privileges) built with
  * cJSON, never by pasting strings.

@@ -7,9 +7,9 @@
  * finit_module(2), find the virtio-serial port named org.cvmbench.0 in
  * /sys/class/virtio-ports (up to 10 s), mount /dev/vda read-only on /data
  * if there is one (not a rootfs disk), and with cvmbench.rootfs= switch to
- * the Debian rootfs disk (agent-rootfs.c). The same steps as the shell /init, without one fork and
- * exec of busybox per step: under TCG each cost 10-40 ms (docs/performance.md,
- * "Guest boot against a bare boot").
+ * the Debian rootfs disk (agent-rootfs.c). The same steps as the shell
+ * /init, without one fork and exec of busybox per step: under TCG each cost
+ * 10-40 ms (docs/performance.md, "Guest boot against a bare boot").
  */
 #include <dirent.h>
 #include <errno.h>

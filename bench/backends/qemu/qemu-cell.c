@@ -123,6 +123,11 @@ int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
 	int ret = 0;
 
 	memset(g, 0, sizeof(*g));
+	if (c->guest_kernel[0] && c->rootfs[0]) {
+		snprintf(err, errlen, "rootfs = %s needs the built guest image (its agent switches "
+			 "to the rootfs); guest-kernel and guest-initrd boot your own", c->rootfs);
+		return -EINVAL;
+	}
 	if (c->guest_kernel[0]) {
 		snprintf(g->kernel, sizeof(g->kernel), "%s", c->guest_kernel);
 		snprintf(g->initrd, sizeof(g->initrd), "%s", c->guest_initrd);
