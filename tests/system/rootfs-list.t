@@ -4,14 +4,16 @@
 # follows the list (a changed list is "would build" under another key, the
 # same list the same key); a half-built .build-* directory holding a
 # manifest with the right inputs is no cache hit; a bad package line is
-# exit 2 naming FILE:LINE; an unknown list and a bad name are exit 2;
+# exit 2 naming FILE:LINE; an unknown list and a bad name are exit 2 (a
+# bad name in a config names its line); a qemu cell with the key and your
+# own guest kernel is refused;
 # `cvmbench list` says which lists are built here. Needs apt-cache (the
 # candidate versions); SKIPs without it.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=10
+N=12
 plan $N
 command -v apt-cache >/dev/null || skip_all $N "apt-cache is not installed"
 tmp=$(mktemp -d)
@@ -48,6 +50,19 @@ grep -q "package 'no-such-package-cvmbench' has no candidate version" <<<"$out"
 is "$?" 0 "a package apt does not know is refused before any build ($out)"
 $CVMBENCH rootfs build 'Bad/Name' >/dev/null 2>&1
 is "$?" 2 "a rootfs name with '/' is refused (exit 2)"
+
+# the key: a bad name is a config error naming file:line; with your own guest
+# kernel and initrd (whose init would not switch) a qemu cell is refused
+printf '[experiment x]\nworkload = hello-world\nbackend = runc\nrootfs = Bad_Name\n' >"$tmp/bad.ini"
+out=$($CVMBENCH run "$tmp/bad.ini" --dry-run 2>&1)
+grep -q "bad.ini:4: bad value 'Bad_Name' for rootfs" <<<"$out"
+is "$?" 0 "rootfs = Bad_Name: a config error at file:line ($out)"
+printf '[experiment x]\nworkload = hello-world\nbackend = qemu\nrootfs = small\nguest-kernel = /k\nguest-initrd = /i\n' >"$tmp/own.ini"
+cell=$($CVMBENCH run "$tmp/own.ini" --dry-run 2>/dev/null | grep -o 'x-[0-9a-f]*' | head -1)
+out=$($CVMBENCH qemu-argv "$tmp/own.ini" --only "$cell" 2>&1)
+grep -q "rootfs = small needs the built guest image" <<<"$out"
+is "$?/$($CVMBENCH qemu-argv "$tmp/own.ini" --only "$cell" >/dev/null 2>&1; echo $?)" "0/2" \
+	"rootfs with your own guest-kernel and guest-initrd: refused, exit 2 ($out)"
 
 is "$($CVMBENCH list 2>/dev/null | awk '$1 == "small" { $1 = ""; print }' | sed 's/^ //')" \
 	"not built here (make rootfs-small)" "cvmbench list: small is not built in this cache"
