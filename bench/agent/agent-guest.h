@@ -39,6 +39,8 @@
  * switch to it (agent-rootfs.c).
  */
 #define AGENT_GUEST_ROOTFS_LABEL "cvmbench-rootfs"
+/* A writable scratch disk (scratch-disk = MiB) carries this label; mounted on /scratch. */
+#define AGENT_GUEST_SCRATCH_LABEL "cvmbench-scratch"
 /*
  * Where an instance in the guest writes its scratch files (compression,
  * crud-api, random-disk-io): the data disk is read-only, so a directory on

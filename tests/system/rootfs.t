@@ -8,7 +8,8 @@
 # hello-world from it (rootfs = small) and record its name and hash; the
 # guest's agent reports an overlay root running Debian 12; the cells wrote
 # nothing into the cached tree; the container's root is that tree (runc
-# makes a missing mount point in it). In check-long: the first build takes
+# makes a missing mount point in it); the VM's scratch-disk is a writable
+# ext4 disk on /scratch (the guest says so), removed after the cell. In check-long: the first build takes
 # minutes (docs/performance.md). Needs root, mmdebstrap, runc and QEMU;
 # SKIPs naming what is missing (a failure under CI).
 set -u
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/guest-lib.sh
 
-N=15
+N=18
 guest_test_begin $N mmdebstrap runc dpkg-query || exit 0
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
@@ -54,6 +55,8 @@ backend = $oci
 [experiment in-vm]
 backend = qemu
 accel = tcg
+workload = crud-api
+scratch-disk = 64
 INI
 $CVMBENCH run "$tmp/r.ini" --db "$db" --data-dir "$tmp/data" >"$tmp/run.out" 2>&1
 is "$?" 0 "$oci cells and a TCG cell on rootfs = small: exit 0 ($(grep -m1 -i error "$tmp/run.out"))"
@@ -67,6 +70,11 @@ is "$(q "SELECT value FROM cell_param WHERE key = 'guest.root.fs'")" overlay \
 is "$(q "SELECT value FROM cell_param WHERE key = 'guest.root.os'")" "Debian GNU/Linux 12 (bookworm)" \
 	"the guest's agent ran on the Debian rootfs"
 is "$(find "$tree" -xdev -newer "$tmp/stamp" | head -3)" "" "the cached tree was not written by the cells"
+is "$(q "SELECT value FROM cell_param WHERE key = 'guest.scratch.fs'")" ext4 \
+	"scratch-disk = 64: the guest's /scratch is the ext4 scratch disk (crud-api wrote there)"
+grep -q "writable ext4 disk" <<<"$(q "SELECT value FROM cell_param WHERE key = 'qemu.scratch'")"
+is "$?" 0 "the cell notes its scratch is a disk, not guest RAM"
+is "$(ls "$CVMBENCH_STATE_DIR" | grep -c '^qemu-scratch-')" 0 "the scratch disk's image is removed after the cell"
 
 # The container's root is that tree: in a copy of the cache (hard links) whose
 # tree lacks the /cvmfn mount point, runc makes it there (before it remounts

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agent-guest-local.h"
+#include "agent-guest.h"
 #include "agent.h"
 #include "env.h"
 
@@ -77,20 +78,30 @@ static void clocksource(void)
 
 /*
  * What the guest's root is: the file system type of / (/proc/mounts:
- * rootfs for the initramfs, overlay on a rootfs disk) and the PRETTY_NAME
- * of /etc/os-release (the initramfs has none).
+ * rootfs for the initramfs, overlay on a rootfs disk), the PRETTY_NAME of
+ * /etc/os-release (the initramfs has none), and what /scratch is.
  */
-static void root_facts(void)
+/* The file system type of the mount on @path (/proc/mounts), NULL if none. */
+static const char *mount_type(const char *path)
 {
-	char line[512], dev[128], mnt[128], type[64] = "", os[256] = "";
+	static char type[64];
+	char line[512], dev[128], mnt[128];
 	FILE *f = fopen("/proc/mounts", "re");
+	int found = 0;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %127s %63s", dev, mnt, type) == 3 && !strcmp(mnt, "/"))
-			break;
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%127s %127s %63s", dev, mnt, type) == 3 && !strcmp(mnt, path);
 	if (f)
 		fclose(f);
-	add_fact("root.fs", type[0] ? type : "unknown: / not in /proc/mounts");
+	return found ? type : NULL;
+}
+
+static void root_facts(void)
+{
+	char line[512], os[256] = "";
+	FILE *f;
+
+	add_fact("root.fs", mount_type("/") ?: "unknown: / not in /proc/mounts");
 	f = fopen("/etc/os-release", "re");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "PRETTY_NAME=\"%255[^\"]\"", os) == 1)
@@ -98,6 +109,7 @@ static void root_facts(void)
 	if (f)
 		fclose(f);
 	add_fact("root.os", os[0] ? os : "none: no /etc/os-release (the initramfs)");
+	add_fact("scratch.fs", mount_type(AGENT_GUEST_SCRATCH) ?: "none: on the root (guest RAM)");
 }
 
 void agent_facts_collect(void)

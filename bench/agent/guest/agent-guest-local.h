@@ -36,8 +36,13 @@ int agent_cmdline_value(const char *name, char *buf, size_t len);
  */
 int agent_init_boot(const char *mods, char *port, size_t len, const char **data);
 
-/** agent_rootfs_is() - 1 if the block device @dev is a rootfs disk (its ext4 label). */
-int agent_rootfs_is(const char *dev);
+/** agent_disk_labelled() - 1 if the ext4 label of the block device @dev is @label. */
+int agent_disk_labelled(const char *dev, const char *label);
+/**
+ * agent_scratch_mount() - the scratch disk, if the VM has one, read-write on
+ * AGENT_GUEST_SCRATCH: 1 mounted, 0 none, -errno with @why.
+ */
+int agent_scratch_mount(char *why, size_t len);
 /**
  * agent_rootfs_switch() - with cvmbench.rootfs= on the kernel command line,
  * make the rootfs disk under a tmpfs overlay the root (agent-rootfs.c):

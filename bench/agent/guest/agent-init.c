@@ -138,7 +138,9 @@ static const char *mount_data(void)
 {
 	struct stat st;
 
-	if (stat("/dev/vda", &st) || !S_ISBLK(st.st_mode) || agent_rootfs_is("/dev/vda"))
+	if (stat("/dev/vda", &st) || !S_ISBLK(st.st_mode) ||
+	    agent_disk_labelled("/dev/vda", AGENT_GUEST_ROOTFS_LABEL) ||
+	    agent_disk_labelled("/dev/vda", AGENT_GUEST_SCRATCH_LABEL))
 		return "none";
 	mkdir("/data", 0755);
 	return mount("/dev/vda", "/data", "ext4", MS_RDONLY, NULL) ? "error" : "ro";
@@ -168,5 +170,14 @@ int agent_init_boot(const char *mods, char *port, size_t len, const char **data)
 	}
 	if (root)
 		say("rootfs: switched to the disk labelled %s", AGENT_GUEST_ROOTFS_LABEL);
+	ret = agent_scratch_mount(why, sizeof(why));
+	if (ret < 0) {          /* a disk the host gave: never RAM in its place */
+		say("scratch: %s", why);
+		reboot(RB_POWER_OFF);
+		return ret;
+	}
+	if (ret)
+		say("scratch: the disk labelled %s on %s", AGENT_GUEST_SCRATCH_LABEL,
+		    AGENT_GUEST_SCRATCH);
 	return root;
 }

@@ -7,7 +7,8 @@
  * layer, overlayfs joins them; cvmfn and the agent are copied from the
  * initramfs into the writable layer, /dev, /proc, /sys and /data move
  * across, and the root is switched (MS_MOVE + chroot, as switch_root
- * does). The caller then execs the agent from the new root.
+ * does). The caller then execs the agent from the new root. A writable
+ * scratch disk (label AGENT_GUEST_SCRATCH_LABEL) is mounted on /scratch.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +26,7 @@
 #define RW "/rootfs.rw"
 #define NEWROOT "/newroot"
 
-int agent_rootfs_is(const char *dev)
+int agent_disk_labelled(const char *dev, const char *want)
 {
 	char label[17] = "";
 	int fd = open(dev, O_RDONLY | O_CLOEXEC);
@@ -36,19 +37,35 @@ int agent_rootfs_is(const char *dev)
 	if (pread(fd, label, 16, 1024 + 120) != 16)
 		label[0] = '\0';
 	close(fd);
-	return !strcmp(label, AGENT_GUEST_ROOTFS_LABEL);
+	return !strcmp(label, want);
 }
 
-static int find_disk(char *dev, size_t len)
+static int find_disk(const char *label, char *dev, size_t len)
 {
 	char c;
 
 	for (c = 'a'; c <= 'z'; c++) {
 		snprintf(dev, len, "/dev/vd%c", c);
-		if (!access(dev, F_OK) && agent_rootfs_is(dev))
+		if (!access(dev, F_OK) && agent_disk_labelled(dev, label))
 			return 0;
 	}
 	return -ENODEV;
+}
+
+int agent_scratch_mount(char *why, size_t len)
+{
+	char dev[32];
+
+	if (find_disk(AGENT_GUEST_SCRATCH_LABEL, dev, sizeof(dev)))
+		return 0;
+	mkdir(AGENT_GUEST_SCRATCH, 01777);
+	if (mount(dev, AGENT_GUEST_SCRATCH, "ext4", MS_NOSUID | MS_NODEV, NULL)) {
+		snprintf(why, len, "mounting the scratch disk %s on %s: %s", dev,
+			 AGENT_GUEST_SCRATCH, strerror(errno));
+		return -errno;
+	}
+	chmod(AGENT_GUEST_SCRATCH, 01777);
+	return 1;
 }
 
 static int overlay(const char *dev, char *why, size_t len)
@@ -112,7 +129,8 @@ int agent_rootfs_switch(char *why, size_t len)
 
 	if (agent_cmdline_value("cvmbench.rootfs", want, sizeof(want)))
 		return 0;
-	if (strcmp(want, AGENT_GUEST_ROOTFS_LABEL) || find_disk(dev, sizeof(dev))) {
+	if (strcmp(want, AGENT_GUEST_ROOTFS_LABEL) ||
+	    find_disk(AGENT_GUEST_ROOTFS_LABEL, dev, sizeof(dev))) {
 		snprintf(why, len, "no virtio disk labelled %s", want);
 		return -ENODEV;
 	}

@@ -36,6 +36,7 @@ struct qemu_state {
 	struct qemu_vms vms;
 	struct qemu_guest guest;
 	struct qemu_accel acc;
+	int scratch_mib;          /* scratch-disk: a writable disk per VM on /scratch */
 };
 
 /* The QEMU binary of @c (its qemu key, else qemu-system-x86_64 in PATH). */
@@ -105,12 +106,12 @@ static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
 {
 	struct qemu_state *st = calloc(1, sizeof(*st));
 
-	(void)c;
 	(void)env;
 	if (!st) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	st->scratch_mib = c->scratch_disk;
 	*state = st;
 	return 0;
 }
@@ -130,7 +131,9 @@ static void note_boot(const struct backend_env *env, const struct qemu_state *st
 	if (st->acc.used[0]) {    /* empty: no VM got as far as starting */
 		env->note(env->note_ctx, "qemu.accel", st->acc.used);
 		env->note(env->note_ctx, "qemu.accel_reason", st->acc.reason);
-		env->note(env->note_ctx, "qemu.scratch", AGENT_GUEST_SCRATCH_NOTE);
+		env->note(env->note_ctx, "qemu.scratch", st->scratch_mib ?
+			  "/scratch on a writable ext4 disk per VM (scratch-disk, an image file "
+			  "in the host's state directory)" : AGENT_GUEST_SCRATCH_NOTE);
 	}
 	if (!st->guest.hash[0])
 		return;
