@@ -3,6 +3,7 @@
 #   make            build cvmbench and the static cvmfn
 #   make quick      run configs/quick.ini into results.db and write report/
 #   make guest      build (or find cached) the guest image of the qemu backend
+#   make rootfs-NAME build (or find cached) the Debian rootfs configs/rootfs/NAME.list
 #   make check      the layering test (tests/layering.t), unit, workload and
 #                   system tests through prove (TAP), but the long ones
 #   make check-long the long tests (LONG_TESTS below: real TCG guests, model
@@ -75,6 +76,8 @@ LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm
 # a real KVM guest booted where /dev/kvm opens (elsewhere a SKIP at once, with list's reason)
 LONG_TESTS += tests/system/kvm-guest.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again
+# the small rootfs built with mmdebstrap (minutes), a runc cell and a TCG guest on it
+LONG_TESTS += tests/system/rootfs.t
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
 # the study end to end: three studies (one killed) and four reports, ~25 s
 LONG_TESTS += tests/system/study.t
@@ -318,6 +321,13 @@ quick: all
 guest: all
 	./cvmbench guest build
 
+# The Debian root filesystems of configs/rootfs/*.list (docs/rootfs.md), built
+# or found in the cache: make rootfs-small, rootfs-python, rootfs-system.
+ROOTFS_NAMES := $(basename $(notdir $(wildcard configs/rootfs/*.list)))
+.PHONY: $(addprefix rootfs-,$(ROOTFS_NAMES))
+$(addprefix rootfs-,$(ROOTFS_NAMES)): rootfs-%: all
+	./cvmbench rootfs build $*
+
 # The sanitizer build, in its own directory. Its cvmbench finds analysis/ and
 # configs/ through CVMBENCH_SHARE_DIR (build-asan/analysis holds its objects).
 asan:
@@ -336,4 +346,5 @@ clean:
 
 .PHONY: all tests check check-long quick clean asan check-asan fuzz fuzz-if-clang guest
 
--include $(shell find $(B) $(FUZZ_B) -name '*.d' 2>/dev/null)
+# (not below build/test-cache: a rootfs tree there has Debian's own *.d directories)
+-include $(shell find $(B) $(FUZZ_B) -path $(B)/test-cache -prune -o -name '*.d' -type f -print 2>/dev/null)

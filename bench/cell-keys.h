@@ -146,6 +146,10 @@
 	X("variant", variant, char, [32], KEY_STRING, 1, 0, 0, NULL, "", config_check_variant, \
 	  "the workload's --variant (docs/workloads.md), e.g. resnet152; empty = its default") \
 	X("vmexit-time", vmexit_time, char, [4], KEY_ENUM, 1, 0, 0, "off|on", "off", NULL, \
-	  "vmexit probe: also stream kvm_exit/kvm_entry for handling time per reason (costly)")
+	  "vmexit probe: also stream kvm_exit/kvm_entry for handling time per reason (costly)") \
+	X("rootfs", rootfs, char, [32], KEY_STRING, 1, 0, 0, NULL, "", config_check_rootfs, \
+	  "runc/crun/qemu: a Debian rootfs of configs/rootfs/NAME.list; empty = none") \
+	X("scratch-disk", scratch_disk, int, , KEY_INT, 1, 0, 65536, NULL, "0", NULL, \
+	  "qemu: a writable ext4 disk of N MiB per VM on /scratch; 0 = /scratch in guest RAM")
 
 #endif

@@ -32,6 +32,15 @@
 #define AGENT_MAX_PORTS 29
 #define AGENT_SPAWN_MAXARGS 30
 #define AGENT_GUEST_CVMFN "/bin/cvmfn"
+#define AGENT_GUEST_SELF "/bin/cvmbench-agent"
+/*
+ * A Debian rootfs disk (bench/backends/rootfs/) carries this ext4 label;
+ * the kernel command line word cvmbench.rootfs=LABEL asks the guest to
+ * switch to it (agent-rootfs.c).
+ */
+#define AGENT_GUEST_ROOTFS_LABEL "cvmbench-rootfs"
+/* A writable scratch disk (scratch-disk = MiB) carries this label; mounted on /scratch. */
+#define AGENT_GUEST_SCRATCH_LABEL "cvmbench-scratch"
 /*
  * Where an instance in the guest writes its scratch files (compression,
  * crud-api, random-disk-io): the data disk is read-only, so a directory on

@@ -43,8 +43,19 @@ static int native_spawn(const struct cell *c, const struct backend_env *env, voi
 	return backend_fork(in, exec_child, argv, err, errlen);
 }
 
+/* The rootfs key is a container's or a guest's root: not this machine's. */
+static int native_supported(const struct cell *c, char *why, size_t len)
+{
+	if (!c->rootfs[0])
+		return 1;
+	snprintf(why, len, "rootfs = %s: backend native runs on this machine's own root "
+		 "(runc, crun and qemu take a rootfs)", c->rootfs);
+	return 0;
+}
+
 const struct backend_ops backend_native = {
 	.name = "native",
+	.supported = native_supported,
 	.prepare = native_prepare,
 	.spawn = native_spawn,
 };

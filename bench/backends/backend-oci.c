@@ -31,6 +31,7 @@
 #include "log.h"
 #include "oci-bundle.h"
 #include "oci-host.h"
+#include "rootfs.h"
 
 struct oci_start {
 	char id[64];
@@ -179,11 +180,32 @@ static int crun_cell_begin(const struct cell *c, const struct backend_env *env,
 	return cell_begin(&crun, c, env, state, err, errlen);
 }
 
+/* The Debian tree of the `rootfs` key (built if not cached), noted in the cell. */
+static int debian_root(struct oci_cell *oc, const struct cell *c,
+		       const struct backend_env *env, char *err, size_t errlen)
+{
+	struct rootfs r;
+	int ret;
+
+	if (!c->rootfs[0])
+		return 0;
+	ret = rootfs_build(c->rootfs, &r, err, errlen);
+	if (ret)
+		return ret;
+	snprintf(oc->base, sizeof(oc->base), "%s", r.tree);
+	if (env->note) {
+		env->note(env->note_ctx, "rootfs.name", r.name);
+		env->note(env->note_ctx, "rootfs.hash", r.hash);
+	}
+	return 0;
+}
+
 /* Model files in the data directory, then the cell's rootfs from them. */
 static int oci_prepare(const struct cell *c, const struct backend_env *env, void *state,
 		       char *err, size_t errlen)
 {
 	return cvmfn_prepare_here(c, env, err, errlen) ?:
+	       debian_root(state, c, env, err, errlen) ?:
 	       oci_cell_rootfs(state, c, env, err, errlen);
 }
 
@@ -219,7 +241,7 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 	}
 	o = (struct oci_bundle_opts){ oc->rootfs, st->bundle, st->id,
 				     oc->netns_id > 0 ? oc->netns : NULL, env->digest,
-				     pinned > 0 ? pin : NULL };
+				     pinned > 0 ? pin : NULL, oc->base[0] ? oc->base : NULL };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 

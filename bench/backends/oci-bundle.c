@@ -2,7 +2,10 @@
 /*
  * oci-bundle.c - the root filesystem and config.json of an OCI bundle.
  * The rootfs holds only the static cvmfn, the workload's files under /data
- * and the few host files a workload reads (an OpenCV cascade); config.json is what `runc spec` would give a hardened container
+ * and the few host files a workload reads (an OpenCV cascade); with the
+ * rootfs key the root is instead a cached Debian tree (bench/backends/rootfs/),
+ * read-only, with that cvmfn and /data bound onto it. config.json is what
+ * `runc spec` would give a hardened container
  * (pid, ipc, uts, mount and network namespaces, the usual mounts, masked
  * and read-only paths, a seccomp allow-list, no new privileges) built with
  * cJSON, never by pasting strings.
@@ -18,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file-copy.h"
 #include "oci-bundle.h"
 #include "protocol.h"
 #include "state-dir.h"
@@ -28,32 +32,7 @@
 /* Copy @src to @dst with mode @mode (a hard link when both are on one fs). */
 static int link_or_copy(const char *src, const char *dst, mode_t mode)
 {
-	char buf[65536];
-	int in, out, ret = 0;
-	ssize_t n;
-
-	if (!link(src, dst))
-		return 0;
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-	if (out < 0) {
-		ret = -errno;
-		close(in);
-		return ret;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = -EIO;
-			break;
-		}
-	if (n < 0)
-		ret = -errno;
-	close(in);
-	if (close(out) && !ret)
-		ret = -errno;
-	return ret;
+	return link(src, dst) ? file_copy(src, dst, mode) : 0;
 }
 
 /* Is @name one of @workload's files ("<workload>-..." or "<workload>.")? */
@@ -189,10 +168,13 @@ static cJSON *capabilities(void)
 	return o;
 }
 
-static cJSON *process(const struct cell *c, const char *digest)
+static cJSON *process(const struct cell *c, const char *digest, int debian)
 {
 	static const char *const env[] = { "PATH=/", "HOME=/",
 					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
+	static const char *const env_debian[] = {
+		"PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=/root",
+		DATA_DIR_ENV "=" DATA_IN_CONTAINER };
 	char store[1024], *argv[24];
 	struct backend_env in = { .cvmfn = CVMFN_IN_CONTAINER, .data_dir = DATA_IN_CONTAINER,
 				  .digest = digest };
@@ -207,7 +189,7 @@ static cJSON *process(const struct cell *c, const char *digest)
 	user = cJSON_AddObjectToObject(p, "user");
 	cJSON_AddNumberToObject(user, "uid", 0);
 	cJSON_AddNumberToObject(user, "gid", 0);
-	cJSON_AddItemToObject(p, "env", ARRAY(env));
+	cJSON_AddItemToObject(p, "env", debian ? ARRAY(env_debian) : ARRAY(env));
 	cJSON_AddStringToObject(p, "cwd", "/");
 	cJSON_AddItemToObject(p, "capabilities", capabilities());
 	rl = cJSON_AddArrayToObject(p, "rlimits");
@@ -235,7 +217,21 @@ static void add_mount(cJSON *mounts, const char *dst, const char *type,
 	cJSON_AddItemToArray(mounts, m);
 }
 
-static cJSON *mounts(void)
+/*
+ * On a Debian tree (the rootfs key), the cell's cvmfn and data files are
+ * bound read-only onto the mount points the rootfs builder made.
+ */
+static void add_binds(cJSON *m, const char *cell_root)
+{
+	char src[PATH_MAX + 16];
+
+	snprintf(src, sizeof(src), "%s%s", cell_root, CVMFN_IN_CONTAINER);
+	add_mount(m, CVMFN_IN_CONTAINER, "bind", src, "bind,ro,nosuid,nodev");
+	snprintf(src, sizeof(src), "%s%s", cell_root, DATA_IN_CONTAINER);
+	add_mount(m, DATA_IN_CONTAINER, "bind", src, "rbind,ro,nosuid,nodev");
+}
+
+static cJSON *mounts(const struct oci_bundle_opts *o)
 {
 	cJSON *m = cJSON_CreateArray();
 
@@ -247,6 +243,8 @@ static cJSON *mounts(void)
 	add_mount(m, "/dev/mqueue", "mqueue", "mqueue", "nosuid,noexec,nodev");
 	add_mount(m, "/sys", "sysfs", "sysfs", "nosuid,noexec,nodev,ro");
 	add_mount(m, "/tmp", "tmpfs", "tmpfs", "nosuid,nodev,mode=1777");
+	if (o->base)
+		add_binds(m, o->rootfs);
 	return m;
 }
 
@@ -325,12 +323,13 @@ static cJSON *config_json(const struct cell *c, const struct oci_bundle_opts *o)
 	cJSON *j = cJSON_CreateObject(), *root;
 
 	cJSON_AddStringToObject(j, "ociVersion", "1.0.2");
-	cJSON_AddItemToObject(j, "process", process(c, o->digest));
+	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base));
 	root = cJSON_AddObjectToObject(j, "root");
-	cJSON_AddStringToObject(root, "path", o->rootfs);
-	cJSON_AddBoolToObject(root, "readonly", 0);
+	/* a shared cached tree is never written: read-only, /tmp a tmpfs */
+	cJSON_AddStringToObject(root, "path", o->base ? o->base : o->rootfs);
+	cJSON_AddBoolToObject(root, "readonly", !!o->base);
 	cJSON_AddStringToObject(j, "hostname", "cvmfn");
-	cJSON_AddItemToObject(j, "mounts", mounts());
+	cJSON_AddItemToObject(j, "mounts", mounts(o));
 	cJSON_AddItemToObject(j, "linux", linux_section(c, o));
 	return j;
 }

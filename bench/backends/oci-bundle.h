@@ -22,6 +22,8 @@ struct oci_bundle_opts {
 	const char *netns_path;   /* join this network namespace; NULL = a new one */
 	const char *digest;       /* cvmfn serve --digest; NULL = its default */
 	const char *cpus;         /* the pin's CPUs ("0-3,6"): linux.resources.cpu.cpus; NULL = none */
+	const char *base;         /* a Debian tree (rootfs key) as the read-only root, @rootfs's
+				     cvmfn and data bound into it; NULL = @rootfs is the root */
 };
 
 /**

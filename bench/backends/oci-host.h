@@ -33,6 +33,7 @@ struct oci_cell {
 	char quota[PATH_MAX];     /* the CPU-quota cgroup, if quota_id */
 	char procs[PATH_MAX + 16];/* its cgroup.procs */
 	char rootfs[PATH_MAX];    /* the cell's rootfs, if rootfs_id */
+	char base[PATH_MAX];      /* the Debian tree of the `rootfs` key ("": none) */
 	int cpuset;               /* the runtime can give a container a cpuset (oci-cpuset.c) */
 };
 

@@ -21,6 +21,7 @@
 #include "opts.h"
 #include "paths.h"
 #include "probe.h"
+#include "rootfs-list.h"
 #include "workload-registry.h"
 
 enum { LIST_JSON, LIST_CONFIGS, LIST_KEYS, LIST_MAX_CELLS };
@@ -498,6 +499,7 @@ int cmd_list(int argc, char **argv)
 	list_probes(p);
 	list_configs(e, a.configs, a.max_cells);
 	list_confidential(cJSON_AddArrayToObject(root, "confidential"));
+	rootfs_list_json(cJSON_AddArrayToObject(root, "rootfs"), a.configs);
 	if (a.json) {
 		print_json(root);
 	} else {
@@ -506,6 +508,8 @@ int cmd_list(int argc, char **argv)
 		print_section("experiments", e);
 		print_section("confidential guests (backend = qemu; a cell also needs its firmware)",
 			      cJSON_GetObjectItem(root, "confidential"));
+		print_section("rootfs (configs/rootfs/*.list; supported here = built here)",
+			      cJSON_GetObjectItem(root, "rootfs"));
 	}
 	cJSON_Delete(root);
 	return EXIT_OK;

@@ -28,5 +28,7 @@ int cmd_plan(int argc, char **argv);
 int cmd_guest(int argc, char **argv);
 /* bench/backends/qemu/cmd-qemu-argv.c */
 int cmd_qemu_argv(int argc, char **argv);
+/* bench/backends/rootfs/cmd-rootfs.c */
+int cmd_rootfs(int argc, char **argv);
 
 #endif

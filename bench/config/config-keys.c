@@ -42,6 +42,17 @@ static int config_check_variant(const char *v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/* A rootfs list's name (docs/rootfs.md); whether it exists is the backend's check. */
+static int config_check_rootfs(const char *v, char *err, size_t errlen)
+{
+	if (strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(v) && strlen(v) < 32 &&
+	    v[0] != '-')
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for rootfs: a name of configs/rootfs/NAME.list "
+		 "(a-z, 0-9, '-'), e.g. small", v);
+	return -EINVAL;
+}
+
 static int config_check_wait(const char *v, char *err, size_t errlen);
 static int config_check_idle(const char *v, char *err, size_t errlen);
 static int config_check_host_idle(const char *v, char *err, size_t errlen);

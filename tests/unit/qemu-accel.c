@@ -116,7 +116,7 @@ static void note_keep(void *ctx, const char *key, const char *value)
 static void boot(const char *keys, struct outcome *o)
 {
 	char text[4096], e[1024];
-	struct qemu_guest g = { "", "", "", "", "user", "" };
+	struct qemu_guest g = { .source = "user" };
 	struct cell *cells;
 	struct vm_config vc;
 	struct vm vm;

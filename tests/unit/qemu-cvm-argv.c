@@ -87,7 +87,8 @@ static const struct golden {
 
 static struct cell *cells;
 static size_t ncells;
-static struct qemu_guest guest = { "/g/vmlinuz", "/g/initrd", "/g/disk.img", "", "user", "" };
+static struct qemu_guest guest = { .kernel = "/g/vmlinuz", .initrd = "/g/initrd",
+				      .disk = "/g/disk.img", .source = "user" };
 
 static const struct cell *find_accept(const char *accel, const char *conf, const char *cpu,
 				      const char *accept)

@@ -4,7 +4,7 @@
  * agent starts with the same detection code `cvmbench env` runs on the host
  * (bench/env/): kernel, hypervisor (CPUID signature), CVM evidence,
  * cpuidle driver and governor, haltpoll parameters, vCPUs, memory, plus the
- * clocksource. Sent as "fact KEY VALUE" lines on request; the host stores
+ * clocksource and what its root is (root.fs, root.os). Sent as "fact KEY VALUE" lines on request; the host stores
  * them as cell_param guest.KEY (docs/agent.md).
  */
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agent-guest-local.h"
+#include "agent-guest.h"
 #include "agent.h"
 #include "env.h"
 
@@ -75,11 +76,48 @@ static void clocksource(void)
 	add_fact("kernel.clocksource", buf[0] ? buf : "unavailable: no current_clocksource");
 }
 
+/*
+ * What the guest's root is: the file system type of / (/proc/mounts:
+ * rootfs for the initramfs, overlay on a rootfs disk), the PRETTY_NAME of
+ * /etc/os-release (the initramfs has none), and what /scratch is.
+ */
+/* The file system type of the mount on @path (/proc/mounts), NULL if none. */
+static const char *mount_type(const char *path)
+{
+	static char type[64];
+	char line[512], dev[128], mnt[128];
+	FILE *f = fopen("/proc/mounts", "re");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%127s %127s %63s", dev, mnt, type) == 3 && !strcmp(mnt, path);
+	if (f)
+		fclose(f);
+	return found ? type : NULL;
+}
+
+static void root_facts(void)
+{
+	char line[512], os[256] = "";
+	FILE *f;
+
+	add_fact("root.fs", mount_type("/") ?: "unknown: / not in /proc/mounts");
+	f = fopen("/etc/os-release", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "PRETTY_NAME=\"%255[^\"]\"", os) == 1)
+			break;
+	if (f)
+		fclose(f);
+	add_fact("root.os", os[0] ? os : "none: no /etc/os-release (the initramfs)");
+	add_fact("scratch.fs", mount_type(AGENT_GUEST_SCRATCH) ?: "none: on the root (guest RAM)");
+}
+
 void agent_facts_collect(void)
 {
 	nfacts = 0;
 	env_collect(on_fact, NULL);
 	clocksource();
+	root_facts();
 }
 
 int agent_facts_send(int fd)

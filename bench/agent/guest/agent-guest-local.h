@@ -30,9 +30,24 @@ int agent_cmdline_value(const char *name, char *buf, size_t len);
  * agent_init_boot() - with --init: the guest's boot work instead of /init's
  * shell (mounts, the console, the init-start log line, the space-separated
  * @mods, the control port, the data disk). The port's device into @port,
- * "ro", "none" or "error" into @data. 0, or -ENODEV when there is no port
- * (the guest is then powered off).
+ * "ro", "none" or "error" into @data. 0; 1 when it switched to a rootfs
+ * disk (the caller execs the agent of the new root); -ENODEV when there is
+ * no port or no rootfs disk asked for (the guest is then powered off).
  */
 int agent_init_boot(const char *mods, char *port, size_t len, const char **data);
+
+/** agent_disk_labelled() - 1 if the ext4 label of the block device @dev is @label. */
+int agent_disk_labelled(const char *dev, const char *label);
+/**
+ * agent_scratch_mount() - the scratch disk, if the VM has one, read-write on
+ * AGENT_GUEST_SCRATCH: 1 mounted, 0 none, -errno with @why.
+ */
+int agent_scratch_mount(char *why, size_t len);
+/**
+ * agent_rootfs_switch() - with cvmbench.rootfs= on the kernel command line,
+ * make the rootfs disk under a tmpfs overlay the root (agent-rootfs.c):
+ * 1 when switched, 0 when not asked, -errno with @why.
+ */
+int agent_rootfs_switch(char *why, size_t len);
 
 #endif

@@ -7,9 +7,10 @@
  * uptime=S" (the init-start boot phase), load the modules in order with
  * finit_module(2), find the virtio-serial port named org.cvmbench.0 in
  * /sys/class/virtio-ports (up to 10 s), mount /dev/vda read-only on /data
- * if there is one. The same steps as the shell /init, without one fork and
- * exec of busybox per step: under TCG each cost 10-40 ms (docs/performance.md,
- * "Guest boot against a bare boot").
+ * if there is one (not a rootfs disk), and with cvmbench.rootfs= switch to
+ * the Debian rootfs disk (agent-rootfs.c). The same steps as the shell
+ * /init, without one fork and exec of busybox per step: under TCG each cost
+ * 10-40 ms (docs/performance.md, "Guest boot against a bare boot").
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "agent-guest-local.h"
+#include "agent-guest.h"
 
 #define PORT_NAME "org.cvmbench.0"
 #define PORT_TRIES 1000         /* of 10 ms */
@@ -138,7 +140,9 @@ static const char *mount_data(void)
 {
 	struct stat st;
 
-	if (stat("/dev/vda", &st) || !S_ISBLK(st.st_mode))
+	if (stat("/dev/vda", &st) || !S_ISBLK(st.st_mode) ||
+	    agent_disk_labelled("/dev/vda", AGENT_GUEST_ROOTFS_LABEL) ||
+	    agent_disk_labelled("/dev/vda", AGENT_GUEST_SCRATCH_LABEL))
 		return "none";
 	mkdir("/data", 0755);
 	return mount("/dev/vda", "/data", "ext4", MS_RDONLY, NULL) ? "error" : "ro";
@@ -146,7 +150,8 @@ static const char *mount_data(void)
 
 int agent_init_boot(const char *mods, char *port, size_t len, const char **data)
 {
-	int ret;
+	char why[256];
+	int ret, root;
 
 	mounts();
 	log_start();
@@ -159,5 +164,22 @@ int agent_init_boot(const char *mods, char *port, size_t len, const char **data)
 		return ret;
 	}
 	say("port %s, data disk: %s", port, *data);
-	return 0;
+	root = agent_rootfs_switch(why, sizeof(why));
+	if (root < 0) {         /* asked for and missing: no silent initramfs guest */
+		say("rootfs: %s", why);
+		reboot(RB_POWER_OFF);
+		return root;
+	}
+	if (root)
+		say("rootfs: switched to the disk labelled %s", AGENT_GUEST_ROOTFS_LABEL);
+	ret = agent_scratch_mount(why, sizeof(why));
+	if (ret < 0) {          /* a disk the host gave: never RAM in its place */
+		say("scratch: %s", why);
+		reboot(RB_POWER_OFF);
+		return ret;
+	}
+	if (ret)
+		say("scratch: the disk labelled %s on %s", AGENT_GUEST_SCRATCH_LABEL,
+		    AGENT_GUEST_SCRATCH);
+	return root;
 }

@@ -156,9 +156,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (init && !port) {
-		if (agent_init_boot(init, found, sizeof(found), &data))
+		ret = agent_init_boot(init, found, sizeof(found), &data);
+		if (ret < 0)
 			return 1;
 		port = found;
+		if (ret == 1) { /* the agent of the new root, still PID 1 */
+			execl(AGENT_GUEST_SELF, "cvmbench-agent", "--port", port, "--data", data,
+			      (char *)NULL);
+			fprintf(stderr, "cvmbench-agent: exec %s in the new root: %s (serving "
+				"from the initramfs's copy)\n", AGENT_GUEST_SELF, strerror(errno));
+		}
 	}
 	c.fd = open(port, O_RDWR | O_CLOEXEC);
 	if (c.fd < 0) {

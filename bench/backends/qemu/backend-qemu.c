@@ -44,6 +44,7 @@ struct qemu_state {
 	struct qemu_guest guest;
 	struct qemu_accel acc;
 	char accept[512];         /* what guest-accept gave it: cell_param qemu.guest_accept */
+	int scratch_mib;          /* scratch-disk: a writable disk per VM on /scratch */
 };
 
 /* The QEMU binary of @c (its qemu key, else qemu-system-x86_64 in PATH). */
@@ -124,6 +125,7 @@ static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	st->scratch_mib = c->scratch_disk;
 	ret = qemu_cell_guest(c, &st->guest, err, errlen);
 	if (!ret && guest_accept_plan(c->confidential, c->guest_accept, st->guest.release,
 				      &value, st->accept, sizeof(st->accept))) {
@@ -169,7 +171,9 @@ static void note_boot(const struct cell *c, const struct backend_env *env,
 	note_idle(c, env, st);
 	if (st->acc.used[0]) {    /* empty: no VM got as far as starting */
 		qemu_accel_note(&st->acc, env->note, env->note_ctx);
-		env->note(env->note_ctx, "qemu.scratch", AGENT_GUEST_SCRATCH_NOTE);
+		env->note(env->note_ctx, "qemu.scratch", st->scratch_mib ?
+			  "/scratch on a writable ext4 disk per VM (scratch-disk, an image file "
+			  "in the host's state directory)" : AGENT_GUEST_SCRATCH_NOTE);
 	}
 	if (st->accept[0])
 		env->note(env->note_ctx, "qemu.guest_accept", st->accept);
@@ -178,6 +182,10 @@ static void note_boot(const struct cell *c, const struct backend_env *env,
 	env->note(env->note_ctx, "qemu.guest_hash", st->guest.hash);
 	if (st->guest.release[0])
 		env->note(env->note_ctx, "qemu.guest_release", st->guest.release);
+	if (st->guest.rootfs_hash[0]) {
+		env->note(env->note_ctx, "rootfs.name", st->guest.rootfs_name);
+		env->note(env->note_ctx, "rootfs.hash", st->guest.rootfs_hash);
+	}
 	env->note(env->note_ctx, "qemu.guest_source", st->guest.source);
 	if (!env->env_note)
 		return;

@@ -19,12 +19,13 @@
 #include "guest.h"
 #include "log.h"
 #include "opts.h"
+#include "qemu-cell.h"
 #include "vm.h"
 
 #define MAX_SEND 32
 
 enum { B_KPKG, B_KERNEL, B_INITRD, B_DISK, B_APPEND, B_VCPUS, B_MEMORY, B_ACCEL,
-       B_TIMEOUT, B_SEND, B_QEMU, B_HOLD };
+       B_TIMEOUT, B_SEND, B_QEMU, B_HOLD, B_ROOTFS };
 
 static const struct opt boot_opts[] = {
 	{ "kernel-package", 1, "PKG", "build or reuse the image with this kernel", B_KPKG },
@@ -39,13 +40,16 @@ static const struct opt boot_opts[] = {
 	{ "timeout", 1, "S", "boot timeout in seconds (default 60)", B_TIMEOUT },
 	{ "send", 1, "LINE", "send LINE once ready and print the answer (repeatable)", B_SEND },
 	{ "qemu", 1, "BIN", "the QEMU binary (default " QEMU_DEFAULT_BINARY ")", B_QEMU },
+	{ "rootfs", 1, "NAME", "switch to the Debian rootfs NAME (configs/rootfs/NAME.list; "
+	  "built if not cached) on a read-only disk under a tmpfs", B_ROOTFS },
 	{ "hold", 1, "S", "then keep the guest up S seconds (idle; prints QEMU's pid)", B_HOLD },
 	OPT_END
 };
 
 struct boot_args {
 	struct vm_config c;
-	const char *kpkg, *vcpus, *memory, *timeout, *hold;
+	const char *kpkg, *vcpus, *memory, *timeout, *hold, *rootfs;
+	struct qemu_guest g;        /* the rootfs disk and the command line with it */
 	const char *send[MAX_SEND];
 	int nsend, bad;
 	double hold_s;
@@ -66,6 +70,7 @@ static int boot_opt(void *ctx, int id, const char *arg)
 	case B_ACCEL: a->c.accel = arg; break;
 	case B_TIMEOUT: a->timeout = arg; break;
 	case B_HOLD: a->hold = arg; break;
+	case B_ROOTFS: a->rootfs = arg; break;
 	case B_QEMU: a->c.qemu = arg; break;
 	default:
 		if (a->nsend == MAX_SEND) {
@@ -120,6 +125,23 @@ static int pick_image(struct boot_args *a, struct guest_image *img)
 	}
 	a->c.kernel = img->kernel;
 	a->c.initrd = img->initrd;
+	return 0;
+}
+
+/* --rootfs: the rootfs disk after the data disk, and the word that switches to it. */
+static int pick_rootfs(struct boot_args *a)
+{
+	char err[4096];
+
+	if (!a->rootfs)
+		return 0;
+	if (qemu_cell_rootfs(a->rootfs, a->c.append, &a->g, err, sizeof(err))) {
+		pr_err("guest boot: --rootfs %s: %s", a->rootfs, err);
+		return -EINVAL;
+	}
+	a->c.rootfs_disk = a->g.rootfs_disk;
+	a->c.append = a->g.append;
+	printf("rootfs %s %s\n", a->g.rootfs_name, a->g.rootfs_hash);
 	return 0;
 }
 
@@ -201,7 +223,8 @@ int guest_boot(int argc, char **argv)
 
 	if (ret)
 		return ret == 1 ? EXIT_OK : EXIT_USAGE;
-	if (first < argc || numbers(&a, &timeout) || pick_image(&a, &img) == -EINVAL)
+	if (first < argc || numbers(&a, &timeout) || pick_image(&a, &img) == -EINVAL ||
+	    pick_rootfs(&a))
 		return EXIT_USAGE;
 	if (!a.c.kernel)
 		return EXIT_FAILED;

@@ -24,6 +24,7 @@
 const char *const guest_modules[] = {
 	"virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
 	"virtio_pci", "virtio_console", "virtio_blk",
+	"overlay",      /* a rootfs disk under a tmpfs (agent-rootfs.c); ext4 is built in */
 };
 const size_t guest_nmodules = sizeof(guest_modules) / sizeof(guest_modules[0]);
 
@@ -171,12 +172,12 @@ static int lookup(const char *root, const char *key, char *dir, size_t len,
 	return guest_manifest_hash(dir, key, hash);
 }
 
-static int index_image(const char *root, const char *key, const char *hash)
+int guest_cache_link(const char *root, const char *sub, const char *name, const char *hash)
 {
 	char dir[PATH_MAX], link[PATH_MAX], target[128];
 
-	if (guest_path(dir, sizeof(dir), "%s/by-input", root) ||
-	    guest_path(link, sizeof(link), "%s/%s", dir, key))
+	if (guest_path(dir, sizeof(dir), "%s/%s", root, sub) ||
+	    guest_path(link, sizeof(link), "%s/%s", dir, name))
 		return -ENAMETOOLONG;
 	snprintf(target, sizeof(target), "../%s", hash);
 	if (state_dir_create(dir))
@@ -221,7 +222,7 @@ int guest_image_build(const struct guest_build_opts *o, struct guest_image *img,
 		return 0;
 	}
 	ret = guest_build_into(&in, root, 1, hash, err, errlen);
-	if (!ret && index_image(root, in.key, hash))
+	if (!ret && guest_cache_link(root, "by-input", in.key, hash))
 		pr_warn("%s/by-input: cannot index the image (it is rebuilt next time)", root);
 	guest_path(dir, sizeof(dir), "%s/%s", root, hash);
 	if (!ret)

@@ -99,6 +99,14 @@ int guest_initramfs_write(const struct guest_inputs *in, const char *path);
  * the inputs and the sizes of its files. 0 or -errno.
  */
 int guest_manifest_write(const struct guest_inputs *in, const char *dir, const char *hash);
+struct cJSON;
+/** guest_json_write() - @m as text into the new file @path, then free @m. 0 or -EIO. */
+int guest_json_write(struct cJSON *m, const char *path);
+/**
+ * guest_cache_link() - @root/@sub/@name -> ../@hash (replacing it), @sub
+ * made 0700 if missing: the cache's index links. 0 or -errno.
+ */
+int guest_cache_link(const char *root, const char *sub, const char *name, const char *hash);
 /** guest_manifest_hash() - the "hash" of @dir/manifest.json if its "inputs" is @key. */
 int guest_manifest_hash(const char *dir, const char *key, char hash[SHA256_HEX]);
 

@@ -53,10 +53,8 @@ static void add_programs(cJSON *m, const struct guest_inputs *in)
 
 int guest_manifest_write(const struct guest_inputs *in, const char *dir, const char *hash)
 {
-	char path[PATH_MAX], *text;
+	char path[PATH_MAX];
 	cJSON *m = cJSON_CreateObject();
-	FILE *f;
-	int ret = 0;
 
 	cJSON_AddNumberToObject(m, "format", 1);
 	cJSON_AddStringToObject(m, "hash", hash);
@@ -67,9 +65,17 @@ int guest_manifest_write(const struct guest_inputs *in, const char *dir, const c
 	cJSON_AddNumberToObject(m, "initrd_bytes", file_size(dir, "initramfs.cpio"));
 	add_kernel(m, in);
 	add_programs(m, in);
-	text = cJSON_Print(m);
-	cJSON_Delete(m);
 	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	return guest_json_write(m, path);
+}
+
+int guest_json_write(cJSON *m, const char *path)
+{
+	char *text = cJSON_Print(m);
+	FILE *f;
+	int ret = 0;
+
+	cJSON_Delete(m);
 	f = text ? fopen(path, "we") : NULL;
 	if (!f || fprintf(f, "%s\n", text) < 0)
 		ret = -EIO;

@@ -192,6 +192,17 @@ static int device_args(const struct vm_config *c, struct qemu_argv *a)
 		ret |= arg(a, "-drive") |
 		       arg(a, "file=%s,format=raw,if=virtio,readonly=on", esc);
 	}
+	if (c->rootfs_disk) {
+		if (!commas(c->rootfs_disk, esc, sizeof(esc)))
+			return -E2BIG;
+		ret |= arg(a, "-drive") |
+		       arg(a, "file=%s,format=raw,if=virtio,readonly=on", esc);
+	}
+	if (c->scratch_disk) {
+		if (!commas(c->scratch_disk, esc, sizeof(esc)))
+			return -E2BIG;
+		ret |= arg(a, "-drive") | arg(a, "file=%s,format=raw,if=virtio", esc);
+	}
 	return ret ? -E2BIG : 0;
 }
 

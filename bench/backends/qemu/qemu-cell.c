@@ -20,6 +20,7 @@
 #include "guest.h"
 #include "idle-guest.h"
 #include "qemu-cell.h"
+#include "rootfs.h"
 
 static int user_file(const char *key, const char *path, char *err, size_t errlen)
 {
@@ -126,6 +127,11 @@ int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
 	int ret = 0;
 
 	memset(g, 0, sizeof(*g));
+	if (c->guest_kernel[0] && c->rootfs[0]) {
+		snprintf(err, errlen, "rootfs = %s needs the built guest image (its agent switches "
+			 "to the rootfs); guest-kernel and guest-initrd boot your own", c->rootfs);
+		return -EINVAL;
+	}
 	if (c->guest_kernel[0]) {
 		snprintf(g->kernel, sizeof(g->kernel), "%s", c->guest_kernel);
 		snprintf(g->initrd, sizeof(g->initrd), "%s", c->guest_initrd);
@@ -135,7 +141,28 @@ int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
 	}
 	if (!ret && guest_bzimage_release(g->kernel, g->release, sizeof(g->release)))
 		g->release[0] = '\0';
-	return ret ? ret : data_disk(c, g, err, errlen);
+	ret = ret ?: data_disk(c, g, err, errlen);
+	return ret ?: qemu_cell_rootfs(c->rootfs, c->guest_append, g, err, errlen);
+}
+
+int qemu_cell_rootfs(const char *name, const char *append, struct qemu_guest *g,
+		     char *err, size_t errlen)
+{
+	struct rootfs r;
+	int ret;
+
+	snprintf(g->append, sizeof(g->append), "%s", append ? append : "");
+	if (!name || !name[0])
+		return 0;
+	ret = rootfs_build(name, &r, err, errlen) ?:
+	      rootfs_disk(&r, g->rootfs_disk, sizeof(g->rootfs_disk), err, errlen);
+	if (ret)
+		return ret;
+	snprintf(g->rootfs_hash, sizeof(g->rootfs_hash), "%s", r.hash);
+	snprintf(g->rootfs_name, sizeof(g->rootfs_name), "%s", r.name);
+	snprintf(g->append, sizeof(g->append), "%s%s" ROOTFS_CMDLINE, append ? append : "",
+		 append && *append ? " " : "");
+	return 0;
 }
 
 int qemu_cell_guest(const struct cell *c, struct qemu_guest *g, char *err, size_t errlen)
@@ -179,6 +206,8 @@ void qemu_cell_vm_config(const struct cell *c, const char *accel, const struct q
 	guest_accept_plan(c->confidential, c->guest_accept, g->release, &vc->accept, note,
 			  sizeof(note));
 	vc->firmware = c->firmware[0] ? c->firmware : NULL;
-	vc->append = c->guest_append[0] ? c->guest_append : NULL;
+	/* g->append: guest-append with the rootfs word (qemu_cell_rootfs()) */
+	vc->append = g->append[0] ? g->append : c->guest_append[0] ? c->guest_append : NULL;
+	vc->rootfs_disk = g->rootfs_disk[0] ? g->rootfs_disk : NULL;
 	idle_guest_append(c->idle, vc->guest_idle, sizeof(vc->guest_idle));
 }

@@ -22,6 +22,9 @@
  * @source: "built" or "user"
  * @release: the kernel's release from its bzImage header ("" unknown), which
  *           says whether it has lazy memory acceptance (guest-accept.h)
+ * @rootfs_disk: the rootfs key's ext4 image ("" = none), @rootfs_name and
+ * @rootfs_hash the rootfs it holds
+ * @append: guest-append and, with a rootfs, the word that switches to it
  */
 struct qemu_guest {
 	char kernel[PATH_MAX];
@@ -30,6 +33,10 @@ struct qemu_guest {
 	char hash[65];
 	const char *source;
 	char release[128];
+	char rootfs_disk[PATH_MAX];
+	char rootfs_hash[65];
+	char rootfs_name[32];
+	char append[320];
 };
 
 /**
@@ -54,6 +61,14 @@ int qemu_cell_guest(const struct cell *c, struct qemu_guest *g, char *err, size_
  */
 int qemu_cell_guest_files(const struct cell *c, struct qemu_guest *g, char *err,
 			  size_t errlen);
+
+/**
+ * qemu_cell_rootfs() - with a rootfs @name (the rootfs key, or guest boot
+ * --rootfs), its disk (built or cached) and the kernel command line word
+ * that switches the guest to it into @g, after @append. 0 or -errno.
+ */
+int qemu_cell_rootfs(const char *name, const char *append, struct qemu_guest *g,
+		     char *err, size_t errlen);
 
 /**
  * qemu_cell_vm_config() - @vc for @c booting @g under @accel ("kvm" or

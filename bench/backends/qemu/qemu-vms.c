@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "procmem.h"
 #include "qemu-vms.h"
+#include "scratch-disk.h"
 
 /* a reply of the agent (env, spawn) must come within this */
 #define AGENT_REPLY_MS 20000
@@ -213,6 +214,11 @@ static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 
 	qemu_vms_vm_config(c, i, test_fault(), vc, &cc, append, sizeof(append));
 	ret = vm_workload_disk(c, i, q, &cc, e, sizeof(e));
+	if (!ret && c->scratch_disk > 0) {
+		ret = scratch_disk_make(c->scratch_disk, q->scratch, sizeof(q->scratch),
+					&q->scratch_id, e, sizeof(e));
+		cc.scratch_disk = ret ? NULL : q->scratch;
+	}
 	if (ret) {
 		snprintf(err, errlen, "vm %d of %d: %s", i, v->n, e);
 		return ret;
@@ -430,6 +436,7 @@ void qemu_vms_stop(struct qemu_vms *v)
 
 		if (q->booted || q->vm.dir[0] || q->vm.pid > 0)
 			vm_stop(&q->vm);
+		scratch_disk_remove(&q->scratch_id);      /* after QEMU has ended */
 		free(q->facts);
 	}
 	free(v->vm);

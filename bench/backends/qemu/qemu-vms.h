@@ -32,6 +32,8 @@ struct qemu_vm {
 	int nfacts;
 	char workload[48];             /* vm-workloads: this VM's; empty: the cell's */
 	char disk[PATH_MAX];           /* vm-workloads: its data disk */
+	char scratch[PATH_MAX];        /* scratch-disk: its image, if scratch_id */
+	long scratch_id;
 };
 
 /** struct qemu_vms - the cell's VMs; instance k runs in VM k % n, port k / n. */

@@ -15,6 +15,9 @@
  * @vcpus, @memory_mib: -smp and -m
  * @kernel, @initrd: direct kernel boot; @append: added after QEMU_BASE_APPEND (NULL: none)
  * @data_disk: a raw image attached read-only as virtio-blk (NULL: none)
+ * @rootfs_disk: a rootfs's ext4 image (bench/backends/rootfs/), attached
+ *               read-only as virtio-blk after the data disk (NULL: none)
+ * @scratch_disk: a writable raw image (scratch-disk.c) after those (NULL: none)
  * @console: the file the serial console (ttyS0) is written to
  * @agent_socket: a Unix socket the host listens on; QEMU connects to it and
  *                joins it to the virtio-serial port GUEST_PORT_NAME
@@ -46,6 +49,8 @@ struct vm_config {
 	const char *initrd;
 	const char *append;
 	const char *data_disk;
+	const char *rootfs_disk;
+	const char *scratch_disk;
 	const char *console;
 	const char *agent_socket;
 	int model;
