@@ -224,6 +224,21 @@ int analysis_prepare_in(const char *fn, struct sqlite3 *h, const char *sql, int6
 	return 0;
 }
 
+/** analysis_table_present() - whether the database on @h has table @name. */
+int analysis_table_present(struct sqlite3 *h, const char *name)
+{
+	sqlite3_stmt *st;
+	int yes;
+
+	if (analysis_prepare(h, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+			     "name = ?1", 0, &st))
+		return 0;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	yes = analysis_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
 /**
  * analysis_row_json() - the current row of @st as an object: integers and
  * reals as numbers, text as strings, NULL as null. NULL on no memory.

@@ -38,6 +38,7 @@ int analysis_prepare_in(const char *fn, struct sqlite3 *h, const char *sql, int6
 			struct sqlite3_stmt **st);
 /* The one way to prepare a query in analysis/: analysis.c's kernel-doc. */
 #define analysis_prepare(h, sql, id, st) analysis_prepare_in(__func__, h, sql, id, st)
+int analysis_table_present(struct sqlite3 *h, const char *name);
 struct cJSON *analysis_row_json(struct sqlite3_stmt *st);
 struct cJSON *analysis_query_json(struct sqlite3 *h, const char *sql,
 				  int64_t run_id);

@@ -77,18 +77,7 @@ static const struct export_table tables[] = {
 /* Whether @t can be read from @h: a table it needs is there. */
 static int table_there(struct sqlite3 *h, const struct export_table *t)
 {
-	struct sqlite3_stmt *st;
-	int there;
-
-	if (!t->needs)
-		return 1;
-	if (sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-			       "name = ?1", -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, t->needs, -1, SQLITE_STATIC);
-	there = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return there;
+	return !t->needs || analysis_table_present(h, t->needs);
 }
 
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))

@@ -36,8 +36,9 @@ int64_t plan_table_latest(sqlite3 *h)
 	sqlite3_stmt *st;
 	int64_t id = 0;
 
-	if (sqlite3_prepare_v2(h, "SELECT max(id) FROM plan", -1, &st, NULL) != SQLITE_OK)
-		return 0;        /* a database from before 010-plan.sql */
+	if (!analysis_table_present(h, "plan") ||   /* a database from before 010-plan.sql */
+	    analysis_prepare(h, "SELECT max(id) FROM plan", 0, &st))
+		return 0;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);

@@ -120,15 +120,7 @@ static void say_why(sqlite3 *h, int64_t run_id)
 
 int vmexit_table_present(struct sqlite3 *h)
 {
-	sqlite3_stmt *st;
-	int yes = 0;
-
-	if (analysis_prepare(h, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-			     "name = 'vmexit'", 0, &st))
-		return 0;
-	yes = analysis_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
+	return analysis_table_present(h, "vmexit");
 }
 
 static void print_head(FILE *out)
