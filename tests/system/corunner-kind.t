@@ -67,11 +67,14 @@ stored() { sqlite3 "$tmp/$1.db" "SELECT value FROM cell_param WHERE key = 'corun
 ini() {
 	cat > "$tmp/$1.ini" <<INI
 [experiment $1]
-workload = null
+; matmul calls of milliseconds: far longer than the test waits for (every run
+; here is interrupted with Ctrl-C or killed), also on a fast machine
+workload = matmul
+size = test
 corunner = 1
 corunner-kind = $2
 corunner-pin = ${3:-none}
-invocations = 200000
+invocations = 1000000
 wait = block
 warmup = 0
 INI

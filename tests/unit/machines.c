@@ -200,6 +200,7 @@ static int cell_with(const char *policy, char *why, size_t len)
 	memset(&c, 0, sizeof(c));
 	snprintf(c.backend, sizeof(c.backend), "native");
 	snprintf(c.idle, sizeof(c.idle), "%s", policy);
+	snprintf(c.host_idle, sizeof(c.host_idle), "default");
 	snprintf(c.probes, sizeof(c.probes), "latency");
 	snprintf(c.seccomp, sizeof(c.seccomp), "on");
 	snprintf(c.netns, sizeof(c.netns), "new");
