@@ -92,13 +92,13 @@ is "$(grep -cx -e "sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,kernel-h
 # what a run starts: VM 0's instance port and its index on the kernel command line
 is "$(grep -cx -e "socket,id=inst0,path=VMDIR/i0.sock" \
 	-e "virtserialport,bus=vser0.0,chardev=inst0,name=org.cvmbench.i0" \
-	-e "console=ttyS0 panic=-1 cvmbench.vm=0" "$tmp/snp.lines")" 3 \
-	"the instance port and cvmbench.vm=0, as qemu_vms_boot() starts VM 0"
+	-e "console=ttyS0 panic=-1 accept_memory=eager cvmbench.vm=0" "$tmp/snp.lines")" 3 \
+	"the instance port and cvmbench.vm=0 (after the guest's acceptance), as qemu_vms_boot() starts VM 0"
 $CVMBENCH qemu-argv "$tmp/argv.ini" --only "$none" --lines >"$tmp/none.lines" 2>/dev/null
 diff "$tmp/none.lines" "$tmp/snp.lines" | grep '^[<>]' >"$tmp/twin.diff"
 is "$(tr '\n' ' ' <"$tmp/twin.diff")" \
-"> -object > memory-backend-memfd,id=ram1,size=512M,share=true,prealloc=off > -object > sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,kernel-hashes=on < q35 > q35,confidential-guest-support=sev0,memory-backend=ram1 " \
-	"the regular twin's argv differs from the sev-snp cell's only by the confidential parts"
+"> -object > memory-backend-memfd,id=ram1,size=512M,share=true,prealloc=off > -object > sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,kernel-hashes=on < q35 > q35,confidential-guest-support=sev0,memory-backend=ram1 < console=ttyS0 panic=-1 cvmbench.vm=0 > console=ttyS0 panic=-1 accept_memory=eager cvmbench.vm=0 " \
+	"the regular twin's argv differs from the sev-snp cell's only by the confidential parts (and accept_memory=eager: its kernel's version is unknown)"
 $CVMBENCH qemu-argv "$tmp/argv.ini" --only "$tdx" --lines >"$tmp/tdx.lines" 2>/dev/null
 is "$(grep -cx -e "tdx-guest,id=tdx0" -e "q35,kernel-irqchip=split,confidential-guest-support=tdx0,hpet=off" "$tmp/tdx.lines")" \
 	2 "tdx: the tdx-guest object and its machine options"
