@@ -262,6 +262,23 @@ static char *make_filter(struct merge *m, const struct mtable *t, const struct f
 	return nf;
 }
 
+/*
+ * Whether a parent of the table is done but was not copied (a table not
+ * linked to a run, such as plan): then neither is the table.
+ */
+static int child_of_uncopied(struct merge *m, const struct fk *fk, int nfk)
+{
+	struct mtable *p;
+	int i;
+
+	for (i = 0; i < nfk; i++) {
+		p = table(m, fk[i].parent);
+		if (p && p->done && !p->filter)
+			return 1;
+	}
+	return 0;
+}
+
 /* Append ", " (but first) and column @c, quoted, shifted by @off when @shift. */
 static int add_column(char **sel, char **cols, const char *c, int shift, long long off)
 {
@@ -349,8 +366,11 @@ static int copy_table(struct merge *m, struct mtable *t, long *rows)
 		t->filter = sqlite3_mprintf("\"id\" IN (SELECT old FROM temp.run_map)");
 		if (!t->filter)
 			return -ENOMEM;
-	} else if (nfk)
+	} else if (nfk) {
+		if (child_of_uncopied(m, fk, nfk))
+			return 1; /* e.g. a plan's rows: derived from runs, not of one */
 		t->filter = make_filter(m, t, fk, nfk);
+	}
 	if (!t->filter)
 		return nfk ? 0 : 1;   /* a parent first; or not linked to a run: not copied */
 	sel = select_list(m, t, fk, nfk, &cols);
