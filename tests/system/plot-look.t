@@ -52,7 +52,8 @@ print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
 look() { # DB DIR
 	local f bad="" size w h
 	mkdir -p "$2"
-	for f in $(./cvmbench plot --list | awk '{ print $1 }'); do
+	# the plan figures draw a capacity plan (cvmbench plan), not a run: plan-db.t draws them
+	for f in $(./cvmbench plot --list | awk '$1 !~ /^plan-/ { print $1 }'); do
 		for ext in png svg; do
 			./cvmbench plot "$f" --db "$1" --out "$2/$f.$ext" 2> "$2/$f.$ext.err"
 			[ $? = 0 ] || { bad="$bad $f.$ext:failed"; continue; }
