@@ -164,7 +164,7 @@ static void test_config(void)
 
 int main(void)
 {
-	char dir[] = "/tmp/guest-accept-XXXXXX";
+	char dir[] = "/tmp/guest-accept-XXXXXX", bz[sizeof(dir) + 8];
 
 	tap_plan(11 + 4 + 1 + 4);
 	test_plans();
@@ -175,8 +175,8 @@ int main(void)
 	test_release(dir);
 	test_cached_guest();
 	test_config();
-	unlink(strcat(dir, "/bz"));
-	dir[strlen(dir) - 3] = '\0';
+	snprintf(bz, sizeof(bz), "%s/bz", dir);
+	unlink(bz);
 	rmdir(dir);
 	return tap_done();
 }
