@@ -73,6 +73,8 @@ LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm
 	tests/system/qemu.t tests/system/qemu-agent.t tests/system/qemu-keys.t \
 	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t \
 	tests/system/guest-idle.t
+# Fig. 7's co-runner in a second TCG guest on the system rootfs (built on first use, minutes)
+LONG_TESTS += tests/system/corunner-vm.t
 # a real KVM guest booted where /dev/kvm opens (elsewhere a SKIP at once, with list's reason)
 LONG_TESTS += tests/system/kvm-guest.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again
@@ -196,7 +198,7 @@ $(BIN)/cvmfn: $(FN_LINK)
 # Static like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
 AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-guest.c \
 	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c lib/*.c tracing/*.c)) \
-	$(sort $(wildcard journal/*.c))
+	$(sort $(wildcard journal/*.c)) bench/knobs/corunner-kv.c
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/agent-obj/%.o) $(B)/agent-obj/version.o
 AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread \
 	-DCVMBENCH_GUEST_AGENT

@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: MIT
 /*
  * fig-ple.c - data of the ple figure (the study's Fig. 7): per workload of
- * the run, the median call latency with the host's pause-loop exiting on
+ * the run and place of the co-runner (corunner-in: the host, or a second
+ * VM), the median call latency with the host's pause-loop exiting on
  * (ple = default) and off, each alone (corunner = 0) and next to a
  * key-value co-runner (corunner-kind = kv: redis-server under
  * redis-benchmark), from the measured, successful calls
- * (v_invocation_measured). One cell per workload and slot: the first; a
- * workload is drawn when it has measured cells of both ple values. A run
- * without a measured cell of ple = off (where PLE cannot be turned off
- * those cells are skips) or of ple = default is -ENODATA with the reason
- * (a skip's own reason where there is one).
+ * (v_invocation_measured); and both sides' slowdown next to each other:
+ * the function's (median with the co-runner / median alone - 1) and the
+ * co-runner's own (its requests/s alone, before the cell's instances, over
+ * its requests/s in the cell window - 1: the time per request it lost;
+ * cell params corunner.kv_alone_requests_per_s, corunner.kv_requests_per_s).
+ * One cell per workload, place and slot: the first; a workload is drawn
+ * when it has measured cells of both ple values. A run without a measured
+ * cell of ple = off (where PLE cannot be turned off those cells are
+ * skips) or of ple = default is -ENODATA with the reason (a skip's own
+ * reason where there is one).
  *
- * Columns: label (workload, N the calls drawn for it), then the median
- * latency (ms) of default alone, default kv, off alone, off kv ("?": no
- * such measured cell). Variables: nwork, run, longest.
+ * Columns: label (workload, "[vm]" when the co-runner ran in a VM, N the
+ * calls drawn), then the median latency (ms) of default alone, default kv,
+ * off alone, off kv, then the slowdown (%) of the function with PLE on and
+ * off and of the co-runner with PLE on and off ("?": no such measured cell
+ * or figure). Variables: nwork, run, longest, and how many rows have each
+ * slowdown: nfn_on, nfn_off, nco_on, nco_off.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +40,7 @@
 
 struct ple_row {
 	char *workload;            /* malloc'ed */
+	int in_vm;                 /* corunner-in = vm */
 	int64_t cell[PLE_SLOTS];   /* 0: none */
 };
 
@@ -40,14 +50,14 @@ struct ple_rows {
 	int have_off, have_default;
 };
 
-/* The row of @wl in @rows, added when new; NULL when out of memory. */
-static struct ple_row *row_of(struct ple_rows *rows, const char *wl)
+/* The row of @wl and @in_vm in @rows, added when new; NULL when out of memory. */
+static struct ple_row *row_of(struct ple_rows *rows, const char *wl, int in_vm)
 {
 	struct ple_row *r;
 	size_t i;
 
 	for (i = 0; i < rows->n; i++)
-		if (!strcmp(rows->r[i].workload, wl ? wl : ""))
+		if (!strcmp(rows->r[i].workload, wl ? wl : "") && rows->r[i].in_vm == in_vm)
 			return &rows->r[i];
 	r = realloc(rows->r, (rows->n + 1) * sizeof(*r));
 	if (!r)
@@ -56,17 +66,23 @@ static struct ple_row *row_of(struct ple_rows *rows, const char *wl)
 	r = &rows->r[rows->n];
 	memset(r, 0, sizeof(*r));
 	r->workload = strdup(wl ? wl : "");
+	r->in_vm = in_vm;
 	if (!r->workload)
 		return NULL;
 	rows->n++;
 	return r;
 }
 
-/* The cells of the run by ple and co-runner (none or kv), in cell order. */
+/*
+ * The cells of the run by ple and co-runner (none or kv) and its place
+ * (databases before corunner-in: the host), in cell order.
+ */
 static const char cells_sql[] =
 	"SELECT c.id, c.workload, p.value, "
 	"  (SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'corunner'), "
-	"  (SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'corunner-kind') "
+	"  (SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'corunner-kind'), "
+	"  coalesce((SELECT value FROM cell_param WHERE cell_id = c.id "
+	"            AND key = 'corunner-in'), 'host') = 'vm' "
 	"FROM cell c JOIN cell_param p ON p.cell_id = c.id AND p.key = 'ple' "
 	"WHERE c.run_id = ?1 AND p.value IN ('default', 'off') ORDER BY c.id";
 
@@ -97,7 +113,8 @@ static int load_rows(struct figure_ctx *ctx, const struct cell_latency *lat, siz
 		l = latency_find(lat, nlat, sqlite3_column_int64(st, 0));
 		if (s < 0 || !l || !l->lat_ms.n)
 			continue;
-		r = row_of(rows, (const char *)sqlite3_column_text(st, 1));
+		r = row_of(rows, (const char *)sqlite3_column_text(st, 1),
+			   sqlite3_column_int(st, 5));
 		if (!r) {
 			ret = -ENOMEM;
 			break;
@@ -155,21 +172,72 @@ static void why_missing(struct figure_ctx *ctx, const char *want)
 	sqlite3_finalize(st);
 }
 
+/* A cell param of @cell as a positive number into @v: 1, or 0 (none, not > 0). */
+static int param_positive(struct figure_ctx *ctx, int64_t cell, const char *key, double *v)
+{
+	sqlite3_stmt *st;
+	int ok = 0;
+
+	if (analysis_prepare(ctx->h, "SELECT value FROM cell_param WHERE cell_id = ?1 AND "
+			     "key = ?2", cell, &st))
+		return 0;
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	if (analysis_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*v = sqlite3_column_double(st, 0);
+		ok = *v > 0;
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+/* The function's slowdown (%) next to the co-runner: slots @alone and @kv. */
+static int write_fn_slowdown(struct figure_ctx *ctx, const struct ple_row *r, int alone,
+			     const struct cell_latency *lat, size_t nlat)
+{
+	const struct cell_latency *a = r->cell[alone] ?
+				       latency_find(lat, nlat, r->cell[alone]) : NULL;
+	const struct cell_latency *k = r->cell[alone + 1] ?
+				       latency_find(lat, nlat, r->cell[alone + 1]) : NULL;
+
+	if (a && k && a->lat_ms.median > 0) {
+		fprintf(ctx->data, " %.6g", 100 * (k->lat_ms.median / a->lat_ms.median - 1));
+		return 1;
+	}
+	fprintf(ctx->data, " ?");
+	return 0;
+}
+
+/* The co-runner's own slowdown (%) in the kv cell @cell (0: none). */
+static int write_co_slowdown(struct figure_ctx *ctx, int64_t cell)
+{
+	double alone, beside;
+
+	if (cell && param_positive(ctx, cell, "corunner.kv_alone_requests_per_s", &alone) &&
+	    param_positive(ctx, cell, "corunner.kv_requests_per_s", &beside)) {
+		fprintf(ctx->data, " %.6g", 100 * (alone / beside - 1));
+		return 1;
+	}
+	fprintf(ctx->data, " ?");
+	return 0;
+}
+
 static void write_rows(struct figure_ctx *ctx, const struct ple_rows *rows,
 		       const struct cell_latency *lat, size_t nlat)
 {
 	const struct cell_latency *l;
 	char lab[320];
 	size_t i, longest = 0;
-	long long n;
+	long long n, have[4] = { 0 };
 	int s;
 
-	fprintf(ctx->data, "label default_alone default_kv off_alone off_kv\n");
+	fprintf(ctx->data, "label default_alone default_kv off_alone off_kv fn_slowdown_on "
+		"fn_slowdown_off corunner_slowdown_on corunner_slowdown_off\n");
 	for (i = 0; i < rows->n; i++) {
 		for (n = 0, s = 0; s < PLE_SLOTS; s++)
 			if (rows->r[i].cell[s] && (l = latency_find(lat, nlat, rows->r[i].cell[s])))
 				n += (long long)l->lat_ms.n;
-		snprintf(lab, sizeof(lab), "%s (N=%lld)", rows->r[i].workload, n);
+		snprintf(lab, sizeof(lab), "%s%s (N=%lld)", rows->r[i].workload,
+			 rows->r[i].in_vm ? " [vm]" : "", n);
 		gp_data_string(ctx->data, lab);
 		longest = gp_label_len(lab) > longest ? gp_label_len(lab) : longest;
 		for (s = 0; s < PLE_SLOTS; s++) {
@@ -181,8 +249,16 @@ static void write_rows(struct figure_ctx *ctx, const struct ple_rows *rows,
 			fprintf(ctx->data, " %.6g", l->lat_ms.median);
 			figure_source(ctx, rows->r[i].cell[s], (long long)l->lat_ms.n, "calls");
 		}
+		have[0] += write_fn_slowdown(ctx, &rows->r[i], 0, lat, nlat);
+		have[1] += write_fn_slowdown(ctx, &rows->r[i], 2, lat, nlat);
+		have[2] += write_co_slowdown(ctx, rows->r[i].cell[1]);
+		have[3] += write_co_slowdown(ctx, rows->r[i].cell[3]);
 		fprintf(ctx->data, "\n");
 	}
+	figure_var_int(ctx, "nfn_on", have[0]);
+	figure_var_int(ctx, "nfn_off", have[1]);
+	figure_var_int(ctx, "nco_on", have[2]);
+	figure_var_int(ctx, "nco_off", have[3]);
 	figure_var_int(ctx, "longest", (long long)longest);
 }
 
@@ -222,6 +298,6 @@ int fig_ple_data(struct figure_ctx *ctx)
 const struct figure figure_ple = {
 	"ple",
 	"median latency with pause-loop exiting on and off, alone and next to a kv co-runner "
-	"(the study's Fig. 7)",
+	"(on the host or in a second VM), and both sides' slowdown (the study's Fig. 7)",
 	"ple.gp", fig_ple_data, 0,
 };

@@ -141,6 +141,8 @@
 	  "cpu", NULL, "co-runner: spin, thrash the LLC (hwloc size), stream memory, kv: redis under load") \
 	X("corunner-pin", corunner_pin, char, [16], KEY_NAME, 1, 0, 0, NULL, "none", \
 	  config_check_corunner_pin, "co-runner's CPUs, as pin: none, core, numa:N, llc:N") \
+	X("corunner-in", corunner_in, char, [8], KEY_ENUM, 1, 0, 0, "host|vm", "host", NULL, \
+	  "kv co-runner: on the host, or in a second VM (rootfs system) on corunner-pin's CPUs") \
 	X("ple", ple, char, [8], KEY_ENUM, 1, 0, 0, "default|off", "default", NULL, \
 	  "host KVM pause-loop exiting: off reloads kvm_intel/kvm_amd with PLE 0 when unused") \
 	X("variant", variant, char, [32], KEY_STRING, 1, 0, 0, NULL, "", config_check_variant, \

@@ -11,6 +11,7 @@
  *     env                                fact KEY VALUE ... then env-end COUNT
  *     spawn I serve ARG ...              spawned I PID | error spawn I MESSAGE
  *     probe ... (agent-proto.h)          rows, then one ack
+ *     kv ... (agent-kv.c)                kv ... | error kv MESSAGE
  *
  * `spawn I` starts /bin/cvmfn with the words after I as its arguments and
  * its stdin and stdout on the instance port org.cvmbench.iI. The words are

@@ -193,6 +193,44 @@ static int check_accept(const struct expansion *x, const struct config_section *
 	return 0;
 }
 
+/* Every value of the dimension @key is @want; the first that is not, or NULL. */
+static const char *first_other(const struct dimension *dims, const char *key, const char *want)
+{
+	const struct config_values *v = values_of(dims, key);
+	size_t i;
+
+	for (i = 0; v && i < v->n; i++)
+		if (strcmp(v->v[i], want))
+			return v->v[i];
+	return NULL;
+}
+
+/*
+ * corunner-in = vm is the kv co-runner in a second VM beside a qemu cell's
+ * VMs: with another corunner-kind or backend it would mean nothing, and its
+ * cells would equal their corunner-in = host twins.
+ */
+static int check_corunner_in(const struct expansion *x, const struct config_section *s,
+			     const struct dimension *dims)
+{
+	const struct config_key *k = config_key_find("corunner-in");
+	const char *other = first_other(dims, "backend", "qemu"), *key = "backend";
+
+	if (!off_default(k, values_of(dims, k->name)))
+		return 0;
+	if (!other) {
+		other = first_other(dims, "corunner-kind", "kv");
+		key = "corunner-kind";
+	}
+	if (!other)
+		return 0;
+	snprintf(x->err, x->errlen, "%s:%d: [experiment %s] corunner-in = vm: the co-runner "
+		 "VM runs the kv co-runner beside qemu cells, and this experiment has %s = %s "
+		 "cells; give corunner-in = vm with backend = qemu and corunner-kind = kv",
+		 x->cfg->path, line_of(x->cfg, s, k->name), s->name, key, other);
+	return -EINVAL;
+}
+
 /* Cells of one experiment: the product of its dimensions, times its repeats. */
 static unsigned long long section_cells(const struct dimension *dims)
 {
@@ -382,6 +420,8 @@ static int count_cells(struct expansion *x, struct dimension **dims,
 			ret = check_variants(x, &cfg->sections[i], dims[i]);
 		if (!ret)
 			ret = check_accept(x, &cfg->sections[i], dims[i]);
+		if (!ret)
+			ret = check_corunner_in(x, &cfg->sections[i], dims[i]);
 		if (ret)
 			return ret;
 		counts[i] = section_cells(dims[i]);

@@ -123,6 +123,7 @@ static void child_setup(const cpu_set_t *cpus, int out, pid_t parent)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(126);
 	signal(SIGINT, SIG_IGN);
+	signal(SIGCHLD, SIG_DFL);       /* the guest agent ignores it: the driver waits */
 	if (cpus)
 		sched_setaffinity(0, sizeof(*cpus), cpus);
 	if (null >= 0) {
@@ -313,10 +314,18 @@ int corunner_kv_start(struct corunner_kv *kv, const cpu_set_t *server_cpus,
 	return ret;
 }
 
-/* Is @pid (our child) still running? A reaped one is set to 0. */
+/*
+ * Is @pid (our child) still running? A reaped one is set to 0. Where
+ * SIGCHLD is ignored (the guest agent) children are reaped by the kernel
+ * and waitpid() says ECHILD: then the pid's existence answers.
+ */
 static int running(pid_t *pid, int *status)
 {
-	if (*pid <= 0 || waitpid(*pid, status, WNOHANG) != *pid)
+	pid_t r = *pid > 0 ? waitpid(*pid, status, WNOHANG) : 0;
+
+	if (r < 0 && errno == ECHILD && kill(*pid, 0) && errno == ESRCH)
+		r = *pid;
+	if (*pid <= 0 || r != *pid)
 		return *pid > 0;
 	*pid = 0;
 	return 0;
@@ -415,6 +424,22 @@ int corunner_kv_load_widened(struct corunner_kv *kv, int max_ms, double *rps, in
 		corunner_kv_mark(kv, 1);        /* the window's end, later */
 		kv->widened_ms = now_ms() - start;
 	}
+	return ret;
+}
+
+int corunner_kv_alone(struct corunner_kv *kv, int ms, double *rps, int *rows)
+{
+	struct timespec nap = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	int ret;
+
+	corunner_kv_mark(kv, 0);
+	while (nanosleep(&nap, &nap) && errno == EINTR && !runner_stop)
+		;
+	corunner_kv_mark(kv, 1);
+	ret = corunner_kv_load_widened(kv, CORUNNER_KV_WIDEN_MS, rps, rows);
+	kv->alone_widened_ms = kv->widened_ms;
+	kv->win_start = kv->win_end = -1;
+	kv->widened_ms = 0;
 	return ret;
 }
 

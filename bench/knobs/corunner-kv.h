@@ -42,7 +42,7 @@ struct corunner_kv {
 	/* bench.csv's size at the cell window's start and end (-1: not marked) */
 	long win_start, win_end;
 	/* how much later the window's end was marked (corunner_kv_load_widened()) */
-	long widened_ms;
+	long widened_ms, alone_widened_ms;
 	char dir[PATH_MAX];
 };
 
@@ -85,6 +85,17 @@ int corunner_kv_load(const struct corunner_kv *kv, double *rps, int *rows);
  * how much). 0, or -ENODATA: no round ended in the window so widened.
  */
 int corunner_kv_load_widened(struct corunner_kv *kv, int max_ms, double *rps, int *rows);
+/*
+ * The co-runner alone: a window of this many ms right after it started,
+ * before the cell's instances (or VMs) are set up, widened like the cell's.
+ */
+#define CORUNNER_KV_ALONE_MS 3000
+/**
+ * corunner_kv_alone() - the requests/s of the rounds completed in a window
+ * of @ms from now (widened as corunner_kv_load_widened(); its widening in
+ * kv->alone_widened_ms), the marks cleared after. 0, or -ENODATA.
+ */
+int corunner_kv_alone(struct corunner_kv *kv, int ms, double *rps, int *rows);
 /** corunner_kv_stop() - kill both by their pids, reap, remove the directory. */
 void corunner_kv_stop(struct corunner_kv *kv);
 

@@ -32,6 +32,8 @@ static struct {
 	long journal_id;
 	struct corunner_plan plan;
 	struct corunner_kv kv;         /* kind kv: its processes (pid, journal_id unused) */
+	double alone_rps;              /* kind kv: its load alone, corunner_kv_alone() */
+	int alone_rows, alone_ret;
 } corunner;
 
 /* The plan of @c: kind, buffer size from the LLC's and the budget, each thread's CPUs. */
@@ -72,9 +74,15 @@ static int corunner_supported(const struct cell *c, char *why, size_t len)
 {
 	static struct corunner_plan scratch;     /* not the running one's */
 
-	if (c->corunner <= 0)
+	if (c->corunner <= 0 || corunner_in_vm(c))
 		return 1;
 	return !corunner_plan_make(c, &scratch, why, len);
+}
+
+/* corunner-in = vm: the co-runner VM's knob (knob-corunner-vm.c) runs it. */
+int corunner_in_vm(const struct cell *c)
+{
+	return !strcmp(c->corunner_in, "vm");
 }
 
 static void corunner_child(void)
@@ -84,20 +92,26 @@ static void corunner_child(void)
 	corunner_run(&corunner.plan);
 }
 
-/* kind kv: the server and its load, placed as the plan says. */
+/*
+ * kind kv: the server and its load, placed as the plan says, then its
+ * load alone (corunner_kv_alone(): before the cell's instances start).
+ */
 static int corunner_kv_apply(char *why, size_t len)
 {
 	const struct corunner_plan *p = &corunner.plan;
 	int ret = corunner_kv_start(&corunner.kv, p->pinned ? &p->cpus[0] : NULL,
 				    p->pinned ? &p->cpus[1] : NULL, p->threads, why, len);
 
+	corunner.alone_ret = ret ? ret : corunner_kv_alone(&corunner.kv, CORUNNER_KV_ALONE_MS,
+							   &corunner.alone_rps,
+							   &corunner.alone_rows);
 	return ret;
 }
 
 static int corunner_apply(const struct cell *c, char *why, size_t len)
 {
 	memset(&corunner, 0, sizeof(corunner));
-	if (c->corunner <= 0)
+	if (c->corunner <= 0 || corunner_in_vm(c))
 		return 0;
 	if (corunner_plan_make(c, &corunner.plan, why, len))
 		return KNOB_SKIP;
@@ -195,33 +209,61 @@ static void corunner_window(const struct cell *c, int end)
 		corunner_kv_mark(&corunner.kv, end);
 }
 
+/* corunner.kv_[WHAT]requests_per_s, _results, _widened_ms through @s. */
+static void kv_put_three(const struct knob_sink *s, const char *what, double rps, int rows,
+			 long widened_ms)
+{
+	char k[64], v[64];
+
+	snprintf(k, sizeof(k), "corunner.kv_%srequests_per_s", what);
+	snprintf(v, sizeof(v), "%.1f", rps);
+	s->put(s->ctx, k, v);
+	snprintf(k, sizeof(k), "corunner.kv_%sresults", what);
+	snprintf(v, sizeof(v), "%d", rows);
+	s->put(s->ctx, k, v);
+	snprintf(k, sizeof(k), "corunner.kv_%swidened_ms", what);
+	snprintf(v, sizeof(v), "%ld", widened_ms);
+	s->put(s->ctx, k, v);
+}
+
+void corunner_kv_put_window(const struct knob_sink *s, double rps, int rows, long widened_ms)
+{
+	kv_put_three(s, "", rps, rows, widened_ms);
+}
+
+void corunner_kv_put_alone(const struct knob_sink *s, int ret, double rps, int rows,
+			   long widened_ms)
+{
+	if (ret)
+		s->skip(s->ctx, "corunner", "corunner-kind = kv: no redis-benchmark round ended "
+			"within the co-runner's window alone (before the cell's instances), "
+			"nor within " CORUNNER_KV_WIDEN_TEXT " after it");
+	else
+		kv_put_three(s, "alone_", rps, rows, widened_ms);
+}
+
 /*
  * kind kv: the requests/s redis-benchmark achieved in the rounds completed
  * within the cell window (requests over the time of those rounds' tests),
  * the window widened when none ended in it (corunner-kv.h); a skip row of
- * the cell when none ended in the widened window either. Nothing when the
- * window never opened (the cell was not measured).
+ * the cell when none ended in the widened window either; nothing when the
+ * window never opened (the cell was not measured). Its load alone either way.
  */
 static void corunner_kv_report(const struct knob_sink *s)
 {
-	char v[64];
 	double rps;
 	int rows;
 
+	corunner_kv_put_alone(s, corunner.alone_ret, corunner.alone_rps, corunner.alone_rows,
+			      corunner.kv.alone_widened_ms);
 	if (corunner.kv.win_start < 0)
 		return;
-	if (corunner_kv_load_widened(&corunner.kv, CORUNNER_KV_WIDEN_MS, &rps, &rows)) {
+	if (corunner_kv_load_widened(&corunner.kv, CORUNNER_KV_WIDEN_MS, &rps, &rows))
 		s->skip(s->ctx, "corunner", "corunner-kind = kv: no redis-benchmark round ended "
 			"within the cell window, nor within " CORUNNER_KV_WIDEN_TEXT " after it "
 			"(a round is " CORUNNER_KV_ROUND_TEXT " SETs, then as many GETs)");
-		return;
-	}
-	snprintf(v, sizeof(v), "%.1f", rps);
-	s->put(s->ctx, "corunner.kv_requests_per_s", v);
-	snprintf(v, sizeof(v), "%d", rows);
-	s->put(s->ctx, "corunner.kv_results", v);
-	snprintf(v, sizeof(v), "%ld", corunner.kv.widened_ms);
-	s->put(s->ctx, "corunner.kv_widened_ms", v);
+	else
+		corunner_kv_put_window(s, rps, rows, corunner.kv.widened_ms);
 }
 
 /* cache, memory: each thread's buffer and the rule that sized it. */

@@ -11,6 +11,7 @@
 	X(thp)          \
 	X(ple)          \
 	X(halt_poll)    \
+	X(corunner_vm)  \
 	X(ksm)          \
 	X(pin)          \
 	X(membind)

@@ -28,10 +28,26 @@
 #define QMP_PIN_TIMEOUT_MS 10000
 #define MAX_VCPUS 1024
 
-/* The CPUs of vCPU @v of a VM whose first cell-wide vCPU is @first. */
-static int vcpu_set(const struct qmp_vcpu *v, int first, cpu_set_t *set)
+/*
+ * Where a VM's vCPUs go: the pin knob's instance CPUs from the cell-wide
+ * vCPU @first on (@sets NULL), or vCPU j on @sets[j % @nsets]; the keys
+ * their CPUs are read back into start with @prefix.
+ */
+struct vcpu_cpus {
+	int first;
+	const cpu_set_t *sets;
+	int nsets;
+	char prefix[32];
+};
+
+/* The CPUs of vCPU @v as @to says. */
+static int vcpu_set(const struct qmp_vcpu *v, const struct vcpu_cpus *to, cpu_set_t *set)
 {
-	return pin_instance_cpus(first + v->index, set) ? 0 : -ENOENT;
+	if (to->sets) {
+		*set = to->sets[v->index % to->nsets];
+		return 0;
+	}
+	return pin_instance_cpus(to->first + v->index, set) ? 0 : -ENOENT;
 }
 
 /* Every thread of @qemu onto @all; a thread that ended meanwhile is fine. */
@@ -49,7 +65,7 @@ static int bind_process(pid_t qemu, const cpu_set_t *all)
 }
 
 /* Each vCPU thread onto its vCPUs' CPUs (the union where they share one). */
-static int bind_vcpus(const struct qmp_vcpu *v, int n, int first)
+static int bind_vcpus(const struct qmp_vcpu *v, int n, const struct vcpu_cpus *to)
 {
 	cpu_set_t set, one;
 	int i, j;
@@ -59,7 +75,7 @@ static int bind_vcpus(const struct qmp_vcpu *v, int n, int first)
 		for (j = 0; j < n; j++) {
 			if (v[j].tid != v[i].tid)
 				continue;
-			if (vcpu_set(&v[j], first, &one))
+			if (vcpu_set(&v[j], to, &one))
 				return -ENOENT;
 			CPU_OR(&set, &set, &one);
 		}
@@ -69,11 +85,11 @@ static int bind_vcpus(const struct qmp_vcpu *v, int n, int first)
 	return 0;
 }
 
-/* Read each vCPU thread's CPUs back into pin.obtained.[vmV.]vcpuJ. */
-static int note_obtained(const struct qmp_vcpu *v, int n, int vm,
+/* Read each vCPU thread's CPUs back into PREFIX[vmV.]vcpuJ. */
+static int note_obtained(const struct qmp_vcpu *v, int n, int vm, const char *prefix,
 			 void (*put)(void *ctx, const char *key, const char *value), void *ctx)
 {
-	char key[64], cpus[PIN_CPUS_TEXT_MAX];
+	char key[96], cpus[PIN_CPUS_TEXT_MAX];
 	int i, ret;
 
 	for (i = 0; i < n; i++) {
@@ -81,9 +97,9 @@ static int note_obtained(const struct qmp_vcpu *v, int n, int vm,
 		if (ret)
 			return ret;
 		if (vm)
-			snprintf(key, sizeof(key), "pin.obtained.vm%d.vcpu%d", vm, v[i].index);
+			snprintf(key, sizeof(key), "%svm%d.vcpu%d", prefix, vm, v[i].index);
 		else
-			snprintf(key, sizeof(key), "pin.obtained.vcpu%d", v[i].index);
+			snprintf(key, sizeof(key), "%svcpu%d", prefix, v[i].index);
 		if (put)
 			put(ctx, key, cpus);
 	}
@@ -112,7 +128,7 @@ static int vcpus_of(pid_t qemu, const struct qmp_vcpu *v, int n, char *err, size
 	return 0;
 }
 
-static int pin_vm(pid_t qemu, struct qmp_vcpu *v, int n, int vm, int first,
+static int pin_vm(pid_t qemu, struct qmp_vcpu *v, int n, int vm, const struct vcpu_cpus *to,
 		  void (*put)(void *ctx, const char *key, const char *value), void *ctx,
 		  char *err, size_t errlen)
 {
@@ -121,42 +137,63 @@ static int pin_vm(pid_t qemu, struct qmp_vcpu *v, int n, int vm, int first,
 
 	CPU_ZERO(&all);
 	for (i = 0; i < n && !ret; i++) {
-		ret = vcpu_set(&v[i], first, &one);
+		ret = vcpu_set(&v[i], to, &one);
 		CPU_OR(&all, &all, &one);
 	}
 	ret = ret ?: bind_process(qemu, &all);
-	ret = ret ?: bind_vcpus(v, n, first);
+	ret = ret ?: bind_vcpus(v, n, to);
 	if (ret) {
 		snprintf(err, errlen, "cannot bind QEMU's threads (pid %d) as pin asks: %s",
 			 (int)qemu, strerror(-ret));
 		return ret;
 	}
-	ret = note_obtained(v, n, vm, put, ctx);
+	ret = note_obtained(v, n, vm, to->prefix, put, ctx);
 	if (ret)
 		snprintf(err, errlen, "cannot read back the vCPU threads' CPUs: %s",
 			 strerror(-ret));
 	return ret;
 }
 
-int pin_vcpus(pid_t qemu, const char *qmp_path, int vm, int first,
-	      void (*put)(void *ctx, const char *key, const char *value), void *ctx,
-	      char *err, size_t errlen)
+/* QMP's vCPU threads of @qemu, checked to be its own, bound as @to says. */
+static int pin_threads(pid_t qemu, const char *qmp_path, int vm, const struct vcpu_cpus *to,
+		       void (*put)(void *ctx, const char *key, const char *value), void *ctx,
+		       char *err, size_t errlen)
 {
 	static struct qmp_vcpu v[MAX_VCPUS];
 	struct qmp *q;
-	cpu_set_t probe;
 	int n, ret;
 
-	if (!pin_instance_cpus(0, &probe))
-		return 0;              /* pin = none */
 	ret = qmp_open(&q, qmp_path, QMP_PIN_TIMEOUT_MS, err, errlen);
 	if (ret)
 		return ret;
 	ret = qmp_vcpu_threads(q, v, MAX_VCPUS, &n, QMP_PIN_TIMEOUT_MS, err, errlen);
 	qmp_close(q);
 	ret = ret ?: vcpus_of(qemu, v, n, err, errlen);
-	ret = ret ?: pin_vm(qemu, v, n, vm, first, put, ctx, err, errlen);
+	return ret ?: pin_vm(qemu, v, n, vm, to, put, ctx, err, errlen);
+}
+
+int pin_vcpus(pid_t qemu, const char *qmp_path, int vm, int first,
+	      void (*put)(void *ctx, const char *key, const char *value), void *ctx,
+	      char *err, size_t errlen)
+{
+	struct vcpu_cpus to = { .first = first, .prefix = "pin.obtained." };
+	cpu_set_t probe;
+	int ret;
+
+	if (!pin_instance_cpus(0, &probe))
+		return 0;              /* pin = none */
+	ret = pin_threads(qemu, qmp_path, vm, &to, put, ctx, err, errlen);
 	if (!ret)
 		pin_vcpus_note();
 	return ret;
+}
+
+int pin_vcpus_on(pid_t qemu, const char *qmp_path, const cpu_set_t *sets, int nsets,
+		 const char *prefix, void (*put)(void *ctx, const char *key, const char *value),
+		 void *ctx, char *err, size_t errlen)
+{
+	struct vcpu_cpus to = { .sets = sets, .nsets = nsets };
+
+	snprintf(to.prefix, sizeof(to.prefix), "%s", prefix);
+	return nsets > 0 ? pin_threads(qemu, qmp_path, 0, &to, put, ctx, err, errlen) : -EINVAL;
 }

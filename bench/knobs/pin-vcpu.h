@@ -7,6 +7,7 @@
 #ifndef CVMBENCH_PIN_VCPU_H
 #define CVMBENCH_PIN_VCPU_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -21,5 +22,15 @@
 int pin_vcpus(pid_t qemu, const char *qmp_path, int vm, int first,
 	      void (*put)(void *ctx, const char *key, const char *value), void *ctx,
 	      char *err, size_t errlen);
+
+/**
+ * pin_vcpus_on() - as pin_vcpus() for a VM that is not the cell's (the
+ * co-runner VM): its vCPU j on @sets[j % @nsets], QEMU's other threads on
+ * their union, what each vCPU thread obtained as @prefix vcpuJ through @put.
+ * 0 or -errno with @err.
+ */
+int pin_vcpus_on(pid_t qemu, const char *qmp_path, const cpu_set_t *sets, int nsets,
+		 const char *prefix, void (*put)(void *ctx, const char *key, const char *value),
+		 void *ctx, char *err, size_t errlen);
 
 #endif

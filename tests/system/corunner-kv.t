@@ -23,7 +23,7 @@ tmp=$(mktemp -d)
 trap '$CVMBENCH restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 export CVMBENCH_STATE_DIR=$tmp/state CVMBENCH_DATA_DIR=$tmp/data TMPDIR=$tmp
 
-N=11
+N=12
 plan $N
 for t in redis-server redis-benchmark redis-cli sqlite3; do
 	command -v $t >/dev/null || skip_all $N "$t is not installed (Debian: redis-server, redis-tools)"
@@ -91,7 +91,7 @@ kv_result() {
 	local r w k
 	r=$(sqlite3 "$1" "SELECT value FROM cell_param WHERE key = 'corunner.kv_requests_per_s'")
 	w=$(sqlite3 "$1" "SELECT value FROM cell_param WHERE key = 'corunner.kv_widened_ms'")
-	k=$(sqlite3 "$1" "SELECT reason FROM skip WHERE probe = 'corunner'")
+	k=$(sqlite3 "$1" "SELECT reason FROM skip WHERE probe = 'corunner' AND reason LIKE '%the cell window%'")
 	echo "${r:+rps $r widened $w}${k:+skip: $k}"
 }
 res=$(kv_result "$tmp/pin.db")
@@ -99,6 +99,10 @@ echo "# $res"
 unmeasured="skip: corunner-kind = kv: no redis-benchmark round ended within the cell window, nor within 30 s after it (a round is 2000 SETs, then as many GETs)"
 ok "$(awk -v r="$res" -v u="$unmeasured" 'BEGIN { print (r == u || r ~ /^rps [0-9.]+ widened [0-9]+$/ && (split(r, f, " ") && f[2] > 0)) }')" = 1 \
 	"the cell stores the requests/s redis-benchmark achieved and how far its window was widened, or a skip row saying no round ended"
+alone=$(sqlite3 "$tmp/pin.db" "SELECT value FROM cell_param WHERE key = 'corunner.kv_alone_requests_per_s'")
+alone_skip=$(sqlite3 "$tmp/pin.db" "SELECT count(*) FROM skip WHERE probe = 'corunner' AND reason LIKE '%window alone%'")
+ok "$(awk -v a="${alone:-0}" -v k="$alone_skip" 'BEGIN { print ((a > 0) != (k == 1)) ? 1 : 0 }')" = 1 \
+	"the co-runner's load alone, before the instances: requests/s (${alone:-none}) or a skip row saying no round ended (${alone_skip}), one of the two"
 is "$(gone $srv $drv $bench)/$(wc -c < "$tmp/state/journal")/$([ -e "$dir" ] && echo "$dir" || echo none)" \
 	"gone/0/none" "after the cell: server, driver, benchmark gone, journal empty, directory removed"
 

@@ -36,6 +36,14 @@ int agent_cmdline_value(const char *name, char *buf, size_t len);
  */
 int agent_init_boot(const char *mods, char *port, size_t len, const char **data);
 
+/** agent_loopback_up() - the interface lo up. 0 or -errno. */
+int agent_loopback_up(void);
+/**
+ * agent_kv() - handle one "kv ..." line (agent-guest.h): the kv co-runner
+ * in this guest; the reply line into @reply.
+ */
+void agent_kv(const char *line, char *reply, size_t len);
+
 /** agent_disk_labelled() - 1 if the ext4 label of the block device @dev is @label. */
 int agent_disk_labelled(const char *dev, const char *label);
 /**

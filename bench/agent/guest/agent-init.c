@@ -6,7 +6,7 @@
  * counts power:cpu_idle there) and devtmpfs, put the console on stdio, log "cvmbench-init: start
  * uptime=S" (the init-start boot phase), load the modules in order with
  * finit_module(2), find the virtio-serial port named org.cvmbench.0 in
- * /sys/class/virtio-ports (up to 10 s), mount /dev/vda read-only on /data
+ * /sys/class/virtio-ports (up to 10 s), bring lo up (agent-loopback.c), mount /dev/vda read-only on /data
  * if there is one (not a rootfs disk), and with cvmbench.rootfs= switch to
  * the Debian rootfs disk (agent-rootfs.c). The same steps as the shell
  * /init, without one fork and exec of busybox per step: under TCG each cost
@@ -164,6 +164,9 @@ int agent_init_boot(const char *mods, char *port, size_t len, const char **data)
 		return ret;
 	}
 	say("port %s, data disk: %s", port, *data);
+	ret = agent_loopback_up();
+	if (ret)
+		say("loopback: %s", strerror(-ret));
 	root = agent_rootfs_switch(why, sizeof(why));
 	if (root < 0) {         /* asked for and missing: no silent initramfs guest */
 		say("rootfs: %s", why);

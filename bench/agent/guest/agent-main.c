@@ -7,7 +7,8 @@
  * facts, then serves one request line at a time (agent-guest.h): probe
  * requests go to the agent module (agent.c: the instance-side probes run
  * here, in the guest), `spawn` starts cvmfn on an instance port, `env`
- * sends the facts. It never opens a database and never runs a shell.
+ * sends the facts, `kv` runs the kv co-runner of a co-runner VM
+ * (agent-kv.c). It never opens a database and never runs a shell.
  *
  * For the tests, cvmbench.fault=malformed@N or exit@N on the kernel
  * command line makes the agent answer its Nth probe request with a
@@ -103,6 +104,10 @@ static int handle(void *ctx, const char *line)
 	}
 	if (!strncmp(line, "spawn ", 6)) {
 		agent_spawn(line, reply, sizeof(reply));
+		return send_line(c->fd, reply);
+	}
+	if (!strncmp(line, "kv ", 3)) {
+		agent_kv(line, reply, sizeof(reply));
 		return send_line(c->fd, reply);
 	}
 	snprintf(reply, sizeof(reply), "error unknown request '%.100s'", line);
