@@ -55,8 +55,10 @@ grep -qE "^proc [0-9]+ ${fake:-none} " "$tmp/state/journal"
 is "$?" 0 "mmdebstrap's pid ($fake) is in the journal while it runs"
 grep -qE "^obj [0-9]+ rootfs-build-dir $(hex "$build")\$" "$tmp/state/journal"
 is "$?" 0 "so is its build directory ($build)"
+exec 3>&2 2>/dev/null      # not bash's "Killed" note
 kill -9 "$cvm"
-{ wait "$cvm"; } 2>/dev/null
+wait "$cvm"
+exec 2>&3 3>&-
 for i in $(seq 40); do gone "$fake" && break; sleep 0.05; done
 gone "$fake"
 is "$?" 0 "kill -9 of cvmbench: mmdebstrap dies with it (PR_SET_PDEATHSIG), before any restore"
