@@ -184,15 +184,16 @@ static int walk_down(int fd, char *rel, char **last)
 	return fd;
 }
 
-int state_dir_remove_tree(const char *path)
+int state_dir_remove_tree_in(const char *top, const char *path)
 {
 	char dir[PATH_MAX], rel[PATH_MAX], *last = NULL;
 	size_t n;
 	struct stat st;
 	int fd, ret;
 
-	state_dir_path(dir, sizeof(dir));
-	n = strlen(dir);
+	n = (size_t)snprintf(dir, sizeof(dir), "%s", top);
+	if (n >= sizeof(dir))
+		return -ENAMETOOLONG;
 	while (n > 1 && dir[n - 1] == '/')
 		dir[--n] = '\0';
 	if (strncmp(path, dir, n) || path[n] != '/' ||
@@ -210,4 +211,12 @@ int state_dir_remove_tree(const char *path)
 	ret = remove_at(fd, last, st.st_dev);
 	close(fd);
 	return ret;
+}
+
+int state_dir_remove_tree(const char *path)
+{
+	char dir[PATH_MAX];
+
+	state_dir_path(dir, sizeof(dir));
+	return state_dir_remove_tree_in(dir, path);
 }

@@ -3,7 +3,8 @@
  * state-dir.h - cvmbench's state directory: $CVMBENCH_STATE_DIR, else
  * /var/lib/cvmbench (root) or $HOME/.local/state/cvmbench. It holds the
  * journal and what runs build there (OCI bundles and rootfs trees). It is
- * created 0700, and the only trees cvmbench ever deletes lie inside it.
+ * created 0700, and the only trees cvmbench ever deletes lie inside it
+ * (or inside a directory of its own cache: state_dir_remove_tree_in()).
  */
 #ifndef CVMBENCH_STATE_DIR_H
 #define CVMBENCH_STATE_DIR_H
@@ -39,5 +40,13 @@ int state_dir_open(const char *dir, char *err, size_t errlen);
  * or -errno.
  */
 int state_dir_remove_tree(const char *path);
+
+/**
+ * state_dir_remove_tree_in() - state_dir_remove_tree() inside the
+ * directory @top instead (the cache's rootfs directory for a killed
+ * build's tree, rootfs-build-dir.c): the same checks, the walk staying on
+ * @top's file system. Returns 0, -EPERM for a path outside, or -errno.
+ */
+int state_dir_remove_tree_in(const char *top, const char *path);
 
 #endif

@@ -13,41 +13,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mount-point.h"
 #include "sysroot.h"
 #include "tracefs-find.h"
 
 
-/* Undo mountinfo's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
-{
-	char *w = s;
-
-	for (; *s; s++, w++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] && s[3]) {
-			*w = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*w = *s;
-		}
-	}
-	*w = '\0';
-}
-
 /* 1 and the mount point in @dir if @line mounts a tracefs. */
 static int mountinfo_tracefs(const char *line, char *dir, size_t len)
 {
-	char point[1024], type[64];
+	char type[64];
 	const char *sep = strstr(line, " - ");
 
 	if (!sep || sscanf(sep + 3, "%63s", type) != 1 || strcmp(type, "tracefs"))
 		return 0;
-	if (sscanf(line, "%*s %*s %*s %*s %1023s", point) != 1)
-		return 0;
-	unescape(point);
-	if (strlen(point) >= len)
-		return 0;         /* never a cut path */
-	memcpy(dir, point, strlen(point) + 1);
-	return 1;
+	return !mountinfo_point(line, dir, len);   /* never a cut path */
 }
 
 static void find_mounted(struct tracefs_place *p)

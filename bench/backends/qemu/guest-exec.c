@@ -2,7 +2,9 @@
 /*
  * guest-exec.c - run the programs the guest image is built with (apt-get,
  * apt-cache, dpkg, dpkg-deb, mkfs.ext4, xz, cvmfn) from argv arrays with
- * fork and exec: never a shell, so no string reaches one.
+ * fork and exec: never a shell, so no string reaches one. A long one
+ * (mmdebstrap) is tied to cvmbench: it dies with it (PR_SET_PDEATHSIG)
+ * and is journalled by pid before it execs, so `cvmbench restore` ends it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,11 +12,15 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest-local.h"
+#include "journal.h"
+#include "log.h"
 
 int guest_which(const char *name, char *buf, size_t len)
 {
@@ -114,12 +120,68 @@ static int status_of(int status, const char *prog, char *err, size_t errlen)
 	return -ECHILD;
 }
 
-int guest_exec(char *const argv[], const char *cwd, char *out, size_t outlen,
-	       const char *out_path, char *err, size_t errlen)
+/* In a tied child: die with @parent, and exec only after its go byte on @go. */
+static void tie_child(int go[2], pid_t parent)
+{
+	char byte;
+
+	close(go[1]);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(126);
+	if (read(go[0], &byte, 1) != 1)
+		_exit(126);       /* the parent could not journal it: do not run */
+	close(go[0]);
+}
+
+/*
+ * In the parent: journal the tied child @pid (no journal open, -EBADF: it
+ * still dies with us), then let it exec; a child that cannot be journalled
+ * is killed before it runs. 0 with the entry in *@jid (0: none), or -errno.
+ */
+static int tie_parent(pid_t pid, int go[2], long *jid, char *err, size_t errlen)
+{
+	long id = journal_process(pid);
+	int ret = id > 0 || id == -EBADF ? 0 : id ? (int)id : -EIO;
+
+	*jid = id > 0 ? id : 0;
+	close(go[0]);
+	if (!ret && write(go[1], "g", 1) != 1)
+		ret = -EPIPE;
+	close(go[1]);
+	go[0] = go[1] = -1;
+	if (ret && err)
+		snprintf(err, errlen, "cannot journal the child %d: %s", (int)pid, strerror(-ret));
+	return ret;
+}
+
+/* The pipes: stdout @o (or a file), stderr @e when @err, @go when @tied. */
+static int open_pipes(int o[2], int e[2], int go[2], const char *out_path, int want_out,
+		      const char *err, int tied)
+{
+	int ret = open_out(o, out_path, want_out);
+
+	if (!ret && err && pipe2(e, O_CLOEXEC))
+		ret = -errno;
+	if (!ret && tied && pipe2(go, O_CLOEXEC))
+		ret = -errno;
+	return ret;
+}
+
+static void close_pipes(int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+static int exec_argv(char *const argv[], const char *cwd, char *out, size_t outlen,
+		     const char *out_path, char *err, size_t errlen, int tied)
 {
 	char prog[PATH_MAX];
-	int o[2], e[2] = { -1, -1 }, status = 0, ret;
-	pid_t pid;
+	int fd[6] = { -1, -1, -1, -1, -1, -1 }, *o = fd, *e = fd + 2, *go = fd + 4;
+	int status = 0, ret;
+	pid_t pid, me = getpid();
+	long jid = 0;
 
 	ret = guest_which(argv[0], prog, sizeof(prog));
 	if (ret) {
@@ -127,32 +189,45 @@ int guest_exec(char *const argv[], const char *cwd, char *out, size_t outlen,
 			snprintf(err, errlen, "%s: not found (PATH, /usr/sbin, /sbin)", argv[0]);
 		return ret;
 	}
-	ret = open_out(o, out_path, out != NULL);
-	if (!ret && err && pipe2(e, O_CLOEXEC))
+	ret = open_pipes(o, e, go, out_path, out != NULL, err, tied);
+	pid = ret ? -1 : fork();
+	if (pid == 0) {
+		if (tied)
+			tie_child(go, me);
+		child(argv, prog, cwd, o[1], e[1]);
+	}
+	if (!ret && pid < 0)
 		ret = -errno;
 	if (ret)
 		goto out_close;
-	pid = fork();
-	if (pid == 0)
-		child(argv, prog, cwd, o[1], e[1]);
-	if (pid < 0) {
-		ret = -errno;
-		goto out_close;
-	}
 	close(o[1]);
 	close(e[1]);
 	o[1] = e[1] = -1;
+	if (tied && tie_parent(pid, go, &jid, err, errlen)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		ret = -EIO;
+		goto out_close;
+	}
 	drain(o[0], out, outlen, e[0], err, errlen);
 	if (waitpid(pid, &status, 0) < 0)
 		ret = -errno;
 	else
 		ret = status_of(status, argv[0], err, errlen);
+	if (jid > 0 && journal_forget(jid))
+		pr_warn("journal %s: cannot close entry %ld", journal_path(), jid);
 out_close:
-	for (int i = 0; i < 2; i++) {
-		if (o[i] >= 0)
-			close(o[i]);
-		if (e[i] >= 0)
-			close(e[i]);
-	}
+	close_pipes(fd, 6);
 	return ret;
+}
+
+int guest_exec(char *const argv[], const char *cwd, char *out, size_t outlen,
+	       const char *out_path, char *err, size_t errlen)
+{
+	return exec_argv(argv, cwd, out, outlen, out_path, err, errlen, 0);
+}
+
+int guest_exec_tied(char *const argv[], char *err, size_t errlen)
+{
+	return exec_argv(argv, NULL, NULL, 0, NULL, err, errlen, 1);
 }

@@ -32,6 +32,15 @@ int guest_which(const char *name, char *buf, size_t len);
 int guest_exec(char *const argv[], const char *cwd, char *out, size_t outlen,
 	       const char *out_path, char *err, size_t errlen);
 
+/**
+ * guest_exec_tied() - guest_exec() of a long child (mmdebstrap), its
+ * output discarded, that must not outlive cvmbench: it gets
+ * PR_SET_PDEATHSIG (SIGKILL) and execs only once its pid is journalled
+ * (when a journal is open), so `cvmbench restore` ends it by that pid; the
+ * entry is closed when it is reaped. Same returns.
+ */
+int guest_exec_tied(char *const argv[], char *err, size_t errlen);
+
 /** guest_sha256_file() - the SHA-256 of the file @path as hex. 0 or -errno. */
 int guest_sha256_file(const char *path, char hex[SHA256_HEX]);
 /** guest_sha256_update_file() - feed the file @path into @ctx. 0 or -errno. */

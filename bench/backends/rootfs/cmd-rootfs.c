@@ -3,7 +3,8 @@
  * cmd-rootfs.c - `cvmbench rootfs build NAME` builds (or finds in the
  * cache) the Debian root filesystem of configs/rootfs/NAME.list and prints
  * where it is; `cvmbench rootfs disk NAME` also makes its ext4 image for
- * guests (docs/rootfs.md).
+ * guests (docs/rootfs.md). A build runs under the journal (its .build-*
+ * directory and mmdebstrap's pid), so `cvmbench restore` undoes a killed one.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "command.h"
 #include "exitcode.h"
+#include "journal.h"
 #include "log.h"
 #include "opts.h"
 #include "rootfs.h"
@@ -46,6 +48,29 @@ static int rootfs_check(const char *name)
 	return ret ? EXIT_SKIPPED : EXIT_OK;
 }
 
+/*
+ * The journal for a build that will run (not for a cache hit, nor for a
+ * list that is refused): what a killed cvmbench left is restored first, as
+ * `cvmbench run` does. EXIT_OK, EXIT_USAGE (the lock is held) or EXIT_FAILED.
+ */
+static int build_journal(const char *name)
+{
+	char err[4096], key[65];
+	struct rootfs r;
+	int ret = rootfs_find(name, &r, key, err, sizeof(err));
+
+	if (ret != -ENOENT)
+		return EXIT_OK;      /* cached, or an error the build says again */
+	ret = journal_lock_host(0, err, sizeof(err)) ?: journal_open(err, sizeof(err));
+	if (!ret && journal_restore_all(stderr, NULL) < 0)
+		snprintf(err, sizeof(err), "cannot restore from journal %s", journal_path());
+	else if (!ret)
+		return EXIT_OK;
+	pr_err("rootfs %s: %s", name, err);
+	journal_close();
+	return ret == -EBUSY || ret == -EPERM ? EXIT_USAGE : EXIT_FAILED;
+}
+
 static int rootfs_sub(int argc, char **argv, int disk)
 {
 	char synopsis[64], err[4096], img[4096];
@@ -63,9 +88,13 @@ static int rootfs_sub(int argc, char **argv, int disk)
 	}
 	if (check)
 		return rootfs_check(argv[first]);
+	ret = build_journal(argv[first]);
+	if (ret)
+		return ret;
 	ret = rootfs_build(argv[first], &r, err, sizeof(err));
 	if (!ret && disk)
 		ret = rootfs_disk(&r, img, sizeof(img), err, sizeof(err));
+	journal_close();
 	if (ret) {
 		pr_err("rootfs %s: %s", argv[first], err);
 		return ret == -EINVAL || ret == -ENOENT ? EXIT_USAGE : EXIT_FAILED;

@@ -61,6 +61,22 @@ int rootfs_make(const struct rootfs_inputs *in, const char *root, char hash[SHA2
 		char *err, size_t errlen);
 
 /**
+ * rootfs_build_dir_make() - a fresh private @root/.build-XXXXXX into @dir,
+ * journalled (kind "rootfs-build-dir", *@id its entry; 0 when no journal
+ * is open) before it is made. 0 or -errno.
+ */
+int rootfs_build_dir_make(const char *root, char *dir, size_t len, long *id);
+/**
+ * rootfs_build_dir_remove() - a failed build's @dir removed: what is still
+ * mounted in it unmounted (deepest first), then the tree, never crossing
+ * a mount; the entry *@id closed (kept open for `cvmbench restore`, with a
+ * warning, when that fails).
+ */
+void rootfs_build_dir_remove(const char *dir, long *id);
+/** rootfs_build_dir_done() - the directory was renamed into the cache: close *@id. */
+void rootfs_build_dir_done(long *id);
+
+/**
  * struct rootfs_built - what a finished build measured, for the manifest.
  * @seconds: mmdebstrap's wall time; @bytes, @files: the tree's disk use
  * and entries; @tool: "mmdebstrap 1.3.5"

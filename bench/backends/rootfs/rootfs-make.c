@@ -5,7 +5,10 @@
  * points the backends bind into (/cvmfn, /data), the installed packages
  * read back with dpkg-query, the tree's size, the content hash and the
  * manifest; then the directory is renamed to <cache>/rootfs/<hash>. A
- * killed build leaves only a .build-* directory, never a cache entry.
+ * killed build leaves only a .build-* directory, never a cache entry; it
+ * is journalled (rootfs-build-dir.c), and so is mmdebstrap's pid (it dies
+ * with cvmbench): `cvmbench restore` ends it, unmounts what it left
+ * mounted in the tree and removes the directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +22,6 @@
 #include "clock.h"
 #include "log.h"
 #include "rootfs-local.h"
-#include "state-dir.h"
 
 /* Leave documentation out of the tree: smaller, and no behaviour changes. */
 static const char *const dpkg_excludes[] = {
@@ -54,7 +56,7 @@ static int run_mmdebstrap(const struct rootfs_inputs *in, const char *tree,
 	for (i = 0; i < rootfs_nsources; i++)
 		argv[n++] = (char *)rootfs_sources[i];
 	argv[n] = NULL;
-	ret = guest_exec(argv, NULL, NULL, 0, NULL, err, errlen);
+	ret = guest_exec_tied(argv, err, errlen);
 	if (ret == -ENOENT)
 		snprintf(err, errlen, "mmdebstrap not found (apt-get install mmdebstrap; "
 			 ".ci/install-deps lists it)");
@@ -164,14 +166,13 @@ int rootfs_make(const struct rootfs_inputs *in, const char *root, char hash[SHA2
 		char *err, size_t errlen)
 {
 	char tmp[PATH_MAX], dst[PATH_MAX];
-	int ret;
+	long id;
+	int ret = rootfs_build_dir_make(root, tmp, sizeof(tmp), &id);
 
-	guest_path(tmp, sizeof(tmp), "%s/.build-XXXXXX", root);
-	if (state_dir_create(root) || !mkdtemp(tmp)) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		return -errno;
+	if (ret) {
+		snprintf(err, errlen, "%s/.build-*: %s", root, strerror(-ret));
+		return ret;
 	}
-	chmod(tmp, 0755);         /* as a system tree is (the cache above stays 0700) */
 	ret = make_in(in, tmp, hash, err, errlen);
 	if (!ret && guest_path(dst, sizeof(dst), "%s/%s", root, hash))
 		ret = -ENAMETOOLONG;
@@ -181,6 +182,8 @@ int rootfs_make(const struct rootfs_inputs *in, const char *root, char hash[SHA2
 		snprintf(err, errlen, "moving %s to %s: %s", tmp, dst, strerror(errno));
 	}
 	if (ret || access(tmp, F_OK) == 0)
-		guest_rm_tree(tmp);
+		rootfs_build_dir_remove(tmp, &id);
+	else
+		rootfs_build_dir_done(&id);
 	return ret;
 }

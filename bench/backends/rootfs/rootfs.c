@@ -4,7 +4,7 @@
  * inputs key; <cache>/rootfs/by-input/<key> -> ../<hash> finds a build of
  * the same list and versions; <cache>/rootfs/by-name/<name> -> ../<hash>
  * is the last build of each list (for `cvmbench list`). Only directories
- * this file and rootfs-make.c create are ever removed.
+ * this file, rootfs-make.c and rootfs-build-dir.c create are ever removed.
  */
 #include <errno.h>
 #include <stdio.h>
