@@ -140,6 +140,13 @@ EXCEPTIONS = {
         "backend creates the container",
     ("bench/backends/qemu/qemu-vms.c", "bench/knobs/pin-vcpu.h"):
         "vCPU threads are pinned by the pin knob once QEMU reports them",
+    ("bench/backends/qemu/corunner-vm.c", "bench/knobs/pin-vcpu.h"):
+        "the co-runner VM's vCPU threads are pinned as the pin knob pins a cell's",
+    ("bench/knobs/knob-corunner-vm.c", "bench/backends/qemu/corunner-vm.h"):
+        "corunner-in = vm: the co-runner's VM is booted with the qemu backend's code",
+    ("bench/agent/guest/agent-kv.c", "bench/knobs/corunner-kv.h"):
+        "the co-runner VM's agent runs the kv co-runner's own code inside the guest "
+        "(one implementation on the host and in a guest)",
     ("bench/backends/qemu/qemu-vms.c", "bench/knobs/idle-guest.h"):
         "a qemu cell's idle policy is the guest's: every booted guest is checked "
         "against it with the idle knob's decision",
