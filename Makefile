@@ -75,6 +75,8 @@ LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm
 	tests/system/guest-idle.t
 # Fig. 7's co-runner in a second TCG guest on the system rootfs (built on first use, minutes)
 LONG_TESTS += tests/system/corunner-vm.t
+# minmem's search with real TCG boots (~10 boots of hello-world)
+LONG_TESTS += tests/system/minmem-boot.t
 # a real KVM guest booted where /dev/kvm opens (elsewhere a SKIP at once, with list's reason)
 LONG_TESTS += tests/system/kvm-guest.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again

@@ -170,6 +170,7 @@ static int platform_key(struct cfg_state *s, const char *k, const char *v)
 					     "model", "sev-snp", "tdx", "any", NULL };
 	static const char *const ksms[] = { "on, off, unchanged or any", "on", "off",
 					    "unchanged", "any", NULL };
+	static const char *const mems[] = { "measured or minmem", "measured", "minmem", NULL };
 	struct plan_platform_conf *p = &s->c->plat[s->c->nplat - 1];
 
 	if (!strcmp(k, "backend"))
@@ -180,8 +181,15 @@ static int platform_key(struct cfg_state *s, const char *k, const char *v)
 		return choice(s, p->ksm, sizeof(p->ksm), v, ksms);
 	if (!strcmp(k, "twin"))
 		return copy(s, p->twin, sizeof(p->twin), v);
-	pr_err("%s: unknown key in a [platform] section: want backend, confidential, ksm, twin",
-	       s->where);
+	if (!strcmp(k, "memory")) {
+		char m[16];
+		int r = choice(s, m, sizeof(m), v, mems);
+
+		p->minmem = !r && !strcmp(m, "minmem");
+		return r;
+	}
+	pr_err("%s: unknown key in a [platform] section: want backend, confidential, ksm, twin, "
+	       "memory", s->where);
 	return EXIT_USAGE;
 }
 
@@ -235,6 +243,12 @@ static int check(const struct plan_config *c)
 		return EXIT_USAGE;
 	}
 	for (i = 0; i < c->nplat; i++) {
+		if (c->plat[i].minmem && (strcmp(c->plat[i].backend, "qemu") || !*c->plat[i].conf)) {
+			pr_err("%s: platform %s: memory = minmem is a VM's: give backend = qemu and "
+			       "confidential = none, model, sev-snp or tdx", c->path,
+			       c->plat[i].name);
+			return EXIT_USAGE;
+		}
 		if (!*c->plat[i].twin)
 			continue;
 		for (j = 0; j < c->nplat && strcmp(c->plat[j].name, c->plat[i].twin); j++)

@@ -23,6 +23,8 @@ struct plan_platform_conf {
 	char conf[16];           /* none, model, sev-snp, tdx ("" any) */
 	char ksm[16];            /* on, off, unchanged ("" any) */
 	char twin[48];           /* its regular twin's name, or "" */
+	int minmem;              /* memory = minmem: a VM's provisioned minimum
+				  * (`cvmbench minmem`), not its measured host memory */
 };
 
 struct plan_config {

@@ -11,7 +11,11 @@
  *            memcg_usage_kb where the cell has it, else pss_kb (both sums
  *            over the cell's processes), divided by the cell's instances:
  *            one warm instance as the cell ran it (a VM holding k
- *            instances counts 1/k of its VM for each)
+ *            instances counts 1/k of its VM for each); with the
+ *            platform's memory = minmem instead the function's minimum
+ *            guest memory on the platform's VM type, the newest answer of
+ *            `cvmbench minmem` (table minmem): what a VM provisioned as
+ *            the study provisions it holds (QEMU's own memory not counted)
  *   cold     container starts (runc_start.cold_start_ns: fork to the first
  *            reply); else VM boots (vm_boot ready - qemu-spawn, host clock)
  *            plus the cell's first successful call; else the measured,
@@ -161,18 +165,52 @@ struct meas_stmts {
 	sqlite3_stmt *cells, *mem, *warm, *cold;
 };
 
-static int read_cell(struct meas_stmts *q, struct plan_meas *m)
+/* One cell of the platform and function; its memory unless it comes from minmem. */
+static int read_cell(struct meas_stmts *q, struct plan_meas *m, int minmem)
 {
 	sqlite3_int64 id = sqlite3_column_int64(q->cells, 0);
 	int warm_mode = !strcmp((const char *)sqlite3_column_text(q->cells, 3), "warm");
 	int r = list_add(&m->cells, id) ?: list_add(&m->runs, sqlite3_column_int64(q->cells, 1));
 
-	if (!r && warm_mode)
+	if (!r && warm_mode && !minmem)
 		r = read_mem(q->mem, id, sqlite3_column_int(q->cells, 4), m);
 	if (!r)
 		r = read_ns(q->warm, id, 0, &m->warm, &m->nwarm, NULL, 0);
 	if (!r)
 		r = read_ns(q->cold, id, 1, &m->cold, &m->ncold, m->cold_src, sizeof(m->cold_src));
+	return r;
+}
+
+static const char sql_minmem[] =
+	"SELECT min_mib FROM minmem WHERE workload = ?1 AND vm_type = ?2 AND min_mib IS NOT NULL"
+	" ORDER BY id DESC LIMIT 1";
+
+/* memory = minmem: the newest minimum of @wl on the platform's VM type, if any. */
+static int read_minmem(sqlite3 *h, const struct plan_platform_conf *pc, const char *wl,
+		       struct plan_meas *m)
+{
+	sqlite3_stmt *st;
+	int rc, r = 0;
+
+	m->minmem = 1;
+	r = prep(h, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'minmem'", &st);
+	if (r)
+		return r;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? 0 : -EIO;    /* a database from before minmem */
+	r = prep(h, sql_minmem, &st);
+	if (r)
+		return r;
+	sqlite3_bind_text(st, 1, wl, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, pc->conf, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		r = push(&m->mem_kb, &m->nmem, sqlite3_column_double(st, 0) * 1024);
+	else if (rc != SQLITE_DONE)
+		r = -EIO;
+	sqlite3_finalize(st);
 	return r;
 }
 
@@ -188,9 +226,11 @@ static int read_meas(sqlite3 *h, const struct plan_config *c, int p, const char 
 		bind_platform(q.cells, c, p);
 		sqlite3_bind_text(q.cells, 5, wl, -1, SQLITE_STATIC);
 		while (!r && (rc = sqlite3_step(q.cells)) == SQLITE_ROW)
-			r = read_cell(&q, m);
+			r = read_cell(&q, m, c->plat[p].minmem);
 		if (!r && rc != SQLITE_DONE)
 			r = -EIO;
+		if (!r && c->plat[p].minmem)
+			r = read_minmem(h, &c->plat[p], wl, m);
 		if (r)
 			pr_err("plan: reading platform %s, function %s: %s", c->plat[p].name, wl,
 			       r == -ENOMEM ? "out of memory" : sqlite3_errmsg(h));
@@ -259,9 +299,12 @@ static int read_workloads(sqlite3 *h, const struct plan_config *c, struct plan_i
 static int refuse_missing(const struct plan_platform_conf *p, const char *wl,
 			  const struct plan_meas *m)
 {
-	char lack[160] = "";
+	char lack[200] = "";
 
-	if (!m->nmem)
+	if (!m->nmem && m->minmem)
+		snprintf(lack, sizeof(lack), ", a minimum memory on %s (run cvmbench minmem %s "
+			 "--vm-type %s)", p->conf, wl, p->conf);
+	else if (!m->nmem)
 		strcat(lack, ", host memory (hostmem rows of a mode = warm cell)");
 	if (!m->ncold)
 		strcat(lack, ", cold starts (runc_start, vm_boot or cold calls)");
@@ -312,6 +355,8 @@ double plan_meas_mem(const struct plan_meas *m)
 
 const char *plan_meas_source(const struct plan_meas *m)
 {
+	if (m->minmem)
+		return "minmem";
 	return m->n_memcg && m->n_pss ? "memcg+pss" : m->n_memcg ? "memcg" : "pss";
 }
 

@@ -20,6 +20,7 @@ struct plan_meas {
 	double *mem_kb;          /* per warm cell: host kB / instances */
 	size_t nmem;
 	int n_memcg, n_pss;      /* cells whose figure was memcg_usage_kb, pss_kb */
+	int minmem;              /* mem_kb is `cvmbench minmem`'s answer (one value) */
 	double *cold, *warm;     /* seconds */
 	size_t ncold, nwarm;
 	char cold_src[64];       /* the cold sources seen, joined by '+' */

@@ -21,6 +21,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_slurm(int argc, char **argv);
 int cmd_study(int argc, char **argv);
+int cmd_minmem(int argc, char **argv);
 /* planner/cmd-trace.c, planner/cmd-plan.c */
 int cmd_trace(int argc, char **argv);
 int cmd_plan(int argc, char **argv);

@@ -37,6 +37,8 @@ static const struct command commands[] = {
 	{ "slurm", cmd_slurm, "an sbatch array script of a config in shards, merged (--submit)" },
 	{ "plan", cmd_plan, "warm-pool capacity: a trace through keep-alive policies "
 	  "(docs/capacity.md)" },
+	{ "minmem", cmd_minmem, "the minimum guest memory of functions per VM type, by real "
+	  "boots (docs/capacity.md)" },
 	{ "trace", cmd_trace, "write a seeded synthetic invocation trace (Azure 2019 format)" },
 	{ "rootfs", cmd_rootfs, "build a Debian root filesystem for containers and guests" },
 	{ "qemu-argv", cmd_qemu_argv, "the QEMU command line of a qemu cell, without running it" },

@@ -37,7 +37,7 @@ for m in larger equal missing; do python3 "$here/craft-plan-db.py" "$tmp/$m.db" 
 
 "$CVMBENCH" -q plan --config "$tmp/p.ini" --db "$tmp/larger.db" > "$tmp/out" 2> "$tmp/err"
 is $? 0 "plan --config on the crafted database (larger model)"
-is "$(q "$tmp/larger.db" 'PRAGMA user_version')" 10 "the schema-9 database was migrated to 10"
+is "$(q "$tmp/larger.db" 'PRAGMA user_version')" "$(ls results-schema/[0-9]*.sql | wc -l)" "the schema-9 database was migrated to the newest"
 # expected: fa 262144 kB memcg over 2 instances; fb 204800 kB PSS, 1 instance
 is "$(q "$tmp/larger.db" "SELECT printf('%.3f %s', mem_mib, mem_source) FROM plan_input WHERE platform = 'regular' AND workload = 'fa'")" \
 	"$(awk 'BEGIN { printf "%.3f memcg", 262144 / 2 / 1024 }')" "regular fa: memcg / instances"
