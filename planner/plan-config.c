@@ -243,10 +243,9 @@ static int check(const struct plan_config *c)
 		return EXIT_USAGE;
 	}
 	for (i = 0; i < c->nplat; i++) {
-		if (c->plat[i].minmem && (strcmp(c->plat[i].backend, "qemu") || !*c->plat[i].conf)) {
-			pr_err("%s: platform %s: memory = minmem is a VM's: give backend = qemu and "
-			       "confidential = none, model, sev-snp or tdx", c->path,
-			       c->plat[i].name);
+		if (c->plat[i].minmem && !*c->plat[i].conf) {
+			pr_err("%s: platform %s: memory = minmem is a VM type's: give confidential = "
+			       "none, model, sev-snp or tdx", c->path, c->plat[i].name);
 			return EXIT_USAGE;
 		}
 		if (!*c->plat[i].twin)

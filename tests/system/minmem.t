@@ -70,5 +70,5 @@ ok "$(sqlite3 "$tmp/p.db" "SELECT count(*) FROM plan_input WHERE plan_id = (SELE
 	"the regular platform keeps its measured host memory"
 plan_ini any > "$tmp/any.ini"
 out=$("$CVMBENCH" -q plan --config "$tmp/any.ini" --db "$tmp/p.db" 2>&1); rc=$?
-is "$rc:$(grep -c 'platform model: memory = minmem is a VM.s: give backend = qemu and confidential' <<<"$out")" 2:1 \
+is "$rc:$(grep -c 'platform model: memory = minmem is a VM type.s: give confidential = none, model' <<<"$out")" 2:1 \
 	"memory = minmem without a VM type: exit 2, says what to give"
