@@ -230,6 +230,16 @@ $(B)/workloads/%.o: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FN_CFLAGS) -c -o $@ $<
 
+# The Python functions (workloads/python/, docs/workloads.md) as one zip
+# application, linked into cvmfn by workloads/pyapp.c (--runtime python).
+PY_SRCS := $(sort $(wildcard workloads/python/*.py))
+$(B)/cvmfn-python.zip: $(PY_SRCS)
+	@mkdir -p $(@D)
+	rm -f $@ && python3 -m zipfile -c $@ $(PY_SRCS)
+
+$(B)/workloads/pyapp.o: $(B)/cvmfn-python.zip
+$(B)/workloads/pyapp.o: FN_CFLAGS += -DPYAPP_ZIP='"$(B)/cvmfn-python.zip"'
+
 # Every harness source (BENCH_DIRS) with the harness's flags; rebuilt when
 # the detected features change.
 $(BENCH_SRCS:%.c=$(B)/%.o): $(B)/%.o: %.c $(FEATURE_STAMP)
