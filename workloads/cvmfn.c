@@ -5,6 +5,7 @@
  * only thing cvmbench needs inside any of them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ static const char usage_text[] =
 	"       cvmfn run NAME [options]      run the function and print its digest\n"
 	"       cvmfn prepare NAME [options]  write its model and data files\n"
 	"       cvmfn serve NAME [options]    warm instance on stdin/stdout (protocol.h)\n"
+	"       cvmfn check NAME --runtime python  python3 has its Python twin's modules\n"
+	"                                     (exit 0, or 4 naming a missing package)\n"
 	"options:\n"
 	"  --size test|small|large   input size (default test)\n"
 	"  --seed N                  seed of model and inputs (default 1)\n"
@@ -390,6 +393,21 @@ static int cmd_run(const struct workload_ops *ops, const struct cvmfn_opts *o,
 	return err ? CVMFN_EXIT_FAILED : CVMFN_EXIT_OK;
 }
 
+/* `cvmfn prepare` with its line on stdout left out (serve's stdout is the protocol). */
+static int prepare_quietly(const struct workload_ops *ops, struct cvmfn_opts *o)
+{
+	int saved = dup(1), devnull = open("/dev/null", O_WRONLY), err;
+
+	if (saved < 0 || devnull < 0 || dup2(devnull, 1) < 0)
+		return CVMFN_EXIT_INIT;
+	err = cmd_run(ops, o, 0);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(devnull);
+	return err ? CVMFN_EXIT_INIT : 0;
+}
+
 /* The Python twin in this process's place; returns only if it cannot start. */
 static int run_python(const char *cmd, char **argv)
 {
@@ -419,7 +437,8 @@ int main(int argc, char **argv)
 			return usage_error("unexpected argument '%s' after list", argv[argc - 1]);
 		return cmd_list(argc == 3);
 	}
-	if (strcmp(cmd, "run") && strcmp(cmd, "prepare") && strcmp(cmd, "serve"))
+	if (strcmp(cmd, "run") && strcmp(cmd, "prepare") && strcmp(cmd, "serve") &&
+	    strcmp(cmd, "check"))
 		return usage_error("unknown command '%s'", cmd);
 	if (argc < 3 || argv[2][0] == '-')
 		return usage_error("%s needs a workload name (see cvmfn list)", cmd);
@@ -439,8 +458,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cvmfn: SHA-256 from libcrypto is not available\n");
 		return CVMFN_EXIT_INIT;
 	}
-	if (o.python && strcmp(cmd, "prepare"))
+	if (!o.python && !strcmp(cmd, "check"))
+		return usage_error("%s: check is for --runtime python", argv[2]);
+	if (o.python && strcmp(cmd, "prepare")) {
+		/* --prepare: the C side writes the inputs, then hands over */
+		if (o.params.prepare && (err = prepare_quietly(ops, &o)))
+			return err;
 		return run_python(cmd, argv);
+	}
 	if (!strcmp(cmd, "prepare")) {
 		o.params.prepare = 1;
 		return cmd_run(ops, &o, 0);
