@@ -82,6 +82,8 @@ LONG_TESTS += tests/system/kvm-guest.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again
 # the small rootfs built with mmdebstrap (minutes), a runc cell and a TCG guest on it
 LONG_TESTS += tests/system/rootfs.t
+# runtime = python in runc and a TCG guest on the python rootfs (built on first use, ~15 min)
+LONG_TESTS += tests/system/python-runtime.t
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
 # the study end to end: three studies (one killed) and four reports, ~25 s
 LONG_TESTS += tests/system/study.t
@@ -231,6 +233,16 @@ $(B)/agent-obj/version.o: $(VERSION_C)
 $(B)/workloads/%.o: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FN_CFLAGS) -c -o $@ $<
+
+# The Python functions (workloads/python/, docs/workloads.md) as one zip
+# application, linked into cvmfn by workloads/pyapp.c (--runtime python).
+PY_SRCS := $(sort $(wildcard workloads/python/*.py))
+$(B)/cvmfn-python.zip: $(PY_SRCS)
+	@mkdir -p $(@D)
+	rm -f $@ && python3 -m zipfile -c $@ $(PY_SRCS)
+
+$(B)/workloads/pyapp.o: $(B)/cvmfn-python.zip
+$(B)/workloads/pyapp.o: FN_CFLAGS += -DPYAPP_ZIP='"$(B)/cvmfn-python.zip"'
 
 # Every harness source (BENCH_DIRS) with the harness's flags; rebuilt when
 # the detected features change.

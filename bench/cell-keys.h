@@ -151,6 +151,9 @@
 	  "vmexit probe: also stream kvm_exit/kvm_entry for handling time per reason (costly)") \
 	X("rootfs", rootfs, char, [32], KEY_STRING, 1, 0, 0, NULL, "", config_check_rootfs, \
 	  "runc/crun/qemu: a Debian rootfs of configs/rootfs/NAME.list; empty = none") \
+	X("runtime", runtime, char, [8], KEY_ENUM, 1, 0, 0, "c|python", "c", NULL, \
+	  "the function in C (cvmfn) or its Python twin (native: the host's python3; " \
+	  "runc/crun/qemu: needs a rootfs)") \
 	X("scratch-disk", scratch_disk, int, , KEY_INT, 1, 0, 65536, NULL, "0", NULL, \
 	  "qemu: a writable ext4 disk of N MiB per VM on /scratch; 0 = /scratch in guest RAM")
 

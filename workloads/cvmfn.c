@@ -5,6 +5,7 @@
  * only thing cvmbench needs inside any of them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "memstat.h"
+#include "pyapp.h"
 #include "protocol.h"
 #include "serve.h"
 #include "wlclock.h"
@@ -24,6 +26,7 @@ struct cvmfn_opts {
 	struct wl_digest_policy digest;   /* which calls are hashed */
 	int repeat;
 	int json;
+	int python;                       /* --runtime python */
 };
 
 static const char usage_text[] =
@@ -31,6 +34,8 @@ static const char usage_text[] =
 	"       cvmfn run NAME [options]      run the function and print its digest\n"
 	"       cvmfn prepare NAME [options]  write its model and data files\n"
 	"       cvmfn serve NAME [options]    warm instance on stdin/stdout (protocol.h)\n"
+	"       cvmfn check NAME --runtime python  python3 has its Python twin's modules\n"
+	"                                     (exit 0, or 4 naming a missing package)\n"
 	"options:\n"
 	"  --size test|small|large   input size (default test)\n"
 	"  --seed N                  seed of model and inputs (default 1)\n"
@@ -49,7 +54,10 @@ static const char usage_text[] =
 	"  --input PATH --output PATH  user input / output (a function that writes\n"
 	"                            no file, null and hello-world, refuses --output)\n"
 	"  --key HEX --iv HEX        pyaes key and IV, 32 hex digits each\n"
-	"  --json                    machine-readable output\n";
+	"  --json                    machine-readable output\n"
+	"  --runtime c|python        the C function (default) or its Python twin\n"
+	"                            (run, serve: " PYAPP_INTERPRETER " on the handler\n"
+	"                            inside cvmfn; prepare writes its inputs either way)\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -117,7 +125,7 @@ static int parse_long(const char *s, long min, long max, long *out)
 
 enum { OPT_SIZE = 256, OPT_SEED, OPT_THREADS, OPT_WAIT, OPT_REPEAT,
        OPT_DATA_DIR, OPT_SCRATCH_DIR, OPT_PREPARE, OPT_VARIANT, OPT_INPUT, OPT_OUTPUT,
-       OPT_KEY, OPT_IV, OPT_JSON, OPT_DIGEST, OPT_HELP };
+       OPT_KEY, OPT_IV, OPT_JSON, OPT_DIGEST, OPT_RUNTIME, OPT_HELP };
 
 static const struct option long_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -135,6 +143,7 @@ static const struct option long_opts[] = {
 	{ "iv", required_argument, NULL, OPT_IV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "digest", required_argument, NULL, OPT_DIGEST },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -187,6 +196,11 @@ static int apply_opt(int opt, const char *arg, struct cvmfn_opts *o)
 	case OPT_DIGEST:
 		if (wl_digest_policy_parse(arg, &o->digest))
 			return usage_error("bad --digest '%s': every, first or a count N >= 1", arg);
+		return 0;
+	case OPT_RUNTIME:
+		if (strcmp(arg, "c") && strcmp(arg, "python"))
+			return usage_error("bad --runtime '%s': c or python", arg);
+		o->python = !strcmp(arg, "python");
 		return 0;
 	case OPT_HELP: fputs(usage_text, stdout); return -1;
 	default: return usage_error("%s", "unknown option");
@@ -366,6 +380,9 @@ static int cmd_run(const struct workload_ops *ops, const struct cvmfn_opts *o,
 				inst.error[0] ? inst.error : strerror(-err));
 		else
 			print_run(&inst, o, &r);
+	} else if (ops->export_inputs && (err = ops->export_inputs(&inst))) {
+		fprintf(stderr, "cvmfn: %s: exporting the inputs: %s\n", ops->info->name,
+			inst.error[0] ? inst.error : strerror(-err));
 	} else {
 		printf("prepared %s (size %s, seed %llu) in %s\n", ops->info->name,
 		       wl_size_name(o->params.size), (unsigned long long)o->params.seed,
@@ -374,6 +391,34 @@ static int cmd_run(const struct workload_ops *ops, const struct cvmfn_opts *o,
 	wl_instance_close(&inst);
 	wl_output_free(&out);
 	return err ? CVMFN_EXIT_FAILED : CVMFN_EXIT_OK;
+}
+
+/* `cvmfn prepare` with its line on stdout left out (serve's stdout is the protocol). */
+static int prepare_quietly(const struct workload_ops *ops, struct cvmfn_opts *o)
+{
+	int saved = dup(1), devnull = open("/dev/null", O_WRONLY), err;
+
+	if (saved < 0 || devnull < 0 || dup2(devnull, 1) < 0)
+		return CVMFN_EXIT_INIT;
+	err = cmd_run(ops, o, 0);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(devnull);
+	return err ? CVMFN_EXIT_INIT : 0;
+}
+
+/* The Python twin in this process's place; returns only if it cannot start. */
+static int run_python(const char *cmd, char **argv)
+{
+	char err[512];
+
+	pyapp_exec(argv, err, sizeof(err));
+	if (!strcmp(cmd, "serve"))
+		dprintf(1, "error %s\n", err);
+	else
+		fprintf(stderr, "cvmfn: %s\n", err);
+	return CVMFN_EXIT_INIT;
 }
 
 int main(int argc, char **argv)
@@ -392,7 +437,8 @@ int main(int argc, char **argv)
 			return usage_error("unexpected argument '%s' after list", argv[argc - 1]);
 		return cmd_list(argc == 3);
 	}
-	if (strcmp(cmd, "run") && strcmp(cmd, "prepare") && strcmp(cmd, "serve"))
+	if (strcmp(cmd, "run") && strcmp(cmd, "prepare") && strcmp(cmd, "serve") &&
+	    strcmp(cmd, "check"))
 		return usage_error("unknown command '%s'", cmd);
 	if (argc < 3 || argv[2][0] == '-')
 		return usage_error("%s needs a workload name (see cvmfn list)", cmd);
@@ -411,6 +457,14 @@ int main(int argc, char **argv)
 	if (digest_warm()) {
 		fprintf(stderr, "cvmfn: SHA-256 from libcrypto is not available\n");
 		return CVMFN_EXIT_INIT;
+	}
+	if (!o.python && !strcmp(cmd, "check"))
+		return usage_error("%s: check is for --runtime python", argv[2]);
+	if (o.python && strcmp(cmd, "prepare")) {
+		/* --prepare: the C side writes the inputs, then hands over */
+		if (o.params.prepare && (err = prepare_quietly(ops, &o)))
+			return err;
+		return run_python(cmd, argv);
 	}
 	if (!strcmp(cmd, "prepare")) {
 		o.params.prepare = 1;

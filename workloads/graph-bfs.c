@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rng.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -303,6 +304,30 @@ static int bfs_init(struct wl_instance *inst)
 	return err;
 }
 
+/*
+ * For the Python twin: "edges", every edge once as two 32-bit little-endian
+ * node numbers U < V, in CSR order (the node count is the size's).
+ */
+static int bfs_export(struct wl_instance *inst)
+{
+	struct bfs_state *st = inst->priv;
+	uint32_t *pairs = malloc(2 * st->edges * sizeof(*pairs)), u;
+	size_t k = 0, j;
+	int err;
+
+	if (!pairs)
+		return wl_error(inst, -ENOMEM, "graph-bfs: out of memory for the edges");
+	for (u = 0; u < st->n; u++)
+		for (j = st->offset[u]; j < st->offset[u + 1]; j++)
+			if (u < st->adj[j]) {
+				pairs[k++] = u;
+				pairs[k++] = st->adj[j];
+			}
+	err = wl_export_write(inst, "edges", pairs, k * sizeof(*pairs));
+	free(pairs);
+	return err;
+}
+
 const struct workload_ops wl_graph_bfs = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_graph_bfs,
@@ -311,4 +336,5 @@ const struct workload_ops wl_graph_bfs = {
 	.init = bfs_init,
 	.invoke = bfs_invoke,
 	.teardown = bfs_teardown,
+	.export_inputs = bfs_export,
 };

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "outpath.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -420,6 +421,14 @@ static int mr_init(struct wl_instance *inst)
 	return err;
 }
 
+/* For the Python twin: "text", the text as the map tasks read it. */
+static int mr_export(struct wl_instance *inst)
+{
+	struct mr_state *st = inst->priv;
+
+	return wl_export_write(inst, "text", st->text, st->len);
+}
+
 const struct workload_ops wl_map_reduce = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_map_reduce,
@@ -428,4 +437,5 @@ const struct workload_ops wl_map_reduce = {
 	.init = mr_init,
 	.invoke = mr_invoke,
 	.teardown = mr_teardown,
+	.export_inputs = mr_export,
 };

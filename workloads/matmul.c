@@ -22,6 +22,7 @@
 #include "gemm.h"
 #include "rng.h"
 #include "wlclock.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -101,6 +102,14 @@ static int matmul_invoke(struct wl_instance *inst, struct wl_output *out)
 	return 0;
 }
 
+/* For the Python twin: "a-b", A then B as raw little-endian doubles, row-major. */
+static int matmul_export(struct wl_instance *inst)
+{
+	struct matmul_state *st = inst->priv;
+
+	return wl_export_write(inst, "a-b", st->abc, 2 * st->n * st->n * sizeof(double));
+}
+
 const struct workload_ops wl_matmul = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_matmul,
@@ -109,4 +118,5 @@ const struct workload_ops wl_matmul = {
 	.init = matmul_init,
 	.invoke = matmul_invoke,
 	.teardown = matmul_teardown,
+	.export_inputs = matmul_export,
 };

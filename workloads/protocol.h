@@ -45,6 +45,7 @@ enum cvmfn_exit {
 	CVMFN_EXIT_FAILED = 1,      /* an invocation failed */
 	CVMFN_EXIT_USAGE = 2,       /* bad command line */
 	CVMFN_EXIT_INIT = 3,        /* init failed (model missing, ...) */
+	CVMFN_EXIT_UNSUPPORTED = 4, /* check: the Python twin lacks a module */
 };
 
 #endif

@@ -25,6 +25,7 @@
 
 #include "rng.h"
 #include "wlclock.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -296,6 +297,18 @@ static int pyaes_invoke(struct wl_instance *inst, struct wl_output *out)
 	return 0;
 }
 
+/* For the Python twin: "key-iv" (key then IV, 16 bytes each), "message". */
+static int pyaes_export(struct wl_instance *inst)
+{
+	struct pyaes_state *st = inst->priv;
+	uint8_t key_iv[2 * AES_BLOCK];
+
+	memcpy(key_iv, st->key, AES_BLOCK);
+	memcpy(key_iv + AES_BLOCK, st->iv, AES_BLOCK);
+	return wl_export_write(inst, "key-iv", key_iv, sizeof(key_iv)) ?:
+	       wl_export_write(inst, "message", st->message, st->len);
+}
+
 const struct workload_ops wl_pyaes = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_pyaes,
@@ -303,4 +316,5 @@ const struct workload_ops wl_pyaes = {
 	.init = pyaes_init,
 	.invoke = pyaes_invoke,
 	.teardown = pyaes_teardown,
+	.export_inputs = pyaes_export,
 };

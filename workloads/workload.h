@@ -76,6 +76,12 @@ struct workload_ops {
 	 * never inst->priv itself.
 	 */
 	void (*teardown)(struct wl_instance *inst);
+	/*
+	 * Optional: after init(), write the inputs generated from the seed
+	 * for the Python twin (wlexport.h); `cvmfn prepare` calls it. 0 or
+	 * -errno with inst->error set.
+	 */
+	int (*export_inputs)(struct wl_instance *inst);
 };
 
 /**

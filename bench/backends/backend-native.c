@@ -4,6 +4,9 @@
  * cvmbench on this machine, connected by two pipes. It ignores SIGINT
  * (cvmbench decides when it ends) and ends by itself when its stdin closes,
  * so it cannot outlive a killed cvmbench for longer than one call.
+ * runtime = python: the same cvmfn executes this machine's /usr/bin/python3
+ * on its Python twin; prepare checks the twin's modules first (a missing
+ * one skips the cell, naming its Debian package).
  */
 #include <errno.h>
 #include <signal.h>
@@ -30,7 +33,8 @@ static int native_prepare(const struct cell *c, const struct backend_env *env,
 			  void *state, char *err, size_t errlen)
 {
 	(void)state;
-	return cvmfn_prepare_here(c, env, err, errlen);
+	return cvmfn_prepare_here(c, env, err, errlen) ?:
+	       (strcmp(c->runtime, "python") ? 0 : cvmfn_python_check_here(c, env, err, errlen));
 }
 
 static int native_spawn(const struct cell *c, const struct backend_env *env, void *state,

@@ -118,12 +118,12 @@ static int supported(const struct oci_runtime *rt, const struct cell *c, char *w
 
 static int runc_supported(const struct cell *c, char *why, size_t len)
 {
-	return supported(&runc, c, why, len);
+	return backend_runtime_supported(c, why, len) && supported(&runc, c, why, len);
 }
 
 static int crun_supported(const struct cell *c, char *why, size_t len)
 {
-	return supported(&crun, c, why, len);
+	return backend_runtime_supported(c, why, len) && supported(&crun, c, why, len);
 }
 
 /*

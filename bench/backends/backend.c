@@ -13,6 +13,7 @@
 #include "backend-list.h"
 #include "backend.h"
 #include "clock.h"
+#include "protocol.h"
 
 #define DECLARE_BACKEND(ident) extern const struct backend_ops backend_##ident;
 BACKENDS(DECLARE_BACKEND)
@@ -159,6 +160,10 @@ void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cel
 		argv[n++] = "--scratch-dir";
 		argv[n++] = keep(store, storelen, &used, env->scratch_dir);
 	}
+	if (!strcmp(c->runtime, "python") && !strcmp(cmd, "serve")) {
+		argv[n++] = "--runtime";
+		argv[n++] = "python";
+	}
 	if (env->digest && !strcmp(cmd, "serve")) {
 		argv[n++] = "--digest";
 		argv[n++] = keep(store, storelen, &used, env->digest);
@@ -167,37 +172,73 @@ void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cel
 		argv[n] = NULL;
 }
 
-int cvmfn_prepare_here(const struct cell *c, const struct backend_env *env,
-		       char *err, size_t errlen)
+/*
+ * Run @argv, its stderr (and with @with_stdout its stdout) into @msg, first
+ * line only; the exit code, or -1 if it did not exit.
+ */
+static int cvmfn_exec_capture(char **argv, int with_stdout, char *msg, size_t msglen,
+			      char *err, size_t errlen)
 {
-	char store[1024], *argv[24], msg[512] = "";
 	int pipefd[2], status;
 	ssize_t n;
 	pid_t pid;
 
-	cvmfn_argv(env, "prepare", c, store, sizeof(store), argv, 24);
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -errno;
+		return -1;
 	}
 	pid = fork();
 	if (pid == 0) {
 		dup2(pipefd[1], 2);
-		dup2(open("/dev/null", O_WRONLY), 1);
+		dup2(with_stdout ? pipefd[1] : open("/dev/null", O_WRONLY), 1);
 		execv(argv[0], argv);
 		dprintf(2, "cannot run %s: %s", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(pipefd[1]);
-	n = read(pipefd[0], msg, sizeof(msg) - 1);
+	n = read(pipefd[0], msg, msglen - 1);
 	msg[n > 0 ? n : 0] = '\0';
 	msg[strcspn(msg, "\n")] = '\0';
 	close(pipefd[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+int cvmfn_prepare_here(const struct cell *c, const struct backend_env *env,
+		       char *err, size_t errlen)
+{
+	char store[1024], *argv[24], msg[512] = "";
+
+	cvmfn_argv(env, "prepare", c, store, sizeof(store), argv, 24);
+	if (cvmfn_exec_capture(argv, 0, msg, sizeof(msg), err, errlen)) {
 		snprintf(err, errlen, "cvmfn prepare %s failed: %s", c->workload,
 			 msg[0] ? msg : "no message");
 		return -EIO;
 	}
+	return 0;
+}
+
+int cvmfn_python_check_here(const struct cell *c, const struct backend_env *env,
+			    char *err, size_t errlen)
+{
+	char *argv[] = { (char *)env->cvmfn, "check", (char *)c->workload, "--runtime",
+			 "python", NULL };
+	char msg[512] = "";
+	int code = cvmfn_exec_capture(argv, 1, msg, sizeof(msg), err, errlen);
+
+	if (code == 0)
+		return 0;
+	snprintf(err, errlen, "runtime = python: %s", msg[0] ? msg : "no message");
+	return code == CVMFN_EXIT_UNSUPPORTED ? BACKEND_SKIP : -EIO;
+}
+
+int backend_runtime_supported(const struct cell *c, char *why, size_t len)
+{
+	if (strcmp(c->runtime, "python") || c->rootfs[0])
+		return 1;
+	snprintf(why, len, "runtime = python: backend %s runs the python3 of a Debian rootfs; "
+		 "set rootfs = python (or small for null, hello-world, graph-bfs, map-reduce)",
+		 c->backend);
 	return 0;
 }

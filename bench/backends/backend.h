@@ -208,6 +208,19 @@ void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cel
  * with cvmfn's first line of stderr in @err. For backends whose instances
  * read the data directory of this machine (native, OCI).
  */
+/**
+ * cvmfn_python_check_here() - whether this machine's python3 has the
+ * modules of @c's Python twin (`cvmfn check NAME --runtime python`). 0,
+ * BACKEND_SKIP with @err naming the missing Debian package, or -EIO.
+ */
+int cvmfn_python_check_here(const struct cell *c, const struct backend_env *env,
+			    char *err, size_t errlen);
+/**
+ * backend_runtime_supported() - 0 with @why for runtime = python in a
+ * container or guest without a rootfs (the bare ones have no python3); else 1.
+ */
+int backend_runtime_supported(const struct cell *c, char *why, size_t len);
+
 int cvmfn_prepare_here(const struct cell *c, const struct backend_env *env,
 		       char *err, size_t errlen);
 

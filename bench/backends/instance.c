@@ -135,6 +135,16 @@ static void fail_read(struct instance *in, int err, const char *what, char *out,
 	snprintf(out, len, "%s: %s", what, why);
 }
 
+/* The word after " runtime=" (a Python twin's interpreter), or "". */
+static void ready_runtime(const char *line, char *buf, size_t len)
+{
+	const char *p = strstr(line, " runtime=");
+
+	buf[0] = '\0';
+	if (p)
+		snprintf(buf, len, "%.*s", (int)strcspn(p + 9, " "), p + 9);
+}
+
 int instance_handshake(struct instance *in, double timeout_s)
 {
 	char line[1024];
@@ -155,6 +165,7 @@ int instance_handshake(struct instance *in, double timeout_s)
 		snprintf(in->error, sizeof(in->error), "unexpected greeting '%.200s'", line);
 		return -EPROTO;
 	}
+	ready_runtime(line, in->runtime, sizeof(in->runtime));
 	return 0;
 }
 

@@ -23,6 +23,7 @@ struct instance {
 	long long init_ns;        /* init inside cvmfn */
 	long rss_kb, pss_kb;
 	int threads;
+	char runtime[32];         /* the ready line's runtime= ("python3.11.2"); "" = C */
 	void *priv;               /* the backend's own state (container id, ...) */
 	char error[512];
 };

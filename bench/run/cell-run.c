@@ -125,6 +125,8 @@ static void record_instance(struct cell_state *cs, int idx, const struct instanc
 	};
 
 	db_instance_add(cs->ctx->db, &row);
+	if (idx == 0 && in->runtime[0])
+		db_cell_note(cs->ctx->db, cs->ctx->cell_id, "runtime.interpreter", in->runtime);
 }
 
 static void note_applied(void *ctx, const char *key, const char *value);

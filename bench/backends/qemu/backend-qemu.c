@@ -90,7 +90,7 @@ static int qemu_supported(const struct cell *c, char *why, size_t len)
 {
 	struct qemu_accel acc;
 
-	if (!qemu_found(c, why, len))
+	if (!backend_runtime_supported(c, why, len) || !qemu_found(c, why, len))
 		return 0;
 	if (qemu_cell_cvm(c)) {
 		if (!cvm_supported(c, why, len))

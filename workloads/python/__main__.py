@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+"""The Python twins of cvmfn's functions: `cvmfn run|serve NAME --runtime python`.
+
+cvmfn executes /usr/bin/python3 on this zip application with its own
+arguments (workloads/pyapp.c); this file dispatches them like cvmfn.c:
+run (print the digest), serve (protocol.h, in serve.py), check (the modules
+a function needs: exit 0, or 4 naming the missing Debian package).
+"""
+import sys
+
+import wlargs
+
+EXIT_USAGE, EXIT_INIT, EXIT_UNSUPPORTED = 2, 3, 4
+
+
+def main(argv):
+    try:
+        cmd, name, params = wlargs.parse(argv)
+    except wlargs.UsageError as e:
+        sys.stderr.write("cvmfn (python): %s\n" % e)
+        return EXIT_USAGE
+    if cmd == "check":
+        import functions
+        missing = functions.missing_modules(name)
+        for module, package in missing:
+            sys.stdout.write("missing %s (Debian package %s)\n" % (module, package))
+        return EXIT_UNSUPPORTED if missing else 0
+    if cmd == "serve":
+        import serve
+        return serve.serve_loop(name, params)
+    import run
+    return run.run(name, params)
+
+
+sys.exit(main(sys.argv[1:]))
