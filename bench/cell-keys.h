@@ -155,6 +155,10 @@
 	  "the function in C (cvmfn) or its Python twin (native: the host's python3; " \
 	  "runc/crun/qemu: needs a rootfs)") \
 	X("scratch-disk", scratch_disk, int, , KEY_INT, 1, 0, 65536, NULL, "0", NULL, \
-	  "qemu: a writable ext4 disk of N MiB per VM on /scratch; 0 = /scratch in guest RAM")
+	  "qemu: a writable ext4 disk of N MiB per VM on /scratch; 0 = /scratch in guest RAM") \
+	X("replay-schedule", replay_schedule, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
+	  "a replay cell: its calls arrive at these offsets (ms, one per line; cvmbench replay)") \
+	X("replay-ttl", replay_ttl, double, , KEY_DOUBLE, 0, 0, 2592000, NULL, "600", NULL, \
+	  "replay cell: seconds an idle instance is kept warm after its call")
 
 #endif

@@ -231,6 +231,22 @@ static int check_corunner_in(const struct expansion *x, const struct config_sect
 	return -EINVAL;
 }
 
+/* A replay cell (replay-schedule) times its cold starts itself: mode = warm only. */
+static int check_replay(const struct expansion *x, const struct config_section *s,
+			const struct dimension *dims)
+{
+	const struct config_key *k = config_key_find("replay-schedule");
+	const char *other = first_other(dims, "mode", "warm");
+
+	if (!off_default(k, values_of(dims, k->name)) || !other)
+		return 0;
+	snprintf(x->err, x->errlen, "%s:%d: [experiment %s] replay-schedule: a replay cell "
+		 "starts and keeps its instances itself (cold and warm calls as the schedule "
+		 "and replay-ttl give them); give it with mode = warm, not mode = %s",
+		 x->cfg->path, line_of(x->cfg, s, k->name), s->name, other);
+	return -EINVAL;
+}
+
 /* Cells of one experiment: the product of its dimensions, times its repeats. */
 static unsigned long long section_cells(const struct dimension *dims)
 {
@@ -422,6 +438,8 @@ static int count_cells(struct expansion *x, struct dimension **dims,
 			ret = check_accept(x, &cfg->sections[i], dims[i]);
 		if (!ret)
 			ret = check_corunner_in(x, &cfg->sections[i], dims[i]);
+		if (!ret)
+			ret = check_replay(x, &cfg->sections[i], dims[i]);
 		if (ret)
 			return ret;
 		counts[i] = section_cells(dims[i]);

@@ -15,6 +15,7 @@
 
 #include "cell-check.h"
 #include "call-log.h"
+#include "cell-replay.h"
 #include "cell-run.h"
 #include "clock.h"
 #include "db.h"
@@ -53,6 +54,10 @@ struct cell_state {
 	int failed;
 	int fold_each_call;       /* a probe writes rows of one call: they refer to its row */
 	int placement_noted;      /* pin.obtained and sanity.* stored */
+	struct replay *replay;    /* a replay cell's pool (cell-replay.h), else NULL */
+	long replay_journal;      /* its live instance's journal entry */
+	pid_t replay_pid;         /* ... and pid: the probes' target */
+	int last_cold;            /* the call just made was a cold start */
 };
 
 void cell_fail_at(struct cell_ctx *ctx, const char *file, int line, const char *func,
@@ -358,6 +363,13 @@ static int call_once(struct cell_state *cs, long seq, int *instance_idx,
 {
 	const struct cell *c = cs->ctx->cell;
 
+	if (cs->replay) {
+		int ret = replay_call(cs->replay, seq, c->timeout, r, &cs->last_cold, instance_idx);
+
+		cs->replay_pid = replay_pid(cs->replay);
+		cs->target.npids = cs->replay_pid > 0;
+		return ret;
+	}
 	if (strcmp(c->mode, "cold")) {
 		*instance_idx = (int)(seq % cs->ninst);
 		return instance_invoke(&cs->inst[*instance_idx], seq, c->timeout, r);
@@ -401,6 +413,8 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 	int64_t inv_id;
 	int idx, ret;
 
+	if (cs->replay && replay_wait(cs->replay, seq))
+		return -EINTR;     /* waiting for the arrival: outside every window */
 	utc_now(started, sizeof(started));
 	if (measured)
 		probe_set_start(&cs->probes, PROBE_WINDOW_INVOCATION, seq);
@@ -409,7 +423,10 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 		probe_set_stop(&cs->probes, PROBE_WINDOW_INVOCATION, seq);
 	row.instance_idx = idx;
 	row.phase = measured ? "measured" : "warmup";
-	row.start = strcmp(cs->ctx->cell->mode, "cold") ? "warm" : "cold";
+	if (cs->replay)
+		row.start = cs->last_cold ? "cold" : "warm";
+	else
+		row.start = strcmp(cs->ctx->cell->mode, "cold") ? "warm" : "cold";
 	row.started_at = started;
 	row.latency_ns = r.latency_ns;
 	row.fn_ns = r.fn_ns;
@@ -518,13 +535,73 @@ static int instance_ended(struct cell_state *cs)
 	return 0;
 }
 
+/* A replay cell's instance: started, handshaken, journalled (replay_ops.spawn). */
+static int replay_spawn(void *ctx, struct instance *in, int idx)
+{
+	struct cell_state *cs = ctx;
+
+	if (spawn_instance(cs, in, idx))
+		return -EIO;
+	cs->replay_journal = journal_process(in->pid);
+	if (cs->replay_journal < 0) {
+		cell_fail(cs->ctx, "cannot journal replay instance %d (so it is ended): %s", idx,
+			  strerror((int)-cs->replay_journal));
+		backend_close(cs->be, cs->be_state, in, 1.0);
+		return -EIO;
+	}
+	record_instance(cs, idx, in);
+	return 0;
+}
+
+static void replay_end_instance(void *ctx, struct instance *in, int idx)
+{
+	struct cell_state *cs = ctx;
+
+	backend_close(cs->be, cs->be_state, in, 5.0);
+	if (journal_forget(cs->replay_journal))
+		pr_warn("journal %s: cannot close the entry of replay instance %d", journal_path(),
+			idx);
+	cs->replay_journal = 0;
+	cs->replay_pid = 0;
+	cs->target.npids = 0;
+}
+
+/* A replay cell: its schedule read, no instance yet (the first call starts one). */
+static int replay_begin(struct cell_state *cs)
+{
+	struct replay_ops ops = { replay_spawn, replay_end_instance, cs };
+	char why[512];
+
+	if (replay_open(cs->ctx->cell, &ops, &cs->replay, why, sizeof(why))) {
+		cell_fail(cs->ctx, "%s", why);
+		return -EINVAL;
+	}
+	cs->target.pids = &cs->replay_pid;
+	cs->target.npids = 0;
+	return 0;
+}
+
+/* End the replay's kept instance; how many calls started late, as a cell note. */
+static void replay_end(struct cell_state *cs)
+{
+	char v[32];
+
+	if (!cs->replay)
+		return;
+	snprintf(v, sizeof(v), "%ld", replay_late(cs->replay));
+	db_cell_note(cs->ctx->db, cs->ctx->cell_id, "replay.late_calls", v);
+	replay_close(cs->replay);
+	cs->replay = NULL;
+}
+
 static enum cell_status measure(struct cell_state *cs)
 {
 	struct noise noise;
 	char why[512] = "";
 	int ret;
 
-	if (strcmp(cs->ctx->cell->mode, "cold") && start_instances(cs))
+	if (cs->ctx->cell->replay_schedule[0] ? replay_begin(cs) :
+	    strcmp(cs->ctx->cell->mode, "cold") && start_instances(cs))
 		return runner_stop ? CELL_INTERRUPTED : CELL_FAILED;
 	open_probes(cs);
 	noise_begin(&noise);
@@ -542,6 +619,7 @@ static enum cell_status measure(struct cell_state *cs)
 	if (ret != -EINTR && !runner_stop && instance_ended(cs))
 		ret = -EIO;
 	ret = ret ?: (probe_set_broken(&cs->probes) ? -EIO : 0);
+	replay_end(cs);
 	probe_set_close(&cs->probes);
 	if (ret == -EINTR)
 		return CELL_INTERRUPTED;
