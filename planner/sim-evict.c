@@ -105,6 +105,7 @@ void inst_release(struct sim *s, uint32_t i)
 	struct inst *p = &s->in[i];
 	struct fnst *F = &s->fn[p->fn];
 	uint32_t *link = &F->first;
+	int head = F->first == i;
 
 	if (p->state == INST_LOADED) {
 		mem_add(s, -s->plat.mem[p->fn]);
@@ -123,6 +124,8 @@ void inst_release(struct sim *s, uint32_t i)
 	p->timer_at = INFINITY;
 	p->fnext = s->freelist;
 	s->freelist = i;
+	if (head)
+		head_sync(s, p->fn);
 }
 
 /* Whether the idle loaded instances hold @need bytes beyond the budget's room. */

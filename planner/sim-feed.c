@@ -3,7 +3,10 @@
  * sim-feed.c - traces into simulators (sim-feed.h). A minute's arrivals
  * are sorted by a bucket sort (as many buckets as arrivals, a few per
  * bucket, insertion-sorted): linear time, so the feed keeps up with the
- * simulator.
+ * simulator. The counts are held a row per function; they are read
+ * BLOCK_MIN minutes at a time into a column per minute, so reading a
+ * minute costs a cache line per function every BLOCK_MIN minutes, not
+ * every minute.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +14,8 @@
 
 #include "sim-feed.h"
 #include "stats-rng.h"
+
+#define BLOCK_MIN 16
 
 struct arrival {
 	double t, exec;
@@ -21,6 +26,8 @@ struct minute_buf {
 	struct arrival *a, *sorted;
 	uint32_t *start;
 	size_t cap, capb;
+	uint32_t *cols;               /* BLOCK_MIN columns of fns.n counts from minute col0 */
+	unsigned col0;
 };
 
 static int buf_room(struct minute_buf *b, size_t n, size_t nb)
@@ -66,16 +73,29 @@ static void bucket_sort(struct minute_buf *b, size_t n, size_t nb, double t0)
 	}
 }
 
+/* The counts of minutes @m0 .. @m0 + BLOCK_MIN - 1 into b->cols. */
+static void block_load(const struct trace19 *t, struct minute_buf *b, unsigned m0)
+{
+	unsigned j, nm = t->minutes - m0 < BLOCK_MIN ? t->minutes - m0 : BLOCK_MIN;
+	size_t f;
+
+	for (f = 0; f < t->fns.n; f++)
+		for (j = 0; j < nm; j++)
+			b->cols[j * t->fns.n + f] = t->counts[f * t->minutes + m0 + j];
+	b->col0 = m0;
+}
+
 /* The arrivals of minute @m of every function into b->a; their number. */
 static size_t minute_arrivals(const struct trace19 *t, struct minute_buf *b, unsigned m,
 			      enum sim_spread spread, struct stats_rng *r)
 {
+	const uint32_t *col = b->cols + (size_t)(m - b->col0) * t->fns.n;
 	double t0 = 60.0 * m;
 	size_t f, n = 0;
 	unsigned k, c;
 
 	for (f = 0; f < t->fns.n; f++) {
-		c = t->counts[f * t->minutes + m];
+		c = col[f];
 		for (k = 0; k < c; k++, n++) {
 			b->a[n].fn = (uint32_t)f;
 			b->a[n].t = t0 + 60.0 * (spread == SPREAD_UNIFORM ? (k + 0.5) / c
@@ -86,18 +106,20 @@ static size_t minute_arrivals(const struct trace19 *t, struct minute_buf *b, uns
 	return n;
 }
 
+/* The most arrivals in one minute (at least 1); 0 when out of memory. */
 static size_t max_minute(const struct trace19 *t)
 {
-	size_t f, best = 1;
+	size_t *sum = calloc(t->minutes ? t->minutes : 1, sizeof(*sum)), f, best = 1;
 	unsigned m;
 
-	for (m = 0; m < t->minutes; m++) {
-		size_t n = 0;
-
-		for (f = 0; f < t->fns.n; f++)
-			n += t->counts[f * t->minutes + m];
-		best = n > best ? n : best;
-	}
+	if (!sum)
+		return 0;
+	for (f = 0; f < t->fns.n; f++)          /* row by row: the order they are held in */
+		for (m = 0; m < t->minutes; m++)
+			sum[m] += t->counts[f * t->minutes + m];
+	for (m = 0; m < t->minutes; m++)
+		best = sum[m] > best ? sum[m] : best;
+	free(sum);
 	return best;
 }
 
@@ -110,11 +132,18 @@ int sim_feed19(const struct trace19 *t, struct sim *const *sims, size_t nsim,
 	unsigned m;
 	int ret;
 
+	if (!most)
+		return -ENOMEM;
 	while (nb < most)
 		nb <<= 1;
 	stats_rng_seed(&r, seed);
 	ret = buf_room(&b, most, nb);
+	b.cols = malloc((t->fns.n ? t->fns.n : 1) * BLOCK_MIN * sizeof(*b.cols));
+	if (!b.cols)
+		ret = -ENOMEM;
 	for (m = 0; !ret && m < t->minutes; m++) {
+		if (m % BLOCK_MIN == 0)
+			block_load(t, &b, m);
 		n = minute_arrivals(t, &b, m, spread, &r);
 		bucket_sort(&b, n, nb, 60.0 * m);
 		for (j = 0; j < nsim; j++)
@@ -124,6 +153,7 @@ int sim_feed19(const struct trace19 *t, struct sim *const *sims, size_t nsim,
 	free(b.a);
 	free(b.sorted);
 	free(b.start);
+	free(b.cols);
 	return ret;
 }
 

@@ -39,8 +39,16 @@ struct prio_ent {
 	uint32_t inst, gen;
 };
 
-/* Per function: its instances and what its policy remembers. */
+/*
+ * Per function: its instances and what its policy remembers. head_busy
+ * mirrors the first instance's busy_until while it is loaded (INFINITY
+ * otherwise or without instances), head_timer its timer_at: an arrival
+ * served by an idle first instance, the common case, is decided here
+ * without loading the instance's record (a cache miss per arrival in a
+ * big trace; the record is only written).
+ */
 struct fnst {
+	double head_busy, head_timer;
 	uint32_t first;               /* list through inst.fnext */
 	uint32_t ninst;
 	uint64_t freq;                /* gdsf: invocations while it had instances */
@@ -88,6 +96,8 @@ void sim_window(struct sim *s, uint32_t f, double t);
 int sim_window_init(struct sim *s);
 
 /* sim.c */
+/* Set s->fn[@f]'s mirror of its first instance (after the list or its state changed). */
+void head_sync(struct sim *s, uint32_t f);
 void mem_add(struct sim *s, double delta);
 int timer_push(struct sim *s, uint32_t i, double when);
 void sim_advance(struct sim *s, double t);

@@ -43,6 +43,7 @@ struct sim *sim_new(const struct sim_platform *plat, const struct sim_opts *o)
 
 		s->cost[f] = c > 0 ? c : 0;
 		s->fn[f].first = NIL;
+		s->fn[f].head_busy = s->fn[f].head_timer = INFINITY;
 	}
 	return s;
 }
