@@ -7,6 +7,7 @@
 #ifndef CVMBENCH_SIM_LOCAL_H
 #define CVMBENCH_SIM_LOCAL_H
 
+#include "heap.h"
 #include "lat-hist.h"
 #include "sim.h"
 #include "stats-rng.h"
@@ -29,6 +30,7 @@ struct inst {
 	uint32_t fnext;               /* the function's list of instances */
 };
 
+/* heap entries (heap.h): the key first */
 struct timer {
 	double when;
 	uint32_t inst, gen;
@@ -67,11 +69,10 @@ struct sim {
 	struct fnst *fn;
 	uint32_t *hist;               /* hybrid: nfn rows of nbins */
 	unsigned nbins;
-	struct timer *tm;
-	size_t ntm, captm;
+	struct heap tm;               /* struct timer, on when */
 	int oom;                      /* a heap could not grow: the results are void */
-	struct prio_ent *ph;          /* gdsf: min-heap of priorities */
-	size_t nph, capph, nloaded;
+	struct heap ph;               /* gdsf: struct prio_ent, on prio */
+	size_t nloaded;
 	double clock;                 /* gdsf */
 	uint32_t lru_head, lru_tail;
 	double now, mem, mem_t, peak, mem_s, busy_s;

@@ -96,8 +96,8 @@ void sim_free(struct sim *s)
 	free(s->in);
 	free(s->fn);
 	free(s->hist);
-	free(s->tm);
-	free(s->ph);
+	heap_free(&s->tm);
+	heap_free(&s->ph);
 	free(s->cost);
 	free(s->seen);
 	free(s);

@@ -48,44 +48,15 @@ void mem_add(struct sim *s, double delta)
 int timer_push(struct sim *s, uint32_t i, double when)
 {
 	struct timer e = { when, i, ++s->in[i].gen };
-	size_t k;
 
 	timer_at_set(s, i, when);
 	if (isinf(when))
 		return 0;
-	if (s->ntm == s->captm) {
-		size_t cap = s->captm ? 2 * s->captm : 1024;
-		struct timer *p = realloc(s->tm, cap * sizeof(*p));
-
-		if (!p) {
-			s->oom = 1;   /* a lost timer would keep an instance forever */
-			return -ENOMEM;
-		}
-		s->tm = p;
-		s->captm = cap;
+	if (heap_push(&s->tm, &e, sizeof(e))) {
+		s->oom = 1;           /* a lost timer would keep an instance forever */
+		return -ENOMEM;
 	}
-	for (k = s->ntm++; k && s->tm[(k - 1) / 2].when > when; k = (k - 1) / 2)
-		s->tm[k] = s->tm[(k - 1) / 2];
-	s->tm[k] = e;
 	return 0;
-}
-
-static struct timer timer_pop(struct sim *s)
-{
-	struct timer top = s->tm[0], last = s->tm[--s->ntm];
-	size_t k = 0, c;
-
-	while ((c = 2 * k + 1) < s->ntm) {
-		if (c + 1 < s->ntm && s->tm[c + 1].when < s->tm[c].when)
-			c++;
-		if (s->tm[c].when >= last.when)
-			break;
-		s->tm[k] = s->tm[c];
-		k = c;
-	}
-	if (s->ntm)
-		s->tm[k] = last;
-	return top;
 }
 
 /* A loaded instance's timer: still busy, unload for the pre-warm gap, or go. */
@@ -141,9 +112,10 @@ static void timer_unloaded(struct sim *s, uint32_t i)
  */
 void sim_advance(struct sim *s, double t)
 {
-	while (s->ntm && s->tm[0].when < t) {
-		struct timer e = timer_pop(s);
+	while (s->tm.n && heap_top_key(&s->tm) < t) {
+		struct timer e;
 
+		heap_pop(&s->tm, &e, sizeof(e));
 		if (e.gen != s->in[e.inst].gen)
 			continue;             /* replaced by a later push */
 		s->now = e.when;
