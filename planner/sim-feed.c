@@ -27,12 +27,14 @@ struct minute_buf {
 	uint32_t *start;
 	size_t cap, capb;
 	uint32_t *cols;               /* BLOCK_MIN columns of fns.n counts from minute col0 */
+	size_t sum[BLOCK_MIN];        /* each column's sum: the minute's arrivals */
 	unsigned col0;
 };
 
 static int buf_room(struct minute_buf *b, size_t n, size_t nb)
 {
 	if (n > b->cap) {
+		n = n > b->cap + b->cap / 2 ? n : b->cap + b->cap / 2;
 		free(b->a);
 		free(b->sorted);
 		b->a = malloc(n * sizeof(*b->a));
@@ -79,9 +81,12 @@ static void block_load(const struct trace19 *t, struct minute_buf *b, unsigned m
 	unsigned j, nm = t->minutes - m0 < BLOCK_MIN ? t->minutes - m0 : BLOCK_MIN;
 	size_t f;
 
+	memset(b->sum, 0, sizeof(b->sum));
 	for (f = 0; f < t->fns.n; f++)
-		for (j = 0; j < nm; j++)
+		for (j = 0; j < nm; j++) {
 			b->cols[j * t->fns.n + f] = t->counts[f * t->minutes + m0 + j];
+			b->sum[j] += t->counts[f * t->minutes + m0 + j];
+		}
 	b->col0 = m0;
 }
 
@@ -106,44 +111,29 @@ static size_t minute_arrivals(const struct trace19 *t, struct minute_buf *b, uns
 	return n;
 }
 
-/* The most arrivals in one minute (at least 1); 0 when out of memory. */
-static size_t max_minute(const struct trace19 *t)
-{
-	size_t *sum = calloc(t->minutes ? t->minutes : 1, sizeof(*sum)), f, best = 1;
-	unsigned m;
-
-	if (!sum)
-		return 0;
-	for (f = 0; f < t->fns.n; f++)          /* row by row: the order they are held in */
-		for (m = 0; m < t->minutes; m++)
-			sum[m] += t->counts[f * t->minutes + m];
-	for (m = 0; m < t->minutes; m++)
-		best = sum[m] > best ? sum[m] : best;
-	free(sum);
-	return best;
-}
-
 int sim_feed19(const struct trace19 *t, struct sim *const *sims, size_t nsim,
 	       enum sim_spread spread, uint64_t seed)
 {
 	struct minute_buf b = { 0 };
 	struct stats_rng r;
-	size_t most = max_minute(t), nb = 1, n, i, j;
+	size_t nb, n, i, j;
 	unsigned m;
-	int ret;
+	int ret = 0;
 
-	if (!most)
-		return -ENOMEM;
-	while (nb < most)
-		nb <<= 1;
 	stats_rng_seed(&r, seed);
-	ret = buf_room(&b, most, nb);
 	b.cols = malloc((t->fns.n ? t->fns.n : 1) * BLOCK_MIN * sizeof(*b.cols));
 	if (!b.cols)
 		ret = -ENOMEM;
 	for (m = 0; !ret && m < t->minutes; m++) {
 		if (m % BLOCK_MIN == 0)
 			block_load(t, &b, m);
+		/* buckets: the minute's arrivals to a power of two (the order is the same for any) */
+		n = b.sum[m - b.col0];
+		for (nb = 1; nb < n; nb <<= 1)
+			;
+		ret = buf_room(&b, n ? n : 1, nb);
+		if (ret)
+			break;
 		n = minute_arrivals(t, &b, m, spread, &r);
 		bucket_sort(&b, n, nb, 60.0 * m);
 		for (j = 0; j < nsim; j++)

@@ -243,7 +243,10 @@ void sim_arrive(struct sim *s, uint32_t f, double t, double exec)
 	uint32_t i, unl;
 	double lat;
 
-	sim_advance(s, t);
+	if (s->tm.n && heap_top_key(&s->tm) < t)
+		sim_advance(s, t);
+	else
+		s->now = t;       /* no timer due: what sim_advance() would do */
 	s->inv++;
 	if (!s->seen[f]) {
 		s->seen[f] = 1;
