@@ -42,12 +42,12 @@ struct prio_ent {
 };
 
 /*
- * Per function: its instances and what its policy remembers. head_busy
- * mirrors the first instance's busy_until while it is loaded (INFINITY
- * otherwise or without instances), head_timer its timer_at: an arrival
- * served by an idle first instance, the common case, is decided here
- * without loading the instance's record (a cache miss per arrival in a
- * big trace; the record is only written).
+ * Per function, what an arrival reads: its instances and the window its
+ * policy chose, in one cache line. head_busy mirrors the first instance's
+ * busy_until while it is loaded (INFINITY otherwise or without instances),
+ * head_timer its timer_at: an arrival served by an idle first instance,
+ * the common case, is decided here without loading the instance's record
+ * (a cache miss per arrival in a big trace; the record is only written).
  */
 struct fnst {
 	double head_busy, head_timer;
@@ -56,6 +56,10 @@ struct fnst {
 	uint64_t freq;                /* gdsf: invocations while it had instances */
 	double last_end;              /* hybrid: end of its last invocation (-1: none) */
 	double pw, ka;                /* the window its policy chose last */
+} __attribute__((aligned(64)));
+
+/* Per function, what the hybrid and predictive policies remember (sim-window.c). */
+struct fnpol {
 	double S, tl;                 /* predictive: decayed count, its time */
 	uint32_t hist_n, oob, since;  /* hybrid: samples in and out of range */
 };
@@ -66,7 +70,8 @@ struct sim {
 	struct stats_rng rng;
 	struct inst *in;
 	uint32_t nin, capin, freelist;
-	struct fnst *fn;
+	struct fnst *fn;              /* 64-byte aligned */
+	struct fnpol *pol;
 	uint32_t *hist;               /* hybrid: nfn rows of nbins */
 	unsigned nbins;
 	struct heap tm;               /* struct timer, on when */
