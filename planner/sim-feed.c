@@ -16,6 +16,7 @@
 #include "stats-rng.h"
 
 #define BLOCK_MIN 16
+#define PREFETCH_AHEAD 8              /* arrivals: a cache miss's time of simulation */
 
 struct arrival {
 	double t, exec;
@@ -137,8 +138,11 @@ int sim_feed19(const struct trace19 *t, struct sim *const *sims, size_t nsim,
 		n = minute_arrivals(t, &b, m, spread, &r);
 		bucket_sort(&b, n, nb, 60.0 * m);
 		for (j = 0; j < nsim; j++)
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n; i++) {
+				if (i + PREFETCH_AHEAD < n)
+					sim_prefetch(sims[j], b.sorted[i + PREFETCH_AHEAD].fn);
 				sim_arrive(sims[j], b.sorted[i].fn, b.sorted[i].t, b.sorted[i].exec);
+			}
 	}
 	free(b.a);
 	free(b.sorted);

@@ -238,6 +238,11 @@ static void served(struct sim *s, uint32_t f, uint32_t i, double end)
 		timer_push(s, i, pw > 0 ? end : end + ka);
 }
 
+void sim_prefetch(const struct sim *s, uint32_t f)
+{
+	__builtin_prefetch(&s->fn[f], 1);
+}
+
 void sim_arrive(struct sim *s, uint32_t f, double t, double exec)
 {
 	uint32_t i, unl;
