@@ -6,34 +6,17 @@
 # sqlite3 (at the report's precision); an older plan's targets are not in
 # it; a database without a plan has no plan section.
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/plan-lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 plan 8
 here=$(dirname "$0")
 
 "$CVMBENCH" -q trace gen --kind mix --functions 20 --minutes 240 --seed 5 --out "$tmp/tr.csv"
-config() {   # TARGETS
-	cat <<EOC
-[plan]
-trace = $tmp/tr.csv
-targets = $1
-seeds = 2
-bootstrap = 2
-[platform regular]
-backend = qemu
-confidential = none
-ksm = on
-[platform model]
-backend = qemu
-confidential = model
-ksm = off
-twin = regular
-EOC
-}
 python3 "$here/craft-plan-db.py" "$tmp/db" larger
 python3 "$here/craft-plan-db.py" "$tmp/none.db" larger
-config '1, 5, 10' > "$tmp/old.ini"
-config '2, 20' > "$tmp/new.ini"
+plan_ini "$tmp/tr.csv" 'targets = 1, 5, 10' 'seeds = 2' 'bootstrap = 2' > "$tmp/old.ini"
+plan_ini "$tmp/tr.csv" 'targets = 2, 20' 'seeds = 2' 'bootstrap = 2' > "$tmp/new.ini"
 "$CVMBENCH" -q plan --config "$tmp/old.ini" --db "$tmp/db" > /dev/null &&
 	"$CVMBENCH" -q plan --config "$tmp/new.ini" --db "$tmp/db" > /dev/null
 is $? 0 "two plans stored"
