@@ -217,9 +217,10 @@ static void served(struct sim *s, uint32_t f, uint32_t i, double end)
 {
 	struct inst *p = &s->in[i];
 	struct fnst *F = &s->fn[f];
-	double pw = F->pw, ka = F->ka, due = F->first == i ? F->head_timer : p->timer_at;
+	double pw = F->pw, ka = F->ka, next = pw > 0 ? end : end + ka;
+	double due = F->first == i ? F->head_timer : p->timer_at;
 
-	/* the instance's record is only written (pw, ka from locals below) */
+	/* the first instance's record is only written: nothing below reads it back */
 	p->busy_until = end;
 	if (F->first == i)
 		F->head_busy = end;
@@ -234,8 +235,8 @@ static void served(struct sim *s, uint32_t f, uint32_t i, double end)
 			prio_push(s, i);
 		}
 	}
-	if ((pw > 0 ? end : end + ka) < due)
-		timer_push(s, i, pw > 0 ? end : end + ka);
+	if (next < due)
+		timer_push(s, i, next);
 }
 
 void sim_prefetch(const struct sim *s, uint32_t f)
