@@ -45,41 +45,11 @@ void lru_append(struct sim *s, uint32_t i)
 
 static int prio_put(struct sim *s, struct prio_ent e)
 {
-	size_t k;
-
-	if (s->nph == s->capph) {
-		size_t cap = s->capph ? 2 * s->capph : 1024;
-		struct prio_ent *p = realloc(s->ph, cap * sizeof(*p));
-
-		if (!p) {
-			s->oom = 1;
-			return -ENOMEM;
-		}
-		s->ph = p;
-		s->capph = cap;
+	if (heap_push(&s->ph, &e, sizeof(e))) {
+		s->oom = 1;
+		return -ENOMEM;
 	}
-	for (k = s->nph++; k && s->ph[(k - 1) / 2].prio > e.prio; k = (k - 1) / 2)
-		s->ph[k] = s->ph[(k - 1) / 2];
-	s->ph[k] = e;
 	return 0;
-}
-
-static struct prio_ent prio_pop(struct sim *s)
-{
-	struct prio_ent top = s->ph[0], last = s->ph[--s->nph];
-	size_t k = 0, c;
-
-	while ((c = 2 * k + 1) < s->nph) {
-		if (c + 1 < s->nph && s->ph[c + 1].prio < s->ph[c].prio)
-			c++;
-		if (s->ph[c].prio >= last.prio)
-			break;
-		s->ph[k] = s->ph[c];
-		k = c;
-	}
-	if (s->nph)
-		s->ph[k] = last;
-	return top;
 }
 
 /* Stale entries pile up (one per invocation): rebuild from the loaded instances. */
@@ -87,7 +57,7 @@ static void prio_compact(struct sim *s)
 {
 	uint32_t i;
 
-	s->nph = 0;
+	s->ph.n = 0;
 	for (i = 0; i < s->nin; i++)
 		if (s->in[i].state == INST_LOADED)
 			prio_put(s, (struct prio_ent){ s->in[i].prio, i, ++s->in[i].pgen });
@@ -95,7 +65,7 @@ static void prio_compact(struct sim *s)
 
 int prio_push(struct sim *s, uint32_t i)
 {
-	if (s->nph > 4 * s->nloaded + 1024)
+	if (s->ph.n > 4 * s->nloaded + 1024)
 		prio_compact(s);
 	return prio_put(s, (struct prio_ent){ s->in[i].prio, i, ++s->in[i].pgen });
 }
@@ -105,6 +75,7 @@ void inst_release(struct sim *s, uint32_t i)
 	struct inst *p = &s->in[i];
 	struct fnst *F = &s->fn[p->fn];
 	uint32_t *link = &F->first;
+	int head = F->first == i;
 
 	if (p->state == INST_LOADED) {
 		mem_add(s, -s->plat.mem[p->fn]);
@@ -123,6 +94,8 @@ void inst_release(struct sim *s, uint32_t i)
 	p->timer_at = INFINITY;
 	p->fnext = s->freelist;
 	s->freelist = i;
+	if (head)
+		head_sync(s, p->fn);
 }
 
 /* Whether the idle loaded instances hold @need bytes beyond the budget's room. */
@@ -154,10 +127,12 @@ static uint32_t gdsf_victim(struct sim *s)
 	size_t nbusy = 0, k;
 	uint32_t v = NIL;
 
-	while (s->nph && v == NIL) {
-		struct prio_ent e = prio_pop(s);
-		const struct inst *p = &s->in[e.inst];
+	while (s->ph.n && v == NIL) {
+		struct prio_ent e;
+		const struct inst *p;
 
+		heap_pop(&s->ph, &e, sizeof(e));
+		p = &s->in[e.inst];
 		if (e.gen != p->pgen || p->state != INST_LOADED)
 			continue;
 		if (p->busy_until > s->now) {

@@ -7,6 +7,7 @@
 #ifndef CVMBENCH_SIM_LOCAL_H
 #define CVMBENCH_SIM_LOCAL_H
 
+#include "heap.h"
 #include "lat-hist.h"
 #include "sim.h"
 #include "stats-rng.h"
@@ -29,6 +30,7 @@ struct inst {
 	uint32_t fnext;               /* the function's list of instances */
 };
 
+/* heap entries (heap.h): the key first */
 struct timer {
 	double when;
 	uint32_t inst, gen;
@@ -39,13 +41,25 @@ struct prio_ent {
 	uint32_t inst, gen;
 };
 
-/* Per function: its instances and what its policy remembers. */
+/*
+ * Per function, what an arrival reads: its instances and the window its
+ * policy chose, in one cache line. head_busy mirrors the first instance's
+ * busy_until while it is loaded (INFINITY otherwise or without instances),
+ * head_timer its timer_at: an arrival served by an idle first instance,
+ * the common case, is decided here without loading the instance's record
+ * (a cache miss per arrival in a big trace; the record is only written).
+ */
 struct fnst {
+	double head_busy, head_timer;
 	uint32_t first;               /* list through inst.fnext */
 	uint32_t ninst;
 	uint64_t freq;                /* gdsf: invocations while it had instances */
 	double last_end;              /* hybrid: end of its last invocation (-1: none) */
 	double pw, ka;                /* the window its policy chose last */
+} __attribute__((aligned(64)));
+
+/* Per function, what the hybrid and predictive policies remember (sim-window.c). */
+struct fnpol {
 	double S, tl;                 /* predictive: decayed count, its time */
 	uint32_t hist_n, oob, since;  /* hybrid: samples in and out of range */
 };
@@ -56,14 +70,14 @@ struct sim {
 	struct stats_rng rng;
 	struct inst *in;
 	uint32_t nin, capin, freelist;
-	struct fnst *fn;
+	struct fnst *fn;              /* 64-byte aligned */
+	struct fnpol *pol;
 	uint32_t *hist;               /* hybrid: nfn rows of nbins */
 	unsigned nbins;
-	struct timer *tm;
-	size_t ntm, captm;
+	struct heap tm;               /* struct timer, on when */
 	int oom;                      /* a heap could not grow: the results are void */
-	struct prio_ent *ph;          /* gdsf: min-heap of priorities */
-	size_t nph, capph, nloaded;
+	struct heap ph;               /* gdsf: struct prio_ent, on prio */
+	size_t nloaded;
 	double clock;                 /* gdsf */
 	uint32_t lru_head, lru_tail;
 	double now, mem, mem_t, peak, mem_s, busy_s;
@@ -88,6 +102,8 @@ void sim_window(struct sim *s, uint32_t f, double t);
 int sim_window_init(struct sim *s);
 
 /* sim.c */
+/* Set s->fn[@f]'s mirror of its first instance (after the list or its state changed). */
+void head_sync(struct sim *s, uint32_t f);
 void mem_add(struct sim *s, double delta);
 int timer_push(struct sim *s, uint32_t i, double when);
 void sim_advance(struct sim *s, double t);

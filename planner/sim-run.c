@@ -31,10 +31,13 @@ struct sim *sim_new(const struct sim_platform *plat, const struct sim_opts *o)
 	s->o = *o;
 	s->freelist = s->lru_head = s->lru_tail = NIL;
 	stats_rng_seed(&s->rng, o->seed);
-	s->fn = calloc(plat->nfn ? plat->nfn : 1, sizeof(*s->fn));
+	s->fn = aligned_alloc(64, (plat->nfn ? plat->nfn : 1) * sizeof(*s->fn));
+	if (s->fn)
+		memset(s->fn, 0, (plat->nfn ? plat->nfn : 1) * sizeof(*s->fn));
+	s->pol = calloc(plat->nfn ? plat->nfn : 1, sizeof(*s->pol));
 	s->cost = calloc(plat->nfn ? plat->nfn : 1, sizeof(*s->cost));
 	s->seen = calloc(plat->nfn ? plat->nfn : 1, 1);
-	if (!s->fn || !s->cost || !s->seen || sim_window_init(s)) {
+	if (!s->fn || !s->pol || !s->cost || !s->seen || sim_window_init(s)) {
 		sim_free(s);
 		return NULL;
 	}
@@ -43,6 +46,7 @@ struct sim *sim_new(const struct sim_platform *plat, const struct sim_opts *o)
 
 		s->cost[f] = c > 0 ? c : 0;
 		s->fn[f].first = NIL;
+		s->fn[f].head_busy = s->fn[f].head_timer = INFINITY;
 	}
 	return s;
 }
@@ -94,9 +98,10 @@ void sim_free(struct sim *s)
 		return;
 	free(s->in);
 	free(s->fn);
+	free(s->pol);
 	free(s->hist);
-	free(s->tm);
-	free(s->ph);
+	heap_free(&s->tm);
+	heap_free(&s->ph);
 	free(s->cost);
 	free(s->seen);
 	free(s);

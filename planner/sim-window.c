@@ -72,17 +72,18 @@ static double hist_cv(const uint32_t *h, unsigned nbins, uint32_t n)
 	return mean > 0 ? sqrt(var / nbins) / mean : 0;
 }
 
-static void hybrid_windows(struct sim *s, struct fnst *F, const uint32_t *h)
+static void hybrid_windows(struct sim *s, struct fnst *F, const struct fnpol *P,
+			   const uint32_t *h)
 {
-	uint32_t n = F->hist_n + F->oob;
+	uint32_t n = P->hist_n + P->oob;
 	double head, tail;
 
 	F->pw = 0;
 	F->ka = s->o.policy.param;
-	if (n < HYB_MIN_SAMPLES || F->oob * 2 > n || hist_cv(h, s->nbins, F->hist_n) < 2)
+	if (n < HYB_MIN_SAMPLES || P->oob * 2 > n || hist_cv(h, s->nbins, P->hist_n) < 2)
 		return;
-	head = 60.0 * hist_pct(h, s->nbins, F->hist_n, 0.05);
-	tail = 60.0 * (hist_pct(h, s->nbins, F->hist_n, 0.99) + 1);
+	head = 60.0 * hist_pct(h, s->nbins, P->hist_n, 0.05);
+	tail = 60.0 * (hist_pct(h, s->nbins, P->hist_n, 0.99) + 1);
 	F->pw = 0.9 * head;
 	F->ka = 1.1 * tail - F->pw;
 }
@@ -90,6 +91,7 @@ static void hybrid_windows(struct sim *s, struct fnst *F, const uint32_t *h)
 static void hybrid(struct sim *s, uint32_t f, double t)
 {
 	struct fnst *F = &s->fn[f];
+	struct fnpol *P = &s->pol[f];
 	uint32_t *h = s->hist + (size_t)f * s->nbins;
 	double it;
 
@@ -98,26 +100,26 @@ static void hybrid(struct sim *s, uint32_t f, double t)
 	it = t > F->last_end ? t - F->last_end : 0;
 	if (it / 60 < s->nbins) {
 		h[(unsigned)(it / 60)]++;
-		F->hist_n++;
+		P->hist_n++;
 	} else {
-		F->oob++;
+		P->oob++;
 	}
 	/* the percentiles move slowly: recomputed after 1/64 more samples */
-	if (++F->since * 64 >= F->hist_n + F->oob || F->hist_n + F->oob < 2 * HYB_MIN_SAMPLES) {
-		F->since = 0;
-		hybrid_windows(s, F, h);
+	if (++P->since * 64 >= P->hist_n + P->oob || P->hist_n + P->oob < 2 * HYB_MIN_SAMPLES) {
+		P->since = 0;
+		hybrid_windows(s, F, P, h);
 	}
 }
 
 static void predictive(struct sim *s, uint32_t f, double t)
 {
-	struct fnst *F = &s->fn[f];
+	struct fnpol *P = &s->pol[f];
 	double gib = s->plat.mem[f] / 1073741824.0, x;
 
-	F->S = F->S * exp(-(t - F->tl) / PRED_TAU) + 1;
-	F->tl = t;
-	x = F->S * s->cost[f] * s->o.policy.param / (PRED_TAU * gib * s->o.price);
-	F->ka = x > 1 ? PRED_TAU * log(x) : 0;
+	P->S = P->S * exp(-(t - P->tl) / PRED_TAU) + 1;
+	P->tl = t;
+	x = P->S * s->cost[f] * s->o.policy.param / (PRED_TAU * gib * s->o.price);
+	s->fn[f].ka = x > 1 ? PRED_TAU * log(x) : 0;
 }
 
 void sim_window(struct sim *s, uint32_t f, double t)

@@ -13,6 +13,29 @@
 
 #include "sim-local.h"
 
+void head_sync(struct sim *s, uint32_t f)
+{
+	uint32_t i = s->fn[f].first;
+
+	s->fn[f].head_busy = i != NIL && s->in[i].state == INST_LOADED ?
+		s->in[i].busy_until : INFINITY;
+	s->fn[f].head_timer = i != NIL ? s->in[i].timer_at : INFINITY;
+}
+
+/* After instance @i's state or busy_until changed: its function's mirror. */
+static void head_changed(struct sim *s, uint32_t i)
+{
+	if (s->fn[s->in[i].fn].first == i)
+		head_sync(s, s->in[i].fn);
+}
+
+static void timer_at_set(struct sim *s, uint32_t i, double when)
+{
+	s->in[i].timer_at = when;
+	if (s->fn[s->in[i].fn].first == i)
+		s->fn[s->in[i].fn].head_timer = when;
+}
+
 void mem_add(struct sim *s, double delta)
 {
 	s->mem_s += s->mem * (s->now - s->mem_t);
@@ -25,44 +48,15 @@ void mem_add(struct sim *s, double delta)
 int timer_push(struct sim *s, uint32_t i, double when)
 {
 	struct timer e = { when, i, ++s->in[i].gen };
-	size_t k;
 
-	s->in[i].timer_at = when;
+	timer_at_set(s, i, when);
 	if (isinf(when))
 		return 0;
-	if (s->ntm == s->captm) {
-		size_t cap = s->captm ? 2 * s->captm : 1024;
-		struct timer *p = realloc(s->tm, cap * sizeof(*p));
-
-		if (!p) {
-			s->oom = 1;   /* a lost timer would keep an instance forever */
-			return -ENOMEM;
-		}
-		s->tm = p;
-		s->captm = cap;
+	if (heap_push(&s->tm, &e, sizeof(e))) {
+		s->oom = 1;           /* a lost timer would keep an instance forever */
+		return -ENOMEM;
 	}
-	for (k = s->ntm++; k && s->tm[(k - 1) / 2].when > when; k = (k - 1) / 2)
-		s->tm[k] = s->tm[(k - 1) / 2];
-	s->tm[k] = e;
 	return 0;
-}
-
-static struct timer timer_pop(struct sim *s)
-{
-	struct timer top = s->tm[0], last = s->tm[--s->ntm];
-	size_t k = 0, c;
-
-	while ((c = 2 * k + 1) < s->ntm) {
-		if (c + 1 < s->ntm && s->tm[c + 1].when < s->tm[c].when)
-			c++;
-		if (s->tm[c].when >= last.when)
-			break;
-		s->tm[k] = s->tm[c];
-		k = c;
-	}
-	if (s->ntm)
-		s->tm[k] = last;
-	return top;
 }
 
 /* A loaded instance's timer: still busy, unload for the pre-warm gap, or go. */
@@ -79,6 +73,7 @@ static void timer_loaded(struct sim *s, uint32_t i)
 			lru_unlink(s, i);
 		s->nloaded--;
 		p->state = INST_UNLOADED;
+		head_changed(s, i);
 		timer_push(s, i, load_at);
 	} else if (s->now < load_at + p->ka) {
 		timer_push(s, i, load_at + p->ka);
@@ -104,6 +99,7 @@ static void timer_unloaded(struct sim *s, uint32_t i)
 	}
 	mem_add(s, m);
 	p->state = INST_LOADED;
+	head_changed(s, i);
 	s->nloaded++;
 	if (s->o.policy.budget > 0)
 		lru_append(s, i);
@@ -116,13 +112,14 @@ static void timer_unloaded(struct sim *s, uint32_t i)
  */
 void sim_advance(struct sim *s, double t)
 {
-	while (s->ntm && s->tm[0].when < t) {
-		struct timer e = timer_pop(s);
+	while (s->tm.n && heap_top_key(&s->tm) < t) {
+		struct timer e;
 
+		heap_pop(&s->tm, &e, sizeof(e));
 		if (e.gen != s->in[e.inst].gen)
 			continue;             /* replaced by a later push */
 		s->now = e.when;
-		s->in[e.inst].timer_at = INFINITY;
+		timer_at_set(s, e.inst, INFINITY);
 		if (s->in[e.inst].state == INST_LOADED)
 			timer_loaded(s, e.inst);
 		else
@@ -165,6 +162,7 @@ static uint32_t inst_new(struct sim *s, uint32_t f)
 	p->fnext = s->fn[f].first;
 	s->fn[f].first = i;
 	s->fn[f].ninst++;
+	head_sync(s, f);
 	s->created++;
 	return i;
 }
@@ -173,18 +171,24 @@ static uint32_t inst_new(struct sim *s, uint32_t f)
 static void inst_load(struct sim *s, uint32_t i)
 {
 	s->in[i].state = INST_LOADED;
+	head_changed(s, i);
 	s->nloaded++;
 	mem_add(s, s->plat.mem[s->in[i].fn]);
 	if (s->o.policy.budget > 0)
 		lru_append(s, i);
 }
 
-/* An idle loaded instance of @f (or NIL), and an unloaded one in *@unl. */
+/*
+ * An idle loaded instance of @f (or NIL), and an unloaded one in *@unl:
+ * the first of its list, the idle first instance seen from the mirror.
+ */
 static uint32_t find_idle(const struct sim *s, uint32_t f, double t, uint32_t *unl)
 {
 	uint32_t i;
 
 	*unl = NIL;
+	if (s->fn[f].head_busy <= t)
+		return s->fn[f].first;
 	for (i = s->fn[f].first; i != NIL; i = s->in[i].fnext) {
 		if (s->in[i].state == INST_LOADED && s->in[i].busy_until <= t)
 			return i;
@@ -209,27 +213,35 @@ static uint32_t cold_start(struct sim *s, uint32_t f, uint32_t unl)
 }
 
 /* After serving: the instance's window, its place in the eviction orders, its timer. */
-static void served(struct sim *s, uint32_t i, double end)
+static void served(struct sim *s, uint32_t f, uint32_t i, double end)
 {
 	struct inst *p = &s->in[i];
-	const struct fnst *F = &s->fn[p->fn];
-	double next;
+	struct fnst *F = &s->fn[f];
+	double pw = F->pw, ka = F->ka, next = pw > 0 ? end : end + ka;
+	double due = F->first == i ? F->head_timer : p->timer_at;
 
+	/* the first instance's record is only written: nothing below reads it back */
 	p->busy_until = end;
-	p->pw = F->pw;
-	p->ka = F->ka;
+	if (F->first == i)
+		F->head_busy = end;
+	p->pw = pw;
+	p->ka = ka;
 	if (s->o.policy.budget > 0) {
 		lru_unlink(s, i);
 		lru_append(s, i);
 		if (s->o.policy.kind == POLICY_GDSF) {
-			p->prio = s->clock + (double)F->freq * s->cost[p->fn] /
-				(s->plat.mem[p->fn] / 1073741824.0);
+			p->prio = s->clock + (double)F->freq * s->cost[f] /
+				(s->plat.mem[f] / 1073741824.0);
 			prio_push(s, i);
 		}
 	}
-	next = p->pw > 0 ? end : end + p->ka;
-	if (next < p->timer_at)
+	if (next < due)
 		timer_push(s, i, next);
+}
+
+void sim_prefetch(const struct sim *s, uint32_t f)
+{
+	__builtin_prefetch(&s->fn[f], 1);
 }
 
 void sim_arrive(struct sim *s, uint32_t f, double t, double exec)
@@ -237,7 +249,10 @@ void sim_arrive(struct sim *s, uint32_t f, double t, double exec)
 	uint32_t i, unl;
 	double lat;
 
-	sim_advance(s, t);
+	if (s->tm.n && heap_top_key(&s->tm) < t)
+		sim_advance(s, t);
+	else
+		s->now = t;       /* no timer due: what sim_advance() would do */
 	s->inv++;
 	if (!s->seen[f]) {
 		s->seen[f] = 1;
@@ -260,5 +275,5 @@ void sim_arrive(struct sim *s, uint32_t f, double t, double exec)
 	s->busy_s += s->plat.mem[f] * lat;
 	lat_hist_add(&s->lat, lat);
 	s->fn[f].last_end = t + lat;
-	served(s, i, t + lat);
+	served(s, f, i, t + lat);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "log.h"
 #include "trace-azure21.h"
 #include "trace-csv.h"
@@ -19,51 +20,9 @@
 static const char *const t21_head[4] = { "app", "func", "end_timestamp", "duration" };
 
 struct t21_ev {
-	double start, dur;
+	double start, dur;            /* start first: the reorder heap's key */
 	uint32_t fn;
 };
-
-struct t21_heap {
-	struct t21_ev *ev;
-	size_t n, cap;
-};
-
-static int heap_push(struct t21_heap *h, struct t21_ev e)
-{
-	size_t i;
-
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 1024;
-		struct t21_ev *p = realloc(h->ev, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		h->ev = p;
-		h->cap = cap;
-	}
-	for (i = h->n++; i && h->ev[(i - 1) / 2].start > e.start; i = (i - 1) / 2)
-		h->ev[i] = h->ev[(i - 1) / 2];
-	h->ev[i] = e;
-	return 0;
-}
-
-static struct t21_ev heap_pop(struct t21_heap *h)
-{
-	struct t21_ev top = h->ev[0], last = h->ev[--h->n];
-	size_t i = 0, c;
-
-	while ((c = 2 * i + 1) < h->n) {
-		if (c + 1 < h->n && h->ev[c + 1].start < h->ev[c].start)
-			c++;
-		if (h->ev[c].start >= last.start)
-			break;
-		h->ev[i] = h->ev[c];
-		i = c;
-	}
-	if (h->n)
-		h->ev[i] = last;
-	return top;
-}
 
 static int check_header(struct trace_csv *c)
 {
@@ -153,13 +112,14 @@ int trace21_scan(struct trace21 *t, const char *path)
 }
 
 /* Hand out every buffered start at or before @upto (all when @all). */
-static int drain(struct t21_heap *h, double upto, int all, double *done, trace21_fn fn,
+static int drain(struct heap *h, double upto, int all, double *done, trace21_fn fn,
 		 void *ctx)
 {
-	while (h->n && (all || h->ev[0].start <= upto)) {
-		struct t21_ev e = heap_pop(h);
+	while (h->n && (all || heap_top_key(h) <= upto)) {
+		struct t21_ev e;
 		int r;
 
+		heap_pop(h, &e, sizeof(e));
 		if (e.start < *done)
 			e.start = *done;
 		*done = e.start;
@@ -172,7 +132,7 @@ static int drain(struct t21_heap *h, double upto, int all, double *done, trace21
 
 int trace21_replay(struct trace21 *t, trace21_fn fn, void *ctx)
 {
-	struct t21_heap h = { 0 };
+	struct heap h = { 0 };
 	struct trace_csv c;
 	struct t21_ev e;
 	double end, prev = 0, maxdur = 0, done = -1e300;
@@ -187,7 +147,7 @@ int trace21_replay(struct trace21 *t, trace21_fn fn, void *ctx)
 		if (e.start < done)
 			t->reordered++;
 		maxdur = e.dur > maxdur ? e.dur : maxdur;
-		r = heap_push(&h, e);
+		r = heap_push(&h, &e, sizeof(e));
 		if (!r)
 			r = drain(&h, end - maxdur, 0, &done, fn, ctx);
 	}
@@ -197,7 +157,7 @@ int trace21_replay(struct trace21 *t, trace21_fn fn, void *ctx)
 		pr_warn("%s: %llu starts replayed late (a duration longer than any before it)",
 			t->path, (unsigned long long)t->reordered);
 	trace_csv_close(&c);
-	free(h.ev);
+	heap_free(&h);
 	return r;
 }
 

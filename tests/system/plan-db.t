@@ -10,28 +10,14 @@
 # hostmem row is refused with exit 2 naming the cell, nothing written; the
 # figures' data files have one curve per (platform, policy).
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/plan-lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 plan 15
 here=$(dirname "$0")
 
 "$CVMBENCH" -q trace gen --kind mix --functions 30 --minutes 360 --seed 3 --out "$tmp/tr.csv"
-cat > "$tmp/p.ini" <<EOC
-[plan]
-trace = $tmp/tr.csv
-budget = 2GiB
-seeds = 2
-bootstrap = 3
-[platform regular]
-backend = qemu
-confidential = none
-ksm = on
-[platform model]
-backend = qemu
-confidential = model
-ksm = off
-twin = regular
-EOC
+plan_ini "$tmp/tr.csv" 'budget = 2GiB' 'seeds = 2' 'bootstrap = 3' > "$tmp/p.ini"
 q() { sqlite3 "$1" "$2"; }
 for m in larger equal missing; do python3 "$here/craft-plan-db.py" "$tmp/$m.db" $m; done
 
