@@ -22,9 +22,10 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_slurm(int argc, char **argv);
 int cmd_study(int argc, char **argv);
 int cmd_minmem(int argc, char **argv);
-/* planner/cmd-trace.c, planner/cmd-plan.c */
+/* planner/cmd-trace.c, planner/cmd-plan.c, planner/cmd-replay.c */
 int cmd_trace(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 /* bench/backends/qemu/cmd-guest.c */
 int cmd_guest(int argc, char **argv);
 /* bench/backends/qemu/cmd-qemu-argv.c */

@@ -39,6 +39,8 @@ static const struct command commands[] = {
 	  "(docs/capacity.md)" },
 	{ "minmem", cmd_minmem, "the minimum guest memory of functions per VM type, by real "
 	  "boots (docs/capacity.md)" },
+	{ "replay", cmd_replay, "a trace run for real through a keep-alive pool, against the "
+	  "planner's simulator (docs/capacity.md)" },
 	{ "trace", cmd_trace, "write a seeded synthetic invocation trace (Azure 2019 format)" },
 	{ "rootfs", cmd_rootfs, "build a Debian root filesystem for containers and guests" },
 	{ "qemu-argv", cmd_qemu_argv, "the QEMU command line of a qemu cell, without running it" },

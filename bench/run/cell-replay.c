@@ -6,10 +6,10 @@
  * run out is a warm call; otherwise (none kept, or it expired: it is ended
  * at its expiry, idle since the end of its last call plus replay-ttl) a new
  * instance is started and called, timed from its spawn like mode = cold. A
- * call that cannot start at its arrival because the one before still runs
- * starts late (counted): the pool holds one instance, so calls that
- * overlap in the schedule are not replayed as the simulator serves them
- * (it would start a second instance).
+ * call whose arrival comes while the one before still runs starts when that
+ * one ends (counted as overlapped): the pool holds one instance, so calls
+ * that overlap are not replayed as the simulator serves them (it would
+ * start a second instance).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ struct replay {
 	long long t0, ttl_ns, idle_since;
 	struct instance in;
 	int live, starts;
-	long late;
+	long overlapped;
 };
 
 /* One schedule line: a non-negative offset in ms, not before @prev. */
@@ -143,9 +143,9 @@ int replay_wait(struct replay *rp, long seq)
 	if (!seq)
 		rp->t0 = clock_now_ns();
 	arrival = rp->t0 + rp->at_ns[seq];
+	if (seq && clock_now_ns() > arrival)
+		rp->overlapped++;          /* the call before ran past this arrival */
 	ret = wait_until(rp, arrival);
-	if (!ret && clock_now_ns() > arrival + 1000000LL)
-		rp->late++;                /* more than 1 ms behind its arrival */
 	return ret;
 }
 
@@ -181,9 +181,9 @@ pid_t replay_pid(const struct replay *rp)
 	return rp && rp->live ? rp->in.pid : 0;
 }
 
-long replay_late(const struct replay *rp)
+long replay_overlapped(const struct replay *rp)
 {
-	return rp ? rp->late : 0;
+	return rp ? rp->overlapped : 0;
 }
 
 void replay_close(struct replay *rp)

@@ -49,8 +49,8 @@ int replay_call(struct replay *rp, long seq, double timeout_s, struct invoke_res
 		int *cold, int *idx);
 /** replay_pid() - the live instance's pid (for the probes), or 0. */
 pid_t replay_pid(const struct replay *rp);
-/** replay_late() - calls that started after their arrival (the one before still ran). */
-long replay_late(const struct replay *rp);
+/** replay_overlapped() - calls that arrived while the one before still ran. */
+long replay_overlapped(const struct replay *rp);
 /** replay_close() - end the instance still kept, free @rp. */
 void replay_close(struct replay *rp);
 

@@ -581,15 +581,15 @@ static int replay_begin(struct cell_state *cs)
 	return 0;
 }
 
-/* End the replay's kept instance; how many calls started late, as a cell note. */
+/* End the replay's kept instance; how many calls overlapped, as a cell note. */
 static void replay_end(struct cell_state *cs)
 {
 	char v[32];
 
 	if (!cs->replay)
 		return;
-	snprintf(v, sizeof(v), "%ld", replay_late(cs->replay));
-	db_cell_note(cs->ctx->db, cs->ctx->cell_id, "replay.late_calls", v);
+	snprintf(v, sizeof(v), "%ld", replay_overlapped(cs->replay));
+	db_cell_note(cs->ctx->db, cs->ctx->cell_id, "replay.overlapped_calls", v);
 	replay_close(cs->replay);
 	cs->replay = NULL;
 }
