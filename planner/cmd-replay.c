@@ -111,14 +111,20 @@ static int report(const struct replay_set *s, const struct replay_row *r)
 		const struct replay_row *x = &r[i];
 		const char *verdict = x->overlapped ? "overlap: not compared" :
 				      x->sim_cold < 0 ? "not simulated" :
-				      x->sim_cold == x->live_cold ? "" : "DIFFERS";
+				      x->sim_cold != x->live_cold ? "cold starts DIFFER" :
+				      x->live_lo_ms < 0 ? "" :
+				      x->sim_p50_ms < x->live_lo_ms || x->sim_p50_ms > x->live_hi_ms ?
+				      "(its p50 outside the live interval)" : "";
 
 		bad |= !x->overlapped && x->sim_cold != x->live_cold;
 		bad |= strcmp(x->status, "ok") != 0;
-		printf("replay-%-1zu %-16s %6ld %6ld %9ld %5ld %11.3f [%7.3f,%7.3f] %9.3f  %s %s\n",
+		char ci[40] = "(too few calls)";
+
+		if (x->live_lo_ms >= 0)
+			snprintf(ci, sizeof(ci), "[%7.3f,%7.3f]", x->live_lo_ms, x->live_hi_ms);
+		printf("replay-%-1zu %-16s %6ld %6ld %9ld %5ld %11.3f %-19s %9.3f  %s %s\n",
 		       i, s->fn[i].workload, x->calls, x->live_cold, x->sim_cold, x->overlapped,
-		       x->live_p50_ms, x->live_lo_ms, x->live_hi_ms, x->sim_p50_ms, s->fn[i].name,
-		       verdict);
+		       x->live_p50_ms, ci, x->sim_p50_ms, s->fn[i].name, verdict);
 	}
 	return bad ? EXIT_FAILED : EXIT_OK;
 }

@@ -140,6 +140,8 @@ static int live_median(const struct lat *cold, const struct lat *warm, struct re
 	if (n && !stats_median_ci(all, n, 0.95, &r->live_lo_ms, &r->live_hi_ms, &cov)) {
 		r->live_lo_ms *= 1e3;
 		r->live_hi_ms *= 1e3;
+	} else {
+		r->live_lo_ms = r->live_hi_ms = -1;     /* too few calls for a 95 % interval */
 	}
 	free(all);
 	return 0;
