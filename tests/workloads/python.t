@@ -15,11 +15,13 @@ cd "$(dirname "$0")/../.."
 . tests/workloads/lib.sh
 CVMBENCH=${CVMBENCH:-./cvmbench}
 exact="null hello-world pyaes graph-bfs map-reduce"
-echo "1..17"
+# function:property of its --output, checked by tests/workloads/twin-check.py
+props="chameleon:table"
+echo "1..18"
 
 digest() { "$fn" run "$1" --seed "$2" --data-dir "$d" "${@:3}" 2>&1 | sed -n 's/^digest //p'; }
 missing() { "$fn" check "$1" --runtime python --data-dir "$d" | head -1; }
-for w in $exact matmul; do
+for w in $exact matmul ${props//:[a-z]*/}; do
 	for s in 1 2; do
 		"$fn" prepare "$w" --seed "$s" --data-dir "$d" > /dev/null || echo "# prepare $w failed"
 	done
@@ -51,6 +53,24 @@ print(float(abs(c[2] - p[2]).max()) <= 1e-9 and abs(c[2]).max() > 1)' "$d/c$s" "
 		ok "$([ "$res" = True ]; echo $?)" "matmul seed $s: same A and B, C within 1e-9 of matmul.c's ($res)"
 	done
 fi
+
+for wp in $props; do
+	w=${wp%%:*}
+	why=$(missing "$w")
+	if [ -n "$why" ]; then
+		noref "$w: $why"
+		continue
+	fi
+	res=
+	for s in 1 2; do
+		"$fn" run "$w" --seed "$s" --data-dir "$d" --output "$d/c$s" > /dev/null &&
+		"$fn" run "$w" --seed "$s" --data-dir "$d" --runtime python --output "$d/p$s" > /dev/null &&
+		res+="$("$PY" tests/workloads/twin-check.py "${wp#*:}" "$d/c$s" "$d/p$s" 2>&1)
+"
+	done
+	[ "$(grep -c '^same: ' <<<"$res")" = 2 ] && ! cmp -s "$d/c1" "$d/c2"
+	ok $? "$w: seeds 1 and 2 by property ${wp#*:}: $(echo $res)"
+done
 
 # the protocol, as instance.c reads it
 out=$(printf 'invoke 7\nmem\ninvoke 8\nwhat\nquit\n' |

@@ -13,6 +13,7 @@ MODULES = {
     "graph-bfs": "fn_graph_bfs",
     "map-reduce": "fn_map_reduce",
     "matmul": "fn_matmul",
+    "chameleon": "fn_chameleon",
 }
 
 

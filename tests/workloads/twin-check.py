@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: MIT
+"""tests/workloads/twin-check.py - the properties by which python.t compares
+a Python twin's --output with its C function's where the bytes may differ.
+Usage: twin-check.py KIND C_FILE PY_FILE; prints "same: ..." and exits 0,
+or prints what differs and exits 1. Python's own parsers (html.parser,
+tarfile, sqlite3) read both files: neither side's code.
+"""
+import html.parser
+import sys
+
+
+class Table(html.parser.HTMLParser):
+    """The title and the rows of <td> texts, entities resolved."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.title, self.rows, self.where = "", [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag == "td":
+            self.rows[-1].append("")
+        self.where = tag if tag in ("title", "td") else None
+
+    def handle_endtag(self, tag):
+        self.where = None
+
+    def handle_data(self, data):
+        if self.where == "title":
+            self.title += data
+        elif self.where == "td":
+            self.rows[-1][-1] += data
+
+
+def page_table(path):
+    t = Table()
+    with open(path, encoding="latin-1") as f:
+        t.feed(f.read())
+    return t.title, t.rows
+
+
+def check_table(c, p):
+    a, b = page_table(c), page_table(p)
+    if a != b:
+        raise AssertionError("the pages' tables differ")
+    return "same title, same %d x %d cells" % (len(a[1]), len(a[1][0]))
+
+
+CHECKS = {"table": check_table}
+
+
+def main(kind, c, p):
+    try:
+        print("same: " + CHECKS[kind](c, p))
+        return 0
+    except AssertionError as e:
+        print("differ: %s" % e)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))
