@@ -16,12 +16,12 @@ cd "$(dirname "$0")/../.."
 CVMBENCH=${CVMBENCH:-./cvmbench}
 exact="null hello-world pyaes graph-bfs map-reduce"
 # function:property of its --output, checked by tests/workloads/twin-check.py
-props="chameleon:table"
-echo "1..18"
+props="chameleon:table compression:tar"
+echo "1..19"
 
 digest() { "$fn" run "$1" --seed "$2" --data-dir "$d" "${@:3}" 2>&1 | sed -n 's/^digest //p'; }
 missing() { "$fn" check "$1" --runtime python --data-dir "$d" | head -1; }
-for w in $exact matmul ${props//:[a-z]*/}; do
+for w in $exact matmul $(sed "s/:[a-z]*//g" <<<"$props"); do
 	for s in 1 2; do
 		"$fn" prepare "$w" --seed "$s" --data-dir "$d" > /dev/null || echo "# prepare $w failed"
 	done

@@ -7,6 +7,7 @@ tarfile, sqlite3) read both files: neither side's code.
 """
 import html.parser
 import sys
+import tarfile
 
 
 class Table(html.parser.HTMLParser):
@@ -47,7 +48,25 @@ def check_table(c, p):
     return "same title, same %d x %d cells" % (len(a[1]), len(a[1][0]))
 
 
-CHECKS = {"table": check_table}
+def tar_members(path):
+    """name -> (type, permission bits, bytes) of every member, "./" and "/" trimmed."""
+    members = {}
+    with tarfile.open(path) as tar:
+        for m in tar.getmembers():
+            name = m.name.removeprefix("./").rstrip("/")
+            data = tar.extractfile(m).read() if m.isfile() else b""
+            members[name] = (m.type, m.mode & 0o777, data)
+    return members
+
+
+def check_tar(c, p):
+    a, b = tar_members(c), tar_members(p)
+    if a != b:
+        raise AssertionError("members differ: %s" % sorted(set(a.items()) ^ set(b.items()))[:3])
+    return "the same %d members (names, types, modes, bytes)" % len(a)
+
+
+CHECKS = {"table": check_table, "tar": check_tar}
 
 
 def main(kind, c, p):

@@ -14,6 +14,7 @@ MODULES = {
     "map-reduce": "fn_map_reduce",
     "matmul": "fn_matmul",
     "chameleon": "fn_chameleon",
+    "compression": "fn_compression",
 }
 
 
