@@ -15,6 +15,7 @@ MODULES = {
     "matmul": "fn_matmul",
     "chameleon": "fn_chameleon",
     "compression": "fn_compression",
+    "crud-api": "fn_crud_api",
 }
 
 
