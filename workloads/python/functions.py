@@ -16,6 +16,7 @@ MODULES = {
     "chameleon": "fn_chameleon",
     "compression": "fn_compression",
     "crud-api": "fn_crud_api",
+    "random-disk-io": "fn_random_disk_io",
 }
 
 
