@@ -16,8 +16,8 @@ cd "$(dirname "$0")/../.."
 CVMBENCH=${CVMBENCH:-./cvmbench}
 exact="null hello-world pyaes graph-bfs map-reduce crud-api random-disk-io"
 # function:property of its --output, checked by tests/workloads/twin-check.py
-props="chameleon:table compression:tar"
-echo "1..21"
+props="chameleon:table compression:tar logistic-regression:lr"
+echo "1..22"
 
 digest() { "$fn" run "$1" --seed "$2" --data-dir "$d" "${@:3}" 2>&1 | sed -n 's/^digest //p'; }
 missing() { "$fn" check "$1" --runtime python --data-dir "$d" | head -1; }

@@ -66,7 +66,38 @@ def check_tar(c, p):
     return "the same %d members (names, types, modes, bytes)" % len(a)
 
 
-CHECKS = {"table": check_table, "tar": check_tar}
+def lr_lines(path):
+    """logistic-regression's --output: {kind: [fields]} of its lines."""
+    lines = {}
+    with open(path) as f:
+        for line in f:
+            kind, *rest = line.split()
+            lines.setdefault(kind, []).append(rest)
+    return lines
+
+
+def check_lr(c, p):
+    """Same vocabulary, TF-IDF within 1e-12, probabilities within 1e-3, weights
+    within 5e-3 (sklearn's lbfgs converges, logistic-regression.c stops after
+    300 steps), the same predictions and accuracy."""
+    a, b = lr_lines(c), lr_lines(p)
+    if a["v"] != b["v"]:
+        raise AssertionError("the vocabularies differ")
+    xa = {(r, col): float(v) for r, col, v in a["x"]}
+    xb = {(r, col): float(v) for r, col, v in b["x"]}
+    if xa.keys() != xb.keys() or max(abs(xa[k] - xb[k]) for k in xa) > 1e-12:
+        raise AssertionError("the TF-IDF matrices differ")
+    dp = max(abs(float(u[1]) - float(v[1])) for u, v in zip(a["p"], b["p"], strict=True))
+    dw = max(abs(float(u[1]) - float(v[1])) for u, v in zip(a["w"], b["w"], strict=True))
+    flips = sum((float(u[1]) >= .5) != (float(v[1]) >= .5) for u, v in zip(a["p"], b["p"]))
+    if dp > 1e-3 or dw > 5e-3 or flips or a["acc"] != b["acc"]:
+        raise AssertionError("probabilities %.2g apart, weights %.2g, %d predictions "
+                             "differ, accuracy %s / %s" % (dp, dw, flips, a["acc"], b["acc"]))
+    return ("%d features, TF-IDF equal, probabilities within %.1e, weights within "
+            "%.1e, same predictions" % (len(a["v"]), dp, dw))
+
+
+CHECKS = {"table": check_table, "tar": check_tar, "lr": check_lr}
 
 
 def main(kind, c, p):

@@ -17,6 +17,7 @@ MODULES = {
     "compression": "fn_compression",
     "crud-api": "fn_crud_api",
     "random-disk-io": "fn_random_disk_io",
+    "logistic-regression": "fn_logistic_regression",
 }
 
 
