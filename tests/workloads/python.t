@@ -14,10 +14,10 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/workloads/lib.sh
 CVMBENCH=${CVMBENCH:-./cvmbench}
-exact="null hello-world pyaes graph-bfs map-reduce crud-api random-disk-io"
+exact="null hello-world pyaes graph-bfs map-reduce crud-api random-disk-io sentiment"
 # function:property of its --output, checked by tests/workloads/twin-check.py
 props="chameleon:table compression:tar logistic-regression:lr"
-echo "1..22"
+echo "1..23"
 
 digest() { "$fn" run "$1" --seed "$2" --data-dir "$d" "${@:3}" 2>&1 | sed -n 's/^digest //p'; }
 missing() { "$fn" check "$1" --runtime python --data-dir "$d" | head -1; }

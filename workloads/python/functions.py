@@ -18,6 +18,7 @@ MODULES = {
     "crud-api": "fn_crud_api",
     "random-disk-io": "fn_random_disk_io",
     "logistic-regression": "fn_logistic_regression",
+    "sentiment": "fn_sentiment",
 }
 
 
