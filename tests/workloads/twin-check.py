@@ -97,7 +97,32 @@ def check_lr(c, p):
             "%.1e, same predictions" % (len(a["v"]), dp, dw))
 
 
-CHECKS = {"table": check_table, "tar": check_tar, "lr": check_lr}
+def scores(path):
+    with open(path) as f:
+        rows = [line.split() for line in f]
+    return [float(r[1]) for r in rows], [float(r[2]) for r in rows]
+
+
+def check_scores(c, p):
+    """A classifier's "I LOGIT PROB" lines: logits within 2e-5 of their
+    spread (std), probabilities within 2e-5, the same top-5 (float32 sums
+    in another order: docs/workloads.md)."""
+    (lc, pc), (lp, pp) = scores(c), scores(p)
+    if len(lc) != len(lp):
+        raise AssertionError("%d scores against %d" % (len(lc), len(lp)))
+    mean = sum(lc) / len(lc)
+    std = (sum((v - mean) ** 2 for v in lc) / len(lc)) ** 0.5
+    dl = max(abs(u - v) for u, v in zip(lc, lp)) / std
+    dp = max(abs(u - v) for u, v in zip(pc, pp))
+    top = [sorted(range(len(x)), key=lambda i: -x[i])[:5] for x in (pc, pp)]
+    if dl > 2e-5 or dp > 2e-5 or top[0] != top[1]:
+        raise AssertionError("logits %.2g std apart, probabilities %.2g, top-5 %s / %s" %
+                             (dl, dp, top[0], top[1]))
+    return "%d classes: logits within %.1e std, probabilities within %.1e, top-5 %s" % (
+        len(lc), dl, dp, top[0])
+
+
+CHECKS = {"table": check_table, "tar": check_tar, "lr": check_lr, "scores": check_scores}
 
 
 def main(kind, c, p):

@@ -19,6 +19,7 @@ MODULES = {
     "random-disk-io": "fn_random_disk_io",
     "logistic-regression": "fn_logistic_regression",
     "sentiment": "fn_sentiment",
+    "image-recognition": "fn_image_recognition",
 }
 
 
