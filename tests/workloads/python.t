@@ -77,8 +77,8 @@ out=$(printf 'invoke 7\nmem\ninvoke 8\nwhat\nquit\n' |
 	"$fn" serve hello-world --seed 2 --data-dir "$d" --runtime python --digest first)
 want=$("$fn" run hello-world --seed 2 --data-dir "$d" | sed -n 's/^digest //p')
 ver=$(/usr/bin/python3 -c 'import platform; print(platform.python_version())')
-grep -Eq "^ready pid=[0-9]+ init_ns=[0-9]+ rss_kb=[0-9]+ pss_kb=[0-9]+ threads=1 runtime=python$ver\$" <<<"$out"
-ok $? "serve: the ready line, with runtime=python$ver"
+grep -Eq "^ready pid=[0-9]+ init_ns=[0-9]+ rss_kb=[0-9]+ pss_kb=[0-9]+ threads=1 interp_ns=[0-9]+ import_ns=[0-9]+ runtime=python$ver\$" <<<"$out"
+ok $? "serve: the ready line, with the cold-start phases and runtime=python$ver"
 [ "$(sed -n 2p <<<"$out" | sed 's/fn_ns=[0-9]*/fn_ns=N/')" = "done 7 ok=1 fn_ns=N" ] &&
 	grep -q "^digest 7 sha256=$want digest_ns=[0-9]*\$" <<<"$out"
 ok $? "serve: done 7, then digest 7 with hello-world's C digest"

@@ -13,6 +13,7 @@ the same title and the same table of cell texts (docs/workloads.md).
 import inputs
 
 REQUIRES = [("chameleon", "python3-chameleon")]
+IMPORTS = ["chameleon"]
 TITLE = "rows & cols"
 TEMPLATE = """<!DOCTYPE html>
 <html><head><title>${title}</title></head>

@@ -16,6 +16,7 @@ import convnet
 
 REQUIRES = [("torch", "python3-torch"), ("torchvision", "python3-torchvision"),
             ("numpy", "python3-numpy")]
+IMPORTS = ["numpy", "torch", "torchvision.models"]
 VARIANTS = ("resnet50", "resnet152")
 
 

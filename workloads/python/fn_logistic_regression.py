@@ -18,6 +18,7 @@ layout; --output writes its "v", "x", "w", "p", "acc" lines.
 import inputs
 
 REQUIRES = [("sklearn", "python3-sklearn"), ("numpy", "python3-numpy")]
+IMPORTS = ["numpy", "sklearn.feature_extraction.text", "sklearn.linear_model"]
 
 
 def parse(data, name):
