@@ -3,10 +3,13 @@
 # `cvmfn --runtime python` on this machine's /usr/bin/python3) against their
 # C functions on seeds 1 and 2, from the inputs `cvmfn prepare` wrote:
 # the same digest where both define the same output (null, hello-world,
-# pyaes, graph-bfs, map-reduce); matmul's C (numpy.dot) within 1e-9 of
-# matmul.c's, compared here by numpy on the --output files (A, B, C), and A
-# and B identical. Then the serve protocol as cvmbench speaks it (ready
-# line with runtime=, done and digest lines, mem, an unknown request), a
+# pyaes, graph-bfs, map-reduce, crud-api, random-disk-io, sentiment);
+# matmul's C (numpy.dot) within 1e-9 of matmul.c's, compared here by numpy
+# on the --output files (A, B, C), and A and B identical; chameleon,
+# compression and logistic-regression by a property or tolerance of both
+# --output files (tests/workloads/twin-check.py, docs/workloads.md). Then
+# the serve protocol as cvmbench speaks it (ready line with the cold-start
+# phases and runtime=, done and digest lines, mem, an unknown request), a
 # missing input named as an init error, and a native cvmbench cell with
 # runtime = python recording runtime.interpreter. A missing module of this
 # python3 is a SKIP naming its Debian package (a failure under CI).
