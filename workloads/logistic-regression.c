@@ -615,9 +615,8 @@ static int lr_init(struct wl_instance *inst)
 
 /*
  * For the Python twin: "reviews", "LABEL<TAB>TEXT" lines (the --input
- * format), the texts as init generated or read them (before tokenizing:
- * export runs after init, which lower-cases the words in place, so the
- * lines are the lower-cased texts; TfidfVectorizer lower-cases too).
+ * format), the texts as init left them: lower-cased, since init's
+ * tokenizer folds the words in place (TfidfVectorizer lower-cases too).
  */
 static int lr_export(struct wl_instance *inst)
 {
