@@ -83,7 +83,7 @@ LONG_TESTS += tests/system/kvm-guest.t
 # the small rootfs built with mmdebstrap (minutes), a runc cell and a TCG guest on it
 LONG_TESTS += tests/system/rootfs.t
 # runtime = python in runc and a TCG guest on the python rootfs (built on first use, ~15 min)
-LONG_TESTS += tests/system/python-runtime.t
+LONG_TESTS += tests/system/python-runtime.t tests/workloads/python-nets.t
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
 # the study end to end: three studies (one killed) and four reports, ~25 s
 LONG_TESTS += tests/system/study.t

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rng.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -497,6 +498,32 @@ static int chameleon_invoke(struct wl_instance *inst, struct wl_output *out)
 	return 0;
 }
 
+/*
+ * For the Python twin: "table", the cells as tab-separated lines (a cell
+ * holds neither a tab nor a newline), the format --input reads.
+ */
+static int chameleon_export(struct wl_instance *inst)
+{
+	struct chameleon_state *st = inst->priv;
+	struct sbuf tsv = { 0 };
+	size_t i, j;
+	int err;
+
+	for (i = 0; i < st->root.count; i++) {
+		const struct tvalue *row = &st->root.items[i];
+
+		for (j = 0; j < row->count; j++) {
+			sbuf_add(&tsv, j ? "\t" : "", j ? 1 : 0);
+			sbuf_add(&tsv, row->items[j].str, row->items[j].len);
+		}
+		sbuf_add(&tsv, "\n", 1);
+	}
+	err = tsv.oom ? wl_error(inst, -ENOMEM, "chameleon: out of memory for the table")
+		      : wl_export_write(inst, "table", tsv.data, tsv.len);
+	free(tsv.data);
+	return err;
+}
+
 const struct workload_ops wl_chameleon = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_chameleon,
@@ -504,4 +531,5 @@ const struct workload_ops wl_chameleon = {
 	.init = chameleon_init,
 	.invoke = chameleon_invoke,
 	.teardown = chameleon_teardown,
+	.export_inputs = chameleon_export,
 };

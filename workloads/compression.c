@@ -35,6 +35,7 @@
 #include "rng.h"
 #include "scratch.h"
 #include "wlclock.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -437,6 +438,22 @@ static int compression_invoke(struct wl_instance *inst, struct wl_output *out)
 	return 0;
 }
 
+/*
+ * For the Python twin: "tree.tar.gz", the tree this instance archives (the
+ * generated one or --input), as invoke archives it: the twin unpacks it
+ * into a scratch directory of its own at init, as SeBS fetches its files.
+ */
+static int compression_export(struct wl_instance *inst)
+{
+	struct compression_state *st = inst->priv;
+	struct archiver ar = { .inst = inst, .st = st };
+	int err;
+
+	st->out_len = 0;
+	err = build_archive(&ar);
+	return err ? err : wl_export_write(inst, "tree.tar.gz", st->out, st->out_len);
+}
+
 const struct workload_ops wl_compression = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_compression,
@@ -444,4 +461,5 @@ const struct workload_ops wl_compression = {
 	.init = compression_init,
 	.invoke = compression_invoke,
 	.teardown = compression_teardown,
+	.export_inputs = compression_export,
 };

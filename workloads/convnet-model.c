@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "convnet-model.h"
+#include "wlexport.h"
 #include "wlfile.h"
 
 int convnet_layers(struct wl_instance *inst, struct convnet *net, size_t n)
@@ -100,6 +101,15 @@ void convnet_free(struct convnet *net)
 	free(net->model);
 	free(net->convs);
 	free(net->specs);
+}
+
+int convnet_export(struct wl_instance *inst)
+{
+	struct convnet *net = inst->priv;
+	const struct tensor *im = &net->image;
+
+	return wl_export_write(inst, "image", im->data,
+			       (size_t)im->c * im->h * im->w * sizeof(float));
 }
 
 void convnet_teardown(struct wl_instance *inst)

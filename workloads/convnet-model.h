@@ -57,6 +57,14 @@ int convnet_open(struct wl_instance *inst, struct convnet *net, const char *file
 /** convnet_free() - release all convnet_layers() and convnet_open() built. */
 void convnet_free(struct convnet *net);
 
+/**
+ * convnet_export() - the ops' export_inputs of a state that begins with a
+ * convnet: "image", the normalised input tensor (3 x size x size float32
+ * little endian, channels first) for the Python twin; the weights are the
+ * model file itself (wlfile.h's header, then the floats).
+ */
+int convnet_export(struct wl_instance *inst);
+
 /** convnet_teardown() - the ops' teardown of a state that begins with a convnet. */
 void convnet_teardown(struct wl_instance *inst);
 

@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@
 #include "rng.h"
 #include "scratch.h"
 #include "wlclock.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -366,6 +368,85 @@ static int crud_invoke(struct wl_instance *inst, struct wl_output *out)
 	return 0;
 }
 
+/* Appends one printf-formatted line to @buf (of @cap bytes) at *@len. */
+static void export_line(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void export_line(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*len += (size_t)vsnprintf(buf + *len, *len < cap ? cap - *len : 0, fmt, ap);
+	va_end(ap);
+}
+
+/* The base carts' rows, in insert order (fill_base()'s draws). */
+static void export_base(struct crud_state *st, uint64_t seed, char *buf, size_t cap,
+			size_t *len)
+{
+	struct rng r;
+	long u, i;
+	int product, quantity;
+
+	rng_seed_stream(&r, seed, 0xba5e);
+	for (u = 0; u < st->base_users; u++)
+		for (i = 0; i < BASE_ITEMS; i++) {
+			draw_item(&r, &product, &quantity);
+			export_line(buf, cap, len, "add user-%06ld product-%04d %d %lld\n", u,
+				    product, quantity, (long long)st->price[product]);
+		}
+}
+
+/* Every invoke's requests, in order (run_session()'s draws). */
+static void export_sessions(struct crud_state *st, uint64_t seed, char *buf, size_t cap,
+			    size_t *len)
+{
+	struct rng r;
+	long s, i;
+	int product, quantity;
+
+	rng_seed_stream(&r, seed, 0xc4a7);
+	for (s = 0; s < st->sessions; s++) {
+		export_line(buf, cap, len, "session session-%04ld\n", s);
+		for (i = 0; i < st->session_items; i++) {
+			draw_item(&r, &product, &quantity);
+			export_line(buf, cap, len, "add session-%04ld product-%04d %d %lld\n", s,
+				    product, quantity, (long long)st->price[product]);
+		}
+		for (i = 0; i < st->session_items; i += 3)
+			export_line(buf, cap, len, "update %ld %d\n", i, 1 + (int)rng_below(&r, 9));
+		export_line(buf, cap, len, "base user-%06ld\n",
+			    (long)rng_below(&r, (uint64_t)st->base_users));
+	}
+}
+
+/*
+ * For the Python twin, as text lines: "base", the base carts' rows ("add
+ * USER PRODUCT QTY CENTS"); "sessions", an invoke's requests: "session
+ * USER", its items ("add ..."), "update I QTY" (the session's item I),
+ * "base USER" (the base cart read last). Deletes and reads are implied
+ * (run_session()). The seed's draws, replayed here, not a second generator.
+ */
+static int crud_export(struct wl_instance *inst)
+{
+	struct crud_state *st = inst->priv;
+	size_t cap = (size_t)(st->base_users * BASE_ITEMS + st->sessions *
+			      (2 * st->session_items + 2)) * 64, len = 0;
+	char *buf = malloc(cap);
+	int err;
+
+	if (!buf)
+		return wl_error(inst, -ENOMEM, "crud-api: out of memory for the export");
+	export_base(st, inst->params.seed, buf, cap, &len);
+	err = len < cap ? wl_export_write(inst, "base", buf, len) : -EOVERFLOW;
+	len = 0;
+	export_sessions(st, inst->params.seed, buf, cap, &len);
+	if (!err)
+		err = len < cap ? wl_export_write(inst, "sessions", buf, len) : -EOVERFLOW;
+	free(buf);
+	return err == -EOVERFLOW ? wl_error(inst, err, "crud-api: export buffer too small") : err;
+}
+
 const struct workload_ops wl_crud_api = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_crud_api,
@@ -373,4 +454,5 @@ const struct workload_ops wl_crud_api = {
 	.init = crud_init,
 	.invoke = crud_invoke,
 	.teardown = crud_teardown,
+	.export_inputs = crud_export,
 };

@@ -195,4 +195,5 @@ const struct workload_ops wl_image_recognition = {
 	.init = resnet_init,
 	.invoke = resnet_invoke,
 	.teardown = convnet_teardown,
+	.export_inputs = convnet_export,
 };

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "rng.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -612,6 +613,33 @@ static int lr_init(struct wl_instance *inst)
 	return err;
 }
 
+/*
+ * For the Python twin: "reviews", "LABEL<TAB>TEXT" lines (the --input
+ * format), the texts as init left them: lower-cased, since init's
+ * tokenizer folds the words in place (TfidfVectorizer lower-cases too).
+ */
+static int lr_export(struct wl_instance *inst)
+{
+	struct lr_state *st = inst->priv;
+	size_t cap = st->text_start[st->ndocs] + 2 * st->ndocs, len = 0, d;
+	char *buf = malloc(cap);
+	int err;
+
+	if (!buf)
+		return wl_error(inst, -ENOMEM, "logistic-regression: out of memory");
+	for (d = 0; d < st->ndocs; d++) {
+		size_t n = st->text_start[d + 1] - st->text_start[d];
+
+		buf[len++] = (char)('0' + st->label[d]);
+		buf[len++] = '\t';
+		memcpy(buf + len, st->text + st->text_start[d], n);
+		len += n;
+	}
+	err = wl_export_write(inst, "reviews", buf, len);
+	free(buf);
+	return err;
+}
+
 const struct workload_ops wl_logistic_regression = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_logistic_regression,
@@ -620,4 +648,5 @@ const struct workload_ops wl_logistic_regression = {
 	.init = lr_init,
 	.invoke = lr_invoke,
 	.teardown = lr_teardown,
+	.export_inputs = lr_export,
 };

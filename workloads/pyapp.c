@@ -7,8 +7,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pyapp.h"
@@ -50,6 +52,20 @@ static int zip_memfd(void)
 	return fd;
 }
 
+/*
+ * CLOCK_MONOTONIC just before execv() as PYAPP_EXEC_NS_ENV: the handler's
+ * first statement subtracts it from its own clock (the interpreter start).
+ */
+static void exec_time_export(void)
+{
+	struct timespec ts;
+	char ns[32];
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(ns, sizeof(ns), "%lld", (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+	setenv(PYAPP_EXEC_NS_ENV, ns, 1);
+}
+
 int pyapp_exec(char **argv, char *err, size_t errlen)
 {
 	char path[64], *args[64];
@@ -66,6 +82,7 @@ int pyapp_exec(char **argv, char *err, size_t errlen)
 	for (i = 1; argv[i] && n < 63; i++)
 		args[n++] = argv[i];
 	args[n] = NULL;
+	exec_time_export();
 	execv(PYAPP_INTERPRETER, args);
 	snprintf(err, errlen, "cannot run %s: %s (Debian package python3-minimal)",
 		 PYAPP_INTERPRETER, strerror(errno));

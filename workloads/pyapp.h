@@ -13,6 +13,12 @@
 /* Debian's interpreter: the one whose python3-* packages the functions use. */
 #define PYAPP_INTERPRETER "/usr/bin/python3"
 
+/*
+ * The environment variable with CLOCK_MONOTONIC in ns at the execv(): the
+ * start of the interpreter-start window (docs/workloads.md, cold start).
+ */
+#define PYAPP_EXEC_NS_ENV "CVMFN_EXEC_NS"
+
 /**
  * pyapp_exec() - execute PYAPP_INTERPRETER on the embedded handler with
  * cvmfn's own arguments @argv[1..]. Returns only on failure: -errno, with

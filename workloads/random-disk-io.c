@@ -22,6 +22,7 @@
  * every block read, in order. --output FILE
  * keeps the file (hard link, or a copy across filesystems) for checking.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -36,6 +37,7 @@
 #include "rng.h"
 #include "scratch.h"
 #include "wlclock.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -288,6 +290,61 @@ static int disk_invoke(struct wl_instance *inst, struct wl_output *out)
 	return 0;
 }
 
+/* "blocks": the written block numbers, then the read ones (disk_io()'s draws). */
+static int export_blocks(struct wl_instance *inst, struct disk_state *st)
+{
+	uint64_t *b = malloc(2 * st->ops * sizeof(*b)), i;
+	struct rng r;
+	int err;
+
+	if (!b)
+		return wl_error(inst, -ENOMEM, "random-disk-io: out of memory for the export");
+	rng_seed_stream(&r, inst->params.seed, 0xd15c);
+	for (i = 0; i < 2 * st->ops; i++)
+		b[i] = htole64(rng_below(&r, st->nblocks));
+	err = wl_export_write(inst, "blocks", b, 2 * st->ops * sizeof(*b));
+	free(b);
+	return err;
+}
+
+/* "writes": the blocks written by one invoke, in order, 4 KiB each. */
+static int export_writes(struct wl_instance *inst, struct disk_state *st)
+{
+	uint8_t *w = malloc(st->ops * BLOCK);
+	struct rng r;
+	uint64_t i;
+	int err;
+
+	if (!w)
+		return wl_error(inst, -ENOMEM, "random-disk-io: out of memory for the export");
+	rng_seed_stream(&r, inst->params.seed, 0xd15c);
+	for (i = 0; i < st->ops; i++)
+		make_block(w + i * BLOCK, inst->params.seed, KIND_WRITE, i,
+			   rng_below(&r, st->nblocks));
+	err = wl_export_write(inst, "writes", w, st->ops * BLOCK);
+	free(w);
+	return err;
+}
+
+/*
+ * For the Python twin: "file", the file as init leaves it (read back from
+ * the scratch file), "writes" and "blocks" (above). Byte order: little
+ * endian, as the blocks' own words.
+ */
+static int disk_export(struct wl_instance *inst)
+{
+	struct disk_state *st = inst->priv;
+	void *data;
+	size_t len;
+	int err = wl_read_file(inst, st->path, &data, &len);
+
+	if (err)
+		return err;
+	err = wl_export_write(inst, "file", data, len);
+	free(data);
+	return err ?: export_writes(inst, st) ?: export_blocks(inst, st);
+}
+
 const struct workload_ops wl_random_disk_io = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_random_disk_io,
@@ -295,4 +352,5 @@ const struct workload_ops wl_random_disk_io = {
 	.init = disk_init,
 	.invoke = disk_invoke,
 	.teardown = disk_teardown,
+	.export_inputs = disk_export,
 };

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -349,6 +350,19 @@ static int sentiment_init(struct wl_instance *inst)
 	return err;
 }
 
+/*
+ * For the Python twin: "lexicon" (the table above, WORD<TAB>KIND<TAB>VALUE
+ * lines) and, for the generated text, "text" (split at '.' as here).
+ */
+static int sentiment_export(struct wl_instance *inst)
+{
+	struct sentiment_state *st = inst->priv;
+	size_t len = (size_t)wl_pick(inst, 16 << 10, 1 << 20, 16 << 20);
+
+	return wl_export_write(inst, "lexicon", lexicon_text, strlen(lexicon_text)) ?:
+	       (inst->params.input ? 0 : wl_export_write(inst, "text", st->text, len));
+}
+
 const struct workload_ops wl_sentiment = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_sentiment,
@@ -357,4 +371,5 @@ const struct workload_ops wl_sentiment = {
 	.init = sentiment_init,
 	.invoke = sentiment_invoke,
 	.teardown = sentiment_teardown,
+	.export_inputs = sentiment_export,
 };

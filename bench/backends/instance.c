@@ -145,6 +145,15 @@ static void ready_runtime(const char *line, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)strcspn(p + 9, " "), p + 9);
 }
 
+/* The ready line's @key number (a Python twin's cold-start phase), or -1. */
+static long long ready_phase(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+	long long v;
+
+	return p && sscanf(p + strlen(key), "%lld", &v) == 1 && v >= 0 ? v : -1;
+}
+
 int instance_handshake(struct instance *in, double timeout_s)
 {
 	char line[1024];
@@ -166,6 +175,8 @@ int instance_handshake(struct instance *in, double timeout_s)
 		return -EPROTO;
 	}
 	ready_runtime(line, in->runtime, sizeof(in->runtime));
+	in->interp_ns = ready_phase(line, " interp_ns=");
+	in->import_ns = ready_phase(line, " import_ns=");
 	return 0;
 }
 

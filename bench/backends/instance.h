@@ -24,6 +24,8 @@ struct instance {
 	long rss_kb, pss_kb;
 	int threads;
 	char runtime[32];         /* the ready line's runtime= ("python3.11.2"); "" = C */
+	long long interp_ns;      /* a Python twin's interpreter start (ready line), or -1 */
+	long long import_ns;      /* its imports of the function and libraries, or -1 */
 	void *priv;               /* the backend's own state (container id, ...) */
 	char error[512];
 };

@@ -35,7 +35,8 @@ static void fake_cvmfn(int in, int out)
 	long seq = 0;
 	FILE *f = fdopen(in, "r");
 
-	say(out, "ready pid=1 init_ns=1 rss_kb=1 pss_kb=1 threads=1\n");
+	say(out, "ready pid=1 init_ns=1 rss_kb=1 pss_kb=1 threads=1 interp_ns=41 import_ns=907"
+		 " runtime=python3.11.2\n");
 	while (f && fgets(buf, sizeof(buf), f) && sscanf(buf, "invoke %ld", &seq) == 1) {
 		if (seq == 1) {
 			say(out, "done 1 ok=1 fn_ns=123\n");
@@ -86,11 +87,14 @@ int main(void)
 	int err;
 
 	signal(SIGPIPE, SIG_IGN);
-	tap_plan(13);
+	tap_plan(14);
 	if (start(&in) < 0 || instance_handshake(&in, 5.0)) {
 		printf("Bail out! cannot start the scripted cvmfn\n");
 		return 1;
 	}
+	tap_ok(in.interp_ns == 41 && in.import_ns == 907 && !strcmp(in.runtime, "python3.11.2"),
+	       "a Python twin's ready line: interp_ns %lld, import_ns %lld, runtime %s",
+	       in.interp_ns, in.import_ns, in.runtime);
 	err = instance_invoke(&in, 1, 5.0, &r);
 	tap_ok(!err && r.ok && r.fn_ns == 123, "call 1 ok with fn_ns 123 (err %d)", err);
 	tap_ok(r.latency_ns > 0 && r.latency_ns < HASH_MS * 1000000LL / 2,

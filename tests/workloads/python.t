@@ -3,10 +3,13 @@
 # `cvmfn --runtime python` on this machine's /usr/bin/python3) against their
 # C functions on seeds 1 and 2, from the inputs `cvmfn prepare` wrote:
 # the same digest where both define the same output (null, hello-world,
-# pyaes, graph-bfs, map-reduce); matmul's C (numpy.dot) within 1e-9 of
-# matmul.c's, compared here by numpy on the --output files (A, B, C), and A
-# and B identical. Then the serve protocol as cvmbench speaks it (ready
-# line with runtime=, done and digest lines, mem, an unknown request), a
+# pyaes, graph-bfs, map-reduce, crud-api, random-disk-io, sentiment);
+# matmul's C (numpy.dot) within 1e-9 of matmul.c's, compared here by numpy
+# on the --output files (A, B, C), and A and B identical; chameleon,
+# compression and logistic-regression by a property or tolerance of both
+# --output files (tests/workloads/twin-check.py, docs/workloads.md). Then
+# the serve protocol as cvmbench speaks it (ready line with the cold-start
+# phases and runtime=, done and digest lines, mem, an unknown request), a
 # missing input named as an init error, and a native cvmbench cell with
 # runtime = python recording runtime.interpreter. A missing module of this
 # python3 is a SKIP naming its Debian package (a failure under CI).
@@ -14,12 +17,14 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/workloads/lib.sh
 CVMBENCH=${CVMBENCH:-./cvmbench}
-exact="null hello-world pyaes graph-bfs map-reduce"
-echo "1..17"
+exact="null hello-world pyaes graph-bfs map-reduce crud-api random-disk-io sentiment"
+# function:property of its --output, checked by tests/workloads/twin-check.py
+props="chameleon:table compression:tar logistic-regression:lr"
+echo "1..23"
 
 digest() { "$fn" run "$1" --seed "$2" --data-dir "$d" "${@:3}" 2>&1 | sed -n 's/^digest //p'; }
 missing() { "$fn" check "$1" --runtime python --data-dir "$d" | head -1; }
-for w in $exact matmul; do
+for w in $exact matmul $(sed "s/:[a-z]*//g" <<<"$props"); do
 	for s in 1 2; do
 		"$fn" prepare "$w" --seed "$s" --data-dir "$d" > /dev/null || echo "# prepare $w failed"
 	done
@@ -52,13 +57,31 @@ print(float(abs(c[2] - p[2]).max()) <= 1e-9 and abs(c[2]).max() > 1)' "$d/c$s" "
 	done
 fi
 
+for wp in $props; do
+	w=${wp%%:*}
+	why=$(missing "$w")
+	if [ -n "$why" ]; then
+		noref "$w: $why"
+		continue
+	fi
+	res=
+	for s in 1 2; do
+		"$fn" run "$w" --seed "$s" --data-dir "$d" --output "$d/c$s" > /dev/null &&
+		"$fn" run "$w" --seed "$s" --data-dir "$d" --runtime python --output "$d/p$s" > /dev/null &&
+		res+="$("$PY" tests/workloads/twin-check.py "${wp#*:}" "$d/c$s" "$d/p$s" 2>&1)
+"
+	done
+	[ "$(grep -c '^same: ' <<<"$res")" = 2 ] && ! cmp -s "$d/c1" "$d/c2"
+	ok $? "$w: seeds 1 and 2 by property ${wp#*:}: $(echo $res)"
+done
+
 # the protocol, as instance.c reads it
 out=$(printf 'invoke 7\nmem\ninvoke 8\nwhat\nquit\n' |
 	"$fn" serve hello-world --seed 2 --data-dir "$d" --runtime python --digest first)
 want=$("$fn" run hello-world --seed 2 --data-dir "$d" | sed -n 's/^digest //p')
 ver=$(/usr/bin/python3 -c 'import platform; print(platform.python_version())')
-grep -Eq "^ready pid=[0-9]+ init_ns=[0-9]+ rss_kb=[0-9]+ pss_kb=[0-9]+ threads=1 runtime=python$ver\$" <<<"$out"
-ok $? "serve: the ready line, with runtime=python$ver"
+grep -Eq "^ready pid=[0-9]+ init_ns=[0-9]+ rss_kb=[0-9]+ pss_kb=[0-9]+ threads=1 interp_ns=[0-9]+ import_ns=[0-9]+ runtime=python$ver\$" <<<"$out"
+ok $? "serve: the ready line, with the cold-start phases and runtime=python$ver"
 [ "$(sed -n 2p <<<"$out" | sed 's/fn_ns=[0-9]*/fn_ns=N/')" = "done 7 ok=1 fn_ns=N" ] &&
 	grep -q "^digest 7 sha256=$want digest_ns=[0-9]*\$" <<<"$out"
 ok $? "serve: done 7, then digest 7 with hello-world's C digest"

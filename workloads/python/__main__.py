@@ -6,11 +6,21 @@ arguments (workloads/pyapp.c); this file dispatches them like cvmfn.c:
 run (print the digest), serve (protocol.h, in serve.py), check (the modules
 a function needs: exit 0, or 4 naming the missing Debian package).
 """
-import sys
+import time
+START_NS = time.monotonic_ns()     # first: the end of the interpreter-start window
 
-import wlargs
+import os  # noqa: E402
+import sys  # noqa: E402
+
+import wlargs  # noqa: E402
 
 EXIT_USAGE, EXIT_INIT, EXIT_UNSUPPORTED = 2, 3, 4
+
+
+def interp_ns():
+    """ns from cvmfn's execv() (CVMFN_EXEC_NS, pyapp.h) to START_NS, or -1."""
+    exec_ns = os.environ.get("CVMFN_EXEC_NS", "")
+    return START_NS - int(exec_ns) if exec_ns.isdigit() and int(exec_ns) <= START_NS else -1
 
 
 def main(argv):
@@ -27,9 +37,9 @@ def main(argv):
         return EXIT_UNSUPPORTED if missing else 0
     if cmd == "serve":
         import serve
-        return serve.serve_loop(name, params)
+        return serve.serve_loop(name, params, interp_ns())
     import run
-    return run.run(name, params)
+    return run.run(name, params, interp_ns())
 
 
 sys.exit(main(sys.argv[1:]))

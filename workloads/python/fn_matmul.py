@@ -12,6 +12,7 @@ import os
 import inputs
 
 REQUIRES = [("numpy", "python3-numpy")]
+IMPORTS = []    # numpy loads its BLAS in init, after the thread count is set
 
 
 class Function:

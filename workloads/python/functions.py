@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: MIT
 """The Python twins, by cvmfn's workload name: one module per function
 (fn_<name>.py), each with REQUIRES, the (module, Debian package) pairs it
-imports, and a class Function: __init__(params) is init (what a warm
-instance holds), invoke(out) one call, .threads and .summary as cvmfn's."""
+imports, optionally IMPORTS, the modules imported before init (default:
+REQUIRES' modules), and a class Function: __init__(params) is init (what
+a warm instance holds), invoke(out) one call, .threads and .summary as
+cvmfn's."""
 import importlib
 import importlib.util
+import time
 
 MODULES = {
     "null": "fn_null",
@@ -13,6 +16,13 @@ MODULES = {
     "graph-bfs": "fn_graph_bfs",
     "map-reduce": "fn_map_reduce",
     "matmul": "fn_matmul",
+    "chameleon": "fn_chameleon",
+    "compression": "fn_compression",
+    "crud-api": "fn_crud_api",
+    "random-disk-io": "fn_random_disk_io",
+    "logistic-regression": "fn_logistic_regression",
+    "sentiment": "fn_sentiment",
+    "image-recognition": "fn_image_recognition",
 }
 
 
@@ -33,8 +43,17 @@ def missing_modules(name):
 
 
 def open_instance(name, params):
+    """(instance, import_ns, init_ns): the twin's module and its libraries
+    imported (each module's IMPORTS, default its REQUIRES' modules), then
+    Function(params), each window timed with time.monotonic_ns()."""
+    t0 = time.monotonic_ns()
+    mod = module(name)
     missing = missing_modules(name)
     if missing:
         raise NoTwin("%s needs %s" % (name, ", ".join(
             "%s (Debian package %s)" % mp for mp in missing)))
-    return module(name).Function(params)
+    for lib in getattr(mod, "IMPORTS", [m for m, _ in mod.REQUIRES]):
+        importlib.import_module(lib)
+    t1 = time.monotonic_ns()
+    fn = mod.Function(params)
+    return fn, t1 - t0, time.monotonic_ns() - t1

@@ -8,17 +8,25 @@ class MissingInput(Exception):
     pass
 
 
+def path(params, workload, part):
+    """The name of input file @part (which must exist)."""
+    name = os.path.join(params.data_dir, "%s-%s-seed%d.%s" %
+                        (workload, params.size, params.seed, part))
+    if not os.path.exists(name):
+        raise MissingInput("%s: No such file or directory (run `cvmfn prepare %s "
+                           "--size %s --seed %d`)" % (name, workload, params.size, params.seed))
+    return name
+
+
 def read(params, workload, part, size=None):
     """The bytes of input file @part; @size, when given, must match."""
-    path = os.path.join(params.data_dir, "%s-%s-seed%d.%s" %
-                        (workload, params.size, params.seed, part))
+    name = path(params, workload, part)
     try:
-        with open(path, "rb") as f:
+        with open(name, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise MissingInput("%s: %s (run `cvmfn prepare %s --size %s --seed %d`)" %
-                           (path, e.strerror, workload, params.size, params.seed))
+        raise MissingInput("%s: %s" % (name, e.strerror))
     if size is not None and len(data) != size:
         raise MissingInput("%s: %d bytes, expected %d (prepare it again)" %
-                           (path, len(data), size))
+                           (name, len(data), size))
     return data

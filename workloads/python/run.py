@@ -14,16 +14,15 @@ from output import Output
 EXIT_OK, EXIT_FAILED, EXIT_INIT = 0, 1, 3
 
 
-def run(name, params):
-    t0 = time.monotonic_ns()
+def run(name, params, interp_ns=-1):
     try:
-        fn = functions.open_instance(name, params)
+        fn, import_ns, init_ns = functions.open_instance(name, params)
     except Exception as e:
         sys.stderr.write("cvmfn (python): %s\n" % e)
         return EXIT_INIT
     res = {"workload": name, "size": params.size, "seed": params.seed,
-           "threads": fn.threads, "init_ns": time.monotonic_ns() - t0,
-           "runtime": "python" + platform.python_version()}
+           "threads": fn.threads, "interp_ns": interp_ns, "import_ns": import_ns,
+           "init_ns": init_ns, "runtime": "python" + platform.python_version()}
     res["rss_kb"], res["pss_kb"] = memstat.read()
     times, digests = [], []
     for i in range(params.repeat):
@@ -50,8 +49,9 @@ def run(name, params):
     else:
         print("%s size=%s seed=%d threads=%d runtime=%s" % (
             name, params.size, params.seed, fn.threads, res["runtime"]))
-        print("init %.3f ms, rss %d KiB, pss %d KiB" % (
-            res["init_ns"] / 1e6, res["rss_kb"], res["pss_kb"]))
+        print("interpreter start %.3f ms, imports %.3f ms, init %.3f ms, rss %d KiB, "
+              "pss %d KiB" % (interp_ns / 1e6, import_ns / 1e6, res["init_ns"] / 1e6,
+                              res["rss_kb"], res["pss_kb"]))
         print("invoke x%d: first %.3f ms, min %.3f ms" % (
             params.repeat, times[0] / 1e6, min(times) / 1e6))
         if fn.summary:

@@ -80,17 +80,20 @@ def parse_invoke(line):
     return int(seq) if seq.isdigit() and len(seq) < 20 else None
 
 
-def serve_loop(name, params):
-    t0 = time.monotonic_ns()
+def serve_loop(name, params, interp_ns=-1):
+    """The ready line carries the cold-start phases: interp_ns (exec to the
+    handler's first statement), import_ns, init_ns (Function(): inputs and
+    model load); the first call is the first done line's fn_ns."""
     try:
-        fn = functions.open_instance(name, params)
+        fn, import_ns, init_ns = functions.open_instance(name, params)
     except Exception as e:
         write_line("error %s\n" % one_line(e))
         return EXIT_INIT
-    init_ns = time.monotonic_ns() - t0
     rss, pss = memstat.read()
-    write_line("ready pid=%d init_ns=%d rss_kb=%d pss_kb=%d threads=%d runtime=python%s\n" %
-               (os.getpid(), init_ns, rss, pss, fn.threads, platform.python_version()))
+    write_line("ready pid=%d init_ns=%d rss_kb=%d pss_kb=%d threads=%d interp_ns=%d "
+               "import_ns=%d runtime=python%s\n" %
+               (os.getpid(), init_ns, rss, pss, fn.threads, interp_ns, import_ns,
+                platform.python_version()))
     calls = 0
     for line in read_lines():
         seq = parse_invoke(line)
