@@ -10,7 +10,8 @@ and every invoke's requests come from `cvmfn prepare crud-api` (base,
 sessions: crud-api.c's draws). invoke runs the sessions as crud-api.c
 does: clear, add, read, update every third, delete every fifth from the
 second, read, read a base cart. The digest (every row and total read) is
-the C one's; --output writes a VACUUM INTO copy (made inside the call).
+the C one's; --output writes a VACUUM INTO copy, made after the call's end
+time as the C one's is (wl_out_file_with).
 """
 import atexit
 import os
@@ -106,7 +107,7 @@ class Function:
                             inserts, updates, deletes, 3 * len(self.sessions), items,
                             cents, sqlite3.sqlite_version))
         if self.output:
-            out.file(self.output, self.copy())
+            out.file(self.output, self.copy)      # made after the end time, as in C
 
     def copy(self):
         tmp = os.path.join(self.scratch, "output.db")

@@ -29,7 +29,9 @@ class Output:
         self.segments.append((value, decimals))
 
     def file(self, path, data):
-        """Write @data to @path after the end time (wl_out_file)."""
+        """Write @data to @path after the end time (wl_out_file). @data may be
+        a callable that makes the bytes: it runs after the end time too
+        (wl_out_file_with), so making a copy stays out of the timed call."""
         self.files.append((path, data))
 
     def digest(self):
@@ -45,7 +47,7 @@ class Output:
 
     def write_files(self):
         for path, data in self.files:
-            write_atomic(path, data)
+            write_atomic(path, data() if callable(data) else data)
 
 
 def write_atomic(path, data):
