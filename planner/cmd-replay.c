@@ -133,17 +133,20 @@ static int replay_all(struct replay_cmd *m)
 {
 	struct replay_set s;
 	struct replay_row *rows = NULL;
-	int64_t run;
+	int64_t run, before = 0;
 	int ret = replay_plan_make(&m->a, &s);
 
 	if (!ret) {
 		pr_info("replay: %zu functions, %.1f s of replay (%s)", s.n, s.span, s.config);
+		before = access(m->db, F_OK) ? 0 : replay_newest_run(m->db);
 		ret = run_child(s.config, m->db);
 	}
 	if (ret == EXIT_OK || ret == EXIT_FAILED || ret == EXIT_SKIPPED) {
 		run = replay_newest_run(m->db);
+		if (run <= before)
+			pr_err("replay: the run of %s left no new run in %s", s.config, m->db);
 		rows = calloc(s.n ? s.n : 1, sizeof(*rows));
-		ret = !rows || run <= 0 ? EXIT_FAILED :
+		ret = !rows || run <= before ? EXIT_FAILED :
 		      replay_check(m->db, run, &s, m->a.ttl / m->a.compress, 1, rows) ?:
 		      report(&s, rows);
 	}

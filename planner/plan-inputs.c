@@ -6,7 +6,9 @@
  * obtained (analysis/cell-series.h: what the guest reported, else what the
  * cell asked for; a model's regular guest is "model") and KSM setting
  * (absent: unchanged) match the [platform] section. Per cell of the
- * function:
+ * function (never a step of `cvmbench minmem`, experiment minmem-step: its
+ * memory is squeezed on purpose; never a replay cell: its calls follow a
+ * trace through a pool):
  *   memory   mode = warm cells: the hostmem probe's cell-window figure,
  *            memcg_usage_kb where the cell has it, else pss_kb (both sums
  *            over the cell's processes), divided by the cell's instances:
@@ -40,7 +42,9 @@
 	" c.instances, " CELL_SERIES_CONF " AS conf," \
 	" COALESCE(" CELL_SERIES_PARAM("ksm") ", 'unchanged') AS ksm FROM cell c" \
 	" WHERE c.id IN (SELECT max(id) FROM cell GROUP BY run_id, cell_key)" \
-	" AND c.status = 'ok' AND (?1 = 0 OR c.run_id = ?1))," \
+	" AND c.status = 'ok' AND (?1 = 0 OR c.run_id = ?1)" \
+	" AND c.experiment != 'minmem-step' AND NOT EXISTS (SELECT 1 FROM cell_param" \
+	"  WHERE cell_id = c.id AND key = 'replay-schedule' AND value != ''))," \
 	" pc AS (SELECT * FROM c0 WHERE (?2 = '' OR backend = ?2)" \
 	" AND (?3 = '' OR conf = ?3) AND (?4 = '' OR ksm = ?4)) "
 
@@ -181,9 +185,9 @@ static int read_cell(struct meas_stmts *q, struct plan_meas *m, int minmem)
 	return r;
 }
 
+/* the newest search's answer: none when that search found none (an older one is stale) */
 static const char sql_minmem[] =
-	"SELECT min_mib FROM minmem WHERE workload = ?1 AND vm_type = ?2 AND min_mib IS NOT NULL"
-	" ORDER BY id DESC LIMIT 1";
+	"SELECT min_mib FROM minmem WHERE workload = ?1 AND vm_type = ?2 ORDER BY id DESC LIMIT 1";
 
 /* memory = minmem: the newest minimum of @wl on the platform's VM type, if any. */
 static int read_minmem(sqlite3 *h, const struct plan_platform_conf *pc, const char *wl,
@@ -206,9 +210,9 @@ static int read_minmem(sqlite3 *h, const struct plan_platform_conf *pc, const ch
 	sqlite3_bind_text(st, 1, wl, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, pc->conf, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
 		r = push(&m->mem_kb, &m->nmem, sqlite3_column_double(st, 0) * 1024);
-	else if (rc != SQLITE_DONE)
+	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		r = -EIO;
 	sqlite3_finalize(st);
 	return r;

@@ -128,12 +128,12 @@ static int make_fns(const struct replay_args *a, const struct trace19 *t,
 		snprintf(x->name, sizeof(x->name), "%s", t->fns.name[f]);
 		snprintf(x->workload, sizeof(x->workload), "%s", in->wl[map[f]]);
 		s->span += x->at[x->n - 1];
-		r = write_schedule(a->dir, s->n, x);
+		s->n++;           /* freed with the set from here */
+		r = write_schedule(a->dir, s->n - 1, x);
 		if (r) {
 			pr_err("replay: %s: %s", x->schedule, strerror(-r));
 			return EXIT_USAGE;
 		}
-		s->n++;
 	}
 	return 0;
 }

@@ -36,6 +36,9 @@ int minmem_check(const struct minmem_args *a, char *why, size_t len)
 	else if (a->step_mib < 1 || a->step_mib > a->to_mib - a->from_mib)
 		snprintf(why, len, "--step %d: must be from 1 to the range (%d MiB)", a->step_mib,
 			 a->to_mib - a->from_mib);
+	else if ((a->to_mib - a->from_mib) % a->step_mib)
+		snprintf(why, len, "--to %d: not on the grid --from %d + k x --step %d (the "
+			 "baseline is booted at --to)", a->to_mib, a->from_mib, a->step_mib);
 	else if (!(a->threshold_pct > 0))
 		snprintf(why, len, "--threshold %g: must be above 0 %%", a->threshold_pct);
 	else
@@ -51,7 +54,7 @@ static int write_step(const struct minmem_args *a, const char *wl, const char *t
 	int n;
 
 	n = snprintf(text, tlen, "; cvmbench minmem: %s on %s at %d MiB (written by minmem; "
-		     "cvmbench run takes it as it is)\n[experiment minmem]\nworkload = %s\n"
+		     "cvmbench run takes it as it is)\n[experiment " MINMEM_EXPERIMENT "]\nworkload = %s\n"
 		     "backend = qemu\nconfidential = %s\naccel = %s\nmemory = %d\nsize = %s\n"
 		     "invocations = %d\nwarmup = 1\nprobes = latency\n", wl, type, mib, wl, type,
 		     a->accel, mib, a->size, a->invocations);
@@ -135,9 +138,10 @@ static int step(struct search *s, int mib, double baseline, int *passed,
 	int64_t run = 0;
 	int ret;
 
-	if (write_step(s->a, s->wl, s->type, mib, path, sizeof(path), text, sizeof(text))) {
+	ret = write_step(s->a, s->wl, s->type, mib, path, sizeof(path), text, sizeof(text));
+	if (ret) {
 		pr_err("minmem: cannot write the step config in %s: %s", s->a->config_dir,
-		       strerror(errno));
+		       strerror(-ret));
 		return EXIT_USAGE;
 	}
 	ret = run_step(s->a, path, text, &run);
@@ -183,9 +187,7 @@ static int search_run(struct search *s)
 	int passed, ret, top;
 	double base;
 
-	/* the top of the range on the grid: from + k * step, at least to */
-	top = a->from_mib + (a->to_mib - a->from_mib + a->step_mib - 1) / a->step_mib *
-	      a->step_mib;
+	top = a->to_mib;             /* on the grid (minmem_check()) */
 	ret = step(s, top, -1, &passed, &o);
 	if (ret != EXIT_OK || !passed)
 		return ret;

@@ -11,6 +11,11 @@
 
 #include "db-minmem.h"
 
+/*
+ * The experiment of every step's config: the planner leaves these cells out
+ * of a platform's measurements (planner/plan-inputs.c), they are squeezed.
+ */
+#define MINMEM_EXPERIMENT "minmem-step"
 /* The smallest guest the VM description takes (vm-check.c): below it is bad input. */
 #define MINMEM_FLOOR_MIB 64
 

@@ -106,6 +106,16 @@ static int on_opt(void *ctx, int id, const char *arg)
 	}
 }
 
+static int type_given(const struct minmem_cmd *m, const char *t)
+{
+	int i;
+
+	for (i = 0; i < m->ntypes; i++)
+		if (!strcmp(m->types[i], t))
+			return 1;
+	return 0;
+}
+
 /* --vm-type's list into m->types; 0, or 1 after saying what is wrong. */
 static int split_types(struct minmem_cmd *m)
 {
@@ -117,7 +127,8 @@ static int split_types(struct minmem_cmd *m)
 		t += strspn(t, " ");
 		for (i = 0; i < sizeof(known) / sizeof(known[0]) && strcmp(t, known[i]); i++)
 			;
-		if (i == sizeof(known) / sizeof(known[0]) || m->ntypes == MAX_TYPES) {
+		if (i == sizeof(known) / sizeof(known[0]) || m->ntypes == MAX_TYPES ||
+		    type_given(m, known[i])) {
 			pr_err("minmem: --vm-type %s: give none, model, sev-snp or tdx, each once", t);
 			return 1;
 		}
@@ -137,7 +148,7 @@ static int check_cells(const struct minmem_args *a, const char *wl, const char *
 	size_t n = 0;
 	int ret;
 
-	snprintf(text, sizeof(text), "[experiment minmem]\nworkload = %s\nbackend = qemu\n"
+	snprintf(text, sizeof(text), "[experiment " MINMEM_EXPERIMENT "]\nworkload = %s\nbackend = qemu\n"
 		 "confidential = %s\naccel = %s\nmemory = %d\nsize = %s\ninvocations = %d\n",
 		 wl, type, a->accel, a->to_mib, a->size, a->invocations);
 	ret = config_load_string("minmem", text, &cfg, err, sizeof(err));

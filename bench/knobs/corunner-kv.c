@@ -220,6 +220,24 @@ static void log_tail(const char *path, char *buf, size_t len)
 	snprintf(buf, len, "%s", nl ? nl + 1 : n > 0 ? t : "(nothing)");
 }
 
+/*
+ * Is @pid (our child) still running? A reaped one is set to 0. Where
+ * SIGCHLD is ignored (the guest agent) children are reaped by the kernel
+ * and waitpid() says ECHILD: then the pid's existence answers.
+ */
+static int running(pid_t *pid, int *status)
+{
+	int st;
+	pid_t r = *pid > 0 ? waitpid(*pid, status ? status : &st, WNOHANG) : 0;
+
+	if (r < 0 && errno == ECHILD && kill(*pid, 0) && errno == ESRCH)
+		r = *pid;
+	if (*pid <= 0 || r != *pid)
+		return *pid > 0;
+	*pid = 0;
+	return 0;
+}
+
 /* PING the server until it answers +PONG (or @ms pass, or it ends). */
 static int wait_pong(struct corunner_kv *kv, int ms)
 {
@@ -230,10 +248,8 @@ static int wait_pong(struct corunner_kv *kv, int ms)
 	int fd, i;
 
 	for (i = 0; i < ms / 20; i++) {
-		if (waitpid(kv->server, NULL, WNOHANG) == kv->server) {
-			kv->server = 0;
+		if (!running(&kv->server, NULL))
 			return -ECHILD;
-		}
 		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
 		    write(fd, "PING\r\n", 6) == 6 && read(fd, buf, sizeof(buf) - 1) >= 5 &&
@@ -312,23 +328,6 @@ int corunner_kv_start(struct corunner_kv *kv, const cpu_set_t *server_cpus,
 	if (ret)
 		corunner_kv_stop(kv);
 	return ret;
-}
-
-/*
- * Is @pid (our child) still running? A reaped one is set to 0. Where
- * SIGCHLD is ignored (the guest agent) children are reaped by the kernel
- * and waitpid() says ECHILD: then the pid's existence answers.
- */
-static int running(pid_t *pid, int *status)
-{
-	pid_t r = *pid > 0 ? waitpid(*pid, status, WNOHANG) : 0;
-
-	if (r < 0 && errno == ECHILD && kill(*pid, 0) && errno == ESRCH)
-		r = *pid;
-	if (*pid <= 0 || r != *pid)
-		return *pid > 0;
-	*pid = 0;
-	return 0;
 }
 
 int corunner_kv_alive(struct corunner_kv *kv, char *why, size_t len)

@@ -5,7 +5,8 @@
  * from call 0's): an arrival that finds the instance idle and its TTL not
  * run out is a warm call; otherwise (none kept, or it expired: it is ended
  * at its expiry, idle since the end of its last call plus replay-ttl) a new
- * instance is started and called, timed from its spawn like mode = cold. A
+ * instance is started and called, timed from its spawn like mode = cold
+ * (journalled and recorded after that call, outside its time). A
  * call whose arrival comes while the one before still runs starts when that
  * one ends (counted as overlapped): the pool holds one instance, so calls
  * that overlap are not replayed as the simulator serves them (it would
@@ -173,6 +174,10 @@ int replay_call(struct replay *rp, long seq, double timeout_s, struct invoke_res
 	if (!ret && *cold)
 		r->latency_ns = clock_now_ns() - rp->in.spawn_ns;
 	rp->idle_since = clock_now_ns();
+	if (*cold && rp->ops.started(rp->ops.ctx, &rp->in, *idx)) {
+		end_instance(rp);
+		return ret ? ret : -EIO;
+	}
 	return ret;
 }
 

@@ -14,11 +14,14 @@
 #include "instance.h"
 
 /*
- * What the replay needs of the cell around it: start an instance (journalled,
- * handshake done: 0 or -errno with the cell failed), and end one.
+ * What the replay needs of the cell around it: start an instance (handshake
+ * done: 0 or -errno with the cell failed), journal and record it after its
+ * first call (outside the time that call is timed over; 0 or -errno, then
+ * it is ended), and end one.
  */
 struct replay_ops {
 	int (*spawn)(void *ctx, struct instance *in, int idx);
+	int (*started)(void *ctx, struct instance *in, int idx);
 	void (*close)(void *ctx, struct instance *in, int idx);
 	void *ctx;
 };

@@ -414,7 +414,7 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 	int idx, ret;
 
 	if (cs->replay && replay_wait(cs->replay, seq))
-		return -EINTR;     /* waiting for the arrival: outside every window */
+		return -EINTR;     /* waiting for the arrival: outside the call's windows */
 	utc_now(started, sizeof(started));
 	if (measured)
 		probe_set_start(&cs->probes, PROBE_WINDOW_INVOCATION, seq);
@@ -463,7 +463,7 @@ static int run_calls(struct cell_state *cs)
 		if (runner_stop)
 			return -EINTR;
 		if (invoke_and_record(cs, seq, 0))
-			return -EIO;
+			return runner_stop ? -EINTR : -EIO;
 		progress_calls(seq + 1, total);
 	}
 	for (i = 0; i < c->invocations; i++, seq++) {
@@ -535,18 +535,35 @@ static int instance_ended(struct cell_state *cs)
 	return 0;
 }
 
-/* A replay cell's instance: started, handshaken, journalled (replay_ops.spawn). */
+/*
+ * A replay cell's instance, started and handshaken as a cold start's
+ * (replay_ops.spawn): nothing else inside the time its first call is
+ * timed over (spawn to reply).
+ */
 static int replay_spawn(void *ctx, struct instance *in, int idx)
 {
 	struct cell_state *cs = ctx;
+	int ret = spawn_begin(cs, in, idx);
 
-	if (spawn_instance(cs, in, idx))
-		return -EIO;
+	if (ret)
+		return ret;
+	ret = instance_handshake(in, start_timeout(cs->ctx->cell));
+	if (ret) {
+		cell_fail(cs->ctx, "instance of %s: %s", cs->ctx->cell->workload, in->error);
+		backend_close(cs->be, cs->be_state, in, 1.0);
+	}
+	return ret;
+}
+
+/* After its first call (replay_ops.started): journalled and recorded. */
+static int replay_started(void *ctx, struct instance *in, int idx)
+{
+	struct cell_state *cs = ctx;
+
 	cs->replay_journal = journal_process(in->pid);
 	if (cs->replay_journal < 0) {
 		cell_fail(cs->ctx, "cannot journal replay instance %d (so it is ended): %s", idx,
 			  strerror((int)-cs->replay_journal));
-		backend_close(cs->be, cs->be_state, in, 1.0);
 		return -EIO;
 	}
 	record_instance(cs, idx, in);
@@ -558,7 +575,7 @@ static void replay_end_instance(void *ctx, struct instance *in, int idx)
 	struct cell_state *cs = ctx;
 
 	backend_close(cs->be, cs->be_state, in, 5.0);
-	if (journal_forget(cs->replay_journal))
+	if (cs->replay_journal > 0 && journal_forget(cs->replay_journal))
 		pr_warn("journal %s: cannot close the entry of replay instance %d", journal_path(),
 			idx);
 	cs->replay_journal = 0;
@@ -569,7 +586,7 @@ static void replay_end_instance(void *ctx, struct instance *in, int idx)
 /* A replay cell: its schedule read, no instance yet (the first call starts one). */
 static int replay_begin(struct cell_state *cs)
 {
-	struct replay_ops ops = { replay_spawn, replay_end_instance, cs };
+	struct replay_ops ops = { replay_spawn, replay_started, replay_end_instance, cs };
 	char why[512];
 
 	if (replay_open(cs->ctx->cell, &ops, &cs->replay, why, sizeof(why))) {

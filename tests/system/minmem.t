@@ -13,7 +13,7 @@
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 12
+plan 14
 here=$(dirname "$0")
 
 mm() { "$CVMBENCH" minmem "$@" --db "$tmp/mm.db" 2>&1; }
@@ -58,16 +58,41 @@ sqlite3 "$tmp/p.db" "INSERT INTO minmem (created_at, workload, vm_type, accel, s
   ('t', 'fa', 'model', 'tcg', 'test', 64, 1024, 16, 10, 1, 512),
   ('t', 'fa', 'model', 'tcg', 'test', 64, 1024, 16, 10, 1, 320),
   ('t', 'fa', 'none', 'tcg', 'test', 64, 1024, 16, 10, 1, 128),
-  ('t', 'fb', 'model', 'tcg', 'test', 64, 1024, 16, 10, 1, 192),
-  ('t', 'fb', 'model', 'tcg', 'test', 64, 1024, 16, 10, 1, NULL)"
+  ('t', 'fb', 'model', 'tcg', 'test', 64, 1024, 16, 10, 1, NULL),
+  ('t', 'fb', 'model', 'tcg', 'test', 64, 1024, 16, 10, 1, 192)"
 is $? 0 "the answers stored in the migrated database"
 "$CVMBENCH" -q plan --config "$tmp/p.ini" --db "$tmp/p.db" > /dev/null 2> "$tmp/err"
 is $? 0 "with answers for both functions: the plan runs ($(head -c 200 "$tmp/err"))"
 is "$(sqlite3 "$tmp/p.db" "SELECT group_concat(workload || '=' || mem_mib || ':' || mem_source, ' ') FROM (SELECT * FROM plan_input WHERE plan_id = (SELECT max(id) FROM plan) AND platform = 'model' ORDER BY workload)")" \
 	"fa=320.0:minmem fb=192.0:minmem" \
-	"model: the newest answer on model per function (fa 320, not 512 nor none's 128; fb 192, not the search without one)"
+	"model: the newest search's answer on model per function (fa 320, not 512 nor none's 128; fb 192)"
 ok "$(sqlite3 "$tmp/p.db" "SELECT count(*) FROM plan_input WHERE plan_id = (SELECT max(id) FROM plan) AND platform = 'regular' AND mem_source != 'minmem'")" = 2 \
 	"the regular platform keeps its measured host memory"
+# a newer search without an answer: the older answer is stale, the function has none
+sqlite3 "$tmp/p.db" "INSERT INTO minmem (created_at, workload, vm_type, accel, size, from_mib, to_mib, step_mib, threshold_pct, baseline_ms, min_mib, why) VALUES ('t', 'fb', 'model', 'tcg', 'test', 64, 1024, 16, 10, 1, NULL, 'at 64 MiB ...')"
+"$CVMBENCH" -q plan --config "$tmp/p.ini" --db "$tmp/p.db" > /dev/null 2> "$tmp/err"
+is "$?:$(grep -c 'lacks for function fb: a minimum memory on model' "$tmp/err")" 2:1 \
+	"the newest search for fb found no answer: refused, not an older answer"
+# the steps of a minmem search and replay cells never feed a platform's measurements:
+# copies of the regular fa cell (its calls, params, hostmem rows) as a minmem step and
+# as a replay cell
+for kind in minmem replay; do
+	sqlite3 "$tmp/p.db" "
+	  INSERT INTO cell (run_id, cell_key, experiment, workload, size, backend, threads, wait, mode,
+	    instances, invocations, warmup, repeat_index, seed, probes, spec, status, started_at, ended_at)
+	  SELECT run_id, cell_key || '-$kind', CASE '$kind' WHEN 'minmem' THEN 'minmem-step' ELSE experiment END,
+	    workload, size, backend, threads, wait, mode, instances, invocations, warmup, repeat_index, seed,
+	    probes, spec, status, started_at, ended_at FROM cell WHERE id = 1;
+	  INSERT INTO cell_param SELECT last_insert_rowid(), key, value FROM cell_param WHERE cell_id = 1;
+	  INSERT INTO cell_param SELECT id, 'replay-schedule', '/x' FROM cell WHERE id = (SELECT max(id) FROM cell) AND '$kind' = 'replay';
+	  INSERT INTO invocation (cell_id, instance_idx, seq, phase, start, started_at, latency_ns, fn_ns, ok)
+	    SELECT (SELECT max(id) FROM cell), instance_idx, seq, phase, start, started_at, latency_ns * 50, fn_ns, ok
+	    FROM invocation WHERE cell_id = 1"
+done
+sed '/^\[platform model\]/,$d' "$tmp/p.ini" > "$tmp/reg.ini"
+"$CVMBENCH" -q plan --config "$tmp/reg.ini" --db "$tmp/p.db" > /dev/null 2>"$tmp/err"
+is "$?:$(sqlite3 "$tmp/p.db" "SELECT cells || ' ' || warm_n FROM plan_input WHERE plan_id = (SELECT max(id) FROM plan) AND platform = 'regular' AND workload = 'fa'")" \
+	"0:1 30" "a minmem step's and a replay cell's copies of fa's cell are not among the platform's cells ($(head -c 100 "$tmp/err"))"
 plan_ini any > "$tmp/any.ini"
 out=$("$CVMBENCH" -q plan --config "$tmp/any.ini" --db "$tmp/p.db" 2>&1); rc=$?
 is "$rc:$(grep -c 'platform model: memory = minmem is a VM type.s: give confidential = none, model' <<<"$out")" 2:1 \

@@ -8,7 +8,9 @@
 # and the simulator's prediction printed beside them is the same number.
 # Bad input is exit 2 before anything runs (no workloads, a replay over
 # --max-seconds, not a 2019-format trace). A replay killed with kill -9
-# mid-way leaves no instance once `cvmbench restore` ran.
+# mid-way had its instance in the journal by its pid, and leaves no
+# instance once `cvmbench restore` ran (a native one also ends when its
+# stdin closes: the journal entry is what restore would act on).
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap '"$CVMBENCH" restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
@@ -54,9 +56,11 @@ for _ in $(seq 100); do          # the run (a child of replay) and its instance 
 	[ -n "$inst" ] && break
 	sleep 0.1
 done
+sleep 0.3                        # its first call made: journalled after it
+journalled=$(grep -c "^proc [0-9]* ${inst:-none} " "$tmp/state/journal" 2>/dev/null)
 kill -9 $parent $child 2>/dev/null
 wait $parent 2>/dev/null
-ok "${inst:-0}" -gt 0 "a replay instance ran ($inst) when cvmbench was killed"
+ok "${inst:-0}/${journalled:-0}" = "${inst:-0}/1" "a replay instance ran ($inst) when cvmbench was killed, journalled by its pid (so restore ends it)"
 "$CVMBENCH" restore >/dev/null 2>&1
 sleep 0.2
 ok "$( [ -n "$inst" ] && [ -d /proc/$inst ] && ! ps -o stat= -p $inst | grep -q Z && echo runs || echo gone)" = gone \
