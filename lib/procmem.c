@@ -58,6 +58,8 @@ int smaps_rollup_parse(const char *text, struct smaps_rollup *r)
 		F(struct smaps_rollup, "AnonHugePages", anon_huge),
 		F(struct smaps_rollup, "KSM", ksm),
 		F(struct smaps_rollup, "Swap", swap),
+		F(struct smaps_rollup, "Private_Clean", private_clean),
+		F(struct smaps_rollup, "Private_Dirty", private_dirty),
 	};
 
 	memset(r, 0xff, sizeof(*r));      /* every field -1 */

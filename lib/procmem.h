@@ -17,6 +17,7 @@
 struct smaps_rollup {
 	long long rss, pss, pss_anon, pss_file, pss_shmem, anonymous;
 	long long anon_huge, ksm, swap;
+	long long private_clean, private_dirty;   /* their sum: the USS */
 };
 
 /* /proc/meminfo fields, kB; -1: not printed. */

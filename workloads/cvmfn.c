@@ -20,6 +20,7 @@
 #include "wlclock.h"
 #include "wlfile.h"
 #include "workload.h"
+#include "zygote.h"
 
 struct cvmfn_opts {
 	struct wl_params params;
@@ -27,6 +28,8 @@ struct cvmfn_opts {
 	int repeat;
 	int json;
 	int python;                       /* --runtime python */
+	const char *layer;                /* seed: --layer */
+	int children;                     /* fork-check: --children */
 };
 
 static const char usage_text[] =
@@ -36,6 +39,12 @@ static const char usage_text[] =
 	"       cvmfn serve NAME [options]    warm instance on stdin/stdout (protocol.h)\n"
 	"       cvmfn check NAME --runtime python  python3 has its Python twin's modules\n"
 	"                                     (exit 0, or 4 naming a missing package)\n"
+	"       cvmfn seed NAME --layer bare|runtime|warm [options]\n"
+	"                                     a seed forking instances (zygote.h) on\n"
+	"                                     the Unix socket on stdin\n"
+	"       cvmfn fork-check NAME [--children N] [options]\n"
+	"                                     fork N children (default 4) from each\n"
+	"                                     layer; exit 1 if any drew what another did\n"
 	"options:\n"
 	"  --size test|small|large   input size (default test)\n"
 	"  --seed N                  seed of model and inputs (default 1)\n"
@@ -125,7 +134,8 @@ static int parse_long(const char *s, long min, long max, long *out)
 
 enum { OPT_SIZE = 256, OPT_SEED, OPT_THREADS, OPT_WAIT, OPT_REPEAT,
        OPT_DATA_DIR, OPT_SCRATCH_DIR, OPT_PREPARE, OPT_VARIANT, OPT_INPUT, OPT_OUTPUT,
-       OPT_KEY, OPT_IV, OPT_JSON, OPT_DIGEST, OPT_RUNTIME, OPT_HELP };
+       OPT_KEY, OPT_IV, OPT_JSON, OPT_DIGEST, OPT_RUNTIME, OPT_LAYER, OPT_CHILDREN,
+       OPT_HELP };
 
 static const struct option long_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -144,6 +154,8 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "digest", required_argument, NULL, OPT_DIGEST },
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "layer", required_argument, NULL, OPT_LAYER },
+	{ "children", required_argument, NULL, OPT_CHILDREN },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -163,6 +175,11 @@ static int apply_number_opt(int opt, const char *arg, struct cvmfn_opts *o)
 			return usage_error("bad --threads '%s': 0 (= CPUs) to 1024", arg);
 		o->params.threads = (int)v;
 		return 0;
+	case OPT_CHILDREN:
+		if (parse_long(arg, 2, 256, &v))
+			return usage_error("bad --children '%s': 2 to 256", arg);
+		o->children = (int)v;
+		return 0;
 	default:
 		if (parse_long(arg, 1, 100000000, &v))
 			return usage_error("bad --repeat '%s': 1 or more", arg);
@@ -178,7 +195,7 @@ static int apply_opt(int opt, const char *arg, struct cvmfn_opts *o)
 		if (wl_size_parse(arg, &o->params.size))
 			return usage_error("bad --size '%s': test, small or large", arg);
 		return 0;
-	case OPT_SEED: case OPT_THREADS: case OPT_REPEAT:
+	case OPT_SEED: case OPT_THREADS: case OPT_REPEAT: case OPT_CHILDREN:
 		return apply_number_opt(opt, arg, o);
 	case OPT_WAIT:
 		if (pool_wait_parse(arg, &o->params.wait))
@@ -202,6 +219,7 @@ static int apply_opt(int opt, const char *arg, struct cvmfn_opts *o)
 			return usage_error("bad --runtime '%s': c or python", arg);
 		o->python = !strcmp(arg, "python");
 		return 0;
+	case OPT_LAYER: o->layer = arg; return 0;
 	case OPT_HELP: fputs(usage_text, stdout); return -1;
 	default: return usage_error("%s", "unknown option");
 	}
@@ -218,6 +236,7 @@ static int parse_opts(int argc, char **argv, struct cvmfn_opts *o)
 	o->params.data_dir = env_dir && *env_dir ? env_dir : DATA_DIR_DEFAULT;
 	o->repeat = 1;
 	o->digest.every = 1;
+	o->children = 4;
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
 		err = apply_opt(opt, optarg, o);
@@ -421,6 +440,24 @@ static int run_python(const char *cmd, char **argv)
 	return CVMFN_EXIT_INIT;
 }
 
+/* seed and fork-check: before any set-up, which is the layers' to do (zygote.c). */
+static int cmd_seed(const char *cmd, const struct workload_ops *ops, struct cvmfn_opts *o)
+{
+	enum seed_layer layer;
+
+	if (o->python)
+		return usage_error("%s: seeds hold the C function only (not --runtime python)",
+				   cmd);
+	if (!strcmp(cmd, "fork-check")) {
+		fork_manifest_print(ops->info->name);
+		return zygote_fork_check(ops, &o->params, o->children);
+	}
+	if (!o->layer || seed_layer_parse(o->layer, &layer))
+		return usage_error("seed needs --layer bare, runtime or warm (got '%s')",
+				   o->layer ? o->layer : "none");
+	return zygote_seed_main(ops, &o->params, &o->digest, layer);
+}
+
 int main(int argc, char **argv)
 {
 	const struct workload_ops *ops;
@@ -438,7 +475,7 @@ int main(int argc, char **argv)
 		return cmd_list(argc == 3);
 	}
 	if (strcmp(cmd, "run") && strcmp(cmd, "prepare") && strcmp(cmd, "serve") &&
-	    strcmp(cmd, "check"))
+	    strcmp(cmd, "check") && strcmp(cmd, "seed") && strcmp(cmd, "fork-check"))
 		return usage_error("unknown command '%s'", cmd);
 	if (argc < 3 || argv[2][0] == '-')
 		return usage_error("%s needs a workload name (see cvmfn list)", cmd);
@@ -453,6 +490,8 @@ int main(int argc, char **argv)
 			"and the summary): --output %s refused\n", argv[2], o.params.output);
 		return CVMFN_EXIT_USAGE;
 	}
+	if (!strcmp(cmd, "seed") || !strcmp(cmd, "fork-check"))
+		return cmd_seed(cmd, ops, &o);
 	/* libcrypto's set-up now, not in the first call's digest_ns */
 	if (digest_warm()) {
 		fprintf(stderr, "cvmfn: SHA-256 from libcrypto is not available\n");

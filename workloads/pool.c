@@ -46,6 +46,7 @@ struct pool {
 struct worker_arg {
 	struct pool *pool;
 	int index;
+	unsigned int seen;        /* the generation it starts after */
 };
 
 static long futex(atomic_uint *addr, int op, unsigned int val)
@@ -110,7 +111,7 @@ static void *worker_main(void *p)
 	struct worker_arg *wa = p;
 	struct pool *pool = wa->pool;
 	int index = wa->index;
-	unsigned int seen = 0;
+	unsigned int seen = wa->seen;
 
 	free(wa);
 	for (;;) {
@@ -192,6 +193,7 @@ static int pool_start_workers(struct pool *pool)
 			return -ENOMEM;
 		wa->pool = pool;
 		wa->index = i;
+		wa->seen = atomic_load(&pool->generation);
 		if (pthread_create(&pool->tids[i], NULL, worker_main, wa)) {
 			free(wa);
 			pool->threads = i;
@@ -236,4 +238,12 @@ void pool_destroy(struct pool *pool)
 		pthread_join(pool->tids[i], NULL);
 	free(pool->tids);
 	free(pool);
+}
+
+int pool_after_fork(struct pool *pool)
+{
+	atomic_store(&pool->worker_sleepers, 0);
+	atomic_store(&pool->pending, 0);
+	atomic_store(&pool->caller_sleeping, 0);
+	return pool_start_workers(pool) ? -EAGAIN : 0;
 }

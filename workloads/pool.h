@@ -25,6 +25,13 @@ typedef void (*pool_fn)(void *arg, size_t begin, size_t end, int worker);
 struct pool *pool_create(int threads, const struct pool_wait *wait);
 /** pool_destroy() - stop and join the workers. NULL is fine. */
 void pool_destroy(struct pool *pool);
+/**
+ * pool_after_fork() - in a child forked from a process that owns @pool,
+ * start its workers anew (fork copies only the calling thread; the
+ * others' slots are reused), so the pool and every pointer to it stay
+ * valid. 0, or -EAGAIN when a thread cannot start.
+ */
+int pool_after_fork(struct pool *pool);
 /** pool_threads() - the number of threads including the caller. */
 int pool_threads(const struct pool *pool);
 

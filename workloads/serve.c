@@ -125,12 +125,13 @@ static int reply_digest(const struct wl_output *out, unsigned long seq, int out_
  * harness); a hashed call writes the timing line before hashing.
  */
 static int reply_invoke(struct wl_instance *inst, struct wl_output *out,
-			unsigned long seq, int due, int out_fd)
+			unsigned long seq, int due, int out_fd, long long *fn_ns_out)
 {
 	char line[PROTO_LINE_MAX];
 	long long fn_ns;
 	int err = timed_invoke(inst, out, &fn_ns), n;
 
+	*fn_ns_out = fn_ns;
 	if (err) {
 		n = snprintf(line, sizeof(line), "done %lu ok=0 fn_ns=%lld error=%s\n",
 			     seq, fn_ns, inst->error);
@@ -155,49 +156,67 @@ static int reply_mem(int out_fd)
 	return write_line(out_fd, line, n);
 }
 
-static int send_ready(struct wl_instance *inst, long long init_ns, int out_fd)
+static int send_ready(struct wl_instance *inst, long long init_ns, const char *extra,
+		      int out_fd)
 {
-	char line[256];
+	char line[512];
 	struct memstat m;
 	int n;
 
 	memstat_read(0, &m);
 	n = snprintf(line, sizeof(line),
-		     "ready pid=%d init_ns=%lld rss_kb=%ld pss_kb=%ld threads=%d\n",
+		     "ready pid=%d init_ns=%lld rss_kb=%ld pss_kb=%ld threads=%d%s\n",
 		     (int)getpid(), init_ns, m.rss_kb, m.pss_kb,
-		     pool_threads(inst->pool));
-	return write_line(out_fd, line, n);
+		     pool_threads(inst->pool), extra ? extra : "");
+	return write_line(out_fd, line, n < (int)sizeof(line) ? n : (int)sizeof(line) - 1);
+}
+
+int serve_instance(struct wl_instance *inst, const struct wl_digest_policy *policy,
+		   int in_fd, int out_fd, long long init_ns, const struct serve_hooks *hooks)
+{
+	struct line_reader lr = { .fd = in_fd };
+	struct wl_output out = { 0 };
+	char line[PROTO_LINE_MAX];
+	unsigned long seq, calls = 0;
+	long long fn_ns;
+	int err = send_ready(inst, init_ns, hooks ? hooks->ready_extra : NULL, out_fd);
+
+	while (!err && read_line(&lr, line, sizeof(line)) == 0) {
+		if (!request_parse_invoke(line, &seq)) {
+			err = reply_invoke(inst, &out, seq, wl_digest_due(policy, calls), out_fd,
+					   &fn_ns);
+			if (!err && calls++ == 0 && hooks && hooks->first_call)
+				hooks->first_call(hooks->ctx, fn_ns);
+		} else if (!strcmp(line, "mem")) {
+			err = reply_mem(out_fd);
+		} else if (!strcmp(line, "quit")) {
+			break;
+		} else {
+			dprintf(out_fd, "error unknown request '%.64s'\n", line);
+		}
+	}
+	wl_output_free(&out);
+	return err ? CVMFN_EXIT_FAILED : CVMFN_EXIT_OK;
 }
 
 int serve_loop(const struct workload_ops *ops, const struct wl_params *params,
 	       const struct wl_digest_policy *policy, int in_fd, int out_fd)
 {
-	struct line_reader lr = { .fd = in_fd };
-	struct wl_output out = { 0 };
 	struct wl_instance inst;
-	char line[PROTO_LINE_MAX];
 	long long t0 = wl_now_ns();
-	unsigned long seq, calls = 0;
 	int err = wl_instance_open(&inst, ops, params);
 
 	if (err) {
-		flatten(inst.error);
-		dprintf(out_fd, "error %s\n", inst.error);
+		serve_refuse(inst.error, out_fd);
 		return CVMFN_EXIT_INIT;
 	}
-	err = send_ready(&inst, wl_now_ns() - t0, out_fd);
-	while (!err && read_line(&lr, line, sizeof(line)) == 0) {
-		if (!request_parse_invoke(line, &seq))
-			err = reply_invoke(&inst, &out, seq, wl_digest_due(policy, calls++),
-					   out_fd);
-		else if (!strcmp(line, "mem"))
-			err = reply_mem(out_fd);
-		else if (!strcmp(line, "quit"))
-			break;
-		else
-			dprintf(out_fd, "error unknown request '%.64s'\n", line);
-	}
+	err = serve_instance(&inst, policy, in_fd, out_fd, wl_now_ns() - t0, NULL);
 	wl_instance_close(&inst);
-	wl_output_free(&out);
-	return err ? CVMFN_EXIT_FAILED : CVMFN_EXIT_OK;
+	return err;
+}
+
+void serve_refuse(char *msg, int out_fd)
+{
+	flatten(msg);
+	dprintf(out_fd, "error %s\n", msg);
 }

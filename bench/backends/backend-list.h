@@ -8,4 +8,5 @@
 	X(native)       \
 	X(runc)         \
 	X(crun)         \
-	X(qemu)
+	X(qemu)         \
+	X(zygote)

@@ -164,7 +164,7 @@ void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cel
 		argv[n++] = "--runtime";
 		argv[n++] = "python";
 	}
-	if (env->digest && !strcmp(cmd, "serve")) {
+	if (env->digest && (!strcmp(cmd, "serve") || !strcmp(cmd, "seed"))) {
 		argv[n++] = "--digest";
 		argv[n++] = keep(store, storelen, &used, env->digest);
 	}

@@ -13,7 +13,8 @@
 
 struct instance {
 	pid_t pid;                /* the process cvmbench started, or -1 */
-	int pid_shared;           /* pid is a VM's QEMU: closing neither waits nor kills */
+	int pid_shared;           /* pid is a VM's QEMU or a seed's child: closing
+				   neither waits nor kills */
 	int to_fd;                /* requests */
 	int from_fd;              /* replies */
 	char buf[1024];           /* bytes read past the last reply */
