@@ -359,8 +359,8 @@ static void pool_store(const struct oci_pool *p, struct sink *s)
 			cost += p->ev[i].cost_ns;
 			cpu += p->ev[i].cpu_ns;
 		}
-		if (p->ev[i].free < low)
-			low = p->ev[i].free;
+		if (p->ev[i].ev != EV_FILL && p->ev[i].free < low)
+			low = p->ev[i].free;      /* once filled */
 	}
 	sink_metric(s, "pool.takes", (double)n[EV_TAKE], "count");
 	sink_metric(s, "pool.fallbacks", (double)n[EV_FALLBACK], "count");
