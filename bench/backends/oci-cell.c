@@ -27,6 +27,7 @@
 #include "oci-bundle.h"
 #include "oci-host.h"
 #include "oci-pool.h"
+#include "pool-metrics.h"
 #include "sink.h"
 
 #define CPU_HIERARCHY "/sys/fs/cgroup/cpu"
@@ -216,7 +217,7 @@ int oci_cell_prepared(struct oci_cell *oc, const struct cell *c, char *why, size
 		if (ret)
 			return ret == -ENOSYS ? BACKEND_SKIP : ret;
 		if (oc->sink)
-			sink_metric(oc->sink, "seccomp.prepare_ns", (double)ns, "ns");
+			sink_metric(oc->sink, SECCOMP_METRIC_PREPARE, (double)ns, "ns");
 	}
 	if (c->cgroup_pool > 0 && strcmp(c->cgroups, "off")) {
 		oc->pool = oci_pool_open(c->cgroup_pool, c->pool_low, c->pool_refill, why, len);

@@ -8,7 +8,7 @@
  * A start whose config.json names a slot as its cgroupsPath finds every
  * directory there: the runtime's mkdir returns EEXIST and it only writes
  * limits and attaches. Both runtimes remove the container's cgroup when
- * they delete it, so a slot usually comes back "spent"; the refill thread
+ * they delete it, so a slot usually comes back spent; the refill thread
  * makes the pool whole again. What this costs is measured where it
  * happens: each refill's wall time (mkdirs and cpuset writes) and the
  * refill thread's own CPU time, stored with the pool's free count after
@@ -31,6 +31,7 @@
 #include "log.h"
 #include "oci-host.h"
 #include "oci-pool.h"
+#include "pool-metrics.h"
 #include "sink.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
@@ -38,8 +39,10 @@
 #define MAX_EVENTS 65536
 
 enum pool_event { EV_FILL, EV_TAKE, EV_FALLBACK, EV_REFILL, EV_RECYCLE, EV_SPENT };
-static const char *const event_names[] = { "fill", "take", "fallback", "refill",
-					   "recycle", "spent" };
+static const char *const event_names[] = {
+	POOL_EVENT_FILL, POOL_EVENT_TAKE, POOL_EVENT_FALLBACK, POOL_EVENT_REFILL,
+	POOL_EVENT_RECYCLE, POOL_EVENT_SPENT,
+};
 
 struct pool_event_rec {
 	long long t_ns, free, cost_ns, cpu_ns;   /* cost, cpu: -1 = not a creation */
@@ -362,14 +365,14 @@ static void pool_store(const struct oci_pool *p, struct sink *s)
 		if (p->ev[i].ev != EV_FILL && p->ev[i].free < low)
 			low = p->ev[i].free;      /* once filled */
 	}
-	sink_metric(s, "pool.takes", (double)n[EV_TAKE], "count");
-	sink_metric(s, "pool.fallbacks", (double)n[EV_FALLBACK], "count");
-	sink_metric(s, "pool.refills", (double)n[EV_REFILL], "count");
-	sink_metric(s, "pool.recycled", (double)n[EV_RECYCLE], "count");
-	sink_metric(s, "pool.refill_ns", (double)cost, "ns");
-	sink_metric(s, "pool.refill_cpu_ns", (double)cpu, "ns");
-	sink_metric(s, "pool.min_free", (double)low, "count");
-	sink_metric(s, "pool.events_lost", (double)p->lost, "count");
+	sink_metric(s, POOL_METRIC_TAKES, (double)n[EV_TAKE], "count");
+	sink_metric(s, POOL_METRIC_FALLBACKS, (double)n[EV_FALLBACK], "count");
+	sink_metric(s, POOL_METRIC_REFILLS, (double)n[EV_REFILL], "count");
+	sink_metric(s, POOL_METRIC_RECYCLED, (double)n[EV_RECYCLE], "count");
+	sink_metric(s, POOL_METRIC_REFILL_NS, (double)cost, "ns");
+	sink_metric(s, POOL_METRIC_REFILL_CPU, (double)cpu, "ns");
+	sink_metric(s, POOL_METRIC_MIN_FREE, (double)low, "count");
+	sink_metric(s, POOL_METRIC_EVENTS_LOST, (double)p->lost, "count");
 }
 
 void oci_pool_close(struct oci_pool *p, struct sink *s)

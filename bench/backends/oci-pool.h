@@ -26,15 +26,15 @@ struct sink;
  */
 struct oci_pool *oci_pool_open(int size, int low, double rate, char *why, size_t len);
 /**
- * oci_pool_take() - a free cgroup's name into @name (the pool's event
- * "take"), or -EAGAIN when the pool is drained (event "fallback": the
+ * oci_pool_take() - a free cgroup's name into @name (the pool's take
+ * event), or -EAGAIN when the pool is drained (a fallback event: the
  * start makes its own cgroup, as without a pool).
  */
 int oci_pool_take(struct oci_pool *p, char *name, size_t len);
 /**
  * oci_pool_give() - after the container of @name is gone: back into the
- * pool if the runtime left it in every hierarchy and empty ("recycle"),
- * else what is left of it removed ("spent").
+ * pool if the runtime left it in every hierarchy and empty (recycled),
+ * else what is left of it removed (spent).
  */
 void oci_pool_give(struct oci_pool *p, const char *name);
 /**
