@@ -112,6 +112,7 @@ REQ_PKGS := sqlite3 inih libcjson libcrypto
 have_pkg = $(shell $(PKG_CONFIG) --exists $(1) && echo 1)
 HAVE_TRACEFS := $(call have_pkg,libtracefs libtraceevent)
 HAVE_HWLOC   := $(call have_pkg,hwloc)
+HAVE_SECCOMP := $(call have_pkg,libseccomp)
 HAVE_PFM     := $(shell printf '\043include <perfmon/pfmlib.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
 
 OPT_PKGS :=
@@ -122,6 +123,10 @@ endif
 ifeq ($(HAVE_HWLOC),1)
 OPT_PKGS += hwloc
 FEATURES += -DHAVE_HWLOC
+endif
+ifeq ($(HAVE_SECCOMP),1)
+OPT_PKGS += libseccomp
+FEATURES += -DHAVE_SECCOMP
 endif
 ifeq ($(HAVE_PFM),1)
 FEATURES += -DHAVE_LIBPFM

@@ -67,12 +67,20 @@
 	  "CPU-bound threads running beside the calls (any backend)") \
 	X("parallel", parallel, int, , KEY_INT, 1, 1, 64, NULL, "1", NULL, \
 	  "cold mode: simultaneous starts per call") \
-	X("seccomp", seccomp, char, [4], KEY_ENUM, 1, 0, 0, "on|off", "on", NULL, \
-	  "runc/crun: install a seccomp filter in the container") \
+	X("seccomp", seccomp, char, [12], KEY_ENUM, 1, 0, 0, "on|off|prepared", "on", NULL, \
+	  "runc/crun: install a seccomp filter in the container; prepared: compiled once " \
+	  "per cell, handed to crun as BPF (run.oci.seccomp_bpf_data; runc: skipped)") \
 	X("netns", netns, char, [8], KEY_ENUM, 1, 0, 0, "new|shared", "new", NULL, \
 	  "runc/crun: a new network namespace, or join one shared by the cell") \
 	X("cgroups", cgroups, char, [4], KEY_ENUM, 1, 0, 0, "on|off", "on", NULL, \
 	  "runc/crun: a cgroup per container (off: crun only)") \
+	X("cgroup-pool", cgroup_pool, int, , KEY_INT, 1, 0, 65535, NULL, "0", \
+	  config_check_cgroup_pool, "runc/crun: cgroups made before the starts, each start " \
+	  "takes one (cgroupsPath); 0 = none, the runtime makes each") \
+	X("pool-low", pool_low, int, , KEY_INT, 1, 0, 65535, NULL, "0", NULL, \
+	  "runc/crun: the cgroup pool's low-water mark: refilling starts at this many free") \
+	X("pool-refill", pool_refill, double, , KEY_DOUBLE, 1, 0, 1000000, NULL, "100", NULL, \
+	  "runc/crun: cgroups the refill makes per second, beside the starts; 0 = never") \
 	X("favordynmods", favordynmods, char, [8], KEY_ENUM, 1, 0, 0, "default|on|off", \
 	  "default", NULL, "runc/crun: remount cgroup2 with(out) favordynmods") \
 	X("start-timeout", start_timeout, double, , KEY_DOUBLE, 0, 0, 86400, NULL, "0", NULL, \

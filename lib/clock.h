@@ -22,4 +22,16 @@ static inline long long clock_now_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/**
+ * clock_thread_cpu_ns() - the CPU time the calling thread has used, ns
+ * (CLOCK_THREAD_CPUTIME_ID): a background thread's own cost.
+ */
+static inline long long clock_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "pyapp.h"
+#include "wlclock.h"
 
 #ifndef PYAPP_ZIP
 #error "PYAPP_ZIP: the path of the handler's zip application (see the Makefile)"
@@ -58,11 +59,9 @@ static int zip_memfd(void)
  */
 static void exec_time_export(void)
 {
-	struct timespec ts;
 	char ns[32];
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snprintf(ns, sizeof(ns), "%lld", (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+	snprintf(ns, sizeof(ns), "%lld", wl_now_ns());
 	setenv(PYAPP_EXEC_NS_ENV, ns, 1);
 }
 

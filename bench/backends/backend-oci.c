@@ -31,16 +31,18 @@
 #include "log.h"
 #include "oci-bundle.h"
 #include "oci-host.h"
+#include "oci-pool.h"
 #include "rootfs.h"
 
 struct oci_start {
 	char id[64];
+	char cgroup[OCI_POOL_NAME_MAX];   /* taken from the cell's pool; "" = none */
 	char bundle[PATH_MAX];
 	long journal_id;
 };
 
-static const struct oci_runtime runc = { "runc", 0, 0 };
-static const struct oci_runtime crun = { "crun", 1, 1 };
+static const struct oci_runtime runc = { "runc", 0, 0, 0 };
+static const struct oci_runtime crun = { "crun", 1, 1, 1 };
 
 static int find_in_path(const char *name, char *out, size_t len)
 {
@@ -108,6 +110,17 @@ static int supported(const struct oci_runtime *rt, const struct cell *c, char *w
 			 rt->binary);
 		return 0;
 	}
+	if (!rt->bpf_seccomp && !strcmp(c->seccomp, "prepared")) {
+		snprintf(why, len, "seccomp = prepared: %s has no way to take a prepared "
+			 "filter (crun's run.oci.seccomp_bpf_data annotation; runc 1.1 always "
+			 "compiles the profile itself)", rt->binary);
+		return 0;
+	}
+	if (c->cgroup_pool > 0 && !strcmp(c->cgroups, "off")) {
+		snprintf(why, len, "cgroup-pool = %d with cgroups = off: no cgroup to take "
+			 "from a pool", c->cgroup_pool);
+		return 0;
+	}
 	if (c->cpus > ncpu) {
 		snprintf(why, len, "cpus = %d: this machine has %ld online CPUs", c->cpus,
 			 ncpu);
@@ -157,9 +170,16 @@ static int cell_begin(const struct oci_runtime *rt, const struct cell *c,
 		return -ENOMEM;
 	}
 	oc->rt = rt;
+	oc->sink = env->sink;
 	ret = runtime_path(rt, c, oc->runtime, sizeof(oc->runtime), err, errlen);
 	ret = ret ?: oci_cell_setup(oc, c, err, errlen);
 	if (ret) {
+		free(oc);
+		return ret;
+	}
+	ret = oci_cell_prepared(oc, c, err, errlen);
+	if (ret) {
+		oci_cell_teardown(oc);
 		free(oc);
 		return ret;
 	}
@@ -239,9 +259,12 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 			 strerror((int)-st->journal_id));
 		return (int)st->journal_id;
 	}
+	if (oc->pool && oci_pool_take(oc->pool, st->cgroup, sizeof(st->cgroup)))
+		st->cgroup[0] = '\0';     /* drained: the runtime makes its own */
 	o = (struct oci_bundle_opts){ oc->rootfs, st->bundle, st->id,
 				     oc->netns_id > 0 ? oc->netns : NULL, env->digest,
-				     pinned > 0 ? pin : NULL, oc->base[0] ? oc->base : NULL };
+				     pinned > 0 ? pin : NULL, st->cgroup[0] ? st->cgroup : NULL,
+				     oc->seccomp_bpf, oc->base[0] ? oc->base : NULL };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 
@@ -309,6 +332,8 @@ static void oci_cleanup(void *state, struct instance *in)
 	    journal_forget(st->journal_id))
 		pr_warn("journal %s: cannot close the entry of container %s", journal_path(),
 			st->id);
+	if (st->cgroup[0])
+		oci_pool_give(oc->pool, st->cgroup);   /* after the container is gone */
 	free(st);
 	in->priv = NULL;
 }

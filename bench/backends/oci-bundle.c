@@ -302,7 +302,7 @@ static cJSON *linux_section(const struct cell *c, const struct oci_bundle_opts *
 	char path[128];
 
 	cJSON_AddItemToObject(l, "resources", resources(c, o->cpus));
-	snprintf(path, sizeof(path), "/%s", o->id);
+	snprintf(path, sizeof(path), "/%s", o->cgroup ? o->cgroup : o->id);
 	if (strcmp(c->cgroups, "off"))
 		cJSON_AddStringToObject(l, "cgroupsPath", path);
 	ns = cJSON_AddArrayToObject(l, "namespaces");
@@ -331,6 +331,9 @@ static cJSON *config_json(const struct cell *c, const struct oci_bundle_opts *o)
 	cJSON_AddStringToObject(j, "hostname", "cvmfn");
 	cJSON_AddItemToObject(j, "mounts", mounts(o));
 	cJSON_AddItemToObject(j, "linux", linux_section(c, o));
+	if (o->seccomp_bpf)       /* crun installs it and ignores linux.seccomp */
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(j, "annotations"),
+					"run.oci.seccomp_bpf_data", o->seccomp_bpf);
 	return j;
 }
 

@@ -22,6 +22,8 @@ struct oci_bundle_opts {
 	const char *netns_path;   /* join this network namespace; NULL = a new one */
 	const char *digest;       /* cvmfn serve --digest; NULL = its default */
 	const char *cpus;         /* the pin's CPUs ("0-3,6"): linux.resources.cpu.cpus; NULL = none */
+	const char *cgroup;       /* cgroupsPath's name (a pooled cgroup); NULL = @id */
+	const char *seccomp_bpf;  /* a prepared filter (base64) for crun's annotation; NULL = none */
 	const char *base;         /* a Debian tree (rootfs key) as the read-only root, @rootfs's
 				     cvmfn and data bound into it; NULL = @rootfs is the root */
 };
@@ -44,5 +46,15 @@ int oci_bundle_write(const struct cell *c, const struct oci_bundle_opts *o,
 
 /** oci_seccomp_profile() - the seccomp section (a cJSON object, caller frees). */
 struct cJSON *oci_seccomp_profile(void);
+/** oci_seccomp_allowed() - the profile's allowed system calls, @n of them. */
+const char *const *oci_seccomp_allowed(size_t *n);
+
+/**
+ * oci_seccomp_prepare() - the profile compiled once (libseccomp) into a
+ * classic BPF program, base64 (crun's run.oci.seccomp_bpf_data) into a
+ * malloc'd *@b64; @ns the compile's wall time. 0, or -errno with @why
+ * (-ENOSYS: built without libseccomp). oci-seccomp-bpf.c.
+ */
+int oci_seccomp_prepare(char **b64, long long *ns, char *why, size_t len);
 
 #endif

@@ -26,6 +26,9 @@
 #include "log.h"
 #include "oci-bundle.h"
 #include "oci-host.h"
+#include "oci-pool.h"
+#include "pool-metrics.h"
+#include "sink.h"
 
 #define CPU_HIERARCHY "/sys/fs/cgroup/cpu"
 
@@ -204,10 +207,34 @@ int oci_cell_rootfs(struct oci_cell *oc, const struct cell *c,
 	return ret;
 }
 
+int oci_cell_prepared(struct oci_cell *oc, const struct cell *c, char *why, size_t len)
+{
+	long long ns;
+	int ret;
+
+	if (!strcmp(c->seccomp, "prepared")) {
+		ret = oci_seccomp_prepare(&oc->seccomp_bpf, &ns, why, len);
+		if (ret)
+			return ret == -ENOSYS ? BACKEND_SKIP : ret;
+		if (oc->sink)
+			sink_metric(oc->sink, SECCOMP_METRIC_PREPARE, (double)ns, "ns");
+	}
+	if (c->cgroup_pool > 0 && strcmp(c->cgroups, "off")) {
+		oc->pool = oci_pool_open(c->cgroup_pool, c->pool_low, c->pool_refill, why, len);
+		if (!oc->pool)
+			return -EIO;
+	}
+	return 0;
+}
+
 void oci_cell_teardown(struct oci_cell *oc)
 {
 	const char *who = oc->rt->binary;
 
+	oci_pool_close(oc->pool, oc->sink);
+	oc->pool = NULL;
+	free(oc->seccomp_bpf);
+	oc->seccomp_bpf = NULL;
 	journal_undo_or_warn(&oc->rootfs_id, who);
 	journal_undo_each_or_warn(oc->v1_id, (size_t)oc->nv1, who);
 	oc->nv1 = 0;

@@ -20,7 +20,11 @@ struct oci_runtime {
 	const char *binary;       /* looked up in PATH unless runtime-path */
 	int cgroups_optional;     /* runs with --cgroup-manager=disabled (cgroups = off) */
 	int pure_cgroups;         /* refuses a hybrid hierarchy with cgroup2 controllers */
+	int bpf_seccomp;          /* takes a prepared filter (run.oci.seccomp_bpf_data) */
 };
+
+struct oci_pool;
+struct sink;
 
 /* The backend state of one runc / crun cell (oci_cell_setup/teardown). */
 struct oci_cell {
@@ -35,6 +39,9 @@ struct oci_cell {
 	char rootfs[PATH_MAX];    /* the cell's rootfs, if rootfs_id */
 	char base[PATH_MAX];      /* the Debian tree of the `rootfs` key ("": none) */
 	int cpuset;               /* the runtime can give a container a cpuset (oci-cpuset.c) */
+	struct oci_pool *pool;    /* cgroup-pool > 0: the cell's pooled cgroups (oci-pool.c) */
+	char *seccomp_bpf;        /* seccomp = prepared: the filter, base64 */
+	struct sink *sink;        /* the cell's rows of its own (the pool's events) */
 };
 
 /**
@@ -43,6 +50,13 @@ struct oci_cell {
  * -errno with @why; on failure nothing is left.
  */
 int oci_cell_setup(struct oci_cell *oc, const struct cell *c, char *why, size_t len);
+/**
+ * oci_cell_prepared() - what `cgroup-pool` and `seccomp = prepared` make
+ * before the starts: the pool (filled, refilling) and the compiled filter;
+ * their costs through @oc->sink. 0 or -errno with @why; on failure @oc's
+ * pool is closed (oci_cell_teardown() does the rest).
+ */
+int oci_cell_prepared(struct oci_cell *oc, const struct cell *c, char *why, size_t len);
 /** oci_cell_rootfs() - journal and build the cell's rootfs. 0 or -errno with @err. */
 int oci_cell_rootfs(struct oci_cell *oc, const struct cell *c,
 		    const struct backend_env *env, char *err, size_t errlen);
@@ -64,6 +78,10 @@ int oci_run_wait(char *const argv[], double timeout_s);
  * up to 2 s for them to be gone. Returns how many it found.
  */
 int oci_orphans_end(const char *runtime, const char *id);
+/** oci_cgroup_remove() - move what is left in cgroup @dir to its parent, remove it. */
+int oci_cgroup_remove(const char *dir);
+/** oci_cgroups_remove_named() - oci_cgroup_remove() of @name in every hierarchy. */
+void oci_cgroups_remove_named(const char *name);
 /** oci_container_remove() - the oci-container undo, for the backend itself. */
 int oci_container_remove(const char *runtime, const char *id, const char *bundle);
 

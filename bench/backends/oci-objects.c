@@ -67,8 +67,7 @@ int oci_run_wait(char *const argv[], double timeout_s)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -EINTR;
 }
 
-/* Move what is left in cgroup @dir to its parent, then remove it. */
-static int cgroup_remove(const char *dir)
+int oci_cgroup_remove(const char *dir)
 {
 	char procs[PATH_MAX], parent[PATH_MAX], line[32];
 	FILE *f;
@@ -90,8 +89,7 @@ static int cgroup_remove(const char *dir)
 	return sysfs_rmdir_busy(dir, 200);
 }
 
-/* Remove the cgroup directory @name in every hierarchy under /sys/fs/cgroup. */
-static void cgroups_remove_named(const char *name)
+void oci_cgroups_remove_named(const char *name)
 {
 	char path[PATH_MAX];
 	struct dirent *e;
@@ -103,11 +101,11 @@ static void cgroups_remove_named(const char *name)
 		return;
 	}
 	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name);
-	cgroup_remove(path);
+	oci_cgroup_remove(path);
 	while ((e = readdir(d)))
 		if (e->d_name[0] != '.') {
 			snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", e->d_name, name);
-			cgroup_remove(path);
+			oci_cgroup_remove(path);
 		}
 	closedir(d);
 }
@@ -143,7 +141,7 @@ int oci_container_remove(const char *runtime, const char *id, const char *bundle
 	snprintf(state, sizeof(state), "/run/%s/%s",
 		 strstr(runtime, "crun") ? "crun" : "runc", id);
 	ret = runtime_delete(runtime, id, state);
-	cgroups_remove_named(id);
+	oci_cgroups_remove_named(id);
 	if (bundle && bundle[0])
 		tree = state_dir_remove_tree(bundle);
 	return ret ?: tree;
@@ -173,7 +171,7 @@ static void remove_ours(const char *dir)
 	while (d && (e = readdir(d)))
 		if (!strncmp(e->d_name, "cvmbench-", 9)) {
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			cgroup_remove(path);
+			oci_cgroup_remove(path);
 		}
 	if (d)
 		closedir(d);
@@ -265,7 +263,7 @@ static int netns_undo(const char *name)
 
 static const struct journal_kind kind_container = { "oci-container", container_undo };
 static const struct journal_kind kind_rootfs = { "oci-rootfs", state_dir_remove_tree };
-static const struct journal_kind kind_cgroup = { "oci-cgroup", cgroup_remove };
+static const struct journal_kind kind_cgroup = { "oci-cgroup", oci_cgroup_remove };
 static const struct journal_kind kind_netns = { "oci-netns", netns_undo };
 static const struct journal_kind kind_v1mount = { "oci-v1mount", v1mount_remove };
 static const struct journal_kind kind_mountopt = { "oci-mountopt", mountopt_undo };

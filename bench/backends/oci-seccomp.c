@@ -67,6 +67,12 @@ static const char *const allowed[] = {
 	"arch_prctl", "modify_ldt", "personality",
 };
 
+const char *const *oci_seccomp_allowed(size_t *n)
+{
+	*n = sizeof(allowed) / sizeof(allowed[0]);
+	return allowed;
+}
+
 /**
  * oci_seccomp_profile() - {"defaultAction": "SCMP_ACT_ERRNO",
  * "architectures": [...], "syscalls": [{"names": [...], "action":

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cgroup-room.h"
 #include "config.h"
 #include "plus-list.h"
 #include "knob-idle.h"
@@ -63,6 +64,7 @@ static int config_check_pmu_event(const char *v, char *err, size_t errlen);
 static int config_check_pin(const char *v, char *err, size_t errlen);
 static int config_check_corunner_pin(const char *v, char *err, size_t errlen);
 static int config_check_variant(const char *v, char *err, size_t errlen);
+static int config_check_cgroup_pool(const char *v, char *err, size_t errlen);
 
 #define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
 		  check, help) \
@@ -272,6 +274,24 @@ static int config_check_pmu_event(const char *v, char *err, size_t errlen)
 }
 
 /* A placement spec (placement.h); whether this machine has it: knob pin. */
+/*
+ * A cgroup pool must fit in what this host allows: the memory controller's
+ * free cgroup IDs (cgroup-room.c). Where no memory controller says so,
+ * the key's own maximum is the limit.
+ */
+static int config_check_cgroup_pool(const char *v, char *err, size_t errlen)
+{
+	char why[128];
+	long n = strtol(v, NULL, 10), room = n > 0 ? cgroup_room(why, sizeof(why)) : -1;
+
+	if (room < 0 || n <= room)
+		return 0;
+	snprintf(err, errlen, "cgroup-pool = %ld: this host allows %ld more cgroups (memory "
+		 "controller: %d IDs, %ld in use, /proc/cgroups)", n, room,
+		 CGROUP_MEMCG_ID_MAX, CGROUP_MEMCG_ID_MAX - room);
+	return -EINVAL;
+}
+
 static int config_check_pin(const char *v, char *err, size_t errlen)
 {
 	struct placement_spec p;
@@ -310,8 +330,9 @@ static int check_value(const struct config_key *k, const char *v, char *err,
 {
 	switch (k->type) {
 	case KEY_INT:
-	case KEY_DOUBLE:
-		return check_number(k, v, err, errlen);
+	case KEY_DOUBLE:             /* a number may have a check (cgroup-pool) */
+		return check_number(k, v, err, errlen) ?:
+		       (k->check ? k->check(v, err, errlen) : 0);
 	case KEY_ENUM:
 		if (enum_allows(k->allowed, v))
 			return 0;

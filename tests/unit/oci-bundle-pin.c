@@ -52,7 +52,7 @@ static void cell_init(struct cell *c, const char *pin, int cpus)
 static void bundle_cpus(const struct cell *c, const char *cpus, int n, char *out, size_t len)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 16], err[512], *text = NULL;
-	struct oci_bundle_opts o = { "/rootfs", dir, "cvmbench-test", NULL, NULL, cpus, NULL };
+	struct oci_bundle_opts o = { .rootfs = "/rootfs", .dir = dir, .id = "cvmbench-test", .cpus = cpus };
 	cJSON *j, *v;
 	FILE *f;
 	long sz;
