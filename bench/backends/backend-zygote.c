@@ -405,6 +405,7 @@ static int zygote_supported(const struct cell *c, char *why, size_t len)
 
 const struct backend_ops backend_zygote = {
 	.name = "zygote",
+	.flags = BACKEND_SEED,
 	.supported = zygote_supported,
 	.cell_begin = zygote_cell_begin,
 	.prepare = zygote_prepare,

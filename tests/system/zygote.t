@@ -6,7 +6,7 @@
 # share; a run of backend zygote stores one start split per call and leaves
 # no seed behind.
 . tests/system/tap.sh
-plan 8
+plan 9
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CVMBENCH_DATA_DIR=$tmp/data CVMBENCH_STATE_DIR=$tmp/state
@@ -39,3 +39,10 @@ is "$rc" 0 "a zygote run of both layers"
 is "$(sqlite3 "$tmp/r.db" "SELECT count(*) FROM seed_start WHERE fork_ns > 0 AND init_ns > 0 AND first_call_ns > 0")" 6 \
 	"one start split per cold call"
 is "$(pgrep -f "cvmfn seed matmul.*$tmp/data" | wc -l)" 0 "no seed left after the run"
+
+# seed-layer on another backend would be ignored: list says why not, the cell is a skip
+mkdir -p "$tmp/cfgs"
+printf '[experiment s]\nworkload = null\nbackend = native\nseed-layer = warm\n' > "$tmp/cfgs/s.ini"
+grep -q "s.ini:s .*seed-layer = warm: only backend = zygote forks instances from a seed" \
+	<<<"$("$CVMBENCH" list --configs "$tmp/cfgs" 2>&1)"
+is "$?" 0 "seed-layer on a native cell: not supported here, saying why"
