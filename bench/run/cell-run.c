@@ -121,6 +121,26 @@ static int keep_inv_id(struct cell_state *cs, long seq, int64_t id)
 	return 0;
 }
 
+/*
+ * A Python twin's start phases of the cell's first instance, from its ready
+ * line (docs/workloads.md): runtime.interp_ns (exec to the handler's first
+ * statement), runtime.import_ns (the function's modules); its init is
+ * init_ns as for C.
+ */
+static void note_phases(struct cell_state *cs, const struct instance *in)
+{
+	char v[32];
+
+	if (in->interp_ns >= 0 && in->runtime[0]) {
+		snprintf(v, sizeof(v), "%lld", in->interp_ns);
+		db_cell_note(cs->ctx->db, cs->ctx->cell_id, "runtime.interp_ns", v);
+	}
+	if (in->import_ns >= 0 && in->runtime[0]) {
+		snprintf(v, sizeof(v), "%lld", in->import_ns);
+		db_cell_note(cs->ctx->db, cs->ctx->cell_id, "runtime.import_ns", v);
+	}
+}
+
 static void record_instance(struct cell_state *cs, int idx, const struct instance *in)
 {
 	struct instance_row row = {
@@ -132,6 +152,8 @@ static void record_instance(struct cell_state *cs, int idx, const struct instanc
 	db_instance_add(cs->ctx->db, &row);
 	if (idx == 0 && in->runtime[0])
 		db_cell_note(cs->ctx->db, cs->ctx->cell_id, "runtime.interpreter", in->runtime);
+	if (idx == 0)
+		note_phases(cs, in);
 }
 
 static void note_applied(void *ctx, const char *key, const char *value);

@@ -20,7 +20,7 @@ CVMBENCH=${CVMBENCH:-./cvmbench}
 exact="null hello-world pyaes graph-bfs map-reduce crud-api random-disk-io sentiment"
 # function:property of its --output, checked by tests/workloads/twin-check.py
 props="chameleon:table compression:tar logistic-regression:lr"
-echo "1..23"
+echo "1..24"
 
 digest() { "$fn" run "$1" --seed "$2" --data-dir "$d" "${@:3}" 2>&1 | sed -n 's/^digest //p'; }
 missing() { "$fn" check "$1" --runtime python --data-dir "$d" | head -1; }
@@ -115,3 +115,5 @@ got=$(q "SELECT count(DISTINCT digest) || ' ' || count(*) FROM invocation WHERE 
 ok "$([ "$got" = "1 6" ]; echo $?)" "both cells' 6 calls have one digest ($got)"
 got=$(q "SELECT group_concat(value) FROM cell_param WHERE key = 'runtime.interpreter'")
 ok "$([ "$got" = "python$ver" ]; echo $?)" "the Python cell records runtime.interpreter ($got), the C one none"
+got=$(q "SELECT count(*) || ' ' || min(CAST(value AS INTEGER) > 0) FROM cell_param WHERE key IN ('runtime.interp_ns', 'runtime.import_ns')")
+ok "$([ "$got" = "2 1" ]; echo $?)" "the Python cell records its interpreter start and imports (ns > 0), the C one neither ($got)"
