@@ -29,7 +29,7 @@ int cell_runnable(const struct cell *c, char *why, size_t len)
 			 "VM (backend = %s)", c->vm_workloads, c->backend);
 		return 0;
 	}
-	if (strcmp(c->seed_layer, "none") && !(be->flags & BACKEND_SEED)) {
+	if (c->seed_layer[0] && strcmp(c->seed_layer, "none") && !(be->flags & BACKEND_SEED)) {
 		snprintf(why, len, "seed-layer = %s: only backend = zygote forks instances from "
 			 "a seed (backend = %s would ignore it)", c->seed_layer, c->backend);
 		return 0;

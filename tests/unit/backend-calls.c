@@ -241,7 +241,7 @@ int main(void)
 	       (run_id = db_run_begin(db, &info)) > 0, "a journal and a database (%s)", err);
 	test_calls();
 	expect_error("[experiment a]\nworkload = null\nbackend = kvm\n",
-		     "t.ini:3: bad value 'kvm' for backend: allowed native|runc|crun|qemu|fake",
+		     "t.ini:3: bad value 'kvm' for backend: allowed native|runc|crun|qemu|zygote|fake",
 		     "the backend key names the registry's backends");
 	db_close(db);
 	journal_close();
