@@ -85,8 +85,8 @@ struct chameleon_state {
 
 static void sbuf_add(struct sbuf *b, const char *s, size_t len)
 {
-	if (b->oom)
-		return;
+	if (b->oom || !len)
+		return;           /* nothing (and @s may be NULL: memcpy must not see it) */
 	if (b->len + len > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
 		char *p;

@@ -26,7 +26,9 @@
 
 #include "clock.h"
 #include "corunner-kv.h"
+#ifndef CVMBENCH_GUEST_AGENT
 #include "journal.h"
+#endif
 #include "log.h"
 #include "runner-stop.h"
 
@@ -47,8 +49,50 @@ static int kv_dir_undo(const char *dir)
 	return rmdir(dir) && errno != ENOENT ? -errno : 0;
 }
 
+#ifndef CVMBENCH_GUEST_AGENT
 static const struct journal_kind kind_kv_dir = { "corunner-kv-dir", kv_dir_undo };
 JOURNAL_KIND_REGISTER(kind_kv_dir)
+
+static long kv_journal_process(pid_t p)
+{
+	return journal_process(p);
+}
+
+static int kv_journal_forget(long id)
+{
+	return journal_forget(id);
+}
+
+static int kv_tmpdir(char *dir, size_t len, long *id)
+{
+	return journal_tmpdir(kind_kv_dir.kind, "kv", 200, dir, len, id);
+}
+#else
+/*
+ * In a guest (the co-runner VM's agent, agent-kv.c) there is no journal:
+ * what the co-runner starts ends with the VM. The agent links no journal.
+ */
+static long kv_journal_process(pid_t p)
+{
+	(void)p;
+	return -EBADF;          /* as journal_process() without an open journal */
+}
+
+static int kv_journal_forget(long id)
+{
+	(void)id;
+	return 0;
+}
+
+static int kv_tmpdir(char *dir, size_t len, long *id)
+{
+	static int n;
+
+	*id = 0;
+	snprintf(dir, len, "/tmp/cvmbench-kv-%d-%d", (int)getpid(), n++);
+	return mkdir(dir, 0700) ? -errno : 0;
+}
+#endif
 
 /*
  * @name in PATH into @path (@len >= PATH_MAX): the PATH entry resolved
@@ -107,8 +151,7 @@ static int free_port(void)
 /* The directory, journalled before it is made. */
 static int make_dir(struct corunner_kv *kv)
 {
-	return journal_tmpdir(kind_kv_dir.kind, "kv", 200, kv->dir, sizeof(kv->dir),
-			      &kv->dir_jid);
+	return kv_tmpdir(kv->dir, sizeof(kv->dir), &kv->dir_jid);
 }
 
 /*
@@ -158,7 +201,7 @@ static pid_t journalled(pid_t p, long *jid)
 {
 	if (p < 0)
 		return -errno;
-	*jid = journal_process(p);
+	*jid = kv_journal_process(p);
 	if (*jid < 0 && *jid != -EBADF) {       /* -EBADF: no journal open */
 		kill(p, SIGKILL);
 		waitpid(p, NULL, 0);
@@ -449,7 +492,7 @@ static void end_process(pid_t *pid, long *jid, const char *what)
 		waitpid(*pid, NULL, 0);
 	}
 	*pid = 0;
-	if (*jid > 0 && journal_forget(*jid))
+	if (*jid > 0 && kv_journal_forget(*jid))
 		pr_warn("cannot close the journal entry %ld of the kv co-runner's %s", *jid, what);
 	*jid = 0;
 }
@@ -461,7 +504,7 @@ void corunner_kv_stop(struct corunner_kv *kv)
 	if (kv->dir[0] && kv_dir_undo(kv->dir))
 		pr_warn("cannot remove %s", kv->dir);
 	kv->dir[0] = '\0';
-	if (kv->dir_jid > 0 && journal_forget(kv->dir_jid))
+	if (kv->dir_jid > 0 && kv_journal_forget(kv->dir_jid))
 		pr_warn("cannot close the journal entry %ld of %s", kv->dir_jid, "its directory");
 	kv->dir_jid = 0;
 }
