@@ -103,6 +103,8 @@ alone=$(sqlite3 "$tmp/pin.db" "SELECT value FROM cell_param WHERE key = 'corunne
 alone_skip=$(sqlite3 "$tmp/pin.db" "SELECT count(*) FROM skip WHERE probe = 'corunner' AND reason LIKE '%window alone%'")
 ok "$(awk -v a="${alone:-0}" -v k="$alone_skip" 'BEGIN { print ((a > 0) != (k == 1)) ? 1 : 0 }')" = 1 \
 	"the co-runner's load alone, before the instances: requests/s (${alone:-none}) or a skip row saying no round ended (${alone_skip}), one of the two"
+# the benchmark round dies with its driver (PR_SET_PDEATHSIG): a moment after it
+for _ in $(seq 50); do [ "$(gone $srv $drv $bench)" = gone ] && break; sleep 0.1; done
 is "$(gone $srv $drv $bench)/$(wc -c < "$tmp/state/journal")/$([ -e "$dir" ] && echo "$dir" || echo none)" \
 	"gone/0/none" "after the cell: server, driver, benchmark gone, journal empty, directory removed"
 
