@@ -14,7 +14,8 @@
  *
  * Exit status: 0 when the replay ran and every function without overlapped calls
  * has the simulator's cold count; 1 when one does not (or a cell failed);
- * 2 for bad input (before anything runs); 130 when interrupted.
+ * 2 for bad input (before anything runs, or a function the backend cannot
+ * run: its cell skipped, the run saying why); 130 when interrupted.
  */
 #include <errno.h>
 #include <limits.h>
@@ -103,7 +104,8 @@ static int run_child(const char *config, const char *db)
 static int report(const struct replay_set *s, const struct replay_row *r)
 {
 	size_t i;
-	int bad = 0;
+	int bad = 0, skipped = 0;
+	char ci[40];
 
 	printf("%-8s %-16s %6s %6s %9s %5s %11s %-19s %9s  %s\n", "FUNCTION", "WORKLOAD", "CALLS",
 	       "COLD", "PREDICTED", "OVERL", "P50 ms", "(95 % interval)", "SIM P50", "TRACE NAME");
@@ -118,15 +120,18 @@ static int report(const struct replay_set *s, const struct replay_row *r)
 
 		bad |= !x->overlapped && x->sim_cold != x->live_cold;
 		bad |= strcmp(x->status, "ok") != 0;
-		char ci[40] = "(too few calls)";
-
+		skipped |= !strcmp(x->status, "skipped");
+		snprintf(ci, sizeof(ci), "(too few calls)");
 		if (x->live_lo_ms >= 0)
 			snprintf(ci, sizeof(ci), "[%7.3f,%7.3f]", x->live_lo_ms, x->live_hi_ms);
 		printf("replay-%-1zu %-16s %6ld %6ld %9ld %5ld %11.3f %-19s %9.3f  %s %s\n",
 		       i, s->fn[i].workload, x->calls, x->live_cold, x->sim_cold, x->overlapped,
 		       x->live_p50_ms, ci, x->sim_p50_ms, s->fn[i].name, verdict);
 	}
-	return bad ? EXIT_FAILED : EXIT_OK;
+	if (skipped)
+		pr_err("replay: the backend cannot run a function here (its cell was skipped: the "
+		       "run said why above)");
+	return skipped ? EXIT_USAGE : bad ? EXIT_FAILED : EXIT_OK;
 }
 
 static int replay_all(struct replay_cmd *m)
