@@ -177,6 +177,8 @@ start kill
 kill -9 "$run"; wait "$run" 2>/dev/null
 $CVMBENCH restore --wait-lock 600 >"$tmp/restore.out" 2>&1; rc=$?
 sed 's/^/# /' "$tmp/restore.out"
+# restore's SIGKILL is sent, not waited for (the co-runner is not its child): a moment
+for _ in $(seq 50); do [ "$(running "$co")" = gone ] && break; sleep 0.1; done
 is "$rc/$(running "$co")" "0/gone" \
 	"after kill -9 of the run and restore the co-runner is gone"
 is "$(wc -c < "$tmp/state/journal")" 0 "and the journal is empty"
