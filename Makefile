@@ -148,7 +148,7 @@ $(shell mkdir -p $(B); echo '$(FEATURES)' | cmp -s - $(FEATURE_STAMP) || \
 # and one line in bench/backends/backend-list.h.
 BACKEND_DIRS := $(patsubst %/,%,$(sort $(wildcard bench/backends/*/)))
 CORE_DIRS := bench bench/cmd bench/config bench/store bench/run bench/calib bench/cluster
-BENCH_DIRS := lib journal tracing $(CORE_DIRS) bench/agent bench/env bench/knobs bench/backends \
+BENCH_DIRS := lib journal tracing $(CORE_DIRS) bench/services bench/agent bench/env bench/knobs bench/backends \
 	$(BACKEND_DIRS) probes analysis planner
 BENCH_INCS := $(addprefix -I,$(BENCH_DIRS)) -Imetrics -Iworkloads
 BENCH_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(FEATURES) $(BENCH_INCS) \

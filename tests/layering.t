@@ -31,8 +31,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 # bench/: the vocabulary every part of the CLI shares (the cell, its keys,
 # exit codes, the version, where the shared files are).
 PARTS = ("lib", "journal", "tracing", "metrics", "workloads", "bench", "probes",
-         "bench/env", "bench/store", "bench/agent", "bench/knobs", "bench/backends",
-         "bench/config", "bench/calib", "bench/run", "bench/cluster", "bench/cmd",
+         "bench/env", "bench/store", "bench/services", "bench/agent", "bench/knobs",
+         "bench/backends", "bench/config", "bench/calib", "bench/run", "bench/cluster", "bench/cmd",
          "analysis", "planner", "tests")
 
 # The store: the only part that includes <sqlite3.h> outside analysis/ and planner/.
@@ -87,7 +87,11 @@ ALLOW = {
     "bench/env": (("lib",), (), "environment collectors read the machine only"),
     "bench/store": (("lib", "bench"), ("probes/sink.h",),
                     "the store implements the probes' sink"),
-    "bench/agent": (("lib", "tracing", "journal", "bench", "probes", "bench/env"),
+    "bench/services": (("lib", "journal", "metrics", "bench"), (),
+                       "the system suite's servers, load generators and their output "
+                       "parsers: processes the journal holds, metric names"),
+    "bench/agent": (("lib", "tracing", "journal", "bench", "probes", "bench/env",
+                     "bench/services"),
                     ("workloads/protocol.h",),
                     "the in-guest agent runs probes and collects the guest's environment"),
     "bench/knobs": (("lib", "journal", "tracing", "bench", "bench/env"),
@@ -108,14 +112,14 @@ ALLOW = {
     "bench/calib": (("lib", "journal", "tracing", "metrics", "bench"), (),
                     "calibration counts events it makes with the tracepoint counters"),
     "bench/run": (("lib", "journal", "tracing", "bench", "probes", "bench/env",
-                   "bench/store", "bench/agent", "bench/knobs", "bench/backends",
+                   "bench/store", "bench/services", "bench/agent", "bench/knobs", "bench/backends",
                    "bench/config", "workloads"), (),
                   "the run drives every lower part around a cell"),
     "bench/cluster": (("lib", "bench", "bench/config", "bench/store"),
                       ("bench/run/runner.h",),
                       "shards and Slurm scripts split a run (runner.h: the run's options)"),
     "bench/cmd": (("lib", "journal", "tracing", "bench", "probes", "bench/env",
-                   "bench/store", "bench/agent", "bench/knobs", "bench/backends",
+                   "bench/store", "bench/services", "bench/agent", "bench/knobs", "bench/backends",
                    "bench/config", "bench/calib", "bench/run", "bench/cluster",
                    "workloads"), (),
                   "the subcommands sit on top of the CLI"),
