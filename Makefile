@@ -1,6 +1,6 @@
 # cvmbench - plain GNU make, pkg-config for every library.
 #
-#   make            build cvmbench and the static cvmfn
+#   make            build cvmbench, the static cvmfn, cvmbench-agent and cvmload
 #   make quick      run configs/quick.ini into results.db and write report/
 #   make guest      build (or find cached) the guest image of the qemu backend
 #   make rootfs-NAME build (or find cached) the Debian rootfs configs/rootfs/NAME.list
@@ -188,7 +188,7 @@ LIB_OBJS   := $(filter-out $(B)/bench/cmd/main.o,$(BENCH_OBJS))
 UNIT_OBJS  := $(LIB_OBJS) $(WL_FN_OBJS)
 UNIT_LIBS  := $(BENCH_LIBS) -lgif -lz
 
-all: $(BIN)/cvmbench $(BIN)/cvmfn $(BIN)/cvmbench-agent
+all: $(BIN)/cvmbench $(BIN)/cvmfn $(BIN)/cvmbench-agent $(BIN)/cvmload
 
 $(BIN)/cvmbench: $(BENCH_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS)
@@ -238,6 +238,19 @@ $(B)/agent-obj/version.o: $(VERSION_C)
 $(B)/workloads/%.o: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FN_CFLAGS) -c -o $@ $<
+
+# cvmload: the system suite's open-loop HTTP load generator (docs/experiments/
+# system-suite.md). Its folder is not in BENCH_DIRS: a program of its own,
+# the C library only, static like cvmfn so it can be copied into a guest image.
+LOADGEN_SRCS := $(sort $(wildcard bench/services/loadgen/*.c))
+LOADGEN_OBJS := $(LOADGEN_SRCS:%.c=$(B)/%.o)
+
+$(BIN)/cvmload: $(LOADGEN_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(FN_STATIC) -lm
+
+$(LOADGEN_OBJS): $(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) -Ibench/services/loadgen -c -o $@ $<
 
 # The Python functions (workloads/python/, docs/workloads.md) as one zip
 # application, linked into cvmfn by workloads/pyapp.c (--runtime python).
@@ -363,7 +376,7 @@ check-asan: asan
 		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS)) $(ASAN_WORKLOAD_TESTS)
 
 clean:
-	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn cvmbench-agent
+	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn cvmbench-agent cvmload
 
 .PHONY: all tests check check-long quick clean asan check-asan fuzz fuzz-if-clang guest
 
