@@ -22,16 +22,16 @@
 static const struct {
 	const char *key, *name;
 } cvmload_keys[] = {
-	{ "target_per_s", "target_per_s" },
-	{ "requests", "requests" },
-	{ "errors", "errors" },
-	{ "achieved_per_s", "requests_per_s" },
 	{ "latency_mean_ns", "latency_mean_ns" },
 	{ "latency_p50_ns", "latency_p50_ns" },
 	{ "latency_p90_ns", "latency_p90_ns" },
 	{ "latency_p99_ns", "latency_p99_ns" },
 	{ "latency_p999_ns", "latency_p999_ns" },
 	{ "latency_max_ns", "latency_max_ns" },
+	{ "target_per_s", "target_per_s" },
+	{ "requests", "requests" },
+	{ "errors", "errors" },
+	{ "achieved_per_s", "requests_per_s" },
 };
 
 static int cvmload_key(struct svc_parse_ctx *c, const char *key, const char *name)

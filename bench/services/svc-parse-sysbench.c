@@ -20,8 +20,11 @@ int svc_parse_sysbench_cpu(struct svc_parse_ctx *c)
 
 	if (!svc_line_find(c, "events per second:", &l))
 		return svc_fail(c, "events_per_s: no 'events per second:' line (not cpu run?)");
-	if (svc_number(c, l.s, &e, "events_per_s", l.no, &v) ||
-	    svc_put(c, "events_per_s", v, l.no))
+	if (svc_number(c, l.s, &e, "events_per_s", l.no, &v))
+		return -1;
+	if (!svc_rest_blank(e))
+		return svc_fail(c, "events_per_s (line %d): junk after the number", l.no);
+	if (svc_put(c, "events_per_s", v, l.no))
 		return -1;
 	if (!svc_line_find(c, "Latency (", &unit) || strncmp(unit.s, "ms):", 4))
 		return svc_fail(c, "latency_p95_ns: no 'Latency (ms):' section (truncated?)");

@@ -86,6 +86,8 @@ static void field_at(char *buf, size_t n, const char *s)
 {
 	size_t i;
 
+	while (*s == ' ' || *s == '\t')
+		s++;
 	for (i = 0; i + 1 < n && s[i] && s[i] != '\n' && !isspace((unsigned char)s[i]); i++)
 		buf[i] = s[i];
 	buf[i] = '\0';
