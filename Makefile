@@ -300,13 +300,14 @@ check-long: all tests asan
 
 # --- fuzzing -------------------------------------------------------------------
 # `make fuzz` builds the fuzz targets with libFuzzer, ASan and UBSan: the config
-# parser's (tests/fuzz/config.c) and the database readers' (tests/fuzz/db.c:
+# parser's (tests/fuzz/config.c), the database readers' (tests/fuzz/db.c:
 # show, export, compare, the figures' data and report's pages on a mutated
-# results database); the harness objects they link are built apart in
-# build-fuzz/ so the normal build is untouched. tests/fuzz/config.t and db.t
-# run them in `make check` for FUZZ_SECONDS each, on a seed corpus from
-# configs/ and tests/fuzz/db-corpus/ (and SKIP, or fail under CI, when clang
-# with libFuzzer is missing).
+# results database) and the system suite's output parsers'
+# (tests/fuzz/svc-parse.c); the harness objects they link are built apart in
+# build-fuzz/ so the normal build is untouched. tests/fuzz/config.t, db.t and
+# svc-parse.t run them in `make check` for FUZZ_SECONDS each, on a seed corpus
+# from configs/, tests/fuzz/db-corpus/ and tests/fixtures/services/ (and SKIP,
+# or fail under CI, when clang with libFuzzer is missing).
 FUZZ_CC    ?= clang
 FUZZ_B     := build-fuzz
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -314,8 +315,8 @@ FUZZ_BASE  := -O1 -g -std=gnu11 -D_GNU_SOURCE -MMD -MP $(FUZZ_SAN) -fsanitize=fu
 FUZZ_CFLAGS := $(FUZZ_BASE) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
 FUZZ_OBJS  := $(patsubst $(B)/%,$(FUZZ_B)/%,$(LIB_OBJS))
-FUZZ_BIN   := $(FUZZ_B)/fuzz-config $(FUZZ_B)/fuzz-db
-FUZZ_TESTS := tests/fuzz/config.t tests/fuzz/db.t
+FUZZ_BIN   := $(FUZZ_B)/fuzz-config $(FUZZ_B)/fuzz-db $(FUZZ_B)/fuzz-svc-parse
+FUZZ_TESTS := tests/fuzz/config.t tests/fuzz/db.t tests/fuzz/svc-parse.t
 
 fuzz: $(FUZZ_BIN)
 

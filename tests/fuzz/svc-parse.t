@@ -1,0 +1,33 @@
+#!/bin/bash
+# tests/fuzz/svc-parse.t - run the system suite's parser fuzz target (make
+# fuzz) for FUZZ_SECONDS (default 10) on a seed corpus of the tools' real
+# outputs (tests/fixtures/services/): all seven parsers on every input
+# under ASan and UBSan. Any crash, leak, sanitizer report or broken promise
+# (tests/fuzz/svc-parse.c) fails.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/system/tap.sh
+
+bin=build-fuzz/fuzz-svc-parse
+secs=${FUZZ_SECONDS:-10}
+plan 2
+if [ ! -x "$bin" ]; then
+	if [ -n "${CI:-}" ]; then
+		_tap 1 "fuzz target $bin not built (make fuzz needs clang and libclang-rt-14-dev)"
+		_tap 1 "no fuzzing"
+	else
+		skip_rest 2 "fuzz target not built: make fuzz needs clang with libFuzzer"
+	fi
+	exit 0
+fi
+corpus=build-fuzz/corpus-svc-parse
+log=build-fuzz/fuzz-svc-parse.log
+mkdir -p "$corpus"
+timeout $((secs + 60)) "$bin" -max_total_time="$secs" -max_len=16384 -timeout=10 \
+	-rss_limit_mb=1024 -artifact_prefix=build-fuzz/ -dict=tests/fuzz/svc-parse.dict \
+	-print_final_stats=1 "$corpus" tests/fixtures/services >"$log" 2>&1
+rc=$?
+is "$rc" 0 "no crash, leak, hang or sanitizer report in ${secs} s (log: $log)" ||
+	grep -m5 -E 'ERROR|runtime error|fuzz-svc-parse:|SUMMARY' "$log" | sed 's/^/#   /'
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+ok "${runs:-0}" -gt 1000 "the parsers ran on ${runs:-0} inputs"
