@@ -25,6 +25,7 @@
 # The tests take the binaries under test from the environment:
 #   CVMBENCH   the cvmbench binary (default ./cvmbench)
 #   CVMFN      the cvmfn binary (default ./cvmfn)
+#   CVMLOAD    the cvmload binary (default ./cvmload)
 # e.g. CVMBENCH=build-asan/cvmbench CVMFN=build-asan/cvmfn CVMBENCH_SHARE_DIR=$PWD \
 #      prove tests/workloads/matmul.t
 # (cvmbench runs the cvmfn next to it unless CVMBENCH_CVMFN says otherwise).
@@ -52,6 +53,8 @@ ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t call-log.t
 # under ASan runs in check-long (the database fuzzer, ASan and UBSan, runs
 # compare's code on every input in make check)
 ASAN_SYSTEM_TESTS += merge.t
+# cvmload: sockets, an HTTP reader and its report, C of its own (issue 35)
+ASAN_SYSTEM_TESTS += cvmload.t
 # resume and shards: the run plan and the superseded rows (issue 17); they run
 # under ASan in check-long (85 s of the sanitizer share on a busy machine)
 ASAN_SYSTEM_LONG := resume.t shard.t compare.t
@@ -368,7 +371,8 @@ $(addprefix rootfs-,$(ROOTFS_NAMES)): rootfs-%: all
 asan:
 	$(MAKE) $(SUB_JOBS) B=$(ASAN_DIR) BIN=$(ASAN_DIR) CFLAGS='$(ASAN_CFLAGS)' all tests
 
-ASAN_ENV = CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn CVMBENCH_SHARE_DIR=$(CURDIR) \
+ASAN_ENV = CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn CVMLOAD=$(ASAN_DIR)/cvmload \
+	CVMBENCH_SHARE_DIR=$(CURDIR) \
 	ASAN_OPTIONS=$(ASAN_ENV_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
 
