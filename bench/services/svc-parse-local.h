@@ -48,9 +48,11 @@ int svc_line_find(const struct svc_parse_ctx *c, const char *key, struct svc_lin
 
 /**
  * svc_line_with() - the first line holding @needle anywhere: 1 with @l
- * filled (l->s at the line's first non-blank), 0 if none.
+ * filled (l->s at the line's first non-blank) and @hit (if not NULL) at the
+ * needle, 0 if none.
  */
-int svc_line_with(const struct svc_parse_ctx *c, const char *needle, struct svc_line *l);
+int svc_line_with(const struct svc_parse_ctx *c, const char *needle, struct svc_line *l,
+		  const char **hit);
 
 /** svc_line_next() - the line after @l (1), or 0 at the end. */
 int svc_line_next(const struct svc_parse_ctx *c, struct svc_line *l);

@@ -56,9 +56,9 @@ int svc_parse_sysbench_memory(struct svc_parse_ctx *c)
 		return svc_fail(c, "ops_per_s (line %d): not 'N (X per second)'", l.no);
 	if (svc_put(c, "ops_per_s", v, l.no))
 		return -1;
-	if (!svc_line_with(c, " MiB transferred (", &l))
+	if (!svc_line_with(c, " MiB transferred (", &l, &e))
 		return svc_fail(c, "bytes_per_s: no 'MiB transferred' line (truncated?)");
-	e = strstr(l.s, " MiB transferred (") + strlen(" MiB transferred (");
+	e += strlen(" MiB transferred (");
 	if (svc_number(c, e, &e, "bytes_per_s", l.no, &v))
 		return -1;
 	if (strncmp(e, " MiB/sec)", 9))

@@ -46,13 +46,16 @@ int svc_line_find(const struct svc_parse_ctx *c, const char *key, struct svc_lin
 	return 0;
 }
 
-int svc_line_with(const struct svc_parse_ctx *c, const char *needle, struct svc_line *l)
+int svc_line_with(const struct svc_parse_ctx *c, const char *needle, struct svc_line *l,
+		  const char **hit)
 {
-	const char *hit = strstr(c->text, needle), *start;
+	const char *at = strstr(c->text, needle), *start;
 
-	if (!hit)
+	if (!at)
 		return 0;
-	for (start = hit; start > c->text && start[-1] != '\n'; start--)
+	if (hit)
+		*hit = at;
+	for (start = at; start > c->text && start[-1] != '\n'; start--)
 		;
 	line_at(start, c->text, l);
 	while (l->len && (*l->s == ' ' || *l->s == '\t')) {

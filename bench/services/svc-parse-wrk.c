@@ -72,7 +72,7 @@ static int wrk_requests(struct svc_parse_ctx *c)
 	const char *e;
 	double n;
 
-	if (!svc_line_with(c, " requests in ", &l))
+	if (!svc_line_with(c, " requests in ", &l, NULL))
 		return svc_fail(c, "requests: no 'N requests in' line (truncated output?)");
 	if (svc_number(c, l.s, &e, "requests", l.no, &n))
 		return -1;

@@ -260,6 +260,13 @@ static void interface(void)
 	free(text);
 	c.err = err;
 	c.errlen = sizeof(err);
+	tap_ok(svc_parse("sysbench-memory", "Total operations: 5 (5.5 per second)\n"
+			 " MiB transferred (1 MiB/sec)\n", 66, &r, err, sizeof(err)) == 0 &&
+	       r.n == 2 && r.v[1].value == 1048576, "a line opening with the needle's blank "
+	       "is read where the needle is (the fuzzer's find) [%s]", err);
+	tap_ok(svc_parse("sysbench-memory", "Total operations: 5 (5.5 per second)\n"
+			 "1.00 MiB transferred (1.50 MiB/sec)\n", 73, &r, err, sizeof(err)) == 0 &&
+	       r.n == 2 && r.v[1].value == 1572864, "1.50 MiB/sec is 1572864 B/s [%s]", err);
 	tap_ok(svc_put(&c, "tps", 1, 0) == -1 && strstr(err, "not in the catalog"),
 	       "a parser cannot store another parser's metric: %s", err);
 	tap_ok(svc_put(&c, "errors", 0, 0) == 0 && svc_put(&c, "latency_p50_ns", 0, 3) == -1 &&
@@ -270,7 +277,7 @@ static void interface(void)
 
 int main(void)
 {
-	tap_plan(10 + (int)(sizeof(refused) / sizeof(refused[0])) + 1 + 7);
+	tap_plan(10 + (int)(sizeof(refused) / sizeof(refused[0])) + 1 + 9);
 	wrk();
 	others();
 	fio_cvmload();
