@@ -288,6 +288,11 @@ $(B)/tests/%.t: tests/unit/%.c $(UNIT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(UNIT_LIBS)
 
+# cvmload's HTTP reader is not a harness object: its unit test links it alone.
+$(B)/tests/loadgen-http.t: tests/unit/loadgen-http.c $(B)/bench/services/loadgen/loadgen-http.o
+	@mkdir -p $(@D)
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -Ibench/services/loadgen -Itests/unit -o $@ $^
+
 tests: $(UNIT_BINS)
 
 # The suite but its long tests, then the sanitizer build's share of it (check-asan).
