@@ -244,7 +244,8 @@ $(B)/workloads/%.o: workloads/%.c
 
 # cvmload: the system suite's open-loop HTTP load generator (docs/experiments/
 # system-suite.md). Its folder is not in BENCH_DIRS: a program of its own,
-# the C library only, static like cvmfn so it can be copied into a guest image.
+# the C library and lib/clock.h only, static like cvmfn so it can be copied
+# into a guest image.
 LOADGEN_SRCS := $(sort $(wildcard bench/services/loadgen/*.c))
 LOADGEN_OBJS := $(LOADGEN_SRCS:%.c=$(B)/%.o)
 
@@ -253,7 +254,7 @@ $(BIN)/cvmload: $(LOADGEN_OBJS)
 
 $(LOADGEN_OBJS): $(B)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(REQ_CFLAGS) $(CFLAGS) -Ibench/services/loadgen -c -o $@ $<
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) -Ibench/services/loadgen -Ilib -c -o $@ $<
 
 # The Python functions (workloads/python/, docs/workloads.md) as one zip
 # application, linked into cvmfn by workloads/pyapp.c (--runtime python).

@@ -21,9 +21,9 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "loadgen-http.h"
 #include "loadgen-run.h"
 
@@ -50,12 +50,10 @@ struct engine {
 
 #define TIMER_KEY UINT64_MAX
 
+/* CLOCK_MONOTONIC, ns: the harness's one clock (lib/clock.h) */
 static int64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return clock_now_ns();
 }
 
 int64_t loadgen_intended_ns(const struct loadgen_result *r, long long i)
