@@ -122,13 +122,14 @@ stall_test() {
 	maxlat=$(key "$tmp/b.out" latency_max_ns)
 	ok "${maxlat:-0}" -ge $((stall * 900000000)) "the largest latency, $maxlat ns, is >= 0.9 x the 1 s stall"
 	# open loop: each request due in [a, b - S/2) waits more than S/2 (the schedule
-	# has rate x S/2 of them); a few due just after wait behind the burst that
-	# follows b, hence up to 1.5 x
+	# has rate x S/2 of them); some due just after wait behind the burst that
+	# follows b (the Python server drains it in tens to hundreds of ms on a busy
+	# machine), hence up to 2 x
 
 	n_open=$(awk -v h=$((stall * 500000000)) '!/^#/ && $2 == 0 && $6 == "ok" && $5 - $3 > h {
 		n++ } END { print n + 0 }' "$tmp/b.dump")
 	ok "$(awk -v n="$n_open" -v want=$((rate * stall / 2)) \
-		'BEGIN { print (n >= want - 2 && n <= 1.5 * want) }')" = 1 \
+		'BEGIN { print (n >= want - 2 && n <= 2 * want) }')" = 1 \
 		"$n_open requests above S/2 from their intended time, about rate x S/2 = $((rate * stall / 2))"
 	# so the report's p90 is above S/2: the schedule puts S/(2 x 3 s) = 1/6 of the requests there
 	ok "$(key "$tmp/b.out" latency_p90_ns)" -gt $((stall * 500000000)) \

@@ -3,8 +3,8 @@
  * tests/unit/svc-parse.c - the system suite's output parsers
  * (bench/services/svc-parse*.c) on the tools' real output captured here
  * (tests/fixtures/services/, its README says how): each file gives the
- * values read off it by eye, written below as literals (17.11MB is written
- * as 17.11 * 2^20 worked out by hand, not by the parser's unit code); every
+ * values read off it by eye, written below as literals (57.11MB is written
+ * as 57.11 x 2^20 worked out by hand, not by the parser's unit code); every
  * catalog metric comes out of some file; and the malformed variants fail
  * with a message naming the metric or field (and, in text, the line).
  */
