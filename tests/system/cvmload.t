@@ -13,15 +13,16 @@
 #      show more than S/2 (the schedule's count, plus the few queued behind
 #      the burst after b) - where a closed-loop measure (from the actual send)
 #      sees at most one slow request per connection;
-#  (c) a refused port: every request an error, exit 0; bad arguments: exit 2
-#      naming the option and the value.
+#  (c) nginx's 404s and a body cut short (the test server) are errors of their
+#      kind; a refused port: every request an error, exit 0; bad arguments:
+#      exit 2 naming the option and the value.
 # nginx missing: SKIP (a), a failure under CI=1.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
 CVMLOAD=${CVMLOAD:-./cvmload}
-plan 19
+plan 21
 tmp=$(mktemp -d /tmp/cvmload-t.XXXXXX)
 chmod 755 "$tmp"
 pids=()
@@ -84,17 +85,23 @@ nginx_test() {
 		"nginx answered every one 200 and cvmload counted them all ok"
 	ok "$(awk -v a="${achieved:-0}" -v r=$rate 'BEGIN { print (a >= 0.9 * r && a <= 1.1 * r) }')" \
 		= 1 "achieved rate $achieved/s within 10 % of the target $rate/s"
+	: > "$ng/logs/access.log"
+	"$CVMLOAD" --url "http://127.0.0.1:$port/missing" --rate 200 --duration 0.5 \
+		--connections 2 > "$tmp/a404.out" 2>&1
+	sleep 0.2
+	is "$(key "$tmp/a404.out" errors_status)/$(awk '$9 == 404' "$ng/logs/access.log" | wc -l)" \
+		"100/100" "nginx's 404s: all 100 counted as errors_status, as its log has them"
 }
 
 NGINX=$(command -v nginx || ls /usr/sbin/nginx 2>/dev/null)
 if [ ! -x "$CVMLOAD" ]; then
-	skip_all 19 "no $CVMLOAD (make)"
+	skip_all 21 "no $CVMLOAD (make)"
 elif [ -n "$NGINX" ]; then
 	nginx_test
 elif [ -n "${CI:-}" ]; then
-	for i in 1 2 3 4 5; do _tap 1 "required under CI: nginx (nginx-light)"; done
+	for i in 1 2 3 4 5 6; do _tap 1 "required under CI: nginx (nginx-light)"; done
 else
-	skip_rest 5 "no nginx (apt-get install nginx-light)"
+	skip_rest 6 "no nginx (apt-get install nginx-light)"
 fi
 
 # --- (b) coordinated omission ----------------------------------------------
@@ -105,7 +112,7 @@ stall_test() {
 	for ((i = 0; i < 100; i++)); do [ -s "$ready" ] && break; sleep 0.1; done
 	port=$(awk '$1 == "port" { print $2 }' "$ready" 2>/dev/null)
 	if [ -z "$port" ]; then
-		for i in 1 2 3 4 5 6 7; do _tap 1 "the stall server did not start"; done
+		for i in 1 2 3 4 5 6 7 8; do _tap 1 "the stall server did not start"; done
 		return
 	fi
 	"$CVMLOAD" --url "http://127.0.0.1:$port/" --rate $rate --duration 3 --connections 4 \
@@ -138,6 +145,10 @@ stall_test() {
 	n_closed=$(awk -v h=$((stall * 500000000)) '!/^#/ && $2 == 0 && $6 == "ok" && $5 - $4 > h {
 		n++ } END { print n + 0 }' "$tmp/b.dump")
 	ok "$n_closed" -le 4 "measured from the actual send only $n_closed (<= 4 connections) would show it"
+	"$CVMLOAD" --url "http://127.0.0.1:$port/short" --rate 50 --duration 0.4 --connections 2 \
+		> "$tmp/short.out" 2>&1
+	is "$(key "$tmp/short.out" errors_read)/$(key "$tmp/short.out" errors)" "20/20" \
+		"a body cut short by the server: all 20 requests errors_read"
 }
 if [ -x "$CVMLOAD" ]; then
 	stall_test

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """tests/system/stall-server.py - a tiny HTTP/1.1 keep-alive server on
 127.0.0.1 for tests/system/cvmload.t: it answers every GET with "ok\n" at
-once, but holds every request it receives in one window [a, b) until b:
+once (GET /short: 3 bytes of a 100-byte body, then it closes), but holds every request it receives in one window [a, b) until b:
 a = the first request's arrival + STALL_AT seconds, b = a + STALL_LEN. It
 writes "port P" to READY_FILE when it listens, and "stall A B" (CLOCK_MONOTONIC
 ns, the clock cvmload stamps with) to READY_FILE.stall when it has fixed the
@@ -34,6 +34,11 @@ async def serve(reader, writer):
         while True:
             head = await reader.readuntil(b"\r\n\r\n")
             if not head.startswith(b"GET "):
+                break
+            if head.startswith(b"GET /short "):
+                # a short read: 3 of the 100 body bytes promised, then the end
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc")
+                await writer.drain()
                 break
             a, b = fix_window()
             now = time.monotonic_ns()
