@@ -35,6 +35,7 @@ struct conn {
 	long long next;     /* its next request to send */
 	long long cur;      /* the request in flight, or -1 */
 	size_t woff;        /* bytes of the request written */
+	uint32_t events;    /* what epoll watches for it (no epoll_ctl to set it again) */
 	struct http_resp resp;
 };
 
@@ -45,6 +46,7 @@ struct engine {
 	int ep, tfd;
 	char text[1400];    /* the request, the same every time */
 	size_t text_len;
+	int64_t armed;      /* the timer's expiry as last set (none set again) */
 	long long done;     /* requests with a final status */
 };
 
@@ -96,7 +98,10 @@ static void conn_watch(struct engine *e, struct conn *c, uint32_t events)
 {
 	struct epoll_event ev = { .events = events, .data.u64 = (uint64_t)(c - e->c) };
 
+	if (c->events == events)
+		return;
 	epoll_ctl(e->ep, EPOLL_CTL_MOD, c->fd, &ev);
+	c->events = events;
 }
 
 /* Write (the rest of) the request; stamp it when the first byte goes. */
@@ -133,6 +138,7 @@ static int conn_open(struct engine *e, struct conn *c)
 		return -1;
 	}
 	c->st = C_CONNECTING;
+	c->events = EPOLLOUT;
 	http_resp_reset(&c->resp);
 	return 0;
 }
@@ -243,7 +249,10 @@ static void timer_arm(struct engine *e, int64_t when)
 {
 	struct itimerspec its = { .it_value = { when / 1000000000, when % 1000000000 } };
 
+	if (when == e->armed)
+		return;
 	timerfd_settime(e->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+	e->armed = when;
 }
 
 /* Wait for events (or the timer) and handle them. */
