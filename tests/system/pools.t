@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/runc-lib.sh
 
-N=16
+N=17
 plan $N
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -98,6 +98,13 @@ is "$(ev fill netns) $(( $(ev take netns) + $(ev fallback netns) ))" "1 $(starts
 	"netns pool of 1: 1 made, takes + fallbacks = the starts the runc probe saw"
 is "$(q "SELECT count(*) FROM oci_pool_event e JOIN cell c ON c.id = e.cell_id WHERE c.experiment = 'netns' AND e.event IN ('fill', 'fallback') AND (e.pool <> 'netns' OR e.veth_ns IS NULL OR e.veth_ns <= 0 OR e.veth_ns > e.cost_ns)")" 0 \
 	"every made namespace has its veth pair's cost, within the slot's"
+# the lock table of docs/experiments/pools.sql (its 2nd table): a row for
+# every cell whose starts the runc probe traced, '(none)' if none waited
+locks=$(sqlite3 -header "$db" < docs/experiments/pools.sql |
+	awk -F'|' '/^experiment\|backend\|k\|lock\|/ { on = 1; next } /^experiment\|/ { on = 0 }
+		on { print $1 "|" $2 "|" $3 }' | sort -u | wc -l)
+is "$locks" "$(q "SELECT count(DISTINCT s.cell_id) FROM runc_start s JOIN invocation i ON i.id = s.invocation_id WHERE i.phase = 'measured'")" \
+	"pools.sql's lock table has every traced cell (variant and K)"
 is "$(q "SELECT reason LIKE 'seccomp = prepared: runc has no way%' FROM skip s JOIN cell c ON c.id = s.cell_id WHERE c.experiment = 'prepared'")" 1 \
 	"seccomp = prepared on runc: skipped with the reason"
 
