@@ -72,6 +72,8 @@ void oci_state_dir(char *buf, size_t len);
  * @timeout_s, kill it after that. Returns its exit status, or -errno.
  */
 int oci_run_wait(char *const argv[], double timeout_s);
+/** oci_run_wait_in() - oci_run_wait() in the network namespace of file @netns. */
+int oci_run_wait_in(char *const argv[], const char *netns, double timeout_s);
 
 /**
  * oci_orphans_end() - SIGKILL every process of program @runtime that has

@@ -42,6 +42,11 @@ void oci_state_dir(char *buf, size_t len)
 
 int oci_run_wait(char *const argv[], double timeout_s)
 {
+	return oci_run_wait_in(argv, NULL, timeout_s);
+}
+
+int oci_run_wait_in(char *const argv[], const char *netns, double timeout_s)
+{
 	long long deadline = clock_now_ns() + (long long)(timeout_s * 1e9);
 	struct timespec pause = { 0, 2000000 };
 	int status, fd;
@@ -50,6 +55,9 @@ int oci_run_wait(char *const argv[], double timeout_s)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		fd = netns ? open(netns, O_RDONLY | O_CLOEXEC) : -1;
+		if (netns && (fd < 0 || setns(fd, CLONE_NEWNET)))
+			_exit(126);
 		fd = open("/dev/null", O_RDWR);
 		dup2(fd, 0);
 		dup2(fd, 1);

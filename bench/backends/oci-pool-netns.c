@@ -19,15 +19,11 @@
  * pair (`ip link del HOST`) and then unbinds the file.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -101,25 +97,9 @@ static int host_end(const char *name, char *buf, size_t len)
 /* Run @argv (no shell), in the network namespace of file @ns if not NULL. */
 static int ip_run(char *const argv[], const char *ns)
 {
-	int status, fd;
-	pid_t pid = fork();
+	int ret = oci_run_wait_in(argv, ns, 10.0);
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		fd = ns ? open(ns, O_RDONLY | O_CLOEXEC) : -1;
-		if (ns && (fd < 0 || setns(fd, CLONE_NEWNET)))
-			_exit(126);
-		fd = open("/dev/null", O_RDWR);
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+	return ret > 0 ? -EIO : ret;
 }
 
 /* Delete the veth pair whose host end is @host, if it is there. */
