@@ -41,8 +41,13 @@ static double nearest_rank(const double *v, size_t n, double q)
 	return v[k ? k - 1 : 0];
 }
 
-/* One point of cell @id at @x: "x p50 p99 N", or nothing without starts. */
-static int point(struct figure_ctx *ctx, long long id, int x)
+/*
+ * One point of cell @id at @x, "x p50 p99 N", after its block's title
+ * @series when it is the block's first (*@blocks counts them; @last is
+ * the series of the last block begun). Nothing without starts.
+ */
+static int point(struct figure_ctx *ctx, long long id, int x, const char *series,
+		 char *last, size_t len, int *blocks)
 {
 	sqlite3_stmt *st;
 	double *v = NULL, *p;
@@ -61,6 +66,13 @@ static int point(struct figure_ctx *ctx, long long id, int x)
 		v[n++] = sqlite3_column_double(st, 0);
 	}
 	sqlite3_finalize(st);
+	if (n && strcmp(series, last)) {
+		fprintf(ctx->data, "%s", *blocks ? "\n\n" : "");
+		gp_data_string(ctx->data, series);
+		fprintf(ctx->data, " p50 p99 n\n");
+		snprintf(last, len, "%s", series);
+		(*blocks)++;
+	}
 	if (n) {
 		stats_sort(v, n);
 		fprintf(ctx->data, "%d %.4f %.4f %zu\n", x, nearest_rank(v, n, 0.5),
@@ -68,7 +80,7 @@ static int point(struct figure_ctx *ctx, long long id, int x)
 		figure_source(ctx, id, (long long)n, "container starts");
 	}
 	free(v);
-	return (int)n;
+	return 0;
 }
 
 /**
@@ -77,24 +89,16 @@ static int point(struct figure_ctx *ctx, long long id, int x)
  */
 int fig_pools_sweep_data(struct figure_ctx *ctx)
 {
-	char series[320] = "";
-	const char *s;
+	char last[320] = "";
 	sqlite3_stmt *st;
-	int blocks = 0, rc, ret = 0;
+	int blocks = 0, ret = 0;
 
 	if (analysis_prepare(ctx->h, CELLS_SQL, ctx->run_id, &st))
 		return -EIO;
-	while (ret >= 0 && (rc = analysis_step(st)) == SQLITE_ROW) {
-		s = (const char *)sqlite3_column_text(st, 1) ?: "?";
-		if (strcmp(s, series)) {
-			fprintf(ctx->data, "%s", blocks ? "\n\n" : "");
-			gp_data_string(ctx->data, s);
-			fprintf(ctx->data, " p50 p99 n\n");
-			snprintf(series, sizeof(series), "%s", s);
-			blocks++;
-		}
-		ret = point(ctx, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 2));
-	}
+	while (!ret && analysis_step(st) == SQLITE_ROW)
+		ret = point(ctx, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 2),
+			    (const char *)sqlite3_column_text(st, 1) ?: "?", last, sizeof(last),
+			    &blocks);
 	sqlite3_finalize(st);
 	if (ret < 0)
 		return ret;
