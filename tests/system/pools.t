@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/runc-lib.sh
 
-N=17
+N=18
 plan $N
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -52,8 +52,11 @@ is "$rc.$?" "2.0" "a netns pool beyond max_net_namespaces less the 2 namespaces 
 printf '[experiment p]\nworkload = hello-world\nbackend = runc\nmode = cold\nnetns-pool = 8\n' > "$tmp/nfits.ini"
 CVMBENCH_SYSROOT=$tmp/fake ./cvmbench run "$tmp/nfits.ini" --db "$tmp/x.db" --dry-run >/dev/null 2>&1
 is "$?" 0 "a netns pool within the room is accepted"
+mkdir -p "$tmp/nolimit/proc"
+CVMBENCH_SYSROOT=$tmp/nolimit ./cvmbench run "$tmp/nbig.ini" --db "$tmp/x.db" --dry-run >/dev/null 2>&1
+is "$?" 0 "no max_net_namespaces to read: the key's own maximum is the limit"
 
-runc_require $((N - 5))
+runc_require $((N - 6))
 db=$tmp/r.db
 q() { sqlite3 "$db" "$@"; }
 leftovers() {
@@ -122,7 +125,7 @@ pool-refill = 20
 INI
 ./cvmbench run "$tmp/k.ini" --db "$tmp/k.db" --wait-lock 600 2>"$tmp/kerr" &
 pid=$!
-for i in $(seq 600); do
+for i in $(seq 6000); do   # up to 600 s: the run may wait for the host lock first
 	[ "$(ls -d /sys/fs/cgroup/memory/cvmbench-pool-* 2>/dev/null | wc -l)" -ge 20 ] &&
 		[ "$(ls /sys/class/net | grep -c '^cvb')" -ge 4 ] && break
 	sleep 0.1
