@@ -15,6 +15,8 @@
 	X(runc_corunner)   \
 	X(runc_parallel)   \
 	X(runc_contention) \
+	X(pools_sweep) \
+	X(pool_depletion) \
 	X(overhead) \
 	X(vmexit_rate) \
 	X(vm_boot) \

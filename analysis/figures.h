@@ -68,6 +68,8 @@ int fig_runc_quota_data(struct figure_ctx *ctx);
 int fig_runc_corunner_data(struct figure_ctx *ctx);
 int fig_runc_parallel_data(struct figure_ctx *ctx);
 int fig_runc_contention_data(struct figure_ctx *ctx);
+int fig_pools_sweep_data(struct figure_ctx *ctx);
+int fig_pool_depletion_data(struct figure_ctx *ctx);
 int fig_overhead_data(struct figure_ctx *ctx);
 int fig_vmexit_rate_data(struct figure_ctx *ctx);
 int fig_vm_boot_data(struct figure_ctx *ctx);

@@ -77,10 +77,13 @@
 	X("cgroup-pool", cgroup_pool, int, , KEY_INT, 1, 0, 65535, NULL, "0", \
 	  config_check_cgroup_pool, "runc/crun: cgroups made before the starts, each start " \
 	  "takes one (cgroupsPath); 0 = none, the runtime makes each") \
+	X("netns-pool", netns_pool, int, , KEY_INT, 1, 0, 65535, NULL, "0", \
+	  config_check_netns_pool, "runc/crun: network namespaces with a veth pair each, " \
+	  "made before the starts, each start joins one; 0 = none (see netns)") \
 	X("pool-low", pool_low, int, , KEY_INT, 1, 0, 65535, NULL, "0", NULL, \
-	  "runc/crun: the cgroup pool's low-water mark: refilling starts at this many free") \
+	  "runc/crun: each pool's low-water mark: refilling starts at this many free") \
 	X("pool-refill", pool_refill, double, , KEY_DOUBLE, 1, 0, 1000000, NULL, "100", NULL, \
-	  "runc/crun: cgroups the refill makes per second, beside the starts; 0 = never") \
+	  "runc/crun: slots each pool's refill makes per second, beside the starts; 0 = never") \
 	X("favordynmods", favordynmods, char, [8], KEY_ENUM, 1, 0, 0, "default|on|off", \
 	  "default", NULL, "runc/crun: remount cgroup2 with(out) favordynmods") \
 	X("start-timeout", start_timeout, double, , KEY_DOUBLE, 0, 0, 86400, NULL, "0", NULL, \

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pool-metrics.h - the names a runc / crun cell's cgroup pool stores
- * (bench/backends/oci-pool.c): its events (oci_pool_event.event) and its
- * metrics per cell; the analysis reads them by these names.
+ * pool-metrics.h - the names a runc / crun cell's pools store
+ * (bench/backends/oci-pool.c): the pools (oci_pool_event.pool), their
+ * events (oci_pool_event.event) and their metrics per cell, PREFIX.WHAT
+ * (pool.takes for the cgroup pool, netns-pool.takes for the namespaces);
+ * the analysis reads them by these names.
  */
 #ifndef CVMBENCH_POOL_METRICS_H
 #define CVMBENCH_POOL_METRICS_H
+
+#define POOL_KIND_CGROUP     "cgroup"
+#define POOL_KIND_NETNS      "netns"
 
 #define POOL_EVENT_FILL      "fill"
 #define POOL_EVENT_TAKE      "take"
@@ -14,14 +19,18 @@
 #define POOL_EVENT_RECYCLE   "recycle"
 #define POOL_EVENT_SPENT     "spent"
 
-#define POOL_METRIC_TAKES        "pool.takes"
-#define POOL_METRIC_FALLBACKS    "pool.fallbacks"
-#define POOL_METRIC_REFILLS      "pool.refills"
-#define POOL_METRIC_RECYCLED     "pool.recycled"
-#define POOL_METRIC_REFILL_NS    "pool.refill_ns"
-#define POOL_METRIC_REFILL_CPU   "pool.refill_cpu_ns"
-#define POOL_METRIC_MIN_FREE     "pool.min_free"
-#define POOL_METRIC_EVENTS_LOST  "pool.events_lost"
+#define POOL_PREFIX_CGROUP   "pool"
+#define POOL_PREFIX_NETNS    "netns-pool"
+
+#define POOL_METRIC_TAKES        "takes"
+#define POOL_METRIC_FALLBACKS    "fallbacks"
+#define POOL_METRIC_REFILLS      "refills"
+#define POOL_METRIC_RECYCLED     "recycled"
+#define POOL_METRIC_REFILL_NS    "refill_ns"
+#define POOL_METRIC_REFILL_CPU   "refill_cpu_ns"
+#define POOL_METRIC_REFILL_VETH  "refill_veth_ns"
+#define POOL_METRIC_MIN_FREE     "min_free"
+#define POOL_METRIC_EVENTS_LOST  "events_lost"
 #define SECCOMP_METRIC_PREPARE   "seccomp.prepare_ns"
 
 #endif

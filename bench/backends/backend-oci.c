@@ -8,7 +8,8 @@
  * on the first `cpus` CPUs and in the cell's CPU-quota cgroup when those
  * are set. What the starts of a cell share (netns, quota cgroup, rootfs)
  * is the cell state of oci-cell.c, made by cell_begin() and prepare(); each
- * start gets its own bundle directory (config.json: a pinned start's CPUs
+ * start gets its own bundle directory (with a cgroup and a network
+ * namespace from the cell's pools, oci-pool.c, when it has them) (config.json: a pinned start's CPUs
  * as the container's cpuset where the runtime can make one, oci-cpuset.c,
  * as cell_param pin.container says) and container id,
  * journalled before the runtime starts, and removed by cleanup() - with
@@ -37,6 +38,7 @@
 struct oci_start {
 	char id[64];
 	char cgroup[OCI_POOL_NAME_MAX];   /* taken from the cell's pool; "" = none */
+	char netns[OCI_POOL_NAME_MAX];    /* taken from the cell's netns pool; "" = none */
 	char bundle[PATH_MAX];
 	long journal_id;
 };
@@ -119,6 +121,16 @@ static int supported(const struct oci_runtime *rt, const struct cell *c, char *w
 	if (c->cgroup_pool > 0 && !strcmp(c->cgroups, "off")) {
 		snprintf(why, len, "cgroup-pool = %d with cgroups = off: no cgroup to take "
 			 "from a pool", c->cgroup_pool);
+		return 0;
+	}
+	if (c->netns_pool > 0 && !strcmp(c->netns, "shared")) {
+		snprintf(why, len, "netns-pool = %d with netns = shared: the starts share one "
+			 "namespace, a pool gives each its own (set one of them)", c->netns_pool);
+		return 0;
+	}
+	if (c->netns_pool > 0 && oci_ip_find(path, sizeof(path))) {
+		snprintf(why, len, "netns-pool = %d: ip (iproute2) is not installed, and it "
+			 "makes the veth pairs", c->netns_pool);
 		return 0;
 	}
 	if (c->cpus > ncpu) {
@@ -242,6 +254,7 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 {
 	static unsigned int seq;
 	char dir[PATH_MAX - 128], name[PATH_MAX * 2 + 80], pin[PIN_CPUS_TEXT_MAX];
+	char netns[PATH_MAX];
 	struct oci_bundle_opts o;
 	int pinned = oc->cpuset ? pin_spawn_cpus(pin, sizeof(pin)) : 0;
 
@@ -261,8 +274,14 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 	}
 	if (oc->pool && oci_pool_take(oc->pool, st->cgroup, sizeof(st->cgroup)))
 		st->cgroup[0] = '\0';     /* drained: the runtime makes its own */
+	if (oc->netns_pool && (oci_pool_take(oc->netns_pool, st->netns, sizeof(st->netns)) ||
+			       oci_netns_pool_path(st->netns, netns, sizeof(netns)))) {
+		snprintf(err, errlen, "netns pool: cannot make a namespace for a start");
+		return -EIO;
+	}
 	o = (struct oci_bundle_opts){ oc->rootfs, st->bundle, st->id,
-				     oc->netns_id > 0 ? oc->netns : NULL, env->digest,
+				     st->netns[0] ? netns : oc->netns_id > 0 ? oc->netns : NULL,
+				     env->digest,
 				     pinned > 0 ? pin : NULL, st->cgroup[0] ? st->cgroup : NULL,
 				     oc->seccomp_bpf, oc->base[0] ? oc->base : NULL };
 	return oci_bundle_write(c, &o, err, errlen);
@@ -334,6 +353,8 @@ static void oci_cleanup(void *state, struct instance *in)
 			st->id);
 	if (st->cgroup[0])
 		oci_pool_give(oc->pool, st->cgroup);   /* after the container is gone */
+	if (st->netns[0])
+		oci_pool_give(oc->netns_pool, st->netns);
 	free(st);
 	in->priv = NULL;
 }

@@ -5,20 +5,19 @@
  * containers join (netns = shared; a namespace bound to a file, as a pause
  * container holds one), a cpu-controller cgroup with a CFS quota the
  * runtime starts in (cpu-quota), for crun on a hybrid hierarchy the v1
- * mounts of cgroup2's controllers, and (prepare) the cell's rootfs. Every
+ * mounts of cgroup2's controllers, and (prepare) the cell's rootfs;
+ * before the starts, the pools (cgroups, network namespaces: oci-pool.c)
+ * and the prepared seccomp filter. Every
  * object is journalled before it is made ("oci-*" kinds, oci-objects.c),
  * so `cvmbench restore` removes it after a crash.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "journal.h"
@@ -52,29 +51,20 @@ static void forget_entry(long *id)
 	*id = 0;
 }
 
-/* A child unshares its network namespace and binds it onto oc->netns. */
+/* The cell's shared network namespace, bound onto oc->netns. */
 static int netns_create(struct oci_cell *oc, char *why, size_t len)
 {
 	char dir[PATH_MAX - 64];
-	int status, fd;
-	pid_t pid;
+	int ret;
 
 	oci_state_dir(dir, sizeof(dir));
 	snprintf(oc->netns, sizeof(oc->netns), "%s/netns-%d", dir, (int)getpid());
 	if (journal_first(&oc->netns_id, "oci-netns", oc->netns, why, len))
 		return (int)oc->netns_id;
-	fd = open(oc->netns, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		close(fd);
-	pid = fork();
-	if (pid == 0)
-		_exit(unshare(CLONE_NEWNET) ||
-		      mount("/proc/self/ns/net", oc->netns, NULL, MS_BIND, NULL) ? errno : 0);
-	if (fd < 0 || pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
+	ret = oci_netns_bind(oc->netns);
+	if (ret) {
 		snprintf(why, len, "cannot create a network namespace at %s: %s",
-			 oc->netns, strerror(fd < 0 || pid < 0 ? errno :
-					     WIFEXITED(status) ? WEXITSTATUS(status) : EINTR));
+			 oc->netns, strerror(-ret));
 		journal_undo_or_warn(&oc->netns_id, oc->rt->binary);
 		return BACKEND_SKIP;
 	}
@@ -220,8 +210,15 @@ int oci_cell_prepared(struct oci_cell *oc, const struct cell *c, char *why, size
 			sink_metric(oc->sink, SECCOMP_METRIC_PREPARE, (double)ns, "ns");
 	}
 	if (c->cgroup_pool > 0 && strcmp(c->cgroups, "off")) {
-		oc->pool = oci_pool_open(c->cgroup_pool, c->pool_low, c->pool_refill, why, len);
+		oc->pool = oci_pool_open(&oci_pool_cgroups, c->cgroup_pool, c->pool_low,
+					 c->pool_refill, why, len);
 		if (!oc->pool)
+			return -EIO;
+	}
+	if (c->netns_pool > 0) {
+		oc->netns_pool = oci_pool_open(&oci_pool_netns, c->netns_pool, c->pool_low,
+					       c->pool_refill, why, len);
+		if (!oc->netns_pool)
 			return -EIO;
 	}
 	return 0;
@@ -233,6 +230,8 @@ void oci_cell_teardown(struct oci_cell *oc)
 
 	oci_pool_close(oc->pool, oc->sink);
 	oc->pool = NULL;
+	oci_pool_close(oc->netns_pool, oc->sink);
+	oc->netns_pool = NULL;
 	free(oc->seccomp_bpf);
 	oc->seccomp_bpf = NULL;
 	journal_undo_or_warn(&oc->rootfs_id, who);

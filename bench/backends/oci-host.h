@@ -40,6 +40,7 @@ struct oci_cell {
 	char base[PATH_MAX];      /* the Debian tree of the `rootfs` key ("": none) */
 	int cpuset;               /* the runtime can give a container a cpuset (oci-cpuset.c) */
 	struct oci_pool *pool;    /* cgroup-pool > 0: the cell's pooled cgroups (oci-pool.c) */
+	struct oci_pool *netns_pool; /* netns-pool > 0: its namespaces with veth pairs */
 	char *seccomp_bpf;        /* seccomp = prepared: the filter, base64 */
 	struct sink *sink;        /* the cell's rows of its own (the pool's events) */
 };
@@ -51,7 +52,7 @@ struct oci_cell {
  */
 int oci_cell_setup(struct oci_cell *oc, const struct cell *c, char *why, size_t len);
 /**
- * oci_cell_prepared() - what `cgroup-pool` and `seccomp = prepared` make
+ * oci_cell_prepared() - what `cgroup-pool`, `netns-pool` and `seccomp = prepared` make
  * before the starts: the pool (filled, refilling) and the compiled filter;
  * their costs through @oc->sink. 0 or -errno with @why; on failure @oc's
  * pool is closed (oci_cell_teardown() does the rest).
@@ -71,6 +72,8 @@ void oci_state_dir(char *buf, size_t len);
  * @timeout_s, kill it after that. Returns its exit status, or -errno.
  */
 int oci_run_wait(char *const argv[], double timeout_s);
+/** oci_run_wait_in() - oci_run_wait() in the network namespace of file @netns. */
+int oci_run_wait_in(char *const argv[], const char *netns, double timeout_s);
 
 /**
  * oci_orphans_end() - SIGKILL every process of program @runtime that has
@@ -82,6 +85,14 @@ int oci_orphans_end(const char *runtime, const char *id);
 int oci_cgroup_remove(const char *dir);
 /** oci_cgroups_remove_named() - oci_cgroup_remove() of @name in every hierarchy. */
 void oci_cgroups_remove_named(const char *name);
+/**
+ * oci_netns_bind() - a new network namespace bound onto the file @path
+ * (made; a child unshares and bind-mounts its namespace there, as a pause
+ * container holds one). 0, or -errno with nothing left.
+ */
+int oci_netns_bind(const char *path);
+/** oci_netns_unbind() - unmount and remove @path (the oci-netns undo). */
+int oci_netns_unbind(const char *path);
 /** oci_container_remove() - the oci-container undo, for the backend itself. */
 int oci_container_remove(const char *runtime, const char *id, const char *bundle);
 

@@ -3,7 +3,7 @@
  * oci-objects.c - removing what the runc and crun backends create: a
  * container (runtime delete --force, then any cgroup directory named after
  * it, then its bundle), a rootfs, a cgroup, a bound network namespace, a
- * remounted cgroup2. Called by the backend itself and, through the
+ * remounted cgroup2; and making a bound network namespace. Called by the backend itself and, through the
  * journal kinds "oci-*" this file registers, by restore after a crash.
  * Only names cvmbench recorded are touched, and trees only inside the
  * state directory.
@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,11 @@ void oci_state_dir(char *buf, size_t len)
 
 int oci_run_wait(char *const argv[], double timeout_s)
 {
+	return oci_run_wait_in(argv, NULL, timeout_s);
+}
+
+int oci_run_wait_in(char *const argv[], const char *netns, double timeout_s)
+{
 	long long deadline = clock_now_ns() + (long long)(timeout_s * 1e9);
 	struct timespec pause = { 0, 2000000 };
 	int status, fd;
@@ -49,6 +55,9 @@ int oci_run_wait(char *const argv[], double timeout_s)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		fd = netns ? open(netns, O_RDONLY | O_CLOEXEC) : -1;
+		if (netns && (fd < 0 || setns(fd, CLONE_NEWNET)))
+			_exit(126);
 		fd = open("/dev/null", O_RDWR);
 		dup2(fd, 0);
 		dup2(fd, 1);
@@ -255,16 +264,39 @@ static int mountopt_undo(const char *name)
 	return buf ? ret : -ENOMEM;
 }
 
-static int netns_undo(const char *name)
+int oci_netns_bind(const char *path)
 {
-	umount2(name, MNT_DETACH);
-	return unlink(name) && errno != ENOENT ? -errno : 0;
+	int status, fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	pid_t pid;
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	pid = fork();
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWNET) ||
+		      mount("/proc/self/ns/net", path, NULL, MS_BIND, NULL) ? errno : 0);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		status = -errno;
+		unlink(path);
+		return status;
+	}
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	unlink(path);
+	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EINTR;
+}
+
+int oci_netns_unbind(const char *path)
+{
+	umount2(path, MNT_DETACH);
+	return unlink(path) && errno != ENOENT ? -errno : 0;
 }
 
 static const struct journal_kind kind_container = { "oci-container", container_undo };
 static const struct journal_kind kind_rootfs = { "oci-rootfs", state_dir_remove_tree };
 static const struct journal_kind kind_cgroup = { "oci-cgroup", oci_cgroup_remove };
-static const struct journal_kind kind_netns = { "oci-netns", netns_undo };
+static const struct journal_kind kind_netns = { "oci-netns", oci_netns_unbind };
 static const struct journal_kind kind_v1mount = { "oci-v1mount", v1mount_remove };
 static const struct journal_kind kind_mountopt = { "oci-mountopt", mountopt_undo };
 JOURNAL_KIND_REGISTER(kind_container)

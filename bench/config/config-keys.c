@@ -16,6 +16,7 @@
 
 #include "backend.h"
 #include "cgroup-room.h"
+#include "netns-room.h"
 #include "config.h"
 #include "plus-list.h"
 #include "knob-idle.h"
@@ -65,6 +66,7 @@ static int config_check_pin(const char *v, char *err, size_t errlen);
 static int config_check_corunner_pin(const char *v, char *err, size_t errlen);
 static int config_check_variant(const char *v, char *err, size_t errlen);
 static int config_check_cgroup_pool(const char *v, char *err, size_t errlen);
+static int config_check_netns_pool(const char *v, char *err, size_t errlen);
 
 #define KEY_ENTRY(name, field, ctype, dim, type, matrix, min, max, allowed, def, \
 		  check, help) \
@@ -289,6 +291,25 @@ static int config_check_cgroup_pool(const char *v, char *err, size_t errlen)
 	snprintf(err, errlen, "cgroup-pool = %ld: this host allows %ld more cgroups (memory "
 		 "controller: %d IDs, %ld in use, /proc/cgroups)", n, room,
 		 CGROUP_MEMCG_ID_MAX, CGROUP_MEMCG_ID_MAX - room);
+	return -EINVAL;
+}
+
+/*
+ * A namespace pool must fit in what this host allows: the user's network
+ * namespaces (netns-room.c) less those in use. Where the limit cannot be
+ * read, the key's own maximum is the limit.
+ */
+static int config_check_netns_pool(const char *v, char *err, size_t errlen)
+{
+	char why[128];
+	long n = strtol(v, NULL, 10), max = 0, used = 0;
+	long room = n > 0 ? netns_room(&max, &used, why, sizeof(why)) : -1;
+
+	if (room < 0 || n <= room)
+		return 0;
+	snprintf(err, errlen, "netns-pool = %ld: this host allows %ld more network namespaces "
+		 "(/proc/sys/user/max_net_namespaces = %ld, %ld in use by processes)", n, room,
+		 max, used);
 	return -EINVAL;
 }
 

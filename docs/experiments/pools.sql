@@ -22,25 +22,34 @@ SELECT experiment, backend, k, n AS starts,
 FROM ranked GROUP BY cell_id ORDER BY experiment, backend, k;
 
 -- 2. the lock-contention table per variant: blocked time per start, by lock
--- (per start of the cell, also the starts that never waited for that lock)
-SELECT p.experiment, p.backend, p.k, l.lock,
-       round(sum(l.count) * 1.0 / n.starts, 1) AS waits_per_start,
-       round(sum(l.blocked_ns) / 1e6 / n.starts, 3) AS blocked_ms_per_start
-FROM pool_start p JOIN runc_lock l ON l.start_id = p.start_id
+-- (per start of the cell, also the starts that never waited for that lock);
+-- a cell whose starts never waited on a lock has one row, lock '(none)'
+SELECT p.experiment, p.backend, p.k, COALESCE(l.lock, '(none)') AS lock,
+       round(COALESCE(sum(l.count), 0) * 1.0 / n.starts, 1) AS waits_per_start,
+       round(COALESCE(sum(l.blocked_ns), 0) / 1e6 / n.starts, 3) AS blocked_ms_per_start
+FROM pool_start p LEFT JOIN runc_lock l ON l.start_id = p.start_id
 JOIN (SELECT cell_id, count(*) AS starts FROM pool_start GROUP BY cell_id) n
   ON n.cell_id = p.cell_id
-GROUP BY p.cell_id, l.lock ORDER BY p.experiment, p.backend, p.k, blocked_ms_per_start DESC;
+GROUP BY p.cell_id, l.lock
+HAVING l.lock IS NOT NULL OR NOT EXISTS (SELECT 1 FROM runc_lock l2 JOIN pool_start p2
+       ON p2.start_id = l2.start_id WHERE p2.cell_id = p.cell_id)
+ORDER BY p.experiment, p.backend, p.k, blocked_ms_per_start DESC;
 
--- 3. the pools: takes, fallbacks (drained), refills and what they cost
-SELECT c.experiment, c.backend,
+-- 3. the pools (cgroup, netns): takes, fallbacks (drained), refills and what
+-- they cost; fallback_ms: a netns fallback's namespace made on the spot
+-- (cgroup fallbacks make nothing: the runtime makes the cgroup in the start);
+-- veth_ms: a namespace's veth pair alone, per slot made
+SELECT c.experiment, c.backend, e.pool,
        CAST(substr(c.spec, instr(c.spec, char(10) || 'parallel = ') + 12, 4) AS INTEGER) AS k,
        sum(e.event = 'take') AS takes, sum(e.event = 'fallback') AS fallbacks,
        sum(e.event = 'refill') AS refills, min(CASE WHEN e.event <> 'fill' THEN e.free END) AS min_free,
        round(sum(CASE WHEN e.event = 'refill' THEN e.cost_ns END) / 1e6, 2) AS refill_ms,
        round(sum(CASE WHEN e.event = 'refill' THEN e.cpu_ns END) / 1e6, 2) AS refill_cpu_ms,
-       round(avg(CASE WHEN e.event IN ('fill', 'refill') THEN e.cost_ns END) / 1e6, 3) AS ms_per_cgroup
+       round(avg(CASE WHEN e.event IN ('fill', 'refill') THEN e.cost_ns END) / 1e6, 3) AS ms_per_slot,
+       round(avg(CASE WHEN e.event = 'fallback' THEN e.cost_ns END) / 1e6, 2) AS fallback_ms,
+       round(avg(e.veth_ns) / 1e6, 3) AS veth_ms
 FROM oci_pool_event e JOIN cell c ON c.id = e.cell_id
-GROUP BY c.id ORDER BY c.experiment, c.backend, k;
+GROUP BY c.id, e.pool ORDER BY c.experiment, c.backend, e.pool, k;
 
 -- 4. the prepared filter's one compile per cell
 SELECT c.experiment, c.backend, round(m.value / 1e6, 2) AS compile_ms

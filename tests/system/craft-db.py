@@ -4,7 +4,8 @@
 # crafted databases the plot tests need. MODE:
 #   runc NAME    add runc sweeps (parallel, cpus, cpu-quota, corunner) for backend
 #                NAME, workload NAME and cell_param values NAME, with
-#                traced starts and lock contention: every runc figure
+#                traced starts and lock contention, and a netns pool's
+#                events for the first cell: every runc and pool figure
 #                draws, with NAME in its titles and labels
 #   memory NAME  add memory cells (hostmem pss_kb, ksm pages_sharing) with
 #                workload, ksm and confidential NAME at 1 and 2 VMs, and ksm
@@ -144,7 +145,16 @@ if mode == "runc":
                                 ("cpu-quota", "50"), ("cpu-quota", "100"),
                                 ("corunner", "0"), ("corunner", "1")]):
         p = {k: v, "seccomp": name, "netns": name}
-        add_starts(add_cell("c%d" % i, p, name), 5000000 * (i + 1))
+        c = add_cell("c%d" % i, p, name)
+        add_starts(c, 5000000 * (i + 1))
+        if i == 0:   # a netns pool of 2: drained, a fallback, two refills
+            for t, (e, free, cost) in enumerate([
+                    ("fill", 1, 4e6), ("fill", 2, 4e6), ("take", 1, None),
+                    ("take", 0, None), ("fallback", 0, 9e6), ("refill", 1, 5e6),
+                    ("refill", 2, 6e6)]):
+                db.execute("INSERT INTO oci_pool_event (cell_id, t_ns, pool, event, "
+                           "free, cost_ns, cpu_ns) VALUES (?, ?, 'netns', ?, ?, ?, ?)",
+                           (c, t * 50000000, e, free, cost, cost and cost / 4))
 elif mode == "memory":
     for i in range(4):
         p = {"workload": name, "ksm": name if i < 2 else "off",
@@ -372,7 +382,8 @@ elif mode == "numbers":
             ("runc_start", "cold_start_ns", 1), ("runc_start", "blocked_ns", 0),
             ("runc_phase", "duration_ns", 0), ("runc_lock", "blocked_ns", 0),
             ("vm_boot", "t_ns", 0), ("memory_sample", "value", 0),
-            ("vmexit", "count", 1), ("vmexit", "time_ns", 1)]:
+            ("vmexit", "count", 1), ("vmexit", "time_ns", 1),
+            ("oci_pool_event", "cost_ns", 1), ("oci_pool_event", "cpu_ns", 1)]:
         if kind == "nan" and not null_ok:
             continue
         db.execute("UPDATE %s SET %s = %s WHERE %s IS NOT NULL%s" % (
