@@ -207,7 +207,8 @@ $(BIN)/cvmfn: $(FN_LINK)
 # Static like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
 AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-guest.c \
 	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c lib/*.c tracing/*.c)) \
-	$(sort $(wildcard journal/*.c)) bench/knobs/corunner-kv.c
+	$(sort $(wildcard journal/*.c)) bench/knobs/corunner-kv.c \
+	$(addprefix bench/services/,svc-list.c svc-proc.c svc-server.c svc-wire.c)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/agent-obj/%.o) $(B)/agent-obj/version.o
 AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread \
 	-DCVMBENCH_GUEST_AGENT
