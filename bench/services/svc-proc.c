@@ -229,7 +229,7 @@ int svc_found(const struct svc_info *svc, const char *loadgen_dir, char *why, si
 		{ "postgres", "postgresql-15" }, { "wrk", "wrk" },
 		{ "redis-benchmark", "redis-tools" }, { "pgbench", "postgresql-client-15" },
 		{ "sysbench", "sysbench" }, { "fio", "fio" },
-		{ "cvmload", "none: cvmbench's own, built as build/bin/cvmload" },
+		{ "cvmload", "none: cvmbench's own load generator, next to cvmbench once built (make)" },
 	};
 	const char *need[2] = { svc->server ? svc_server_name(svc->server) : NULL,
 				svc->loadgen };
