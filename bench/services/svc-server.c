@@ -227,6 +227,29 @@ static int pg_initdb(struct svc_proc *sp, const struct svc_cred *cred, char *pg,
 	return run_to_end(argv, log, cred);
 }
 
+/*
+ * Can @cred reach the service's directory? Each parent must let others
+ * search it (x), or belong to the user; else -EACCES naming the parent.
+ */
+static int pg_reachable(const struct svc_proc *sp, const struct svc_cred *cred, char *log,
+			size_t loglen)
+{
+	char path[PATH_MAX], *slash;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s", sp->dir);
+	while ((slash = strrchr(path, '/')) && slash != path) {
+		*slash = '\0';
+		if (!stat(path, &st) && !(st.st_mode & S_IXOTH) && st.st_uid != cred->uid) {
+			snprintf(log, loglen, "%.300s (mode %o) keeps %s out: PostgreSQL runs as that "
+				 "user; set TMPDIR to a directory it can reach", path,
+				 (unsigned)(st.st_mode & 07777), sp->user);
+			return -EACCES;
+		}
+	}
+	return 0;
+}
+
 static int start_postgres(struct svc_proc *sp, char *log, size_t loglen)
 {
 	char prog[PATH_MAX], pg[PATH_MAX + 8], port[16], sock[PATH_MAX + 40];
@@ -239,6 +262,9 @@ static int start_postgres(struct svc_proc *sp, char *log, size_t loglen)
 	snprintf(port, sizeof(port), "%d", sp->port);
 	snprintf(sock, sizeof(sock), "unix_socket_directories=%s", pg);
 	snprintf(log, loglen, "%s/server.log", sp->dir);
+	if (ret)
+		return ret;
+	ret = pg_reachable(sp, &cred, log, loglen);
 	if (ret)
 		return ret;
 	ret = pg_initdb(sp, &cred, pg, log);
@@ -300,6 +326,10 @@ int svc_server_start(struct svc_proc *sp, char *why, size_t len)
 	if (!ret && sp->server > 0) {
 		sp->server_jid = svc_journal_process(sp->server);
 		ret = sp->server_jid < 0 ? (int)sp->server_jid : 0;
+	}
+	if (ret == -EACCES) {
+		snprintf(why, len, "cannot start %s: %s", svc_server_name(sp->svc->server), log);
+		return ret;
 	}
 	if (ret) {
 		svc_file_tail(log, tail, sizeof(tail));
