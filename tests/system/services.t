@@ -83,7 +83,7 @@ if [ -z "$pid" ]; then
 	exit 0
 fi
 port=$(tr '\0' ' ' < /proc/$pid/cmdline | sed -n 's/.* -p \([0-9]*\) .*/\1/p')
-ok -n "$port" "the server's port read from its command line ($port)"
+is "$([ -n "$port" ] && echo found)" found "the server's port read from its command line ($port)"
 kill -9 $run
 wait $run 2>/dev/null
 sleep 0.5
