@@ -78,6 +78,8 @@ LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm
 	tests/system/guest-idle.t
 # Fig. 7's co-runner in a second TCG guest on the system rootfs (built on first use, minutes)
 LONG_TESTS += tests/system/corunner-vm.t
+# a service (the system suite) in a TCG guest on the system rootfs: minutes
+LONG_TESTS += tests/system/services-guest.t
 # minmem's search with real TCG boots (~10 boots of hello-world)
 LONG_TESTS += tests/system/minmem-boot.t
 # a real KVM guest booted where /dev/kvm opens (elsewhere a SKIP at once, with list's reason)
@@ -210,7 +212,8 @@ $(BIN)/cvmfn: $(FN_LINK)
 # Static like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
 AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-guest.c \
 	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c lib/*.c tracing/*.c)) \
-	$(sort $(wildcard journal/*.c)) bench/knobs/corunner-kv.c
+	$(sort $(wildcard journal/*.c)) bench/knobs/corunner-kv.c \
+	$(addprefix bench/services/,svc-list.c svc-proc.c svc-server.c svc-wire.c)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/agent-obj/%.o) $(B)/agent-obj/version.o
 AGENT_CFLAGS := $(REQ_CFLAGS) $(CFLAGS) $(BENCH_INCS) -Ibench/agent/guest -pthread \
 	-DCVMBENCH_GUEST_AGENT

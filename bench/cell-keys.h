@@ -26,7 +26,7 @@
 
 #define CELL_KEYS(X) \
 	X("workload", workload, char, [48], KEY_NAME, 1, 0, 0, NULL, NULL, \
-	  config_check_workload, "function(s) to run (cvmbench list)") \
+	  config_check_workload, "function(s) or service(s) to run (cvmbench list)") \
 	X("size", size, char, [8], KEY_ENUM, 1, 0, 0, "test|small|large", "test", NULL, \
 	  "input size") \
 	X("backend", backend, char, [16], KEY_BACKEND, 1, 0, 0, NULL, "native", \
@@ -173,6 +173,14 @@
 	X("replay-schedule", replay_schedule, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \
 	  "a replay cell: its calls arrive at these offsets (ms, one per line; cvmbench replay)") \
 	X("replay-ttl", replay_ttl, double, , KEY_DOUBLE, 0, 0, 2592000, NULL, "600", NULL, \
-	  "replay cell: seconds an idle instance is kept warm after its call")
+	  "replay cell: seconds an idle instance is kept warm after its call") \
+	X("loadgen", loadgen, char, [8], KEY_ENUM, 1, 0, 0, "same|host", "same", NULL, \
+	  "service: its load generator beside the server (same), or on the host (qemu: host)") \
+	X("svc-duration", svc_duration, int, , KEY_INT, 1, 0, 86400, NULL, "0", NULL, \
+	  "service: seconds per measured window (one load-generator run); 0 = its default") \
+	X("svc-connections", svc_connections, int, , KEY_INT, 1, 0, 4096, NULL, "0", NULL, \
+	  "service: connections, clients or threads of its load generator; 0 = its default") \
+	X("svc-rate", svc_rate, int, , KEY_INT, 1, 0, 10000000, NULL, "0", NULL, \
+	  "service, open loop (nginx-open): requests per second sent; 0 = its default")
 
 #endif

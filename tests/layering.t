@@ -107,7 +107,7 @@ ALLOW = {
     "bench/config": (("lib", "bench", "workloads"),
                      ("bench/backends/backend.h", "probes/probe.h", "probes/pmu-events.h",
                       "bench/knobs/knob-idle.h", "bench/knobs/knob-halt-poll.h",
-                      "bench/knobs/placement.h"),
+                      "bench/knobs/placement.h", "bench/services/svc-list.h"),
                      "the config checks each key's value with the plug-in that owns it"),
     "bench/calib": (("lib", "journal", "tracing", "metrics", "bench"), (),
                     "calibration counts events it makes with the tracepoint counters"),

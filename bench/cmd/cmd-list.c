@@ -22,6 +22,8 @@
 #include "paths.h"
 #include "probe.h"
 #include "rootfs-list.h"
+#include "svc-list.h"
+#include "svc-proc.h"
 #include "workload-registry.h"
 
 enum { LIST_JSON, LIST_CONFIGS, LIST_KEYS, LIST_MAX_CELLS };
@@ -201,6 +203,24 @@ static void list_workloads(cJSON *arr)
 		cJSON *o = item(arr, w->name, w->description, NULL);
 
 		cJSON_AddStringToObject(o, "origin", w->origin);
+	}
+}
+
+/* The system suite's services (svc-list.h): natively here, or the program missing. */
+static void list_services(cJSON *arr)
+{
+	char why[256], dir[PATH_MAX];
+	int i;
+
+	for (i = 0; i < svc_count(); i++) {
+		const struct svc_info *s = svc_at(i);
+		cJSON *o;
+
+		why[0] = '\0';
+		o = item(arr, s->name, s->help,
+			 svc_found(s, exe_dir(dir, sizeof(dir)) ? NULL : dir, why, sizeof(why)) ?
+			 NULL : why);
+		cJSON_AddStringToObject(o, "parser", s->parser);
 	}
 }
 
@@ -496,6 +516,7 @@ int cmd_list(int argc, char **argv)
 	p = cJSON_AddArrayToObject(root, "probes");
 	e = cJSON_AddArrayToObject(root, "experiments");
 	list_workloads(w);
+	list_services(cJSON_AddArrayToObject(root, "services"));
 	list_probes(p);
 	list_configs(e, a.configs, a.max_cells);
 	list_confidential(cJSON_AddArrayToObject(root, "confidential"));
@@ -504,6 +525,8 @@ int cmd_list(int argc, char **argv)
 		print_json(root);
 	} else {
 		print_section("workloads", w);
+		print_section("services (the system suite: workload = NAME; natively here)",
+			      cJSON_GetObjectItem(root, "services"));
 		print_section("probes", p);
 		print_section("experiments", e);
 		print_section("confidential guests (backend = qemu; a cell also needs its firmware)",

@@ -25,6 +25,7 @@
 #include "pmu-events.h"
 #include "pool-wait.h"
 #include "probe.h"
+#include "svc-list.h"
 #include "workload-registry.h"
 
 static int config_check_workload(const char *v, char *err, size_t errlen);
@@ -106,6 +107,11 @@ static void join_names(char *buf, size_t len, size_t count,
 					 name_at(i));
 }
 
+static const char *svc_name_at(size_t i)
+{
+	return svc_at((int)i)->name;
+}
+
 static const char *key_name(size_t i)
 {
 	return config_keys[i].name;
@@ -183,10 +189,14 @@ static int config_check_workload(const char *v, char *err, size_t errlen)
 {
 	char names[1024];
 
-	if (workload_find(v))
+	char svcs[512];
+
+	if (workload_find(v) || svc_find(v))
 		return 0;
 	join_names(names, sizeof(names), workload_count(), workload_name);
-	snprintf(err, errlen, "unknown workload '%s': known workloads are %s", v, names);
+	join_names(svcs, sizeof(svcs), (size_t)svc_count(), svc_name_at);
+	snprintf(err, errlen, "unknown workload '%s': known functions are %s; services %s", v,
+		 names, svcs);
 	return -EINVAL;
 }
 

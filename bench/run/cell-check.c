@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "cell-check.h"
+#include "cell-svc.h"
 #include "knob.h"
 #include "probe.h"
 
@@ -29,6 +30,8 @@ int cell_runnable(const struct cell *c, char *why, size_t len)
 			 "VM (backend = %s)", c->vm_workloads, c->backend);
 		return 0;
 	}
+	if (!svc_cell_runnable(c, why, len))
+		return 0;
 	if (c->seed_layer[0] && strcmp(c->seed_layer, "none") && !(be->flags & BACKEND_SEED)) {
 		snprintf(why, len, "seed-layer = %s: only backend = zygote forks instances from "
 			 "a seed (backend = %s would ignore it)", c->seed_layer, c->backend);

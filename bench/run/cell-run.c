@@ -17,6 +17,7 @@
 #include "call-log.h"
 #include "cell-replay.h"
 #include "cell-run.h"
+#include "cell-svc.h"
 #include "clock.h"
 #include "db.h"
 #include "journal.h"
@@ -58,6 +59,8 @@ struct cell_state {
 	long replay_journal;      /* its live instance's journal entry */
 	pid_t replay_pid;         /* ... and pid: the probes' target */
 	int last_cold;            /* the call just made was a cold start */
+	struct svc_cell *svc;     /* a service cell's server (cell-svc.h), else NULL */
+	pid_t svc_pid;            /* ... its process on this machine: the probes' target */
 };
 
 void cell_fail_at(struct cell_ctx *ctx, const char *file, int line, const char *func,
@@ -385,6 +388,10 @@ static int call_once(struct cell_state *cs, long seq, int *instance_idx,
 {
 	const struct cell *c = cs->ctx->cell;
 
+	if (cs->svc) {
+		*instance_idx = 0;
+		return svc_cell_call(cs->svc, seq, r);
+	}
 	if (cs->replay) {
 		int ret = replay_call(cs->replay, seq, c->timeout, r, &cs->last_cold, instance_idx);
 
@@ -457,8 +464,11 @@ static int invoke_and_record(struct cell_state *cs, long seq, int measured)
 	row.digest_ns = r.ok ? r.digest_ns : -1;
 	row.error = row.ok ? NULL : r.error;
 	inv_id = call_log_add(cs->ctx->calls, &row);
-	if (inv_id > 0 && measured && cs->fold_each_call && call_log_fold(cs->ctx->calls))
+	if (inv_id > 0 && ((measured && cs->fold_each_call) || cs->svc) &&
+	    call_log_fold(cs->ctx->calls))
 		inv_id = -EIO;
+	if (cs->svc && inv_id > 0 && (ret || r.ok) && svc_cell_store(cs->svc, inv_id, measured))
+		return -EIO;      /* its error row says why */
 	if (!row.ok) {
 		cell_fail(cs->ctx, "invocation %ld: %s", seq, r.error);
 		return -EIO;
@@ -605,6 +615,31 @@ static void replay_end_instance(void *ctx, struct instance *in, int idx)
 	cs->target.npids = 0;
 }
 
+static enum cell_status skip_cell(struct cell_state *cs, const char *why);
+
+/*
+ * A service cell: its server started (cell-svc.h), the probes' pid target
+ * the server on this machine (none for a guest's: the VM's QEMU is the
+ * backend's). CELL_OK, or the skip or failure already recorded.
+ */
+static enum cell_status svc_begin(struct cell_state *cs)
+{
+	char why[1024] = "";
+	int ret = svc_cell_begin(cs->ctx, cs->be, cs->be_state, &cs->svc, &cs->svc_pid, why,
+				 sizeof(why));
+
+	if (ret == BACKEND_SKIP)
+		return skip_cell(cs, why);
+	if (ret) {
+		cell_fail(cs->ctx, "%s", why);
+		return CELL_FAILED;
+	}
+	cs->fold_each_call = 1;
+	cs->target.pids = &cs->svc_pid;
+	cs->target.npids = cs->svc_pid > 0;
+	return CELL_OK;
+}
+
 /* A replay cell: its schedule read, no instance yet (the first call starts one). */
 static int replay_begin(struct cell_state *cs)
 {
@@ -637,15 +672,21 @@ static enum cell_status measure(struct cell_state *cs)
 {
 	struct noise noise;
 	char why[512] = "";
+	enum cell_status st;
 	int ret;
 
-	if (cs->ctx->cell->replay_schedule[0] ? replay_begin(cs) :
+	if (svc_cell_is(cs->ctx->cell)) {
+		st = svc_begin(cs);
+		if (st != CELL_OK)
+			return st;
+	} else if (cs->ctx->cell->replay_schedule[0] ? replay_begin(cs) :
 	    strcmp(cs->ctx->cell->mode, "cold") && start_instances(cs))
 		return runner_stop ? CELL_INTERRUPTED : CELL_FAILED;
 	open_probes(cs);
 	noise_begin(&noise);
 	knobs_window(cs->ctx->cell, 0);
-	cs->fold_each_call = !!(probe_set_windows(&cs->probes) & PROBE_WINDOW_INVOCATION);
+	cs->fold_each_call = cs->svc ||
+			     !!(probe_set_windows(&cs->probes) & PROBE_WINDOW_INVOCATION);
 	probe_set_start(&cs->probes, PROBE_WINDOW_CELL, 0);
 	ret = fold_calls(cs, run_calls(cs));
 	cold_pids_all(cs);
@@ -655,7 +696,7 @@ static enum cell_status measure(struct cell_state *cs)
 	if (cell_noise_store(cs->ctx, &noise))
 		pr_warn("cell %s: cannot store the machine's load", cs->ctx->cell->key);
 	probe_set_emit(&cs->probes, PROBE_WINDOW_CELL, 0, 0);
-	if (ret != -EINTR && !runner_stop && instance_ended(cs))
+	if (ret != -EINTR && !runner_stop && (instance_ended(cs) || svc_cell_alive(cs->svc)))
 		ret = -EIO;
 	ret = ret ?: (probe_set_broken(&cs->probes) ? -EIO : 0);
 	replay_end(cs);
@@ -734,7 +775,8 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 		return CELL_FAILED;
 	}
 	cs->target.backend_state = cs->be_state;
-	ret = cs->be->prepare ?
+	/* a service on this machine needs no cvmfn prepare; a guest still boots */
+	ret = cs->be->prepare && (!svc_cell_is(c) || (cs->be->flags & BACKEND_GUEST)) ?
 		cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err)) : 0;
 	cs->target.accel = cs->be->accel ? cs->be->accel(cs->be_state) : NULL;
 	if (ret == BACKEND_SKIP) {
@@ -745,6 +787,8 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 	} else {
 		st = measure(cs);
 	}
+	svc_cell_end(cs->svc);
+	cs->svc = NULL;
 	stop_instances(cs);
 	if (cs->be->cell_end)
 		cs->be->cell_end(cs->be_state);

@@ -43,6 +43,11 @@ int agent_loopback_up(void);
  * in this guest; the reply line into @reply.
  */
 void agent_kv(const char *line, char *reply, size_t len);
+/**
+ * agent_svc() - handle one "svc ..." line (svc-wire.h): a service in this
+ * guest; its reply lines are written to @fd. 0, or -errno when @fd failed.
+ */
+int agent_svc(int fd, const char *line);
 
 /** agent_disk_labelled() - 1 if the ext4 label of the block device @dev is @label. */
 int agent_disk_labelled(const char *dev, const char *label);

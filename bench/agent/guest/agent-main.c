@@ -106,6 +106,8 @@ static int handle(void *ctx, const char *line)
 		agent_spawn(line, reply, sizeof(reply));
 		return send_line(c->fd, reply);
 	}
+	if (!strncmp(line, "svc ", 4))
+		return agent_svc(c->fd, line);
 	if (!strncmp(line, "kv ", 3)) {
 		agent_kv(line, reply, sizeof(reply));
 		return send_line(c->fd, reply);

@@ -21,6 +21,7 @@
 #include "idle-guest.h"
 #include "qemu-cell.h"
 #include "rootfs.h"
+#include "workload-registry.h"
 
 static int user_file(const char *key, const char *path, char *err, size_t errlen)
 {
@@ -114,6 +115,8 @@ static int data_disk(const struct cell *c, struct qemu_guest *g, char *err, size
 		snprintf(g->disk, sizeof(g->disk), "%s", c->guest_image);
 		return 0;
 	}
+	if (!workload_find(c->workload))
+		return 0;       /* a service (the system suite): no function, no data disk */
 	ret = guest_disk_build(c->workload, c->variant, c->size,
 			       (unsigned long long)c->seed, NULL, &d, err, errlen);
 	if (!ret)

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * agent-svc.c - a service inside the guest (the system suite, backend =
+ * qemu): the agent runs the host's service code (bench/services/svc-proc.c:
+ * the server from the guest's rootfs on the guest's loopback, its files
+ * under /scratch, the load generator by argv) on request, and sends the
+ * generator's stdout back whole; the host parses it. The lines: svc-wire.h.
+ * While a service runs, SIGCHLD is default here (the agent otherwise
+ * ignores it, so children reap themselves): the window needs its
+ * generator's exit status.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "agent.h"
+#include "agent-guest-local.h"
+#include "svc-proc.h"
+#include "svc-wire.h"
+
+static struct svc_proc sp;
+static int svc_running;
+
+static int send_line(int fd, const char *text)
+{
+	char line[AGENT_LINE_MAX + 2];
+	int n = snprintf(line, sizeof(line), "%s\n", text);
+
+	return agent_fd_writer(&fd, line, (size_t)n);
+}
+
+static int reply(int fd, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int reply(int fd, char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return send_line(fd, buf);
+}
+
+static int svc_start(int fd, const char *name, int dur, int conn, int rate)
+{
+	const struct svc_info *svc = svc_find(name);
+	struct svc_params p;
+	char why[768], line[AGENT_LINE_MAX];
+	int ret;
+
+	if (!svc)
+		return reply(fd, line, sizeof(line), "error svc unknown service '%.60s'", name);
+	if (svc_running)
+		return reply(fd, line, sizeof(line), "error svc a service already runs here");
+	svc_params_resolve(svc, dur, conn, rate, &p);
+	signal(SIGCHLD, SIG_DFL);
+	ret = svc_proc_start(&sp, svc, &p, AGENT_GUEST_SCRATCH, "/bin", why, sizeof(why));
+	if (ret) {
+		signal(SIGCHLD, SIG_IGN);
+		return reply(fd, line, sizeof(line), "error svc %d %.900s", ret, why);
+	}
+	svc_running = 1;
+	return reply(fd, line, sizeof(line), "svc started %d %s", sp.port, sp.user);
+}
+
+/* The generator's stdout as `svc out` lines. */
+static int send_output(int fd, const char *s, size_t n)
+{
+	char esc[3 * SVC_WIRE_CHUNK + 1], line[AGENT_LINE_MAX];
+	size_t i = 0, k, end;
+	int ret = 0;
+
+	while (i < n && !ret) {
+		for (end = i; end < n && s[end] != '\n'; end++)
+			;
+		k = end - i > SVC_WIRE_CHUNK ? SVC_WIRE_CHUNK : end - i;
+		svc_wire_escape(s + i, k, esc);
+		snprintf(line, sizeof(line), "svc out%s %s", i + k < end ? "+" : "", esc);
+		ret = send_line(fd, line);
+		i += k;
+		if (i == end)
+			i++;        /* past the '\n' */
+	}
+	return ret;
+}
+
+static int svc_window(int fd, double timeout_s)
+{
+	struct svc_window w;
+	char why[768], line[AGENT_LINE_MAX];
+	int ret;
+
+	if (!svc_running)
+		return reply(fd, line, sizeof(line), "error svc no service runs (svc start first)");
+	ret = svc_proc_window(&sp, timeout_s, &w, why, sizeof(why));
+	if (w.out && send_output(fd, w.out, w.len)) {
+		svc_window_free(&w);
+		return -EIO;
+	}
+	svc_window_free(&w);
+	if (ret)
+		return reply(fd, line, sizeof(line), "error svc %d %.900s", ret, why);
+	return reply(fd, line, sizeof(line), "svc done %d %lld", w.status, w.wall_ns);
+}
+
+int agent_svc(int fd, const char *line)
+{
+	char name[64], buf[AGENT_LINE_MAX], end;
+	int d, c, r;
+	double t;
+
+	if (sscanf(line, "svc start %63s %d %d %d%c", name, &d, &c, &r, &end) == 4)
+		return svc_start(fd, name, d, c, r);
+	if (sscanf(line, "svc window %lf%c", &t, &end) == 1 && t > 0 && t < 86400)
+		return svc_window(fd, t);
+	if (!strcmp(line, "svc stop")) {
+		if (svc_running)
+			svc_proc_stop(&sp);
+		svc_running = 0;
+		signal(SIGCHLD, SIG_IGN);
+		return reply(fd, buf, sizeof(buf), "svc stopped");
+	}
+	return reply(fd, buf, sizeof(buf), "error svc cannot parse '%.100s'", line);
+}
