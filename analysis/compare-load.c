@@ -4,8 +4,10 @@
  * into memory: its runs with their environment, its measured cells ('ok')
  * with their spec, the latencies of their measured successful invocations
  * (v_invocation_measured), the mean memory of their instances, their notes
- * (cell_param keys with a dot) and vmexit rates where the vmexit probe
- * measured them. Several databases load into one struct cmp_data.
+ * (cell_param keys with a dot), vmexit rates where the vmexit probe
+ * measured them, and the metrics a service parser (compare-catalog.c)
+ * wrote for each measured, successful window (an invocation of a service
+ * cell). Several databases load into one struct cmp_data.
  */
 #include <errno.h>
 #include <math.h>
@@ -179,6 +181,45 @@ static int add_exit(struct cmp_data *d, struct sqlite3_stmt *st, size_t first)
 	return c ? kv_add(&c->exits, &c->nexits, st, 1) : 0;
 }
 
+static int add_svc(struct cmp_data *d, struct sqlite3_stmt *st, size_t first)
+{
+	struct cmp_cell *c = cell_of(d, first, sqlite3_column_int64(st, 0));
+	const unsigned char *parser = sqlite3_column_text(st, 1);
+	const unsigned char *name = sqlite3_column_text(st, 2);
+
+	if (!c || !parser || !name)
+		return 0;
+	return cmp_cell_svc_add(c, (const char *)parser, (const char *)name,
+				sqlite3_column_double(st, 3));
+}
+
+/*
+ * The metrics of the catalog's parsers on measured, successful windows:
+ * the query with the parsers' names (constants of the catalog, never
+ * from a database) as its IN list, into @buf; NULL when it does not fit.
+ */
+static const char *svc_query(char *buf, size_t len)
+{
+	const struct cmp_metric_def *m;
+	size_t i, l;
+	int n;
+
+	n = snprintf(buf, len, "SELECT m.cell_id, m.probe, m.name, m.value FROM metric AS m "
+		     "JOIN invocation AS i ON i.id = m.invocation_id WHERE i.phase = "
+		     "'measured' AND i.ok = 1 AND m.probe IN (");
+	for (i = 0; n > 0 && (size_t)n < len && (m = cmp_catalog_at(i)); i++) {
+		if (i && !strcmp(cmp_catalog_at(i - 1)->parser, m->parser))
+			continue;
+		l = (size_t)n;
+		n += snprintf(buf + l, len - l, "%s'%s'", i ? ", " : "", m->parser);
+	}
+	l = (size_t)n;
+	if (n < 0 || l >= len)
+		return NULL;
+	n += snprintf(buf + l, len - l, ") ORDER BY m.cell_id, m.probe, m.name, i.id");
+	return n > 0 && (size_t)n < len ? buf : NULL;
+}
+
 /* What a row function's @first is: this database's index, first run or cell. */
 enum { FIRST_DB, FIRST_RUN, FIRST_CELL };
 
@@ -216,11 +257,16 @@ static const struct {
 int cmp_load_handle(struct cmp_data *d, struct sqlite3 *h, const char *name)
 {
 	size_t first[3] = { d->npaths, d->nruns, d->ncells }, i;
+	const char *svc;
+	char sql[2048];
 	int ret = 0;
 
 	d->paths[d->npaths++] = name;
 	for (i = 0; i < sizeof(queries) / sizeof(queries[0]) && !ret; i++)
 		ret = each_row(d, h, queries[i].sql, queries[i].fn, first[queries[i].first]);
+	svc = svc_query(sql, sizeof(sql));
+	if (!ret)
+		ret = svc ? each_row(d, h, svc, add_svc, first[FIRST_CELL]) : -ENOMEM;
 	if (ret)
 		pr_err("%s: %s", name, ret == -ENOMEM ? "out of memory" : "cannot be read");
 	return ret;

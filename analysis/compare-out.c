@@ -3,7 +3,8 @@
  * compare-out.c - the tree of cmd-compare.c as a table (one line per
  * pair, then what is refused and unpaired) or as CSV (one record per
  * pair, RFC 4180 through csv.c). What was not measured prints as "-" in
- * the table and as an empty field in CSV, never as 0.
+ * the table and as an empty field in CSV, never as 0. Service pairs print
+ * their metrics instead (compare-out-svc.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -135,6 +136,17 @@ static void print_rest(FILE *f, const cJSON *top)
 	}
 }
 
+/* How many of @top's pairs compare latencies (not service metrics). */
+static int latency_pairs(const cJSON *top)
+{
+	const cJSON *p;
+	int n = 0;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItem(top, "pairs"))
+		n += !cmp_pair_is_service(p);
+	return n;
+}
+
 /**
  * cmp_print_table() - print the compare tree @top as text to @f.
  */
@@ -152,7 +164,7 @@ void cmp_print_table(FILE *f, const cJSON *top)
 			"the same settings%s\n", str(top, "pair_by"), str(top, "baseline"),
 			cJSON_GetArraySize(cJSON_GetObjectItem(top, "refused")) ?
 			" whose environment matches" : "");
-	else
+	else if (latency_pairs(top))
 		fprintf(f, "%-20s %-5s %-4s %-8s %-9s %-22s %6s %6s %7s %-17s %-28s %-28s "
 			"%9s %9s %9s %-7s %s\n", "WORKLOAD", "SIZE", "MODE", "SIDE", "KSM",
 			"KIND", "N_BASE",
@@ -160,7 +172,9 @@ void cmp_print_table(FILE *f, const cJSON *top)
 			"SIDE_MEDIAN_MS [CI] COVERAGE", "DP50_MS", "DP99_MS", "DMEM_KB", "EXITS/S",
 			"FLAGS");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItem(top, "pairs"))
-		print_pair(f, p);
+		if (!cmp_pair_is_service(p))
+			print_pair(f, p);
+	cmp_print_svc_table(f, top);
 	print_rest(f, top);
 }
 
@@ -209,20 +223,12 @@ static const char *joined(const cJSON *arr, char *buf, size_t len)
 	return buf;
 }
 
-static void csv_pair(FILE *f, const cJSON *p, const char *status)
+/* The latency fields of a compared pair's record: ratio .. differences, each then a comma. */
+static void csv_latency(FILE *f, const cJSON *p)
 {
 	const cJSON *st = cJSON_GetObjectItem(p, "stats");
-	static const char *const head[] = { "workload", "size", "mode", "pair_key", "kind",
-					    "baseline", "side", "ksm", "series" };
 	char buf[4096];
-	size_t i;
 
-	csv_field(f, status);
-	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++) {
-		fputc(',', f);
-		csv_field(f, str(p, head[i]));
-	}
-	fputc(',', f);
 	csv_num(f, st, "ratio");
 	csv_range(f, st, "ratio_ci");
 	csv_side(f, cJSON_GetObjectItem(st, "base"));
@@ -233,7 +239,47 @@ static void csv_pair(FILE *f, const cJSON *p, const char *status)
 	csv_field(f, joined(cJSON_GetObjectItem(st, "flags"), buf, sizeof(buf)));
 	fputc(',', f);
 	csv_field(f, joined(cJSON_GetObjectItem(p, "differences"), buf, sizeof(buf)));
-	fputc('\n', f);
+	fputc(',', f);
+}
+
+/* The fields before the latency: status and what the pair is, each then a comma. */
+static void csv_lead(FILE *f, const cJSON *p, const char *status)
+{
+	static const char *const head[] = { "workload", "size", "mode", "pair_key", "kind",
+					    "baseline", "side", "ksm", "series" };
+	size_t i;
+
+	csv_field(f, status);
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++) {
+		fputc(',', f);
+		csv_field(f, str(p, head[i]));
+	}
+	fputc(',', f);
+}
+
+/*
+ * One record for a latency (or refused) pair; one per metric for a
+ * compared service pair, its latency fields empty (the windows' durations
+ * are not what it compares) but for the differences.
+ */
+static void csv_pair(FILE *f, const cJSON *p, const char *status)
+{
+	const cJSON *ms = cJSON_GetObjectItem(cJSON_GetObjectItem(p, "stats"), "metrics"), *m;
+	char buf[4096];
+
+	if (!cJSON_GetArraySize(ms) || !strcmp(status, "refused")) {
+		csv_lead(f, p, status);
+		csv_latency(f, p);
+		cmp_print_svc_csv(f, NULL);
+		return;
+	}
+	cJSON_ArrayForEach(m, ms) {
+		csv_lead(f, p, status);
+		fputs(",,,,,,,,,,,,,,,,,,,,,,,", f);
+		csv_field(f, joined(cJSON_GetObjectItem(p, "differences"), buf, sizeof(buf)));
+		fputc(',', f);
+		cmp_print_svc_csv(f, m);
+	}
 }
 
 /**
@@ -249,7 +295,9 @@ void cmp_print_csv(FILE *f, const cJSON *top)
 	      "ratio_ci_hi,base_n,base_median_ms,base_ci_lo_ms,base_ci_hi_ms,"
 	      "base_ci_coverage,base_p99_ms,base_cv,base_mem_kb,side_n,side_median_ms,"
 	      "side_ci_lo_ms,side_ci_hi_ms,side_ci_coverage,side_p99_ms,side_cv,"
-	      "side_mem_kb,p50_diff_ms,p99_diff_ms,mem_diff_kb,flags,differences\n", f);
+	      "side_mem_kb,p50_diff_ms,p99_diff_ms,mem_diff_kb,flags,differences,", f);
+	fputs(cmp_svc_csv_head, f);
+	fputc('\n', f);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItem(top, "pairs"))
 		csv_pair(f, p, cJSON_IsTrue(cJSON_GetObjectItem(p, "mismatch_allowed")) ?
 			 "compared-mismatch-allowed" : "compared");
