@@ -86,12 +86,13 @@ static void print_metric(FILE *f, const cJSON *p, const cJSON *m)
 
 	if (isfinite(num(m, "overhead")))
 		snprintf(ov, sizeof(ov), "%+.1f%%", 100 * num(m, "overhead"));
-	fprintf(f, "%-16s %-8s %-9s %-16s %-20s %-6s %-6s %6.0f %6.0f %8s %-17s %-30s %-30s %s%s%s\n",
+	fprintf(f, "%-16s %-8s %-9s %-16s %-20s %-6s %-6s %6.0f %6.0f %8s %-17s %-30s %-30s "
+		"%s%s%s\n",
 		str(p, "workload"), str(p, "side"), str(p, "ksm"), str(m, "parser"),
 		str(m, "metric"), str(m, "unit"), str(m, "direction"), num(b, "n"), num(s, "n"),
 		ov, range(m, "overhead_ci", "%+.1f%%", 100, ci, sizeof(ci)),
 		side_text(b, tb, sizeof(tb)), side_text(s, ts, sizeof(ts)),
-		flags_text(m, p, fl, sizeof(fl)), cJSON_GetObjectItem(m, "why") ? ": " : "",
+		flags_text(m, p, fl, sizeof(fl)), cJSON_GetObjectItem(m, "why") ? " why: " : "",
 		cJSON_GetObjectItem(m, "why") ? str(m, "why") : "");
 }
 

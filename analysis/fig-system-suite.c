@@ -58,7 +58,7 @@ static void write_bar(struct figure_ctx *ctx, int x, const cJSON *b)
 
 	if (isfinite(jnum(b, "median_ci_coverage")))
 		snprintf(cov, sizeof(cov), "%.1f %%", 100 * jnum(b, "median_ci_coverage"));
-	snprintf(label, sizeof(label), "N=%.0f, %.4g [%.4g, %.4g] cov %s", jnum(b, "n"), m,
+	snprintf(label, sizeof(label), "N=%.0f, %.3g [%.3g, %.3g] cov %s", jnum(b, "n"), m,
 		 isfinite(lo) ? lo : m, isfinite(hi) ? hi : m, cov);
 	fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g ", x, m, isfinite(lo) ? lo : m,
 		isfinite(hi) ? hi : m, isfinite(hi) ? hi : m);

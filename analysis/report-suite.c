@@ -85,6 +85,11 @@ static void findings(FILE *f, const struct report_ops *ops, const cJSON *groups)
 				 jstr(m, "side"), jstr(m, "why"));
 			ops->para(f, t);
 		}
+		cJSON_ArrayForEach(m, cJSON_GetObjectItem(g, "unknown")) {
+			snprintf(t, sizeof(t), "%s: metric %s/%s is %s.", jstr(g, "label"),
+				 jstr(m, "parser"), jstr(m, "metric"), jstr(m, "why"));
+			ops->para(f, t);
+		}
 	}
 }
 

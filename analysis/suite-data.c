@@ -12,7 +12,8 @@
  *                cell_ids} ],
  *       overheads: [ {side, parser, metric, unit, direction, base, side_n,
  *                     overhead, overhead_ci, why, flags} ],
- *       missing: [ {side, kind (skipped, refused, unpaired), why} ] } ] }
+ *       missing: [ {side, kind (skipped, refused, unpaired), why} ],
+ *       unknown: [ {parser, metric, why} ] (names the catalog lacks) } ] }
  *
  * A side is missing when its cell was skipped (the skip's reason: a host
  * without that CVM), its pair refused, or it has no twin; it is listed
@@ -55,6 +56,7 @@ static cJSON *group_get(cJSON *groups, const char *workload, const char *key, in
 	cJSON_AddArrayToObject(g, "bars");
 	cJSON_AddArrayToObject(g, "overheads");
 	cJSON_AddArrayToObject(g, "missing");
+	cJSON_AddArrayToObject(g, "unknown");
 	cJSON_AddItemToArray(groups, g);
 	return g;
 }
@@ -141,7 +143,12 @@ static void add_missing(cJSON *g, const char *side, const char *kind, const char
 static void add_overheads(cJSON *g, const cJSON *p)
 {
 	const cJSON *m;
-	cJSON *o;
+	cJSON *o, *u = cJSON_GetObjectItem(g, "unknown");
+
+	cJSON_ArrayForEach(m, cJSON_GetObjectItem(cJSON_GetObjectItem(p, "stats"),
+						  "unknown_metrics"))
+		if (u && cJSON_GetArraySize(u) < 16)
+			cJSON_AddItemToArray(u, cJSON_Duplicate(m, 1));
 
 	cJSON_ArrayForEach(m, cJSON_GetObjectItem(cJSON_GetObjectItem(p, "stats"), "metrics")) {
 		if (!strcmp(jstr(m, "direction"), "info"))

@@ -27,11 +27,11 @@ set boxwidth 0.7
 set xrange [0.4:nbars + 0.6]
 set xtics rotate by 40 right nomirror noenhanced font ',8'
 set bmargin 14
-set lmargin 12
+set lmargin 28   # rotated labels reach left: room for the longest (see runc-phases.gp)
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set border 3
-set key outside right top noenhanced
+set key above noenhanced
 set arrow from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#333333' front
 plot datafile index 0 using 1:2 with boxes lc rgb '#0077bb' title 'throughput (higher is better)', \
      datafile index 1 using 1:2 with boxes lc rgb '#ee7733' title 'latency, errors (lower is better)', \
