@@ -88,20 +88,6 @@ int cmp_side_is_service(const struct cmp_data *d, const struct cmp_side *s)
 	return 0;
 }
 
-/* Room for element @n of @v, doubling from 4. */
-static int grow(void **v, size_t n, size_t size)
-{
-	void *nv;
-
-	if (n && (n < 4 || (n & (n - 1))))
-		return 0;
-	nv = realloc(*v, (n < 4 ? 4 : 2 * n) * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	return 0;
-}
-
 /* Note (@parser, @name) among @c's metrics the catalog lacks, once. */
 static int unknown_add(struct cmp_cell *c, const char *parser, const char *name)
 {
@@ -112,7 +98,7 @@ static int unknown_add(struct cmp_cell *c, const char *parser, const char *name)
 		if (!strcmp(c->svc_unknown[i].key, parser) &&
 		    !strcmp(c->svc_unknown[i].value, name))
 			return 0;
-	if (grow((void **)&c->svc_unknown, c->nunknown, sizeof(*k)))
+	if (cmp_grow((void **)&c->svc_unknown, c->nunknown, sizeof(*k)))
 		return -ENOMEM;
 	k = &c->svc_unknown[c->nunknown++];
 	k->key = strdup(parser);
@@ -129,7 +115,7 @@ static struct cmp_svc *svc_of(struct cmp_cell *c, int m)
 		;
 	if (i < c->nsvc && c->svc[i].metric == m)
 		return &c->svc[i];
-	if (grow((void **)&c->svc, c->nsvc, sizeof(*c->svc)))
+	if (cmp_grow((void **)&c->svc, c->nsvc, sizeof(*c->svc)))
 		return NULL;
 	memmove(&c->svc[i + 1], &c->svc[i], (c->nsvc - i) * sizeof(*c->svc));
 	c->nsvc++;
@@ -150,7 +136,7 @@ int cmp_cell_svc_add(struct cmp_cell *c, const char *parser, const char *name, d
 	if (m < 0)
 		return unknown_add(c, parser, name);
 	s = svc_of(c, m);
-	if (!s || grow((void **)&s->v, s->n, sizeof(double)))
+	if (!s || cmp_grow((void **)&s->v, s->n, sizeof(double)))
 		return -ENOMEM;
 	s->v[s->n++] = v;
 	return 0;

@@ -47,8 +47,11 @@ static int each_row(struct cmp_data *d, struct sqlite3 *h, const char *sql,
 	return ret;
 }
 
-/* Room for element @n of @v: capacity 8, then doubled at each power of two. */
-static int grow(void **v, size_t n, size_t size)
+/**
+ * cmp_grow() - room for element @n of the array *@v of @size-byte
+ * elements: capacity 8, then doubled at each power of two. 0 or -ENOMEM.
+ */
+int cmp_grow(void **v, size_t n, size_t size)
 {
 	void *nv;
 
@@ -65,7 +68,7 @@ static int add_run(struct cmp_data *d, struct sqlite3_stmt *st, size_t db)
 {
 	struct cmp_run *r;
 
-	if (grow((void **)&d->runs, d->nruns, sizeof(*r)))
+	if (cmp_grow((void **)&d->runs, d->nruns, sizeof(*r)))
 		return -ENOMEM;
 	r = &d->runs[d->nruns++];
 	memset(r, 0, sizeof(*r));
@@ -90,7 +93,7 @@ static struct cmp_run *run_of(struct cmp_data *d, size_t first, int64_t id)
 
 static int kv_add(struct cmp_kv **v, size_t *n, struct sqlite3_stmt *st, int col)
 {
-	if (grow((void **)v, *n, sizeof(**v)))
+	if (cmp_grow((void **)v, *n, sizeof(**v)))
 		return -ENOMEM;
 	(*v)[*n].key = col_dup(st, col);
 	(*v)[*n].value = col_dup(st, col + 1);
@@ -113,7 +116,7 @@ static int add_cell(struct cmp_data *d, struct sqlite3_stmt *st, size_t first)
 
 	if (!r)
 		return 0;
-	if (grow((void **)&d->cells, d->ncells, sizeof(*c)))
+	if (cmp_grow((void **)&d->cells, d->ncells, sizeof(*c)))
 		return -ENOMEM;
 	c = &d->cells[d->ncells++];
 	memset(c, 0, sizeof(*c));
@@ -152,7 +155,7 @@ static int add_latency(struct cmp_data *d, struct sqlite3_stmt *st, size_t first
 
 	if (!c)
 		return 0;
-	if (grow((void **)&c->lat_ns, c->nlat, sizeof(double)))
+	if (cmp_grow((void **)&c->lat_ns, c->nlat, sizeof(double)))
 		return -ENOMEM;
 	c->lat_ns[c->nlat++] = sqlite3_column_double(st, 1);
 	return 0;

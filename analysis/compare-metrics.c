@@ -22,28 +22,6 @@
 #include "stats.h"
 #include "stats-overhead.h"
 
-/* A number, or null for NAN / infinity. */
-static void add_num(cJSON *o, const char *name, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, name, v);
-	else
-		cJSON_AddNullToObject(o, name);
-}
-
-static void add_range(cJSON *o, const char *name, double lo, double hi)
-{
-	cJSON *a;
-
-	if (!isfinite(lo) || !isfinite(hi)) {
-		cJSON_AddNullToObject(o, name);
-		return;
-	}
-	a = cJSON_AddArrayToObject(o, name);
-	cJSON_AddItemToArray(a, cJSON_CreateNumber(lo));
-	cJSON_AddItemToArray(a, cJSON_CreateNumber(hi));
-}
-
 /* The values of catalog metric @m over the cells of @s, sorted; *@n their count. */
 static double *pooled(const struct cmp_data *d, const struct cmp_side *s, int m, size_t *n)
 {
@@ -73,11 +51,11 @@ static cJSON *side_of(const double *x, size_t n)
 	int below = n ? stats_median_ci(x, n, 0.95, &lo, &hi, &cov) != 0 : 0;
 
 	cJSON_AddNumberToObject(o, "n", (double)n);
-	add_num(o, "median", n ? stats_median(x, n) : NAN);
-	add_range(o, "median_ci", lo, hi);
-	add_num(o, "median_ci_coverage", cov);
+	cmp_add_num(o, "median", n ? stats_median(x, n) : NAN);
+	cmp_add_range(o, "median_ci", lo, hi);
+	cmp_add_num(o, "median_ci_coverage", cov);
 	cJSON_AddBoolToObject(o, "median_ci_below_level", below || !(cov >= 0.95));
-	add_num(o, "cv", stats_cov(x, n));
+	cmp_add_num(o, "cv", stats_cov(x, n));
 	return o;
 }
 
@@ -145,9 +123,9 @@ static cJSON *metric_json(int m, const double *a, size_t na, const double *b, si
 	cJSON_AddItemToObject(e, "side", side_of(b, nb));
 	if (!why && stats_boot_overhead(a, na, b, nb, def->direction, &ov))
 		why = "the bootstrap found no ratio";
-	add_num(e, "overhead", why ? NAN : ov.overhead);
-	add_range(e, "overhead_ci", why ? NAN : ov.lo, why ? NAN : ov.hi);
-	add_num(e, "overhead_ci_level", why ? NAN : ov.level);
+	cmp_add_num(e, "overhead", why ? NAN : ov.overhead);
+	cmp_add_range(e, "overhead_ci", why ? NAN : ov.lo, why ? NAN : ov.hi);
+	cmp_add_num(e, "overhead_ci_level", why ? NAN : ov.level);
 	if (why)
 		cJSON_AddStringToObject(e, "why", why);
 	add_flags(e, a, na, b, nb);

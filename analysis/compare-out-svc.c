@@ -129,31 +129,12 @@ void cmp_print_svc_table(FILE *f, const cJSON *top)
 	}
 }
 
-/* A number field (empty when null), then a comma. */
-static void csv_num(FILE *f, const cJSON *o, const char *name)
-{
-	if (isfinite(num(o, name)))
-		fprintf(f, "%.17g", num(o, name));
-	fputc(',', f);
-}
-
-static void csv_range(FILE *f, const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	if (cJSON_GetArraySize(v) == 2)
-		fprintf(f, "%.17g,%.17g,", cJSON_GetArrayItem(v, 0)->valuedouble,
-			cJSON_GetArrayItem(v, 1)->valuedouble);
-	else
-		fputs(",,", f);
-}
-
 static void csv_side(FILE *f, const cJSON *s)
 {
-	csv_num(f, s, "n");
-	csv_num(f, s, "median");
-	csv_range(f, s, "median_ci");
-	csv_num(f, s, "median_ci_coverage");
+	cmp_csv_num(f, s, "n");
+	cmp_csv_num(f, s, "median");
+	cmp_csv_range(f, s, "median_ci");
+	cmp_csv_num(f, s, "median_ci_coverage");
 }
 
 static void csv_metric(FILE *f, const cJSON *m)
@@ -176,8 +157,8 @@ static void csv_metric(FILE *f, const cJSON *m)
 	fputc(',', f);
 	csv_side(f, cJSON_GetObjectItem(m, "base"));
 	csv_side(f, cJSON_GetObjectItem(m, "side"));
-	csv_num(f, m, "overhead");
-	csv_range(f, m, "overhead_ci");
+	cmp_csv_num(f, m, "overhead");
+	cmp_csv_range(f, m, "overhead_ci");
 	csv_field(f, fl);
 	fputc(',', f);
 	csv_field(f, cJSON_GetObjectItem(m, "why") ? str(m, "why") : "");

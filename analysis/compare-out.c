@@ -178,8 +178,11 @@ void cmp_print_table(FILE *f, const cJSON *top)
 	print_rest(f, top);
 }
 
-/* A number field of @o (empty when null), then a comma. */
-static void csv_num(FILE *f, const cJSON *o, const char *name)
+/**
+ * cmp_csv_num() - the number @name of @o as a CSV field (empty when null
+ * or absent), then a comma.
+ */
+void cmp_csv_num(FILE *f, const cJSON *o, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItem(o, name);
 
@@ -188,7 +191,11 @@ static void csv_num(FILE *f, const cJSON *o, const char *name)
 	fputc(',', f);
 }
 
-static void csv_range(FILE *f, const cJSON *o, const char *name)
+/**
+ * cmp_csv_range() - the pair @name of @o as two CSV fields (empty when
+ * absent), each then a comma.
+ */
+void cmp_csv_range(FILE *f, const cJSON *o, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItem(o, name);
 
@@ -201,13 +208,13 @@ static void csv_range(FILE *f, const cJSON *o, const char *name)
 
 static void csv_side(FILE *f, const cJSON *side)
 {
-	csv_num(f, side, "n");
-	csv_num(f, side, "median_ms");
-	csv_range(f, side, "median_ci_ms");
-	csv_num(f, side, "median_ci_coverage");
-	csv_num(f, side, "p99_ms");
-	csv_num(f, side, "cv");
-	csv_num(f, side, "mem_kb");
+	cmp_csv_num(f, side, "n");
+	cmp_csv_num(f, side, "median_ms");
+	cmp_csv_range(f, side, "median_ci_ms");
+	cmp_csv_num(f, side, "median_ci_coverage");
+	cmp_csv_num(f, side, "p99_ms");
+	cmp_csv_num(f, side, "cv");
+	cmp_csv_num(f, side, "mem_kb");
 }
 
 /* "a; b; c" of the strings in @arr into @buf. */
@@ -229,13 +236,13 @@ static void csv_latency(FILE *f, const cJSON *p)
 	const cJSON *st = cJSON_GetObjectItem(p, "stats");
 	char buf[4096];
 
-	csv_num(f, st, "ratio");
-	csv_range(f, st, "ratio_ci");
+	cmp_csv_num(f, st, "ratio");
+	cmp_csv_range(f, st, "ratio_ci");
 	csv_side(f, cJSON_GetObjectItem(st, "base"));
 	csv_side(f, cJSON_GetObjectItem(st, "side"));
-	csv_num(f, st, "p50_diff_ms");
-	csv_num(f, st, "p99_diff_ms");
-	csv_num(f, st, "mem_diff_kb");
+	cmp_csv_num(f, st, "p50_diff_ms");
+	cmp_csv_num(f, st, "p99_diff_ms");
+	cmp_csv_num(f, st, "mem_diff_kb");
 	csv_field(f, joined(cJSON_GetObjectItem(st, "flags"), buf, sizeof(buf)));
 	fputc(',', f);
 	csv_field(f, joined(cJSON_GetObjectItem(p, "differences"), buf, sizeof(buf)));

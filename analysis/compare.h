@@ -87,6 +87,11 @@ struct cmp_side {
 };
 
 int cmp_load(struct cmp_data *d, const char *path);
+int cmp_grow(void **v, size_t n, size_t size);
+void cmp_add_num(struct cJSON *o, const char *name, double v);
+void cmp_add_range(struct cJSON *o, const char *name, double lo, double hi);
+void cmp_csv_num(FILE *f, const struct cJSON *o, const char *name);
+void cmp_csv_range(FILE *f, const struct cJSON *o, const char *name);
 int cmp_load_handle(struct cmp_data *d, struct sqlite3 *h, const char *name);
 void cmp_free(struct cmp_data *d);
 void cmp_dedupe(struct cmp_data *d);

@@ -25,21 +25,13 @@
 #include "figures.h"
 #include "gp-string.h"
 #include "suite-data.h"
+#include "summary.h"
 
 #define MAX_BARS 96
 
 static const char *jstr(const cJSON *o, const char *name)
 {
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-static double jnum(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	return summary_str(o, name, "");
 }
 
 static double at(const cJSON *o, const char *name, int i)
@@ -61,11 +53,11 @@ static void write_block(struct figure_ctx *ctx, const cJSON *groups, const char 
 		cJSON_ArrayForEach(o, cJSON_GetObjectItem(g, "overheads")) {
 			if (strcmp(jstr(o, "direction"), dir) || *x >= MAX_BARS)
 				continue;
-			ov = 100 * jnum(o, "overhead");
+			ov = 100 * summary_num(o, "overhead");
 			lo = 100 * at(o, "overhead_ci", 0);
 			hi = 100 * at(o, "overhead_ci", 1);
-			snprintf(n, sizeof(n), "N=%.0f/%.0f", jnum(cJSON_GetObjectItem(o, "base"), "n"),
-				 jnum(cJSON_GetObjectItem(o, "side"), "n"));
+			snprintf(n, sizeof(n), "N=%.0f/%.0f", summary_num(cJSON_GetObjectItem(o, "base"), "n"),
+				 summary_num(cJSON_GetObjectItem(o, "side"), "n"));
 			fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g ", ++*x, ov, isfinite(lo) ? lo : ov,
 				isfinite(hi) ? hi : ov, isfinite(hi) && hi > 0 ? hi : 0);
 			gp_data_string(ctx->data, n);

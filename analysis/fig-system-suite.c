@@ -27,21 +27,13 @@
 #include "figures.h"
 #include "gp-string.h"
 #include "suite-data.h"
+#include "summary.h"
 
 #define MAX_PANELS 12
 
 static const char *jstr(const cJSON *o, const char *name)
 {
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-static double jnum(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	return summary_str(o, name, "");
 }
 
 static double ci_at(const cJSON *o, int i)
@@ -53,12 +45,12 @@ static double ci_at(const cJSON *o, int i)
 
 static void write_bar(struct figure_ctx *ctx, int x, const cJSON *b)
 {
-	double m = jnum(b, "median"), lo = ci_at(b, 0), hi = ci_at(b, 1);
+	double m = summary_num(b, "median"), lo = ci_at(b, 0), hi = ci_at(b, 1);
 	char label[160], cov[16] = "-";
 
-	if (isfinite(jnum(b, "median_ci_coverage")))
-		snprintf(cov, sizeof(cov), "%.1f %%", 100 * jnum(b, "median_ci_coverage"));
-	snprintf(label, sizeof(label), "N=%.0f, %.3g [%.3g, %.3g] cov %s", jnum(b, "n"), m,
+	if (isfinite(summary_num(b, "median_ci_coverage")))
+		snprintf(cov, sizeof(cov), "%.1f %%", 100 * summary_num(b, "median_ci_coverage"));
+	snprintf(label, sizeof(label), "N=%.0f, %.3g [%.3g, %.3g] cov %s", summary_num(b, "n"), m,
 		 isfinite(lo) ? lo : m, isfinite(hi) ? hi : m, cov);
 	fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g ", x, m, isfinite(lo) ? lo : m,
 		isfinite(hi) ? hi : m, isfinite(hi) ? hi : m);
@@ -91,7 +83,7 @@ static void write_panel(struct figure_ctx *ctx, int i, const cJSON *g)
 	cJSON_ArrayForEach(b, cJSON_GetObjectItem(g, "bars")) {
 		write_bar(ctx, ++x, b);
 		cJSON_ArrayForEach(c, cJSON_GetObjectItem(b, "cell_ids"))
-			figure_source(ctx, (int64_t)c->valuedouble, (long long)jnum(b, "n") /
+			figure_source(ctx, (int64_t)c->valuedouble, (long long)summary_num(b, "n") /
 				      cJSON_GetArraySize(cJSON_GetObjectItem(b, "cell_ids")), "windows");
 	}
 	cJSON_ArrayForEach(b, cJSON_GetObjectItem(g, "missing"))

@@ -32,12 +32,11 @@
 #include "service-metrics.h"
 #include "stats-boot.h"
 #include "suite-data.h"
+#include "summary.h"
 
 static const char *jstr(const cJSON *o, const char *name)
 {
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
+	return summary_str(o, name, "");
 }
 
 /* The group of (@workload, @key) in @groups, made when @make and missing. */

@@ -17,6 +17,14 @@
 #                environment's cvm.type), with a copy of the run's measured
 #                cells and their calls 1.2 times slower: the overhead figure
 #                draws, NAME in its legend
+#   services NAME  after pair: in each run, a copy of its first measured cell
+#                as a service cell of workload "NAME svc" (its calls the
+#                windows) whose windows carry the catalog metrics of parser wrk
+#                (metrics/service-metrics.h) requests_per_s (1000/s, the CVM run
+#                800/s) and latency_p99_ns (200 us, the CVM run 250 us), and in the
+#                latest run a skipped copy asking for confidential = sev-snp with
+#                the skip reason NAME: the system-suite and system-overhead
+#                figures draw, NAME in their labels
 #   vmboot NAME  add three qemu cells with VM boots (table vm_boot): 1 and 2
 #                vCPUs with accel NAME and tcg, confidential NAME, all seven
 #                phases; one more boot without its guest phases (not drawn)
@@ -222,6 +230,44 @@ elif mode == "pair":
                    "started_at, latency_ns, fn_ns, ok) SELECT ?, instance_idx, seq, phase, "
                    "start, started_at, CAST(latency_ns * 1.2 AS INTEGER), fn_ns, ok FROM "
                    "invocation WHERE cell_id = ?", (cell, old))
+elif mode == "services":
+    latest = run
+    for (rid,) in db.execute("SELECT id FROM run ORDER BY id").fetchall():
+        one = db.execute("SELECT id FROM cell WHERE run_id = ? AND status = 'ok' ORDER BY id "
+                         "LIMIT 1", (rid,)).fetchone()
+        if not one:
+            continue
+        c = dict(zip(cols, db.execute("SELECT * FROM cell WHERE id = ?", one).fetchone()))
+        del c["id"]
+        wl = c["workload"]
+        c["workload"] = name + " svc"
+        c["cell_key"] += "-svc"
+        c["spec"] = c["spec"].replace("workload = " + wl, "workload = " + c["workload"])
+        cell = db.execute("INSERT INTO cell (%s) VALUES (%s)" % (", ".join(c), ", ".join(
+            "?" * len(c))), list(c.values())).lastrowid
+        db.execute("INSERT INTO cell_param SELECT ?, key, CASE key WHEN 'workload' THEN ? "
+                   "ELSE value END FROM cell_param WHERE cell_id = ?", (cell, c["workload"], one[0]))
+        cvm = db.execute("SELECT value FROM environment WHERE run_id = ? AND key = 'cvm.type'",
+                         (rid,)).fetchone()
+        f = 0.8 if cvm and cvm[0] not in ("none", "") else 1.0
+        for (inv,) in db.execute("SELECT id FROM invocation WHERE cell_id = ? AND phase = "
+                                 "'measured' AND ok = 1", one).fetchall():
+            new = db.execute("INSERT INTO invocation (cell_id, instance_idx, seq, phase, start, "
+                             "started_at, latency_ns, fn_ns, ok) SELECT ?, instance_idx, seq, "
+                             "phase, start, started_at, latency_ns, fn_ns, ok FROM invocation "
+                             "WHERE id = ?", (cell, inv)).lastrowid
+            for metric, v, unit in (("requests_per_s", 1000 * f * (1 + inv % 7 / 100), "1/s"),
+                                    ("latency_p99_ns", 2e5 / f * (1 + inv % 5 / 100), "ns")):
+                db.execute("INSERT INTO metric (cell_id, invocation_id, probe, name, value, "
+                           "unit) VALUES (?, ?, 'wrk', ?, ?, ?)", (cell, new, metric, v, unit))
+        if rid == latest:
+            c["cell_key"] += "-snp"
+            c["status"] = "skipped"
+            c["spec"] += "confidential = sev-snp\n"
+            skipped = db.execute("INSERT INTO cell (%s) VALUES (%s)" % (", ".join(c), ", ".join(
+                "?" * len(c))), list(c.values())).lastrowid
+            db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES (?, ?, NULL, ?)",
+                       (rid, skipped, name))
 elif mode == "vmexit":
     cells = [r[0] for r in db.execute("SELECT id FROM cell WHERE run_id = ? ORDER BY id",
                                       (run,))]

@@ -8,11 +8,10 @@
  * The interval is checked by simulation: lognormal windows (sigma 0.1, the
  * spread of repeated benchmark runs) whose true medians are known, so the
  * true overhead is known; over 400 seeded trials the 95 % interval must
- * hold it in 90 - 98.5 % (n = 20 windows a side) and a 50 % interval
- * must not reach that, so the check can fail. At n = 5 a side the
- * percentile bootstrap of a median is known to cover less; the test
- * prints what it covers (docs/compare.md quotes it) and asks only that it
- * is below the n = 20 coverage plus a margin and above 50 %.
+ * hold it in 90 - 98.5 % (n = 20 windows a side, and n = 5: few repeats,
+ * whose resampled medians take few values and give wide intervals) and a
+ * 50 % interval must not reach that, so the check can fail. The counts
+ * printed are those docs/compare.md quotes.
  */
 #include <errno.h>
 #include <math.h>
@@ -48,27 +47,29 @@ static void check_known(void)
 	struct stats_overhead o = { .seed = 1, .resamples = 1000 };
 	double base[100], cvm[100];
 
+	int ret;
+
 	scaled(base, cvm, 0.8);
-	tap_ok(!stats_boot_overhead(base, 100, cvm, 100, STATS_HIGHER_BETTER, &o) &&
-	       near(o.overhead, 0.25) && o.lo < 0.25 && o.hi > 0.25 && o.hi - o.lo < 0.1,
+	ret = stats_boot_overhead(base, 100, cvm, 100, STATS_HIGHER_BETTER, &o);
+	tap_ok(!ret && near(o.overhead, 0.25) && o.lo < 0.25 && o.hi > 0.25 && o.hi - o.lo < 0.1,
 	       "throughput 20 %% lower on the CVM: overhead +25 %% (%.4f [%.4f, %.4f])",
 	       o.overhead, o.lo, o.hi);
 	scaled(base, cvm, 1.2);
 	o = (struct stats_overhead){ .seed = 1, .resamples = 1000 };
-	tap_ok(!stats_boot_overhead(base, 100, cvm, 100, STATS_LOWER_BETTER, &o) &&
-	       near(o.overhead, 0.2) && o.lo < 0.2 && o.hi > 0.2,
+	ret = stats_boot_overhead(base, 100, cvm, 100, STATS_LOWER_BETTER, &o);
+	tap_ok(!ret && near(o.overhead, 0.2) && o.lo < 0.2 && o.hi > 0.2,
 	       "latency 20 %% higher on the CVM: overhead +20 %% (%.4f [%.4f, %.4f])",
 	       o.overhead, o.lo, o.hi);
 	o = (struct stats_overhead){ .seed = 1 };
-	tap_ok(!stats_boot_overhead(base, 100, cvm, 100, STATS_HIGHER_BETTER, &o) &&
-	       near(o.overhead, 1 / 1.2 - 1) && o.hi < 0 && o.resamples == STATS_BOOT_RESAMPLES &&
+	ret = stats_boot_overhead(base, 100, cvm, 100, STATS_HIGHER_BETTER, &o);
+	tap_ok(!ret && near(o.overhead, 1 / 1.2 - 1) && o.hi < 0 && o.resamples == STATS_BOOT_RESAMPLES &&
 	       o.level == 0.95,
 	       "a CVM with 20 %% more throughput is better: %.4f < 0, interval below 0; "
 	       "defaults filled in", o.overhead);
 	scaled(base, cvm, 1.0);
 	o = (struct stats_overhead){ .seed = 1 };
-	tap_ok(!stats_boot_overhead(base, 100, cvm, 100, STATS_LOWER_BETTER, &o) &&
-	       o.overhead == 0 && o.lo <= 0 && o.hi >= 0, "the same values: 0, interval holds 0");
+	ret = stats_boot_overhead(base, 100, cvm, 100, STATS_LOWER_BETTER, &o);
+	tap_ok(!ret && o.overhead == 0 && o.lo <= 0 && o.hi >= 0, "the same values: 0, interval holds 0");
 }
 
 static void check_refused(void)
@@ -130,8 +131,7 @@ int main(void)
 	       "the true +25 %% in %d of 400 trials (90 - 98.5 %%)", hits);
 	tap_ok(covered(400, 20, 0.50) < 360, "a 50 %% interval does not (the check can fail)");
 	small = covered(400, 5, 0.95);
-	tap_ok(small > 200 && small <= hits + 20, "n = 5 windows a side: the 95 %% interval "
-	       "holds it in %d of 400 trials (the bootstrap of a median of 5 covers less)",
-	       small);
+	tap_ok(small >= 360 && small <= 394, "n = 5 windows a side: the 95 %% interval holds "
+	       "it in %d of 400 trials (90 - 98.5 %%)", small);
 	return tap_done();
 }
