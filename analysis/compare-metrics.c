@@ -207,6 +207,17 @@ cJSON *cmp_svc_unknown(const struct cmp_data *d, const struct cmp_side *base,
 }
 
 /**
+ * cmp_range_at() - end @i (0: low, 1: high) of the interval @name of @o
+ * (cmp_add_range()), NAN when it is null or absent.
+ */
+double cmp_range_at(const cJSON *o, const char *name, int i)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, name);
+
+	return cJSON_GetArraySize(v) == 2 ? cJSON_GetArrayItem(v, i)->valuedouble : NAN;
+}
+
+/**
  * cmp_pair_is_service() - whether the pair (or unpaired entry) @pair of
  * cmp_pairs() is one of service cells.
  */

@@ -15,6 +15,7 @@
 
 #include "compare.h"
 #include "csv.h"
+#include "summary.h"
 
 const char cmp_svc_csv_head[] = "metric_parser,metric,metric_unit,metric_direction,"
 	"metric_base_n,metric_base_median,metric_base_ci_lo,metric_base_ci_hi,"
@@ -24,16 +25,7 @@ const char cmp_svc_csv_head[] = "metric_parser,metric,metric_unit,metric_directi
 
 static const char *str(const cJSON *o, const char *name)
 {
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_IsString(v) ? v->valuestring : "-";
-}
-
-static double num(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	return summary_str(o, name, "-");
 }
 
 /* "[lo, hi]" of the pair @name of @o, each × @scale with @fmt, or "-". */
@@ -56,27 +48,12 @@ static const char *side_text(const cJSON *s, char *buf, size_t len)
 {
 	char r[96], c[32] = "-", m[32] = "-";
 
-	if (isfinite(num(s, "median")))
-		snprintf(m, sizeof(m), "%.5g", num(s, "median"));
-	if (isfinite(num(s, "median_ci_coverage")))
-		snprintf(c, sizeof(c), "%.1f%%", 100 * num(s, "median_ci_coverage"));
+	if (isfinite(summary_num(s, "median")))
+		snprintf(m, sizeof(m), "%.5g", summary_num(s, "median"));
+	if (isfinite(summary_num(s, "median_ci_coverage")))
+		snprintf(c, sizeof(c), "%.1f%%", 100 * summary_num(s, "median_ci_coverage"));
 	snprintf(buf, len, "%s %s %s", m, range(s, "median_ci", "%.5g", 1, r, sizeof(r)), c);
 	return buf;
-}
-
-static const char *flags_text(const cJSON *m, const cJSON *p, char *buf, size_t len)
-{
-	const cJSON *f;
-	size_t used = 0;
-
-	buf[0] = '\0';
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(m, "flags"))
-		used += (size_t)snprintf(buf + used, len > used ? len - used : 0, "%s%s",
-					 used ? "," : "", f->valuestring);
-	if (cJSON_IsTrue(cJSON_GetObjectItem(p, "mismatch_allowed")))
-		snprintf(buf + used, len > used ? len - used : 0, "%sMISMATCH-ALLOWED",
-			 used ? "," : "");
-	return buf[0] ? buf : "-";
 }
 
 static void print_metric(FILE *f, const cJSON *p, const cJSON *m)
@@ -84,15 +61,15 @@ static void print_metric(FILE *f, const cJSON *p, const cJSON *m)
 	const cJSON *b = cJSON_GetObjectItem(m, "base"), *s = cJSON_GetObjectItem(m, "side");
 	char ov[32] = "-", ci[64], tb[128], ts[128], fl[96];
 
-	if (isfinite(num(m, "overhead")))
-		snprintf(ov, sizeof(ov), "%+.1f%%", 100 * num(m, "overhead"));
+	if (isfinite(summary_num(m, "overhead")))
+		snprintf(ov, sizeof(ov), "%+.1f%%", 100 * summary_num(m, "overhead"));
+	cmp_flags_text(cJSON_GetObjectItem(m, "flags"), p, fl, sizeof(fl));
 	fprintf(f, "%-16s %-8s %-9s %-16s %-20s %-6s %-6s %6.0f %6.0f %8s %-17s %-30s %-30s "
-		"%s%s%s\n",
-		str(p, "workload"), str(p, "side"), str(p, "ksm"), str(m, "parser"),
-		str(m, "metric"), str(m, "unit"), str(m, "direction"), num(b, "n"), num(s, "n"),
-		ov, range(m, "overhead_ci", "%+.1f%%", 100, ci, sizeof(ci)),
-		side_text(b, tb, sizeof(tb)), side_text(s, ts, sizeof(ts)),
-		flags_text(m, p, fl, sizeof(fl)), cJSON_GetObjectItem(m, "why") ? " why: " : "",
+		"%s%s%s\n", str(p, "workload"), str(p, "side"), str(p, "ksm"), str(m, "parser"),
+		str(m, "metric"), str(m, "unit"), str(m, "direction"), summary_num(b, "n"),
+		summary_num(s, "n"), ov, range(m, "overhead_ci", "%+.1f%%", 100, ci, sizeof(ci)),
+		side_text(b, tb, sizeof(tb)), side_text(s, ts, sizeof(ts)), fl,
+		cJSON_GetObjectItem(m, "why") ? " why: " : "",
 		cJSON_GetObjectItem(m, "why") ? str(m, "why") : "");
 }
 

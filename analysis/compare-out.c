@@ -62,13 +62,18 @@ static const char *median(const cJSON *side, char *buf, size_t len)
 	return buf;
 }
 
-static void flags(const cJSON *p, char *buf, size_t len)
+/**
+ * cmp_flags_text() - the strings of @list ","-joined, then MISMATCH-ALLOWED
+ * when the pair @p was compared despite a mismatch, into @buf; "-" when
+ * there is none.
+ */
+void cmp_flags_text(const cJSON *list, const cJSON *p, char *buf, size_t len)
 {
-	const cJSON *f, *st = cJSON_GetObjectItem(p, "stats");
+	const cJSON *f;
 	size_t used = 0;
 
 	buf[0] = '\0';
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(st, "flags"))
+	cJSON_ArrayForEach(f, list)
 		used += (size_t)snprintf(buf + used, len > used ? len - used : 0, "%s%s",
 					 used ? "," : "", f->valuestring);
 	if (cJSON_IsTrue(cJSON_GetObjectItem(p, "mismatch_allowed")))
@@ -84,7 +89,7 @@ static void print_pair(FILE *f, const cJSON *p)
 	const cJSON *b = cJSON_GetObjectItem(st, "side"), *e;
 	char r[32], ci[64], ma[96], mb[96], d50[32], d99[32], dm[32], fl[128], x[2][32];
 
-	flags(p, fl, sizeof(fl));
+	cmp_flags_text(cJSON_GetObjectItem(st, "flags"), p, fl, sizeof(fl));
 	fprintf(f, "%-20s %-5s %-4s %-8s %-9s %-22s %6.0f %6.0f %7s %-17s %-28s %-28s %9s "
 		"%9s %9s %-7s %s\n", str(p, "workload"), str(p, "size"), str(p, "mode"),
 		str(p, "side"), str(p, "ksm"), str(p, "kind"), cJSON_GetObjectItem(a, "n")->valuedouble,

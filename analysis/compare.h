@@ -138,6 +138,8 @@ const struct cJSON *cmp_pair_of(const struct cJSON *top, int64_t run, const char
 void cmp_print_table(FILE *f, const struct cJSON *top);
 void cmp_print_csv(FILE *f, const struct cJSON *top);
 void cmp_print_svc_table(FILE *f, const struct cJSON *top);
+void cmp_flags_text(const struct cJSON *list, const struct cJSON *p, char *buf, size_t len);
+double cmp_range_at(const struct cJSON *o, const char *name, int i);
 void cmp_print_svc_csv(FILE *f, const struct cJSON *m);
 extern const char cmp_svc_csv_head[];
 

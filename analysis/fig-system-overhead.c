@@ -22,6 +22,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "compare.h"
 #include "figures.h"
 #include "gp-string.h"
 #include "suite-data.h"
@@ -32,13 +33,6 @@
 static const char *jstr(const cJSON *o, const char *name)
 {
 	return summary_str(o, name, "");
-}
-
-static double at(const cJSON *o, const char *name, int i)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_GetArraySize(v) == 2 ? cJSON_GetArrayItem(v, i)->valuedouble : NAN;
 }
 
 /* The rows of block @dir ("higher", "lower"): x counts on in *@x over both. */
@@ -54,8 +48,8 @@ static void write_block(struct figure_ctx *ctx, const cJSON *groups, const char 
 			if (strcmp(jstr(o, "direction"), dir) || *x >= MAX_BARS)
 				continue;
 			ov = 100 * summary_num(o, "overhead");
-			lo = 100 * at(o, "overhead_ci", 0);
-			hi = 100 * at(o, "overhead_ci", 1);
+			lo = 100 * cmp_range_at(o, "overhead_ci", 0);
+			hi = 100 * cmp_range_at(o, "overhead_ci", 1);
 			snprintf(n, sizeof(n), "N=%.0f/%.0f", summary_num(cJSON_GetObjectItem(o, "base"), "n"),
 				 summary_num(cJSON_GetObjectItem(o, "side"), "n"));
 			fprintf(ctx->data, "%d %.6g %.6g %.6g %.6g ", ++*x, ov, isfinite(lo) ? lo : ov,

@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "compare.h"
 #include "figures.h"
 #include "gp-string.h"
 #include "suite-data.h"
@@ -36,16 +37,10 @@ static const char *jstr(const cJSON *o, const char *name)
 	return summary_str(o, name, "");
 }
 
-static double ci_at(const cJSON *o, int i)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, "median_ci");
-
-	return cJSON_GetArraySize(v) == 2 ? cJSON_GetArrayItem(v, i)->valuedouble : NAN;
-}
-
 static void write_bar(struct figure_ctx *ctx, int x, const cJSON *b)
 {
-	double m = summary_num(b, "median"), lo = ci_at(b, 0), hi = ci_at(b, 1);
+	double m = summary_num(b, "median"), lo = cmp_range_at(b, "median_ci", 0);
+	double hi = cmp_range_at(b, "median_ci", 1);
 	char label[160], cov[16] = "-";
 
 	if (isfinite(summary_num(b, "median_ci_coverage")))

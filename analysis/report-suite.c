@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "compare.h"
 #include "report.h"
 #include "summary.h"
 
@@ -25,13 +26,6 @@ static const char *jstr(const cJSON *o, const char *name)
 	return summary_str(o, name, "-");
 }
 
-static double at(const cJSON *o, const char *name, int i)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, name);
-
-	return cJSON_GetArraySize(v) == 2 ? cJSON_GetArrayItem(v, i)->valuedouble : NAN;
-}
-
 /* "+25.0 % [+23.1 %, +27.2 %]" or "- (why)" */
 static const char *overhead_text(const cJSON *o, char *buf, size_t len)
 {
@@ -39,11 +33,11 @@ static const char *overhead_text(const cJSON *o, char *buf, size_t len)
 
 	if (!isfinite(v))
 		snprintf(buf, len, "- (%s)", jstr(o, "why"));
-	else if (!isfinite(at(o, "overhead_ci", 0)))
+	else if (!isfinite(cmp_range_at(o, "overhead_ci", 0)))
 		snprintf(buf, len, "%+.1f %% (no interval)", 100 * v);
 	else
 		snprintf(buf, len, "%+.1f %% [%+.1f %%, %+.1f %%]", 100 * v,
-			 100 * at(o, "overhead_ci", 0), 100 * at(o, "overhead_ci", 1));
+			 100 * cmp_range_at(o, "overhead_ci", 0), 100 * cmp_range_at(o, "overhead_ci", 1));
 	return buf;
 }
 
