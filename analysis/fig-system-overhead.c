@@ -12,7 +12,9 @@
  * Data: block 0 (throughput: higher is better) and block 1 (latency and
  * errors: lower is better), rows x, overhead %, lo %, hi %, label_y,
  * "N=b/s"; block 2 the missing places: x, 0, "missing: KIND"; block 3
- * the tick labels: x, "tool metric [side]".
+ * the tick labels: x, "tool metric [side]". An empty block holds one row
+ * of NaN at x 0 (blocks are found by their blank lines) and the script
+ * leaves it out (nhigher, nlower, nmissing).
  */
 #include <errno.h>
 #include <math.h>
@@ -42,6 +44,7 @@ static void write_block(struct figure_ctx *ctx, const cJSON *groups, const char 
 	const cJSON *g, *o;
 	char n[64], tick[256];
 	double ov, lo, hi;
+	int first = *x;
 
 	cJSON_ArrayForEach(g, groups)
 		cJSON_ArrayForEach(o, cJSON_GetObjectItem(g, "overheads")) {
@@ -62,6 +65,8 @@ static void write_block(struct figure_ctx *ctx, const cJSON *groups, const char 
 			gp_data_string(ticks, tick);
 			fputc('\n', ticks);
 		}
+	if (*x == first)           /* an empty block would merge with the next */
+		fprintf(ctx->data, "0 NaN NaN NaN NaN \"-\"\n");
 	fprintf(ctx->data, "\n\n");
 }
 
@@ -70,8 +75,8 @@ static void write_missing(struct figure_ctx *ctx, const cJSON *groups, int *x, F
 {
 	const cJSON *g, *m;
 	char label[64], tick[256];
+	int first = *x;
 
-	fprintf(ctx->data, "# missing\n");
 	cJSON_ArrayForEach(g, groups)
 		cJSON_ArrayForEach(m, cJSON_GetObjectItem(g, "missing")) {
 			if (*x >= MAX_BARS)
@@ -85,6 +90,8 @@ static void write_missing(struct figure_ctx *ctx, const cJSON *groups, int *x, F
 			gp_data_string(ticks, tick);
 			fputc('\n', ticks);
 		}
+	if (*x == first)
+		fprintf(ctx->data, "0 NaN \"-\"\n");
 	fprintf(ctx->data, "\n\n");
 }
 
@@ -99,7 +106,7 @@ int fig_system_overhead_data(struct figure_ctx *ctx)
 	char *tbuf = NULL;
 	size_t tlen = 0;
 	FILE *ticks;
-	int x = 0, bars;
+	int x = 0, bars, higher;
 
 	if (!suite || !(ticks = open_memstream(&tbuf, &tlen))) {
 		cJSON_Delete(suite);
@@ -107,9 +114,13 @@ int fig_system_overhead_data(struct figure_ctx *ctx)
 	}
 	groups = cJSON_GetObjectItem(suite, "groups");
 	write_block(ctx, groups, "higher", &x, ticks);
+	higher = x;
 	write_block(ctx, groups, "lower", &x, ticks);
 	bars = x;
 	write_missing(ctx, groups, &x, ticks);
+	figure_var_int(ctx, "nhigher", higher);
+	figure_var_int(ctx, "nlower", bars - higher);
+	figure_var_int(ctx, "nmissing", x - bars);
 	fclose(ticks);
 	fputs(tbuf ? tbuf : "", ctx->data);
 	free(tbuf);

@@ -7,7 +7,7 @@
 # "missing: skipped" and no bar.
 #
 # Run by `cvmbench plot system-overhead` (analysis/plot.c), which sets:
-#   datafile, outfile, term, nbars
+#   datafile, outfile, term, nbars, nhigher, nlower, nmissing
 # Data (analysis/fig-system-overhead.c): blocks 0 (higher is better) and 1
 # (lower is better): 1 x  2 overhead %  3 lo  4 hi  5 label_y  6 "N=b/s";
 # block 2 (missing): 1 x  2 y  3 "missing: KIND"; block 3: 1 x  2 tick label.
@@ -33,11 +33,12 @@ set grid ytics lc rgb '#dddddd'
 set border 3
 set key above noenhanced
 set arrow from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#333333' front
-plot datafile index 0 using 1:2 with boxes lc rgb '#0077bb' title 'throughput (higher is better)', \
-     datafile index 1 using 1:2 with boxes lc rgb '#ee7733' title 'latency, errors (lower is better)', \
-     datafile index 0 using 1:2:3:4 with yerrorbars pt 0 lc rgb 'black' notitle, \
-     datafile index 1 using 1:2:3:4 with yerrorbars pt 0 lc rgb 'black' notitle, \
-     datafile index 0 using 1:5:6 with labels offset 0,0.8 font ',7' noenhanced notitle, \
-     datafile index 1 using 1:5:6 with labels offset 0,0.8 font ',7' noenhanced notitle, \
-     datafile index 2 using 1:2:3 with labels rotate by 90 left offset 0,0.5 font ',8' textcolor rgb '#993300' noenhanced notitle, \
+# an empty block is not plotted (gnuplot would warn): for [k = 1:has] runs once or never
+plot for [k = 1:nhigher > 0] datafile index 0 using 1:2 with boxes lc rgb '#0077bb' title 'throughput (higher is better)', \
+     for [k = 1:nlower > 0] datafile index 1 using 1:2 with boxes lc rgb '#ee7733' title 'latency, errors (lower is better)', \
+     for [k = 1:nhigher > 0] datafile index 0 using 1:2:3:4 with yerrorbars pt 0 lc rgb 'black' notitle, \
+     for [k = 1:nlower > 0] datafile index 1 using 1:2:3:4 with yerrorbars pt 0 lc rgb 'black' notitle, \
+     for [k = 1:nhigher > 0] datafile index 0 using 1:5:6 with labels offset 0,0.8 font ',7' noenhanced notitle, \
+     for [k = 1:nlower > 0] datafile index 1 using 1:5:6 with labels offset 0,0.8 font ',7' noenhanced notitle, \
+     for [k = 1:nmissing > 0] datafile index 2 using 1:2:3 with labels rotate by 90 left offset 0,0.5 font ',8' textcolor rgb '#993300' noenhanced notitle, \
      datafile index 3 using 1:(NaN):xticlabels(2) notitle
