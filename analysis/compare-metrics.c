@@ -86,7 +86,7 @@ static const char *no_overhead(const struct cmp_metric_def *def, const double *a
 	if (!na || !nb)
 		return na ? "not measured on this side" : "not measured on the baseline side";
 	if (!(stats_median(den, nden) > 0))
-		return "a median of 0 (no ratio): see the medians";
+		return "a median not above 0 (no ratio): see the medians";
 	return NULL;
 }
 
