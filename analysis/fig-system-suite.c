@@ -31,6 +31,7 @@
 #include "summary.h"
 
 #define MAX_PANELS 12
+#define TITLE_TOOL 32          /* bytes of a tool's name in a panel title */
 
 static const char *jstr(const cJSON *o, const char *name)
 {
@@ -67,11 +68,35 @@ static void write_missing(struct figure_ctx *ctx, int x, const cJSON *m)
 	fputc('\n', ctx->data);
 }
 
+/* Back from @i to the start of a UTF-8 character of @s. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+/*
+ * @label as a panel title fits it: at most TITLE_TOOL bytes, a longer one
+ * cut in its middle ("head…tail", whole characters), into @buf.
+ */
+static const char *short_tool(const char *label, char *buf, size_t len)
+{
+	size_t n = strlen(label), head, tail;
+
+	if (n <= TITLE_TOOL)
+		return label;
+	head = char_start(label, TITLE_TOOL - 12);
+	tail = char_start(label, n - 10);
+	snprintf(buf, len, "%.*s\u2026%s", (int)head, label, label + tail);
+	return buf;
+}
+
 /* Panel @i: the group @g's bars, then its missing sides; its title. */
 static void write_panel(struct figure_ctx *ctx, int i, const cJSON *g)
 {
 	const cJSON *h = cJSON_GetObjectItem(g, "headline"), *b, *c;
-	char name[16], title[256];
+	char name[16], title[256], tool[TITLE_TOOL + 8];
 	int x = 0;
 
 	fprintf(ctx->data, "# %d\n", i);
@@ -85,8 +110,8 @@ static void write_panel(struct figure_ctx *ctx, int i, const cJSON *g)
 		write_missing(ctx, ++x, b);
 	fprintf(ctx->data, "\n\n");
 	snprintf(name, sizeof(name), "title%d", i);
-	/* at most 60 bytes of the tool: twelve quoted titles fit the -e program */
-	snprintf(title, sizeof(title), "%.60s: %s (%s), median over windows", jstr(g, "label"),
+	snprintf(title, sizeof(title), "%s: %s (%s), median over windows",
+		 short_tool(jstr(g, "label"), tool, sizeof(tool)),
 		 jstr(h, "metric"), jstr(h, "unit"));
 	figure_var_str(ctx, name, title);
 	snprintf(name, sizeof(name), "nbars%d", i);
