@@ -1,6 +1,6 @@
 # cvmbench - plain GNU make, pkg-config for every library.
 #
-#   make            build cvmbench and the static cvmfn
+#   make            build cvmbench, the static cvmfn, cvmbench-agent and cvmload
 #   make quick      run configs/quick.ini into results.db and write report/
 #   make guest      build (or find cached) the guest image of the qemu backend
 #   make rootfs-NAME build (or find cached) the Debian rootfs configs/rootfs/NAME.list
@@ -25,6 +25,7 @@
 # The tests take the binaries under test from the environment:
 #   CVMBENCH   the cvmbench binary (default ./cvmbench)
 #   CVMFN      the cvmfn binary (default ./cvmfn)
+#   CVMLOAD    the cvmload binary (default ./cvmload)
 # e.g. CVMBENCH=build-asan/cvmbench CVMFN=build-asan/cvmfn CVMBENCH_SHARE_DIR=$PWD \
 #      prove tests/workloads/matmul.t
 # (cvmbench runs the cvmfn next to it unless CVMBENCH_CVMFN says otherwise).
@@ -52,6 +53,8 @@ ASAN_SYSTEM_TESTS := harness.t cold.t datadir.t db.t call-log.t
 # under ASan runs in check-long (the database fuzzer, ASan and UBSan, runs
 # compare's code on every input in make check)
 ASAN_SYSTEM_TESTS += merge.t
+# cvmload: sockets, an HTTP reader and its report, C of its own (issue 35)
+ASAN_SYSTEM_TESTS += cvmload.t
 # resume and shards: the run plan and the superseded rows (issue 17); they run
 # under ASan in check-long (85 s of the sanitizer share on a busy machine)
 ASAN_SYSTEM_LONG := resume.t shard.t compare.t
@@ -188,7 +191,7 @@ LIB_OBJS   := $(filter-out $(B)/bench/cmd/main.o,$(BENCH_OBJS))
 UNIT_OBJS  := $(LIB_OBJS) $(WL_FN_OBJS)
 UNIT_LIBS  := $(BENCH_LIBS) -lgif -lz
 
-all: $(BIN)/cvmbench $(BIN)/cvmfn $(BIN)/cvmbench-agent
+all: $(BIN)/cvmbench $(BIN)/cvmfn $(BIN)/cvmbench-agent $(BIN)/cvmload
 
 $(BIN)/cvmbench: $(BENCH_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS)
@@ -239,6 +242,20 @@ $(B)/workloads/%.o: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FN_CFLAGS) -c -o $@ $<
 
+# cvmload: the system suite's open-loop HTTP load generator (docs/experiments/
+# system-suite.md). Its folder is not in BENCH_DIRS: a program of its own,
+# the C library and lib/clock.h only, static like cvmfn so it can be copied
+# into a guest image.
+LOADGEN_SRCS := $(sort $(wildcard bench/services/loadgen/*.c))
+LOADGEN_OBJS := $(LOADGEN_SRCS:%.c=$(B)/%.o)
+
+$(BIN)/cvmload: $(LOADGEN_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(FN_STATIC) -lm
+
+$(LOADGEN_OBJS): $(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) -Ibench/services/loadgen -Ilib -c -o $@ $<
+
 # The Python functions (workloads/python/, docs/workloads.md) as one zip
 # application, linked into cvmfn by workloads/pyapp.c (--runtime python).
 PY_SRCS := $(sort $(wildcard workloads/python/*.py))
@@ -272,6 +289,11 @@ $(B)/tests/%.t: tests/unit/%.c $(UNIT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(UNIT_LIBS)
 
+# cvmload's HTTP reader is not a harness object: its unit test links it alone.
+$(B)/tests/loadgen-http.t: tests/unit/loadgen-http.c $(B)/bench/services/loadgen/loadgen-http.o
+	@mkdir -p $(@D)
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -Ibench/services/loadgen -Itests/unit -o $@ $^
+
 tests: $(UNIT_BINS)
 
 # The suite but its long tests, then the sanitizer build's share of it (check-asan).
@@ -287,13 +309,14 @@ check-long: all tests asan
 
 # --- fuzzing -------------------------------------------------------------------
 # `make fuzz` builds the fuzz targets with libFuzzer, ASan and UBSan: the config
-# parser's (tests/fuzz/config.c) and the database readers' (tests/fuzz/db.c:
+# parser's (tests/fuzz/config.c), the database readers' (tests/fuzz/db.c:
 # show, export, compare, the figures' data and report's pages on a mutated
-# results database); the harness objects they link are built apart in
-# build-fuzz/ so the normal build is untouched. tests/fuzz/config.t and db.t
-# run them in `make check` for FUZZ_SECONDS each, on a seed corpus from
-# configs/ and tests/fuzz/db-corpus/ (and SKIP, or fail under CI, when clang
-# with libFuzzer is missing).
+# results database) and the system suite's output parsers'
+# (tests/fuzz/svc-parse.c); the harness objects they link are built apart in
+# build-fuzz/ so the normal build is untouched. tests/fuzz/config.t, db.t and
+# svc-parse.t run them in `make check` for FUZZ_SECONDS each, on a seed corpus
+# from configs/, tests/fuzz/db-corpus/ and tests/fixtures/services/ (and SKIP,
+# or fail under CI, when clang with libFuzzer is missing).
 FUZZ_CC    ?= clang
 FUZZ_B     := build-fuzz
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -301,8 +324,8 @@ FUZZ_BASE  := -O1 -g -std=gnu11 -D_GNU_SOURCE -MMD -MP $(FUZZ_SAN) -fsanitize=fu
 FUZZ_CFLAGS := $(FUZZ_BASE) $(FEATURES) $(BENCH_INCS) \
 	$(shell $(PKG_CONFIG) --cflags $(REQ_PKGS) $(OPT_PKGS))
 FUZZ_OBJS  := $(patsubst $(B)/%,$(FUZZ_B)/%,$(LIB_OBJS))
-FUZZ_BIN   := $(FUZZ_B)/fuzz-config $(FUZZ_B)/fuzz-db
-FUZZ_TESTS := tests/fuzz/config.t tests/fuzz/db.t
+FUZZ_BIN   := $(FUZZ_B)/fuzz-config $(FUZZ_B)/fuzz-db $(FUZZ_B)/fuzz-svc-parse
+FUZZ_TESTS := tests/fuzz/config.t tests/fuzz/db.t tests/fuzz/svc-parse.t
 
 fuzz: $(FUZZ_BIN)
 
@@ -354,7 +377,8 @@ $(addprefix rootfs-,$(ROOTFS_NAMES)): rootfs-%: all
 asan:
 	$(MAKE) $(SUB_JOBS) B=$(ASAN_DIR) BIN=$(ASAN_DIR) CFLAGS='$(ASAN_CFLAGS)' all tests
 
-ASAN_ENV = CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn CVMBENCH_SHARE_DIR=$(CURDIR) \
+ASAN_ENV = CVMBENCH=$(ASAN_DIR)/cvmbench CVMFN=$(ASAN_DIR)/cvmfn CVMLOAD=$(ASAN_DIR)/cvmload \
+	CVMBENCH_SHARE_DIR=$(CURDIR) \
 	ASAN_OPTIONS=$(ASAN_ENV_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
 
@@ -363,7 +387,7 @@ check-asan: asan
 		$(addprefix tests/system/,$(ASAN_SYSTEM_TESTS)) $(ASAN_WORKLOAD_TESTS)
 
 clean:
-	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn cvmbench-agent
+	rm -rf $(B) $(ASAN_DIR) $(FUZZ_B) cvmbench cvmfn cvmbench-agent cvmload
 
 .PHONY: all tests check check-long quick clean asan check-asan fuzz fuzz-if-clang guest
 

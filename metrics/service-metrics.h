@@ -29,6 +29,7 @@
 	X("wrk", "latency_p90_ns", "ns", SVC_LOWER, "90th percentile request latency") \
 	X("wrk", "latency_p99_ns", "ns", SVC_LOWER, "99th percentile request latency") \
 	X("wrk", "errors", "count", SVC_LOWER, "socket errors and non-2xx/3xx responses") \
+	X("wrk", "requests", "count", SVC_INFO, "requests completed in the run") \
 	X("cvmload", "target_per_s", "1/s", SVC_INFO, "the fixed send rate asked for (open loop)") \
 	X("cvmload", "requests_per_s", "1/s", SVC_HIGHER, "responses received per second") \
 	X("cvmload", "latency_mean_ns", "ns", SVC_LOWER, "mean latency from the intended send time") \
@@ -36,7 +37,9 @@
 	X("cvmload", "latency_p90_ns", "ns", SVC_LOWER, "90th percentile, from the intended send time") \
 	X("cvmload", "latency_p99_ns", "ns", SVC_LOWER, "99th percentile, from the intended send time") \
 	X("cvmload", "latency_p999_ns", "ns", SVC_LOWER, "99.9th percentile, from the intended send time") \
+	X("cvmload", "latency_max_ns", "ns", SVC_LOWER, "largest latency from the intended send time") \
 	X("cvmload", "errors", "count", SVC_LOWER, "failed or non-2xx requests") \
+	X("cvmload", "requests", "count", SVC_INFO, "requests scheduled in the measured window") \
 	X("redis-benchmark", "set_per_s", "1/s", SVC_HIGHER, "SET requests per second") \
 	X("redis-benchmark", "get_per_s", "1/s", SVC_HIGHER, "GET requests per second") \
 	X("redis-benchmark", "set_p50_ns", "ns", SVC_LOWER, "SET median latency") \

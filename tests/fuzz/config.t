@@ -10,15 +10,7 @@ cd "$(dirname "$0")/../.."
 bin=build-fuzz/fuzz-config
 secs=${FUZZ_SECONDS:-10}
 plan 2
-if [ ! -x "$bin" ]; then
-	if [ -n "${CI:-}" ]; then
-		_tap 1 "fuzz target $bin not built (make fuzz needs clang and libclang-rt-14-dev)"
-		_tap 1 "no fuzzing"
-	else
-		skip_rest 2 "fuzz target not built: make fuzz needs clang with libFuzzer"
-	fi
-	exit 0
-fi
+need_fuzz_target "$bin" 2
 corpus=build-fuzz/corpus
 log=build-fuzz/fuzz-config.log
 mkdir -p "$corpus"

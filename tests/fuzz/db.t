@@ -13,16 +13,7 @@ cd "$(dirname "$0")/../.."
 bin=build-fuzz/fuzz-db
 secs=${FUZZ_SECONDS:-20}
 plan 3
-if [ ! -x "$bin" ]; then
-	if [ -n "${CI:-}" ]; then
-		_tap 1 "fuzz target $bin not built (make fuzz needs clang and libclang-rt-14-dev)"
-		_tap 1 "no replay"
-		_tap 1 "no fuzzing"
-	else
-		skip_rest 3 "fuzz target not built: make fuzz needs clang with libFuzzer"
-	fi
-	exit 0
-fi
+need_fuzz_target "$bin" 3
 corpus=build-fuzz/db-corpus
 log=build-fuzz/fuzz-db.log
 mkdir -p "$corpus"

@@ -33,6 +33,21 @@ skip_all() {
 	skip_rest "$1" "$2"
 	exit 0
 }
+# need_fuzz_target BIN N: the fuzz target BIN (make fuzz) is built, or the N
+# tests fail under CI (clang with libFuzzer is required there) and SKIP
+# elsewhere, and the test exits
+need_fuzz_target() {
+	local i
+	[ -x "$1" ] && return 0
+	if [ -n "${CI:-}" ]; then
+		for ((i = 0; i < $2; i++)); do
+			_tap 1 "fuzz target $1 not built (make fuzz needs clang and libclang-rt-14-dev)"
+		done
+	else
+		skip_rest "$2" "fuzz target not built: make fuzz needs clang with libFuzzer"
+	fi
+	exit 0
+}
 # calibrate N ARGS...: `cvmbench calibrate ARGS` as root, its output in $out, its
 # exit code in $rc, its stderr in $tmp/err; not root, or the tool's own SKIP (exit
 # 3, "SKIP TARGET: why": no tracefs, perf refused): SKIP the next N tests with the
