@@ -41,6 +41,7 @@
 #include "report.h"
 #include "report-source.h"
 #include "report-summary.h"
+#include "suite-data.h"
 #include "summary.h"
 
 enum { OPT_DB, OPT_RUN };
@@ -242,6 +243,8 @@ static cJSON *report_tree(struct analysis *an, const struct report_runs *runs)
 
 	if (top && (t = plan_table_json(an->h)))
 		cJSON_AddItemToObject(top, "plan", t);
+	if (top && (t = suite_json(an->h)))
+		cJSON_AddItemToObject(top, "suite", t);
 	if (!top || !runs->n)
 		return top;
 	if (!runs->multi) {

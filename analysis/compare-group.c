@@ -6,6 +6,8 @@
  * pooled and paired with them. Environments are checked (compare-env.c)
  * before anything is computed; families without a baseline or without
  * another side, and cells without a side, are listed as unpaired with why.
+ * A pair (or unpaired entry) of service cells says "service": true, and a
+ * compared one has its metrics in stats (compare-metrics.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -76,6 +78,8 @@ static void add_unpaired(cJSON *list, const struct cmp_data *d, const struct cmp
 		cJSON_AddNullToObject(o, "side");
 	cJSON_AddItemToObject(o, "cells", cells_json(d, s));
 	cJSON_AddStringToObject(o, "why", why);
+	if (cmp_side_is_service(d, s))
+		cJSON_AddBoolToObject(o, "service", 1);
 	cJSON_AddItemToArray(list, o);
 }
 
@@ -130,7 +134,10 @@ static void pair_one(const struct cmp_data *d, const struct cmp_side *base,
 		     const struct cmp_side *other, const struct cmp_opts *o, cJSON *top)
 {
 	cJSON *p = pair_head(d, base, other, o), *diff = cJSON_CreateArray(), *st;
+	int service = cmp_side_is_service(d, base) || cmp_side_is_service(d, other);
 
+	if (service)
+		cJSON_AddBoolToObject(p, "service", 1);
 	cmp_env_diff(d, base, other, o, diff);
 	cJSON_AddItemToObject(p, "base_cells", cells_json(d, base));
 	cJSON_AddItemToObject(p, "cells", cells_json(d, other));
@@ -140,6 +147,10 @@ static void pair_one(const struct cmp_data *d, const struct cmp_side *base,
 		return;
 	}
 	st = cmp_pair_stats(d, base, other, o);
+	if (service && st) {
+		cJSON_AddItemToObject(st, "metrics", cmp_svc_metrics(d, base, other, o));
+		cJSON_AddItemToObject(st, "unknown_metrics", cmp_svc_unknown(d, base, other));
+	}
 	cJSON_AddBoolToObject(p, "mismatch_allowed", cJSON_GetArraySize(diff) > 0);
 	cJSON_AddItemToObject(p, "stats", st);
 	cJSON_AddItemToArray(cJSON_GetObjectItem(top, "pairs"), p);

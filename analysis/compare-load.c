@@ -4,8 +4,10 @@
  * into memory: its runs with their environment, its measured cells ('ok')
  * with their spec, the latencies of their measured successful invocations
  * (v_invocation_measured), the mean memory of their instances, their notes
- * (cell_param keys with a dot) and vmexit rates where the vmexit probe
- * measured them. Several databases load into one struct cmp_data.
+ * (cell_param keys with a dot), vmexit rates where the vmexit probe
+ * measured them, and the metrics a service parser (compare-catalog.c)
+ * wrote for each measured, successful window (an invocation of a service
+ * cell). Several databases load into one struct cmp_data.
  */
 #include <errno.h>
 #include <math.h>
@@ -45,8 +47,11 @@ static int each_row(struct cmp_data *d, struct sqlite3 *h, const char *sql,
 	return ret;
 }
 
-/* Room for element @n of @v: capacity 8, then doubled at each power of two. */
-static int grow(void **v, size_t n, size_t size)
+/**
+ * cmp_grow() - room for element @n of the array *@v of @size-byte
+ * elements: capacity 8, then doubled at each power of two. 0 or -ENOMEM.
+ */
+int cmp_grow(void **v, size_t n, size_t size)
 {
 	void *nv;
 
@@ -63,7 +68,7 @@ static int add_run(struct cmp_data *d, struct sqlite3_stmt *st, size_t db)
 {
 	struct cmp_run *r;
 
-	if (grow((void **)&d->runs, d->nruns, sizeof(*r)))
+	if (cmp_grow((void **)&d->runs, d->nruns, sizeof(*r)))
 		return -ENOMEM;
 	r = &d->runs[d->nruns++];
 	memset(r, 0, sizeof(*r));
@@ -88,7 +93,7 @@ static struct cmp_run *run_of(struct cmp_data *d, size_t first, int64_t id)
 
 static int kv_add(struct cmp_kv **v, size_t *n, struct sqlite3_stmt *st, int col)
 {
-	if (grow((void **)v, *n, sizeof(**v)))
+	if (cmp_grow((void **)v, *n, sizeof(**v)))
 		return -ENOMEM;
 	(*v)[*n].key = col_dup(st, col);
 	(*v)[*n].value = col_dup(st, col + 1);
@@ -111,7 +116,7 @@ static int add_cell(struct cmp_data *d, struct sqlite3_stmt *st, size_t first)
 
 	if (!r)
 		return 0;
-	if (grow((void **)&d->cells, d->ncells, sizeof(*c)))
+	if (cmp_grow((void **)&d->cells, d->ncells, sizeof(*c)))
 		return -ENOMEM;
 	c = &d->cells[d->ncells++];
 	memset(c, 0, sizeof(*c));
@@ -150,7 +155,7 @@ static int add_latency(struct cmp_data *d, struct sqlite3_stmt *st, size_t first
 
 	if (!c)
 		return 0;
-	if (grow((void **)&c->lat_ns, c->nlat, sizeof(double)))
+	if (cmp_grow((void **)&c->lat_ns, c->nlat, sizeof(double)))
 		return -ENOMEM;
 	c->lat_ns[c->nlat++] = sqlite3_column_double(st, 1);
 	return 0;
@@ -177,6 +182,45 @@ static int add_exit(struct cmp_data *d, struct sqlite3_stmt *st, size_t first)
 	struct cmp_cell *c = cell_of(d, first, sqlite3_column_int64(st, 0));
 
 	return c ? kv_add(&c->exits, &c->nexits, st, 1) : 0;
+}
+
+static int add_svc(struct cmp_data *d, struct sqlite3_stmt *st, size_t first)
+{
+	struct cmp_cell *c = cell_of(d, first, sqlite3_column_int64(st, 0));
+	const unsigned char *parser = sqlite3_column_text(st, 1);
+	const unsigned char *name = sqlite3_column_text(st, 2);
+
+	if (!c || !parser || !name)
+		return 0;
+	return cmp_cell_svc_add(c, (const char *)parser, (const char *)name,
+				sqlite3_column_double(st, 3));
+}
+
+/*
+ * The metrics of the catalog's parsers on measured, successful windows:
+ * the query with the parsers' names (constants of the catalog, never
+ * from a database) as its IN list, into @buf; NULL when it does not fit.
+ */
+static const char *svc_query(char *buf, size_t len)
+{
+	const struct cmp_metric_def *m;
+	size_t i, l;
+	int n;
+
+	n = snprintf(buf, len, "SELECT m.cell_id, m.probe, m.name, m.value FROM metric AS m "
+		     "JOIN invocation AS i ON i.id = m.invocation_id WHERE i.phase = "
+		     "'measured' AND i.ok = 1 AND m.probe IN (");
+	for (i = 0; n > 0 && (size_t)n < len && (m = cmp_catalog_at(i)); i++) {
+		if (i && !strcmp(cmp_catalog_at(i - 1)->parser, m->parser))
+			continue;
+		l = (size_t)n;
+		n += snprintf(buf + l, len - l, "%s'%s'", i ? ", " : "", m->parser);
+	}
+	l = (size_t)n;
+	if (n < 0 || l >= len)
+		return NULL;
+	n += snprintf(buf + l, len - l, ") ORDER BY m.cell_id, m.probe, m.name, i.id");
+	return n > 0 && (size_t)n < len ? buf : NULL;
 }
 
 /* What a row function's @first is: this database's index, first run or cell. */
@@ -216,11 +260,16 @@ static const struct {
 int cmp_load_handle(struct cmp_data *d, struct sqlite3 *h, const char *name)
 {
 	size_t first[3] = { d->npaths, d->nruns, d->ncells }, i;
+	const char *svc;
+	char sql[2048];
 	int ret = 0;
 
 	d->paths[d->npaths++] = name;
 	for (i = 0; i < sizeof(queries) / sizeof(queries[0]) && !ret; i++)
 		ret = each_row(d, h, queries[i].sql, queries[i].fn, first[queries[i].first]);
+	svc = svc_query(sql, sizeof(sql));
+	if (!ret)
+		ret = svc ? each_row(d, h, svc, add_svc, first[FIRST_CELL]) : -ENOMEM;
 	if (ret)
 		pr_err("%s: %s", name, ret == -ENOMEM ? "out of memory" : "cannot be read");
 	return ret;

@@ -3,7 +3,8 @@
  * compare-out.c - the tree of cmd-compare.c as a table (one line per
  * pair, then what is refused and unpaired) or as CSV (one record per
  * pair, RFC 4180 through csv.c). What was not measured prints as "-" in
- * the table and as an empty field in CSV, never as 0.
+ * the table and as an empty field in CSV, never as 0. Service pairs print
+ * their metrics instead (compare-out-svc.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,13 +62,18 @@ static const char *median(const cJSON *side, char *buf, size_t len)
 	return buf;
 }
 
-static void flags(const cJSON *p, char *buf, size_t len)
+/**
+ * cmp_flags_text() - the strings of @list ","-joined, then MISMATCH-ALLOWED
+ * when the pair @p was compared despite a mismatch, into @buf; "-" when
+ * there is none.
+ */
+void cmp_flags_text(const cJSON *list, const cJSON *p, char *buf, size_t len)
 {
-	const cJSON *f, *st = cJSON_GetObjectItem(p, "stats");
+	const cJSON *f;
 	size_t used = 0;
 
 	buf[0] = '\0';
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(st, "flags"))
+	cJSON_ArrayForEach(f, list)
 		used += (size_t)snprintf(buf + used, len > used ? len - used : 0, "%s%s",
 					 used ? "," : "", f->valuestring);
 	if (cJSON_IsTrue(cJSON_GetObjectItem(p, "mismatch_allowed")))
@@ -83,7 +89,7 @@ static void print_pair(FILE *f, const cJSON *p)
 	const cJSON *b = cJSON_GetObjectItem(st, "side"), *e;
 	char r[32], ci[64], ma[96], mb[96], d50[32], d99[32], dm[32], fl[128], x[2][32];
 
-	flags(p, fl, sizeof(fl));
+	cmp_flags_text(cJSON_GetObjectItem(st, "flags"), p, fl, sizeof(fl));
 	fprintf(f, "%-20s %-5s %-4s %-8s %-9s %-22s %6.0f %6.0f %7s %-17s %-28s %-28s %9s "
 		"%9s %9s %-7s %s\n", str(p, "workload"), str(p, "size"), str(p, "mode"),
 		str(p, "side"), str(p, "ksm"), str(p, "kind"), cJSON_GetObjectItem(a, "n")->valuedouble,
@@ -135,6 +141,17 @@ static void print_rest(FILE *f, const cJSON *top)
 	}
 }
 
+/* How many of @top's pairs compare latencies (not service metrics). */
+static int latency_pairs(const cJSON *top)
+{
+	const cJSON *p;
+	int n = 0;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItem(top, "pairs"))
+		n += !cmp_pair_is_service(p);
+	return n;
+}
+
 /**
  * cmp_print_table() - print the compare tree @top as text to @f.
  */
@@ -152,7 +169,7 @@ void cmp_print_table(FILE *f, const cJSON *top)
 			"the same settings%s\n", str(top, "pair_by"), str(top, "baseline"),
 			cJSON_GetArraySize(cJSON_GetObjectItem(top, "refused")) ?
 			" whose environment matches" : "");
-	else
+	else if (latency_pairs(top))
 		fprintf(f, "%-20s %-5s %-4s %-8s %-9s %-22s %6s %6s %7s %-17s %-28s %-28s "
 			"%9s %9s %9s %-7s %s\n", "WORKLOAD", "SIZE", "MODE", "SIDE", "KSM",
 			"KIND", "N_BASE",
@@ -160,12 +177,17 @@ void cmp_print_table(FILE *f, const cJSON *top)
 			"SIDE_MEDIAN_MS [CI] COVERAGE", "DP50_MS", "DP99_MS", "DMEM_KB", "EXITS/S",
 			"FLAGS");
 	cJSON_ArrayForEach(p, cJSON_GetObjectItem(top, "pairs"))
-		print_pair(f, p);
+		if (!cmp_pair_is_service(p))
+			print_pair(f, p);
+	cmp_print_svc_table(f, top);
 	print_rest(f, top);
 }
 
-/* A number field of @o (empty when null), then a comma. */
-static void csv_num(FILE *f, const cJSON *o, const char *name)
+/**
+ * cmp_csv_num() - the number @name of @o as a CSV field (empty when null
+ * or absent), then a comma.
+ */
+void cmp_csv_num(FILE *f, const cJSON *o, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItem(o, name);
 
@@ -174,7 +196,11 @@ static void csv_num(FILE *f, const cJSON *o, const char *name)
 	fputc(',', f);
 }
 
-static void csv_range(FILE *f, const cJSON *o, const char *name)
+/**
+ * cmp_csv_range() - the pair @name of @o as two CSV fields (empty when
+ * absent), each then a comma.
+ */
+void cmp_csv_range(FILE *f, const cJSON *o, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItem(o, name);
 
@@ -187,13 +213,13 @@ static void csv_range(FILE *f, const cJSON *o, const char *name)
 
 static void csv_side(FILE *f, const cJSON *side)
 {
-	csv_num(f, side, "n");
-	csv_num(f, side, "median_ms");
-	csv_range(f, side, "median_ci_ms");
-	csv_num(f, side, "median_ci_coverage");
-	csv_num(f, side, "p99_ms");
-	csv_num(f, side, "cv");
-	csv_num(f, side, "mem_kb");
+	cmp_csv_num(f, side, "n");
+	cmp_csv_num(f, side, "median_ms");
+	cmp_csv_range(f, side, "median_ci_ms");
+	cmp_csv_num(f, side, "median_ci_coverage");
+	cmp_csv_num(f, side, "p99_ms");
+	cmp_csv_num(f, side, "cv");
+	cmp_csv_num(f, side, "mem_kb");
 }
 
 /* "a; b; c" of the strings in @arr into @buf. */
@@ -209,12 +235,30 @@ static const char *joined(const cJSON *arr, char *buf, size_t len)
 	return buf;
 }
 
-static void csv_pair(FILE *f, const cJSON *p, const char *status)
+/* The latency fields of a compared pair's record: ratio .. differences, each then a comma. */
+static void csv_latency(FILE *f, const cJSON *p)
 {
 	const cJSON *st = cJSON_GetObjectItem(p, "stats");
+	char buf[4096];
+
+	cmp_csv_num(f, st, "ratio");
+	cmp_csv_range(f, st, "ratio_ci");
+	csv_side(f, cJSON_GetObjectItem(st, "base"));
+	csv_side(f, cJSON_GetObjectItem(st, "side"));
+	cmp_csv_num(f, st, "p50_diff_ms");
+	cmp_csv_num(f, st, "p99_diff_ms");
+	cmp_csv_num(f, st, "mem_diff_kb");
+	csv_field(f, joined(cJSON_GetObjectItem(st, "flags"), buf, sizeof(buf)));
+	fputc(',', f);
+	csv_field(f, joined(cJSON_GetObjectItem(p, "differences"), buf, sizeof(buf)));
+	fputc(',', f);
+}
+
+/* The fields before the latency: status and what the pair is, each then a comma. */
+static void csv_lead(FILE *f, const cJSON *p, const char *status)
+{
 	static const char *const head[] = { "workload", "size", "mode", "pair_key", "kind",
 					    "baseline", "side", "ksm", "series" };
-	char buf[4096];
 	size_t i;
 
 	csv_field(f, status);
@@ -223,17 +267,31 @@ static void csv_pair(FILE *f, const cJSON *p, const char *status)
 		csv_field(f, str(p, head[i]));
 	}
 	fputc(',', f);
-	csv_num(f, st, "ratio");
-	csv_range(f, st, "ratio_ci");
-	csv_side(f, cJSON_GetObjectItem(st, "base"));
-	csv_side(f, cJSON_GetObjectItem(st, "side"));
-	csv_num(f, st, "p50_diff_ms");
-	csv_num(f, st, "p99_diff_ms");
-	csv_num(f, st, "mem_diff_kb");
-	csv_field(f, joined(cJSON_GetObjectItem(st, "flags"), buf, sizeof(buf)));
-	fputc(',', f);
-	csv_field(f, joined(cJSON_GetObjectItem(p, "differences"), buf, sizeof(buf)));
-	fputc('\n', f);
+}
+
+/*
+ * One record for a latency (or refused) pair; one per metric for a
+ * compared service pair, its latency fields empty (the windows' durations
+ * are not what it compares) but for the differences.
+ */
+static void csv_pair(FILE *f, const cJSON *p, const char *status)
+{
+	const cJSON *ms = cJSON_GetObjectItem(cJSON_GetObjectItem(p, "stats"), "metrics"), *m;
+	char buf[4096];
+
+	if (!cJSON_GetArraySize(ms) || !strcmp(status, "refused")) {
+		csv_lead(f, p, status);
+		csv_latency(f, p);
+		cmp_print_svc_csv(f, NULL);
+		return;
+	}
+	cJSON_ArrayForEach(m, ms) {
+		csv_lead(f, p, status);
+		fputs(",,,,,,,,,,,,,,,,,,,,,,,", f);
+		csv_field(f, joined(cJSON_GetObjectItem(p, "differences"), buf, sizeof(buf)));
+		fputc(',', f);
+		cmp_print_svc_csv(f, m);
+	}
 }
 
 /**
@@ -249,7 +307,9 @@ void cmp_print_csv(FILE *f, const cJSON *top)
 	      "ratio_ci_hi,base_n,base_median_ms,base_ci_lo_ms,base_ci_hi_ms,"
 	      "base_ci_coverage,base_p99_ms,base_cv,base_mem_kb,side_n,side_median_ms,"
 	      "side_ci_lo_ms,side_ci_hi_ms,side_ci_coverage,side_p99_ms,side_cv,"
-	      "side_mem_kb,p50_diff_ms,p99_diff_ms,mem_diff_kb,flags,differences\n", f);
+	      "side_mem_kb,p50_diff_ms,p99_diff_ms,mem_diff_kb,flags,differences,", f);
+	fputs(cmp_svc_csv_head, f);
+	fputc('\n', f);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItem(top, "pairs"))
 		csv_pair(f, p, cJSON_IsTrue(cJSON_GetObjectItem(p, "mismatch_allowed")) ?
 			 "compared-mismatch-allowed" : "compared");

@@ -54,6 +54,16 @@ const char *cmp_spec_value(const char *spec, const char *key, char *buf, size_t 
 }
 
 /**
+ * cmp_spec_pair() - the pair key of a cell whose spec is @spec, pairing
+ * by @pair_by, into *@pair (for a cell compare does not load: a skipped
+ * one). Returns 0 or -ENOMEM.
+ */
+int cmp_spec_pair(const char *spec, const char *pair_by, uint64_t *pair)
+{
+	return cell_pair_hash(spec, pair_by, pair) ? -ENOMEM : 0;
+}
+
+/**
  * cmp_kv_get() - the value of @key among @n facts @v, or NULL.
  */
 const char *cmp_kv_get(const struct cmp_kv *v, size_t n, const char *key)
@@ -157,6 +167,10 @@ void cmp_cell_free(struct cmp_cell *c)
 	free(c->side), free(c->why_unpaired), free(c->lat_ns);
 	kv_free(c->notes, c->nnotes);
 	kv_free(c->exits, c->nexits);
+	kv_free(c->svc_unknown, c->nunknown);
+	while (c->nsvc--)
+		free(c->svc[c->nsvc].v);
+	free(c->svc);
 }
 
 /**

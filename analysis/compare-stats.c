@@ -20,8 +20,10 @@
 #include "stats.h"
 #include "stats-boot.h"
 
-/* A number, or null for NAN / infinity. */
-static void add_num(cJSON *o, const char *name, double v)
+/**
+ * cmp_cmp_add_num() - add @v to @o as @name, or null for NAN / infinity.
+ */
+void cmp_add_num(cJSON *o, const char *name, double v)
 {
 	if (isfinite(v))
 		cJSON_AddNumberToObject(o, name, v);
@@ -29,7 +31,11 @@ static void add_num(cJSON *o, const char *name, double v)
 		cJSON_AddNullToObject(o, name);
 }
 
-static void add_pair(cJSON *o, const char *name, double lo, double hi)
+/**
+ * cmp_add_range() - add [@lo, @hi] to @o as @name, or null when either is
+ * not finite.
+ */
+void cmp_add_range(cJSON *o, const char *name, double lo, double hi)
 {
 	cJSON *a = cJSON_CreateArray();
 
@@ -77,14 +83,14 @@ static cJSON *side_json(const struct stats_summary *s, double cv, double mem, in
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "n", (double)s->n);
-	add_num(o, "median_ms", s->median);
-	add_pair(o, "median_ci_ms", s->ci_lo, s->ci_hi);
-	add_num(o, "median_ci_coverage", s->ci_level);
+	cmp_add_num(o, "median_ms", s->median);
+	cmp_add_range(o, "median_ci_ms", s->ci_lo, s->ci_hi);
+	cmp_add_num(o, "median_ci_coverage", s->ci_level);
 	cJSON_AddBoolToObject(o, "median_ci_below_level", ci != 0);
-	add_num(o, "p50_ms", s->median);
-	add_num(o, "p99_ms", s->n >= STATS_P99_MIN_N ? s->p99 : NAN);
-	add_num(o, "cv", cv);
-	add_num(o, "mem_kb", mem);
+	cmp_add_num(o, "p50_ms", s->median);
+	cmp_add_num(o, "p99_ms", s->n >= STATS_P99_MIN_N ? s->p99 : NAN);
+	cmp_add_num(o, "cv", cv);
+	cmp_add_num(o, "mem_kb", mem);
 	return o;
 }
 
@@ -153,15 +159,15 @@ cJSON *cmp_pair_stats(const struct cmp_data *d, const struct cmp_side *base,
 	stats_summarize(b, nb, &sb);
 	cia = stats_median_ci(a, na, 0.95, &sa.ci_lo, &sa.ci_hi, &sa.ci_level);
 	cib = stats_median_ci(b, nb, 0.95, &sb.ci_lo, &sb.ci_hi, &sb.ci_level);
-	add_num(st, "ratio", r.ratio);
-	add_pair(st, "ratio_ci", r.lo, r.hi);
-	add_num(st, "ratio_ci_level", r.level);
+	cmp_add_num(st, "ratio", r.ratio);
+	cmp_add_range(st, "ratio_ci", r.lo, r.hi);
+	cmp_add_num(st, "ratio_ci_level", r.level);
 	cJSON_AddItemToObject(st, "base", side_json(&sa, cova, ma, cia));
 	cJSON_AddItemToObject(st, "side", side_json(&sb, covb, mb, cib));
-	add_num(st, "p50_diff_ms", sb.median - sa.median);
-	add_num(st, "p99_diff_ms", na >= STATS_P99_MIN_N && nb >= STATS_P99_MIN_N ?
+	cmp_add_num(st, "p50_diff_ms", sb.median - sa.median);
+	cmp_add_num(st, "p99_diff_ms", na >= STATS_P99_MIN_N && nb >= STATS_P99_MIN_N ?
 		sb.p99 - sa.p99 : NAN);
-	add_num(st, "mem_diff_kb", mb - ma);
+	cmp_add_num(st, "mem_diff_kb", mb - ma);
 	cJSON_AddItemToObject(st, "exits_per_s", exits_json(d, base, other));
 	add_flags(st, &sa, &sb, cova, covb);
 out:

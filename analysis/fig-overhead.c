@@ -10,6 +10,8 @@
  * Data: one block (index) per side, its header row naming the side
  * (columnheader(2)), then one row per pair: x, ratio, lo, hi, "N=b/s";
  * the last block holds the x tick labels: x, "workload size mode".
+ * Pairs of service cells (the system suite) are not latencies: they are
+ * left out here and drawn by system-overhead.
  */
 #include <errno.h>
 #include <math.h>
@@ -208,6 +210,22 @@ static void no_pairs(struct figure_ctx *ctx, const cJSON *top)
 			 "and its regular twin in this database (cvmbench compare says why)");
 }
 
+/*
+ * Leave out the pairs of service cells: their invocations are load
+ * generator windows, whose durations are no latency (system-overhead
+ * draws their metrics).
+ */
+static void drop_service_pairs(cJSON *top)
+{
+	cJSON *pairs = cJSON_GetObjectItem(top, "pairs"), *p, *next;
+
+	for (p = pairs ? pairs->child : NULL; p; p = next) {
+		next = p->next;
+		if (cmp_pair_is_service(p))
+			cJSON_Delete(cJSON_DetachItemViaPointer(pairs, p));
+	}
+}
+
 /**
  * fig_overhead_data() - write the overhead data (see the top of this
  * file). Returns 0, -ENODATA when the database has no pair, or -errno.
@@ -224,6 +242,8 @@ int fig_overhead_data(struct figure_ctx *ctx)
 	ret = cmp_load_handle(&d, ctx->h, "this database") ?: cmp_assign(&d, &o);
 	if (!ret && !(top = cmp_pairs(&d, &o)))
 		ret = -ENOMEM;
+	if (!ret)
+		drop_service_pairs(top);
 	if (!ret && !cJSON_GetArraySize(cJSON_GetObjectItem(top, "pairs"))) {
 		no_pairs(ctx, top);
 		ret = -ENODATA;

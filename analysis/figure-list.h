@@ -29,4 +29,6 @@
 	X(ipc) \
 	X(ple) \
 	X(plan_pareto) \
-	X(plan_budget)
+	X(plan_budget) \
+	X(system_suite) \
+	X(system_overhead)

@@ -5,7 +5,8 @@
  * / failed and why, the headline numbers of each experiment with their
  * intervals), the contents, the figures (each captioned with what it
  * shows and where its data came from; then those not drawn and why), the
- * cells and the study tables, the fidelity flags (every metric named
+ * system suite's findings and overheads (report-suite.c) when the database
+ * has service cells, the cells and the study tables, the fidelity flags (every metric named
  * flag_* that a probe raised on a cell, view v_flag: a new flag shows
  * here without a change), the skips and the errors, and last the runs,
  * the run's command line and configuration and its environment, grouped
@@ -391,6 +392,7 @@ static void rep_body_one(FILE *f, const struct report_ops *ops, const cJSON *top
 
 	report_lead(f, ops, run, figs, n);
 	rep_figures(f, ops, figs, n, 0);
+	report_suite(f, ops, top);
 	rep_cells(f, ops, run, -1);
 	rep_tables(f, ops, run, -1);
 	rep_plan(f, ops, top);
@@ -413,6 +415,7 @@ static void rep_body_runs(FILE *f, const struct report_ops *ops, const cJSON *to
 
 	report_lead_runs(f, ops, chosen, figs, n);
 	rep_figures(f, ops, figs, n, 1);
+	report_suite(f, ops, top);
 	rep_plan(f, ops, top);
 	cJSON_ArrayForEach(run, chosen) {
 		rid = (long long)summary_num(run, "id");

@@ -56,6 +56,7 @@ void report_lead(FILE *f, const struct report_ops *ops, const struct cJSON *run,
 		 const struct report_fig *figs, size_t n);
 void report_lead_runs(FILE *f, const struct report_ops *ops, const struct cJSON *chosen,
 		      const struct report_fig *figs, size_t n);
+void report_suite(FILE *f, const struct report_ops *ops, const struct cJSON *top);
 void report_env(FILE *f, const struct report_ops *ops, const struct cJSON *env, long long rid);
 int report_write(const struct out_dir *dir, const char *name, const struct report_ops *ops,
 		 const struct cJSON *top, const struct report_fig *figs, size_t n);

@@ -18,6 +18,15 @@
 #                environment's cvm.type), with a copy of the run's measured
 #                cells and their calls 1.2 times slower: the overhead figure
 #                draws, NAME in its legend
+#   services NAME  add two runs (ids below the others: the latest run stays
+#                the one drawn), a regular machine and a CVM of type NAME, each
+#                with a copy of the latest run's first measured cell as a service
+#                cell of workload "NAME svc" (its calls the windows) whose windows
+#                carry the catalog metrics of parser wrk (metrics/service-metrics.h)
+#                requests_per_s (1000/s, the CVM 800/s) and latency_p99_ns (200 us,
+#                the CVM 250 us); the regular run also a skipped copy asking for
+#                confidential = sev-snp, its skip reason NAME: the system-suite and
+#                system-overhead figures draw, NAME in their labels
 #   vmboot NAME  add three qemu cells with VM boots (table vm_boot): 1 and 2
 #                vCPUs with accel NAME and tcg, confidential NAME, all seven
 #                phases; one more boot without its guest phases (not drawn)
@@ -232,6 +241,48 @@ elif mode == "pair":
                    "started_at, latency_ns, fn_ns, ok) SELECT ?, instance_idx, seq, phase, "
                    "start, started_at, CAST(latency_ns * 1.2 AS INTEGER), fn_ns, ok FROM "
                    "invocation WHERE cell_id = ?", (cell, old))
+elif mode == "services":
+    rcols = [d[0] for d in db.execute("SELECT * FROM run LIMIT 0").description]
+    one = db.execute("SELECT id FROM cell WHERE run_id = ? AND status = 'ok' ORDER BY id "
+                     "LIMIT 1", (run,)).fetchone()
+    for k, cvm in enumerate(("none", name)):
+        r = dict(zip(rcols, db.execute("SELECT * FROM run WHERE id = ?", (run,)).fetchone()))
+        # ids below the others: the run the other figures draw stays the latest
+        r["id"] = db.execute("SELECT min(id) - 1 FROM run").fetchone()[0]
+        r["started_at"] = "2000-01-0%dT00:00:00.000000Z" % (k + 2)
+        new_run = db.execute("INSERT INTO run (%s) VALUES (%s)" % (", ".join(r), ", ".join(
+            "?" * len(r))), list(r.values())).lastrowid
+        db.execute("INSERT INTO environment SELECT ?, key, CASE key WHEN 'cvm.type' THEN ? "
+                   "ELSE value END, source FROM environment WHERE run_id = ?", (new_run, cvm, run))
+        c = dict(zip(cols, db.execute("SELECT * FROM cell WHERE id = ?", one).fetchone()))
+        del c["id"]
+        wl = c["workload"]
+        c["run_id"] = new_run
+        c["workload"] = name + " svc"
+        c["spec"] = c["spec"].replace("workload = " + wl, "workload = " + c["workload"])
+        cell = db.execute("INSERT INTO cell (%s) VALUES (%s)" % (", ".join(c), ", ".join(
+            "?" * len(c))), list(c.values())).lastrowid
+        db.execute("INSERT INTO cell_param SELECT ?, key, CASE key WHEN 'workload' THEN ? "
+                   "ELSE value END FROM cell_param WHERE cell_id = ?", (cell, c["workload"], one[0]))
+        f = 0.8 if k else 1.0
+        for (inv,) in db.execute("SELECT id FROM invocation WHERE cell_id = ? AND phase = "
+                                 "'measured' AND ok = 1", one).fetchall():
+            w = db.execute("INSERT INTO invocation (cell_id, instance_idx, seq, phase, start, "
+                           "started_at, latency_ns, fn_ns, ok) SELECT ?, instance_idx, seq, "
+                           "phase, start, started_at, latency_ns, fn_ns, ok FROM invocation "
+                           "WHERE id = ?", (cell, inv)).lastrowid
+            for metric, v, unit in (("requests_per_s", 1000 * f * (1 + inv % 7 / 100), "1/s"),
+                                    ("latency_p99_ns", 2e5 / f * (1 + inv % 5 / 100), "ns")):
+                db.execute("INSERT INTO metric (cell_id, invocation_id, probe, name, value, "
+                           "unit) VALUES (?, ?, 'wrk', ?, ?, ?)", (cell, w, metric, v, unit))
+        if not k:
+            c["cell_key"] += "-snp"
+            c["status"] = "skipped"
+            c["spec"] += "confidential = sev-snp\n"
+            skipped = db.execute("INSERT INTO cell (%s) VALUES (%s)" % (", ".join(c), ", ".join(
+                "?" * len(c))), list(c.values())).lastrowid
+            db.execute("INSERT INTO skip (run_id, cell_id, probe, reason) VALUES (?, ?, NULL, ?)",
+                       (new_run, skipped, name))
 elif mode == "vmexit":
     cells = [r[0] for r in db.execute("SELECT id FROM cell WHERE run_id = ? ORDER BY id",
                                       (run,))]

@@ -25,7 +25,8 @@ craft() { $py tests/system/craft-db.py "$@"; }
 # A database where every figure draws, NAME in its labels.
 full_db() {
 	cp "$tmp/base.db" "$1" && craft "$1" noidle && craft "$1" names "$2" &&
-		craft "$1" runc "$2" && craft "$1" pair "$2" && craft "$1" vmexit kvm_exit &&
+		craft "$1" runc "$2" && craft "$1" pair "$2" && craft "$1" services "$2" &&
+		craft "$1" vmexit kvm_exit &&
 		craft "$1" vmboot "$2" && craft "$1" memory "$2" &&
 		craft "$1" vmexit-rows "$2" && craft "$1" ipc && craft "$1" ple "$2" &&
 		craft "$1" vmexit-pair "$2"

@@ -85,7 +85,8 @@ PY
 
 cp "$tmp/base.db" "$tmp/plain.db"
 craft "$tmp/plain.db" noidle && craft "$tmp/plain.db" runc runc &&
-	craft "$tmp/plain.db" pair tdx && craft "$tmp/plain.db" vmexit kvm_exit &&
+	craft "$tmp/plain.db" pair tdx && craft "$tmp/plain.db" services sev-snp &&
+	craft "$tmp/plain.db" vmexit kvm_exit &&
 	craft "$tmp/plain.db" vmboot kvm && craft "$tmp/plain.db" memory hello &&
 	craft "$tmp/plain.db" vmexit-rows kvm_exit && craft "$tmp/plain.db" ipc &&
 	craft "$tmp/plain.db" ple hello &&
@@ -98,6 +99,7 @@ long=$($py -c 'print(("x'"'"'\"; system(\"touch '"$tmp"'/pwned\"); print \"" * 5
 cp "$tmp/base.db" "$tmp/long.db"
 craft "$tmp/long.db" noidle && craft "$tmp/long.db" names "$long" &&
 	craft "$tmp/long.db" runc "$long" && craft "$tmp/long.db" pair "$long" &&
+	craft "$tmp/long.db" services "$long" &&
 	craft "$tmp/long.db" vmexit kvm_exit && craft "$tmp/long.db" vmboot "$long" &&
 	craft "$tmp/long.db" memory "$long" && craft "$tmp/long.db" vmexit-rows "$long" &&
 	craft "$tmp/long.db" ipc && craft "$tmp/long.db" ple "$long" &&

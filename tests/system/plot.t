@@ -146,6 +146,7 @@ for name in "${names[@]}"; do
 	cp "$tmp/base.db" "$tmp/h$i.db"
 	craft "$tmp/h$i.db" noidle && craft "$tmp/h$i.db" names "$name" &&
 		craft "$tmp/h$i.db" runc "$name" && craft "$tmp/h$i.db" pair "$name" &&
+		craft "$tmp/h$i.db" services "$name" &&
 		craft "$tmp/h$i.db" vmexit kvm_exit && craft "$tmp/h$i.db" vmboot "$name" &&
 		craft "$tmp/h$i.db" memory "$name" && craft "$tmp/h$i.db" vmexit-rows "$name" &&
 		craft "$tmp/h$i.db" ipc && craft "$tmp/h$i.db" ple "$name" &&
