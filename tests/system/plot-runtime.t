@@ -9,12 +9,16 @@
 # and Python as hatched boxes, and labels the cells by runtime. The same
 # cells without a runtime key (a C-only database) draw the lines and the
 # overhead as before (two lines, one pooled overhead), without "[c]", so the
-# checks can fail.
+# checks can fail. runtime-start draws the first instance's start by phase
+# per cell, "pyaes [c]" before "pyaes [python]", from the start_ns,
+# init_ns and runtime.interp_ns / runtime.import_ns written into the
+# database; a run without a started instance is "nothing to draw" (exit 3)
+# naming why.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=6
+N=8
 py=/usr/bin/python3
 plan $N
 tmp=$(mktemp -d)
@@ -32,7 +36,7 @@ mkdb() {   # DB [no-runtime]
 		[ -z "${2:-}" ] && args+=(--set "$i:runtime=$rt")
 	done
 	$py tests/system/compare-db.py "$1" --workloads pyaes --repeats ${#cells[@]} --n 20 \
-		--cell backend=qemu --cell vms=2 --cell instances=2 "${args[@]}"
+		--cell backend=qemu --cell vms=2 --cell instances=2 --mem 1000 "${args[@]}"
 }
 texts() {   # SVG: the texts of its labels, one a line
 	grep -o '>[^<>]*<' "$1" | sed 's/^>//; s/<$//' | sort -u
@@ -40,8 +44,18 @@ texts() {   # SVG: the texts of its labels, one a line
 
 mkdb "$tmp/rt.db"
 mkdb "$tmp/c.db" no-runtime
+# the first instances' starts: C 30 ms (init 10), Python 900 ms (interpreter
+# 100, imports 500, init 200); the C-only database keeps none
+sqlite3 "$tmp/rt.db" "UPDATE instance SET start_ns = CASE WHEN cell_id IN (SELECT cell_id
+	FROM cell_param WHERE key = 'runtime' AND value = 'python') THEN 900000000 ELSE 30000000 END,
+	init_ns = CASE WHEN cell_id IN (SELECT cell_id FROM cell_param WHERE key = 'runtime'
+	AND value = 'python') THEN 200000000 ELSE 10000000 END;
+	INSERT INTO cell_param SELECT cell_id, 'runtime.interp_ns', '100000000' FROM cell_param
+	WHERE key = 'runtime' AND value = 'python';
+	INSERT INTO cell_param SELECT cell_id, 'runtime.import_ns', '500000000' FROM cell_param
+	WHERE key = 'runtime' AND value = 'python';"
 for db in rt c; do
-	for f in memory-scaling memory-overhead warm-latency; do
+	for f in memory-scaling memory-overhead warm-latency runtime-start; do
 		"$CVMBENCH" plot $f --db "$tmp/$db.db" --out "$tmp/$db-$f.svg" > /dev/null 2>&1 ||
 			echo "# plot $f on $db.db failed"
 	done
@@ -61,3 +75,10 @@ grep -q '^runtime python: hatched box$' <<<"$w" && grep -q '^runtime c: solid bo
 ok $? = 0 "warm-latency: C solid, Python hatched, each cell labelled with its runtime"
 ! grep -q 'runtime python' <<<"$(texts "$tmp/c-warm-latency.svg")"
 ok $? = 0 "warm-latency of a C-only run: no runtime key"
+w=$(grep -o '>pyaes \[[a-z]*\]<' "$tmp/rt-runtime-start.svg" | tr -d '<>' | tr '\n' ' ')
+is "$w" "pyaes [c] pyaes [c] pyaes [python] pyaes [python] " \
+	"runtime-start: a bar per cell, in x order the C cells before the Python ones"
+"$CVMBENCH" plot runtime-start --db "$tmp/c.db" --out "$tmp/none.svg" > "$tmp/none.out" 2>&1
+rc=$?
+is "$rc:$(grep -c 'no instance with its start' "$tmp/none.out")" 3:1 \
+	"runtime-start without a started instance: nothing to draw, saying why (exit $rc)"
