@@ -35,24 +35,9 @@ def conv_pairs(net):
 
 class Function:
     def __init__(self, params):
-        import numpy
-        import torch
         import torchvision
-        self.torch, self.threads = torch, params.threads
-        torch.set_num_threads(params.threads)
-        self.variant = params.variant or VARIANTS[0]
-        if self.variant not in VARIANTS:
-            raise ValueError("cnn-classification: unknown variant '%s' (variants: %s)" %
-                             (self.variant, ", ".join(VARIANTS)))
-        self.net = torchvision.models.squeezenet1_1().eval()
-        weights = convnet.model_floats(params, "cnn-classification", self.variant, numpy)
-        convnet.load_pairs(torch, weights, conv_pairs(self.net), ())
-        self.size = params.pick(32, 112, 224)
-        self.image = convnet.image(params, "cnn-classification", torch, numpy, self.size)
-        self.output, self.summary = params.output, ""
+        convnet.open_classifier(self, params, "cnn-classification", VARIANTS,
+                                lambda v: torchvision.models.squeezenet1_1(), conv_pairs,
+                                lambda net: ())
 
-    def invoke(self, out):
-        with self.torch.no_grad():
-            logits = self.net(self.image)[0]
-        self.summary = "%s %dx%d (torchvision)," % (self.variant, self.size, self.size)
-        convnet.report(self, out, logits)
+    invoke = convnet.classify
