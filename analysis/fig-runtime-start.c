@@ -40,7 +40,7 @@ static const char *const phase_names[RS_PHASES] = {
 };
 
 #define RS_PARAM(key) \
-	"(SELECT CAST(value AS INTEGER) FROM cell_param WHERE cell_id = c.id AND key = '" key "')"
+	"(SELECT CAST(value AS REAL) FROM cell_param WHERE cell_id = c.id AND key = '" key "')"
 
 static const char sql_cells[] =
 	"SELECT c.id, c.workload, c.size, c.backend, "
@@ -55,19 +55,23 @@ static const char sql_cells[] =
 	"ORDER BY c.workload, CASE c.size WHEN 'test' THEN 0 WHEN 'small' THEN 1 "
 	"WHEN 'large' THEN 2 ELSE 3 END, c.backend, 5, c.id";
 
-/* One cell's row: its label, then its phases in ms; the label's length. */
+/*
+ * One cell's row: its label, then its phases in ms; the label's length.
+ * Read as doubles, so that a number beyond what a figure draws stays so
+ * (plot-data.h leaves it out and says so) rather than clamping to INT64_MAX.
+ */
 static size_t write_row(struct figure_ctx *ctx, sqlite3_stmt *st)
 {
-	long long start = sqlite3_column_int64(st, 5), ns[RS_PHASES];
+	double start = sqlite3_column_double(st, 5), ns[RS_PHASES];
 	char label[200];
 	int i;
 
-	ns[1] = sqlite3_column_int64(st, 7);
-	ns[2] = sqlite3_column_int64(st, 8);
-	ns[3] = sqlite3_column_int64(st, 6);
+	ns[1] = sqlite3_column_double(st, 7);
+	ns[2] = sqlite3_column_double(st, 8);
+	ns[3] = sqlite3_column_double(st, 6);
 	ns[0] = start - ns[1] - ns[2] - ns[3];
 	ns[0] = ns[0] > 0 ? ns[0] : 0;
-	ns[4] = sqlite3_column_int64(st, 9);
+	ns[4] = sqlite3_column_double(st, 9);
 	snprintf(label, sizeof(label), "%s%s%s [%s]", sqlite3_column_text(st, 1),
 		 sqlite3_column_int(st, 10) > 1 ? " " : "",
 		 sqlite3_column_int(st, 10) > 1 ? (const char *)sqlite3_column_text(st, 3) : "",
@@ -75,7 +79,7 @@ static size_t write_row(struct figure_ctx *ctx, sqlite3_stmt *st)
 	figure_source(ctx, sqlite3_column_int64(st, 0), 1, "instance starts");
 	gp_data_string(ctx->data, label);
 	for (i = 0; i < RS_PHASES; i++)
-		fprintf(ctx->data, " %.4f", (double)ns[i] / 1e6);
+		fprintf(ctx->data, " %.4f", ns[i] / 1e6);
 	fprintf(ctx->data, "\n");
 	return gp_label_len(label);
 }
