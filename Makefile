@@ -87,7 +87,8 @@ LONG_TESTS += tests/system/kvm-guest.t
 # soaks: 17 x 256 instances; the main job's whole config; the tree built again
 # the small rootfs built with mmdebstrap (minutes), a runc cell and a TCG guest on it
 LONG_TESTS += tests/system/rootfs.t
-# runtime = python in runc and a TCG guest on the python rootfs (built on first use, ~15 min)
+# runtime = python in runc and a TCG guest on the python rootfs (built on first use, ~15 min);
+# the torch and OpenCV twins against C (each imports for 2-3 s, ResNet models of ~100 MB)
 LONG_TESTS += tests/system/python-runtime.t tests/workloads/python-nets.t
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
 # the study end to end: three studies (one killed) and four reports, ~25 s

@@ -3,14 +3,18 @@
  * fig-warm-latency.c - data of the warm-latency figure: one x position per
  * warm cell of the run, with the quantiles of its measured warm-start
  * latencies (harness round trip; lib/stats.c). Cells are ordered by
- * workload, size, threads, then cell id. The label is what differs between
+ * workload, size, threads, runtime (the cell's `runtime`, c or python, so
+ * a function's two runtimes stand side by side), then cell id. The label is what differs between
  * the cells: workload, size, threads when they do, plus every other config
  * key that is not the same in all cells (cell-label.c); what they share is
  * in the title (gnuplot variable common). Log scale on y when the largest median is more than 20
  * times the smallest. Values in ms, or in µs when every p95 is under 1 ms
  * (gnuplot variable unit).
  *
- * Columns: x, label, min, p5, p25, median, p75, p95, max, n, workload no.
+ * Columns: x, label, min, p5, p25, median, p75, p95, max, n, workload no.,
+ * runtime (0 when every cell has the same runtime, else 1 for c, 2 for
+ * python: the gnuplot script hatches the Python boxes; gnuplot variable
+ * runtimes is 1 then).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,14 +37,17 @@ struct wl_cell {
 	char workload[48], size[8], experiment[64];
 	int threads;
 	int wl_no;                        /* 1-based workload number, for colour */
+	int python;                       /* runtime = python */
 	const struct stats_summary *lat;
 };
 
 static const char sql_cells[] =
-	"SELECT cell_id, workload, size, threads, experiment FROM v_cell_latency "
+	"SELECT cell_id, workload, size, threads, experiment, "
+	"COALESCE((SELECT value FROM cell_param WHERE cell_id = l.cell_id "
+	"AND key = 'runtime'), 'c') = 'python' AS python FROM v_cell_latency AS l "
 	"WHERE run_id = ?1 AND mode = 'warm' ORDER BY workload, "
 	"CASE size WHEN 'test' THEN 0 WHEN 'small' THEN 1 WHEN 'large' THEN 2 "
-	"ELSE 3 END, size, threads, cell_id";
+	"ELSE 3 END, size, threads, python, cell_id";
 
 static void col_copy(char *dst, size_t len, struct sqlite3_stmt *st, int i)
 {
@@ -66,6 +73,7 @@ static int load_cells(struct figure_ctx *ctx, const struct cell_latency *lat,
 		col_copy(c.size, sizeof(c.size), st, 2);
 		c.threads = sqlite3_column_int(st, 3);
 		col_copy(c.experiment, sizeof(c.experiment), st, 4);
+		c.python = sqlite3_column_int(st, 5);
 		l = latency_find(lat, nlat, c.id);
 		if (!l || !l->lat_ms.n)
 			continue;
@@ -82,7 +90,10 @@ static int load_cells(struct figure_ctx *ctx, const struct cell_latency *lat,
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
-/* Which of workload, size and threads differ between the cells (bits 0-2). */
+/*
+ * Which of workload, size, threads (bits 0-2) and runtime (bit 3: not in
+ * the label, cell-label.c names it; the boxes' fill) differ between the cells.
+ */
 static int differing(const struct wl_cell *v, size_t n)
 {
 	size_t i;
@@ -92,6 +103,7 @@ static int differing(const struct wl_cell *v, size_t n)
 		d |= strcmp(v[i].workload, v[0].workload) ? 1 : 0;
 		d |= strcmp(v[i].size, v[0].size) ? 2 : 0;
 		d |= v[i].threads != v[0].threads ? 4 : 0;
+		d |= v[i].python != v[0].python ? 8 : 0;
 	}
 	return d;
 }
@@ -217,7 +229,7 @@ static int write_rows(struct figure_ctx *ctx, const struct wl_cell *v, size_t n)
 	for (i = 0; i < n; i++)
 		label(&v[i], d, most, extra[i], lab[i], sizeof(lab[i]));
 	label_unique(v, n, lab);
-	fprintf(ctx->data, "# x label min p5 p25 median p75 p95 max n workload\n");
+	fprintf(ctx->data, "# x label min p5 p25 median p75 p95 max n workload runtime\n");
 	for (i = 0; i < n; i++) {
 		const struct stats_summary *s = v[i].lat;
 
@@ -225,11 +237,12 @@ static int write_rows(struct figure_ctx *ctx, const struct wl_cell *v, size_t n)
 		longest = gp_label_len(lab[i]) > longest ? gp_label_len(lab[i]) : longest;
 		fprintf(ctx->data, "%zu ", i + 1);
 		gp_data_string(ctx->data, lab[i]);
-		fprintf(ctx->data, " %.6g %.6g %.6g %.6g %.6g %.6g %.6g %zu %d\n", k * s->min,
+		fprintf(ctx->data, " %.6g %.6g %.6g %.6g %.6g %.6g %.6g %zu %d %d\n", k * s->min,
 			k * s->p5, k * s->p25, k * s->median, k * s->p75, k * s->p95,
-			k * s->max, s->n, v[i].wl_no);
+			k * s->max, s->n, v[i].wl_no, d & 8 ? 1 + v[i].python : 0);
 	}
 	write_vars(ctx, v, n, k, longest);
+	figure_var_int(ctx, "runtimes", !!(d & 8));
 	free(lab);
 	free(extra);
 	free(ids);

@@ -2,7 +2,9 @@
 /*
  * memory-cells.h - the SQL every memory figure starts from: per cell of run
  * ?1 its workload (wl: with its variant after a space where the cell sets
- * one, "image-recognition resnet152"), its workload per VM (vmwl: "a+b+c", NULL when all
+ * one, "image-recognition resnet152", and, where the run has a cell of
+ * runtime = python, its runtime in brackets, "hello-world [python]",
+ * "hello-world [c]": MEMORY_CELL_RUNTIME), its workload per VM (vmwl: "a+b+c", NULL when all
  * VMs run wl), VMs (vms; 1 where the key is absent), instances
  * (inst), its confidential type (conf: what it got, cell-series.h: none,
  * model, sev-snp, tdx), its memory acceptance (accept: eager, lazy, NULL:
@@ -53,9 +55,20 @@ int memory_lines_run(struct figure_ctx *ctx, struct memory_lines *l, const char 
 #define MEMORY_CELL_PARAM(key) \
 	"(SELECT value FROM cell_param WHERE cell_id = c.id AND key = '" key "')"
 
+/*
+ * " [c]" or " [python]" where run ?1 has a cell of runtime = python (the
+ * two runtimes are then two lines, two groups of bars), else "": a run of
+ * C cells only draws as before.
+ */
+#define MEMORY_CELL_RUNTIME \
+	"CASE WHEN EXISTS (SELECT 1 FROM cell_param q JOIN cell r ON r.id = q.cell_id" \
+	" WHERE r.run_id = ?1 AND q.key = 'runtime' AND q.value = 'python')" \
+	" THEN ' [' || COALESCE(" MEMORY_CELL_PARAM("runtime") ", 'c') || ']' ELSE '' END"
+
 #define MEMORY_CELLS_CTE \
 	"p0 AS (SELECT c.id, " MEMORY_CELL_PARAM("workload") \
-	" || COALESCE(' ' || NULLIF(" MEMORY_CELL_PARAM("variant") ", ''), '') AS wl," \
+	" || COALESCE(' ' || NULLIF(" MEMORY_CELL_PARAM("variant") ", ''), '')" \
+	" || " MEMORY_CELL_RUNTIME " AS wl," \
 	" NULLIF(" MEMORY_CELL_PARAM("vm-workloads") ", '') AS vmwl," \
 	" COALESCE(" MEMORY_CELL_PARAM("ksm") ", 'unchanged') AS ksm," \
 	" " CELL_SERIES_CONF " AS conf," \

@@ -60,10 +60,16 @@ int smaps_rollup_parse(const char *text, struct smaps_rollup *r)
 		F(struct smaps_rollup, "Swap", swap),
 		F(struct smaps_rollup, "Private_Clean", private_clean),
 		F(struct smaps_rollup, "Private_Dirty", private_dirty),
+		F(struct smaps_rollup, "Shared_Clean", shared_clean),
+		F(struct smaps_rollup, "Shared_Dirty", shared_dirty),
 	};
 
 	memset(r, 0xff, sizeof(*r));      /* every field -1 */
 	parse_fields(text, f, sizeof(f) / sizeof(f[0]), r);
+	if (r->private_clean >= 0 && r->private_dirty >= 0)
+		r->uss = r->private_clean + r->private_dirty;
+	if (r->shared_clean >= 0 && r->shared_dirty >= 0)
+		r->shared = r->shared_clean + r->shared_dirty;
 	return r->rss < 0 ? -EINVAL : 0;
 }
 

@@ -18,6 +18,8 @@ struct smaps_rollup {
 	long long rss, pss, pss_anon, pss_file, pss_shmem, anonymous;
 	long long anon_huge, ksm, swap;
 	long long private_clean, private_dirty;   /* their sum: the USS */
+	long long shared_clean, shared_dirty;     /* pages another process maps too */
+	long long uss, shared;    /* Private_*, Shared_* summed (-1: a line missing) */
 };
 
 /* /proc/meminfo fields, kB; -1: not printed. */

@@ -10,6 +10,8 @@
 
 #define HOSTMEM_PROBE              "hostmem"
 #define HOSTMEM_PSS                "pss_kb"          /* per process, and summed */
+#define HOSTMEM_USS                "uss_kb"          /* per process, and summed */
+#define HOSTMEM_SHARED             "shared_kb"       /* per process, and summed */
 /* summed charge of each process's own memory cgroup (probes/hostmem-memcg.c) */
 #define HOSTMEM_MEMCG              "memcg_usage_kb"
 

@@ -4,7 +4,11 @@
  *
  * Per instance process (for a VM its QEMU, which holds the guest's RAM;
  * each process once, however many instances share it): PSS, RSS,
- * anonymous and anonymous PSS from /proc/PID/smaps_rollup; their sums over
+ * anonymous and anonymous PSS, USS (Private_Clean + Private_Dirty: what
+ * ending it frees) and shared (Shared_Clean + Shared_Dirty: what it maps
+ * that another process maps too, for N instances of one runtime mostly
+ * each other's interpreter, libraries and input files) from
+ * /proc/PID/smaps_rollup; their sums over
  * the cell; the host's MemAvailable (/proc/meminfo) and its drop from the
  * baseline the runner reads before the backend starts anything of the cell
  * (probe_target.mem_available_before_kb), counting the free pages on
@@ -49,6 +53,9 @@ static const struct {
 	{ "rss_kb", "Rss", offsetof(struct smaps_rollup, rss) },
 	{ "anon_kb", "Anonymous", offsetof(struct smaps_rollup, anonymous) },
 	{ "pss_anon_kb", "Pss_Anon", offsetof(struct smaps_rollup, pss_anon) },
+	{ HOSTMEM_USS, "Private_Clean or Private_Dirty", offsetof(struct smaps_rollup, uss) },
+	{ HOSTMEM_SHARED, "Shared_Clean or Shared_Dirty",
+	  offsetof(struct smaps_rollup, shared) },
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
@@ -119,6 +126,8 @@ static void sample(void *arg)
 		add(h, "smaps_rollup", i, "rss_kb", r.rss, "kB");
 		add(h, "smaps_rollup", i, "anon_kb", r.anonymous, "kB");
 		add(h, "smaps_rollup", i, "pss_anon_kb", r.pss_anon, "kB");
+		add(h, "smaps_rollup", i, HOSTMEM_USS, r.uss, "kB");
+		add(h, "smaps_rollup", i, HOSTMEM_SHARED, r.shared, "kB");
 		hm_memcg_sample(&h->memcg[i]);
 		add(h, "memcg", i, HOSTMEM_MEMCG, h->memcg[i].usage, "kB");
 	}

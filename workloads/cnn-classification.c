@@ -12,7 +12,8 @@
  * scaled so the scores spread). The layers are convnet.c's (im2col +
  * sgemm.c); model file, image and buffers convnet-model.c's. Image:
  * generated from the seed (or --input, a PPM) at 32 (test), 112 (small) or
- * 224 (large) pixels a side. --output writes all 1000 scores.
+ * 224 (large) pixels a side. --output writes all 1000 scores. `cvmfn
+ * prepare` exports the normalised image for the Python twin (convnet_export).
  */
 #include <stdio.h>
 
@@ -125,4 +126,5 @@ const struct workload_ops wl_cnn_classification = {
 	.init = squeezenet_init,
 	.invoke = squeezenet_invoke,
 	.teardown = convnet_teardown,
+	.export_inputs = convnet_export,
 };

@@ -31,6 +31,7 @@
 #include "gray.h"
 #include "haar-cascade.h"
 #include "rng.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -654,6 +655,15 @@ static int fd_invoke(struct wl_instance *inst, struct wl_output *out)
 	return 0;
 }
 
+/* For the Python twin (wlexport.h): "frames", nframes RGB frames of w x h. */
+static int fd_export(struct wl_instance *inst)
+{
+	const struct fd_state *st = inst->priv;
+
+	return wl_export_write(inst, "frames", st->frames,
+			       (size_t)st->w * st->h * 3 * st->nframes);
+}
+
 const struct workload_ops wl_video_face_detection = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_video_face_detection,
@@ -662,4 +672,5 @@ const struct workload_ops wl_video_face_detection = {
 	.init = fd_init,
 	.invoke = fd_invoke,
 	.teardown = fd_teardown,
+	.export_inputs = fd_export,
 };

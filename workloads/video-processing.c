@@ -33,6 +33,7 @@
 #include "gray.h"
 #include "rng.h"
 #include "video-variant.h"
+#include "wlexport.h"
 #include "wlfile.h"
 #include "workload.h"
 
@@ -520,6 +521,21 @@ static int vp_invoke(struct wl_instance *inst, struct wl_output *out)
 	return 0;
 }
 
+/*
+ * For the Python twin (wlexport.h): "frames", nframes RGB frames of
+ * src_w x src_h bytes, frame by frame, row by row; "logo", logo_size^2
+ * alpha values (0..VP_LOGO_ALPHA_MAX), row by row.
+ */
+static int vp_export(struct wl_instance *inst)
+{
+	const struct vp_state *st = inst->priv;
+	int err = wl_export_write(inst, "frames", st->frames,
+				  (size_t)st->src_w * st->src_h * 3 * st->nframes);
+
+	return err ? err : wl_export_write(inst, "logo", st->logo,
+					   (size_t)st->logo_size * st->logo_size);
+}
+
 const struct workload_ops wl_video_processing = {
 	.version = WL_OPS_VERSION,
 	.info = &wl_info_video_processing,
@@ -528,4 +544,5 @@ const struct workload_ops wl_video_processing = {
 	.init = vp_init,
 	.invoke = vp_invoke,
 	.teardown = vp_teardown,
+	.export_inputs = vp_export,
 };

@@ -167,8 +167,14 @@ static void test_two(pid_t a, pid_t b)
 	       "the sums are the per-process values summed");
 	tap_ok(metric("mem_available_drop_kb") != -1 && metric("flag_pss_drop_disagree") >= 0,
 	       "the MemAvailable drop and its check are stored");
-	tap_ok(metric("samples") >= 4 && rows == (int)metric("samples") * 9,
-	       "%.0f samples, 9 memory_sample rows each (%d)", metric("samples"), rows);
+	d = metric("proc0.uss_kb") - metric("proc1.uss_kb");
+	tap_ok(d > 16 * 1024 - 1024 && d < 16 * 1024 + 1024 &&
+	       metric("proc0.uss_kb") + metric("proc0.shared_kb") == metric("proc0.rss_kb") &&
+	       metric("uss_kb") == metric("proc0.uss_kb") + metric("proc1.uss_kb"),
+	       "USS differs by the 16 MiB touched (%.0f kB), USS + shared is the kernel's "
+	       "Rss, the sum is summed", d);
+	tap_ok(metric("samples") >= 4 && rows == (int)metric("samples") * 13,
+	       "%.0f samples, 13 memory_sample rows each (%d)", metric("samples"), rows);
 	tap_ok(strstr(metrics, "thp_split_page=") || strstr(skips, "thp_split"),
 	       "thp_split_page stored, or a skip row says why not");
 	window(pids, 3, 0, 0);
@@ -263,7 +269,7 @@ int main(void)
 
 	pid_t a = toucher(32), b = toucher(16), pids[2];
 
-	tap_plan(23);
+	tap_plan(24);
 	if (a < 0 || b < 0)
 		return 1;
 	test_two(a, b);

@@ -45,6 +45,9 @@ static void test_parsers(void)
 	       r.pss_file == 10253 && r.anonymous == 265200 && r.ksm == 61220 &&
 	       r.anon_huge == 73728, "its Rss, Pss, Pss_Anon, Pss_File, Anonymous, KSM, "
 	       "AnonHugePages are the file's (%lld %lld %lld)", r.rss, r.pss, r.pss_anon);
+	tap_ok(r.uss == 267560 && r.shared == 14044 && r.uss + r.shared == r.rss,
+	       "USS (Private_*) 267560 and shared (Shared_*) 14044 kB, which add up to "
+	       "the file's Rss (%lld + %lld)", r.uss, r.shared);
 	tap_ok(r.pss != r.pss_anon && r.pss_anon != r.pss_file,
 	       "Pss is not taken for Pss_Anon nor Pss_File (prefixes)");
 	tap_ok(procmem_read(FIX "smaps_rollup-5.4", buf, sizeof(buf)) > 0 &&
@@ -166,7 +169,7 @@ static void test_ended(void)
 
 int main(void)
 {
-	tap_plan(20);
+	tap_plan(21);
 	test_parsers();
 	test_checks();
 	test_touch(48);

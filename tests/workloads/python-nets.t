@@ -5,15 +5,24 @@
 # `cvmfn prepare` from the seed) loaded into torchvision's network, the
 # same exported image; all 1000 logits within 2e-5 of their spread,
 # probabilities within 2e-5, the same top-5 (tests/workloads/twin-check.py
-# scores), and the digest (top-5 to 4 decimals) the C one's. In
-# check-long: each seed's model file is ~100 MB and each twin imports
-# torch (~3 s). A missing module is a SKIP naming its Debian package (a
+# scores), and the digest (top-5 to 4 decimals) the C one's: ResNet-50
+# (image-recognition) and SqueezeNet 1.1 (cnn-classification). Then
+# rnn-generate (torch.nn.LSTM, greedy): the same 64 names, byte for byte,
+# and the same digest as rnn-generate.c on seeds 1 and 2. Then the OpenCV
+# twins on seeds 1 and 2 by a property of both --output files
+# (tests/workloads/twin-check.py): video-processing's decoded GIF (frame
+# count, size, loop, delays, every pixel within 1 gray level) and
+# video-face-detection's frames and faces with their neighbour counts
+# (OpenCV's CascadeClassifier against the C detector), at least one face
+# found. In check-long: each seed's ResNet model file is ~100 MB and each
+# twin imports torch or cv2 (2-3 s each here). A missing module is a SKIP naming its Debian package (a
 # failure under CI).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/workloads/lib.sh
-nets="image-recognition"
-echo "1..$(wc -w <<<"$nets")"
+nets="image-recognition cnn-classification"
+props="video-processing:gif video-face-detection:faces"
+echo "1..$(($(wc -w <<<"$nets $props") + 1))"
 for w in $nets; do
 	why=$("$fn" check "$w" --runtime python --data-dir "$d" | head -1)
 	if [ -n "$why" ]; then
@@ -32,4 +41,42 @@ for w in $nets; do
 	done
 	[ "$(grep -c '^same: ' <<<"$res")" = 2 ] && [ "$same" = 2 ] && ! cmp -s "$d/c1" "$d/c2"
 	ok $? "$w: seeds 1 and 2 within tolerance, same digests: $(echo $res)"
+done
+
+why=$("$fn" check rnn-generate --runtime python --data-dir "$d" | head -1)
+if [ -n "$why" ]; then
+	noref "rnn-generate: $why"
+else
+	res= same=0
+	for s in 1 2; do
+		"$fn" prepare rnn-generate --seed "$s" --data-dir "$d" > /dev/null &&
+		c=$("$fn" run rnn-generate --size small --seed "$s" --data-dir "$d" --output "$d/c$s" |
+			sed -n 's/^digest //p') &&
+		p=$("$fn" run rnn-generate --size small --seed "$s" --data-dir "$d" --runtime python \
+			--output "$d/p$s" | sed -n 's/^digest //p') &&
+		[ -n "$c" ] && [ "$c" = "$p" ] && cmp -s "$d/c$s" "$d/p$s" && same=$((same + 1))
+		res+=" seed $s: $(wc -l < "$d/p$s") names, e.g. $(tail -1 "$d/p$s");"
+	done
+	[ "$same" = 2 ] && ! cmp -s "$d/c1" "$d/c2"
+	ok $? "rnn-generate: the same names and digest on seeds 1 and 2:$res"
+fi
+
+for wp in $props; do
+	w=${wp%%:*}
+	why=$("$fn" check "$w" --runtime python --data-dir "$d" | head -1)
+	if [ -n "$why" ]; then
+		noref "$w: $why"
+		continue
+	fi
+	res=
+	for s in 1 2; do
+		"$fn" prepare "$w" --seed "$s" --data-dir "$d" > /dev/null &&
+		"$fn" run "$w" --seed "$s" --data-dir "$d" --output "$d/c$s" > /dev/null &&
+		"$fn" run "$w" --seed "$s" --data-dir "$d" --runtime python --output "$d/p$s" > /dev/null &&
+		res+="$("$PY" tests/workloads/twin-check.py "${wp#*:}" "$d/c$s" "$d/p$s" 2>&1)
+"
+	done
+	[ "$(grep -c '^same: ' <<<"$res")" = 2 ] && ! cmp -s "$d/c1" "$d/c2" &&
+		{ [ "$w" != video-face-detection ] || grep -q '^# face' "$d/c1" "$d/c2"; }
+	ok $? "$w: seeds 1 and 2 by property ${wp#*:}: $(echo $res)"
 done

@@ -3,7 +3,8 @@
 a Python twin's --output with its C function's where the bytes may differ.
 Usage: twin-check.py KIND C_FILE PY_FILE; prints "same: ..." and exits 0,
 or prints what differs and exits 1. Python's own parsers (html.parser,
-tarfile, sqlite3) read both files: neither side's code.
+tarfile, sqlite3), Pillow's GIF decoder and a PPM reader here read both
+files: neither side's code.
 """
 import html.parser
 import sys
@@ -122,7 +123,72 @@ def check_scores(c, p):
         len(lc), dl, dp, top[0])
 
 
-CHECKS = {"table": check_table, "tar": check_tar, "lr": check_lr, "scores": check_scores}
+def gif_frames(path):
+    """(size, loop, [(duration ms, gray bytes)]) of an animated GIF, each
+    frame composited by Pillow (python3-pil) and read as 8-bit gray."""
+    from PIL import Image, ImageSequence
+    with Image.open(path) as im:
+        frames = [(f.info.get("duration"), f.convert("L").tobytes())
+                  for f in ImageSequence.Iterator(im)]
+        return im.size, im.info.get("loop"), frames
+
+
+def check_gif(c, p):
+    """video-processing: the same frame count, size, loop and delays, every
+    pixel within 1 gray level (OpenCV's 11-bit resize weights against
+    video-processing.c's 8-bit ones)."""
+    (sc, lc, fc), (sp, lp, fp) = gif_frames(c), gif_frames(p)
+    if (sc, lc, len(fc)) != (sp, lp, len(fp)) or [f[0] for f in fc] != [f[0] for f in fp]:
+        raise AssertionError("size %s / %s, loop %s / %s, %d / %d frames, delays %s / %s" % (
+            sc, sp, lc, lp, len(fc), len(fp), fc[0][0], fp[0][0]))
+    diff = [abs(a - b) for (_, x), (_, y) in zip(fc, fp) for a, b in zip(x, y)]
+    if max(diff) > 1:
+        raise AssertionError("a pixel %d gray levels apart" % max(diff))
+    return "%d frames %dx%d, loop %s, %s ms, pixels within %d (%.1f%% equal)" % (
+        len(fc), sc[0], sc[1], lc, fc[0][0], max(diff), 100.0 * diff.count(0) / len(diff))
+
+
+def ppm_faces(path):
+    """video-face-detection's --output: [(width, height, RGB bytes, sorted
+    faces (x, y, w, h, neighbours))] of its P6 sequence."""
+    with open(path, "rb") as f:
+        data = f.read()
+    pos, frames = 0, []
+    while pos < len(data):
+        if data[pos:pos + 3] != b"P6\n":
+            raise AssertionError("%s: no P6 frame at byte %d" % (path, pos))
+        pos, faces = pos + 3, []
+        while data[pos:pos + 1] == b"#":
+            end = data.index(b"\n", pos)
+            words = data[pos + 1:end].split()
+            if words[0] == b"face":
+                faces.append(tuple(int(v) for v in words[1:6]))
+            pos = end + 1
+        end = data.index(b"\n", pos)
+        w, h = (int(v) for v in data[pos:end].split())
+        pos = data.index(b"\n", end + 1) + 1       # the "255" line
+        frames.append((w, h, data[pos:pos + 3 * w * h], sorted(faces)))
+        pos += 3 * w * h
+    return frames
+
+
+def check_faces(c, p):
+    """video-face-detection: the same frames (sizes and RGB bytes) and on
+    each the same faces with the same neighbour counts."""
+    a, b = ppm_faces(c), ppm_faces(p)
+    if len(a) != len(b):
+        raise AssertionError("%d frames against %d" % (len(a), len(b)))
+    for i, (u, v) in enumerate(zip(a, b)):
+        if u[:3] != v[:3]:
+            raise AssertionError("frame %d differs (%dx%d / %dx%d)" % (i, u[0], u[1], v[0], v[1]))
+        if u[3] != v[3]:
+            raise AssertionError("frame %d: faces %s / %s" % (i, u[3], v[3]))
+    return "%d frames %dx%d, the same %d faces with their neighbour counts" % (
+        len(a), a[0][0], a[0][1], sum(len(u[3]) for u in a))
+
+
+CHECKS = {"table": check_table, "tar": check_tar, "lr": check_lr, "scores": check_scores,
+          "gif": check_gif, "faces": check_faces}
 
 
 def main(kind, c, p):

@@ -15,6 +15,25 @@ import sys  # noqa: E402
 import wlargs  # noqa: E402
 
 EXIT_USAGE, EXIT_INIT, EXIT_UNSUPPORTED = 2, 3, 4
+QEMU_CPU, OPENBLAS_SAFE_CORE = "QEMU Virtual CPU", "Prescott"
+
+
+def openblas_core(cpuinfo="/proc/cpuinfo"):
+    """On QEMU's emulated qemu64 CPU (a TCG guest) pin OpenBLAS's kernels to
+    Prescott's (SSE3, which qemu64 has), before NumPy or torch load it:
+    OpenBLAS's DYNAMIC_ARCH takes qemu64's AMD family 15 signature for an
+    Opteron and runs an instruction TCG does not emulate (SIGILL in
+    libopenblasp, OpenBLAS issues 272 and 5831). A set OPENBLAS_CORETYPE,
+    and every other CPU, are left alone."""
+    if "OPENBLAS_CORETYPE" in os.environ:
+        return
+    try:
+        with open(cpuinfo) as f:
+            text = f.read(4096)
+    except OSError:
+        return
+    if "model name\t: " + QEMU_CPU in text:
+        os.environ["OPENBLAS_CORETYPE"] = OPENBLAS_SAFE_CORE
 
 
 def interp_ns():
@@ -24,6 +43,7 @@ def interp_ns():
 
 
 def main(argv):
+    openblas_core()
     try:
         cmd, name, params = wlargs.parse(argv)
     except wlargs.UsageError as e:

@@ -49,6 +49,35 @@ def load_pairs(torch, weights, pairs, tail):
         raise ValueError("the model file holds %d floats, the network %d" % (len(weights), off))
 
 
+def open_classifier(fn, params, workload, variants, make_net, pairs, tail):
+    """A classifier twin's init into @fn: torch on --threads, the variant
+    checked against @variants (the first is the default), make_net(variant)
+    in eval mode with the model file loaded into its pairs(net) and
+    tail(net) tensors, the exported image at the instance's size."""
+    import numpy
+    import torch
+    fn.torch, fn.threads = torch, params.threads
+    torch.set_num_threads(params.threads)
+    fn.variant = params.variant or variants[0]
+    if fn.variant not in variants:
+        raise ValueError("%s: unknown variant '%s' (variants: %s)" %
+                         (workload, fn.variant, ", ".join(variants)))
+    fn.net = make_net(fn.variant).eval()
+    weights = model_floats(params, workload, fn.variant, numpy)
+    load_pairs(torch, weights, pairs(fn.net), tail(fn.net))
+    fn.size = params.pick(32, 112, 224)
+    fn.image = image(params, workload, torch, numpy, fn.size)
+    fn.output, fn.summary = params.output, ""
+
+
+def classify(fn, out):
+    """One call of a classifier twin: a forward pass under no_grad, then report()."""
+    with fn.torch.no_grad():
+        logits = fn.net(fn.image)[0]
+    fn.summary = "%s %dx%d (torchvision)," % (fn.variant, fn.size, fn.size)
+    report(fn, out, logits)
+
+
 def image(params, workload, torch, numpy, size):
     data = inputs.read(params, workload, "image", 4 * 3 * size * size)
     return torch.from_numpy(numpy.frombuffer(data, dtype="<f4").copy()).view(1, 3, size, size)

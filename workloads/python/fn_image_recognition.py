@@ -32,25 +32,9 @@ def conv_pairs(net):
 
 class Function:
     def __init__(self, params):
-        import numpy
-        import torch
         import torchvision
-        self.torch, self.threads = torch, params.threads
-        torch.set_num_threads(params.threads)
-        self.variant = params.variant or "resnet50"
-        if self.variant not in VARIANTS:
-            raise ValueError("image-recognition: unknown variant '%s' (variants: %s)" %
-                             (self.variant, ", ".join(VARIANTS)))
-        self.net = getattr(torchvision.models, self.variant)().eval()
-        weights = convnet.model_floats(params, "image-recognition", self.variant, numpy)
-        convnet.load_pairs(torch, weights, conv_pairs(self.net),
-                           (self.net.fc.weight, self.net.fc.bias))
-        self.size = params.pick(32, 112, 224)
-        self.image = convnet.image(params, "image-recognition", torch, numpy, self.size)
-        self.output, self.summary = params.output, ""
+        convnet.open_classifier(self, params, "image-recognition", VARIANTS,
+                                lambda v: getattr(torchvision.models, v)(), conv_pairs,
+                                lambda net: (net.fc.weight, net.fc.bias))
 
-    def invoke(self, out):
-        with self.torch.no_grad():
-            logits = self.net(self.image)[0]
-        self.summary = "%s %dx%d (torchvision)," % (self.variant, self.size, self.size)
-        convnet.report(self, out, logits)
+    invoke = convnet.classify

@@ -23,6 +23,10 @@ MODULES = {
     "logistic-regression": "fn_logistic_regression",
     "sentiment": "fn_sentiment",
     "image-recognition": "fn_image_recognition",
+    "cnn-classification": "fn_cnn_classification",
+    "rnn-generate": "fn_rnn_generate",
+    "video-processing": "fn_video_processing",
+    "video-face-detection": "fn_video_face_detection",
 }
 
 
