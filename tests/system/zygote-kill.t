@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 . tests/system/journal-lib.sh
-N=9
+N=10
 plan $N
 if ! command -v sqlite3 >/dev/null; then skip_rest $N "no sqlite3"; exit 0; fi
 tmp=$(mktemp -d)
@@ -76,8 +76,10 @@ is "$?" 0 "restore ended the stopped seed through the journal" || sed 's/^/# /' 
 grep -q "ended leftover process $first\$" "$tmp/restore"
 is "$?" 0 "... and the stopped child" || sed 's/^/# /' "$tmp/restore"
 "$CVMBENCH" restore >"$tmp/restore2" 2>&1
-is "$?:$(grep -c 'ended\|restored\|removed' "$tmp/restore2")" "0:0" \
+is "$?:$(cat "$tmp/restore2")" "0:0 entries restored from $CVMBENCH_STATE_DIR/journal" \
 	"a second restore finds nothing left in the journal" || sed 's/^/# /' "$tmp/restore2"
+is "$(cat "$CVMBENCH_STATE_DIR/journal" 2>/dev/null | grep -c .)" 0 \
+	"the journal file holds no entry (or is gone)" || sed 's/^/# /' "$CVMBENCH_STATE_DIR/journal"
 is "$(listing)" "$before" "state and data directories and /tmp as before the run" ||
 	diff <(echo "$before") <(listing) | sed 's/^/# /'
 is "$(sqlite3 "$tmp/r.db" "SELECT status FROM run")" interrupted "the killed run is marked interrupted"
