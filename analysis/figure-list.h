@@ -29,4 +29,6 @@
 	X(ipc) \
 	X(ple) \
 	X(plan_pareto) \
-	X(plan_budget)
+	X(plan_budget) \
+	X(seed_start) \
+	X(seed_memory)

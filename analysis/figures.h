@@ -83,5 +83,7 @@ int fig_ipc_data(struct figure_ctx *ctx);
 int fig_ple_data(struct figure_ctx *ctx);
 int fig_plan_pareto_data(struct figure_ctx *ctx);
 int fig_plan_budget_data(struct figure_ctx *ctx);
+int fig_seed_start_data(struct figure_ctx *ctx);
+int fig_seed_memory_data(struct figure_ctx *ctx);
 
 #endif
