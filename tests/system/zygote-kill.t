@@ -6,9 +6,9 @@
 # end them. Checked against what the test saw itself: every pid of the seed
 # and its children, read from /proc before the kill, is gone (or a zombie)
 # after restore; restore reports ending the stopped ones; a second restore
-# finds nothing left in the journal; the state and data directories hold
-# exactly what they held before the run, and /tmp no new cvmfn or cvmbench
-# entry.
+# finds nothing left in the journal; the state, data and temporary (TMPDIR)
+# directories hold exactly what they held before the run, and /tmp no new
+# cvmfn entry.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
@@ -38,16 +38,20 @@ instances = 2
 invocations = 1000000
 warmup = 0
 INI
-listing() {   # what the run may leave: state and data directories, /tmp
-	find "$CVMBENCH_STATE_DIR" "$CVMBENCH_DATA_DIR" -mindepth 1 ! -name journal | sort
-	ls -a /tmp | grep -E '^(cvmfn|cvmbench)' || true
+# the run's temporary files go to a TMPDIR of its own; /tmp itself is shared
+# with other people's runs and plots, so only cvmfn's names are looked for there
+run_tmp=$tmp/tmpdir
+mkdir -p "$run_tmp"
+listing() {   # what the run may leave: state, data and temporary directories, /tmp
+	find "$CVMBENCH_STATE_DIR" "$CVMBENCH_DATA_DIR" "$run_tmp" -mindepth 1 ! -name journal | sort
+	ls -a /tmp | grep -E '^cvmfn' || true
 }
 gone() {      # PID: ended, or a zombie nobody has reaped yet
 	[ ! -d "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
 }
 before=$(listing)
 
-"$CVMBENCH" -q run "$tmp/k.ini" --db "$tmp/r.db" 2>"$tmp/err" & run=$!
+TMPDIR=$run_tmp "$CVMBENCH" -q run "$tmp/k.ini" --db "$tmp/r.db" 2>"$tmp/err" & run=$!
 seed=
 for ((i = 0; i < 18000; i++)); do   # up to 15 min: the host lock may be another's
 	seed=$(pgrep -P "$run" -f "cvmfn seed matmul")
@@ -80,6 +84,6 @@ is "$?:$(cat "$tmp/restore2")" "0:0 entries restored from $CVMBENCH_STATE_DIR/jo
 	"a second restore finds nothing left in the journal" || sed 's/^/# /' "$tmp/restore2"
 is "$(cat "$CVMBENCH_STATE_DIR/journal" 2>/dev/null | grep -c .)" 0 \
 	"the journal file holds no entry (or is gone)" || sed 's/^/# /' "$CVMBENCH_STATE_DIR/journal"
-is "$(listing)" "$before" "state and data directories and /tmp as before the run" ||
+is "$(listing)" "$before" "state, data and temporary directories and /tmp as before the run" ||
 	diff <(echo "$before") <(listing) | sed 's/^/# /'
 is "$(sqlite3 "$tmp/r.db" "SELECT status FROM run")" interrupted "the killed run is marked interrupted"
