@@ -3,7 +3,7 @@
  * fig-seed-memory.c - data of the seed-memory figure: per workload, seed
  * layer and VM type (seed-groups.h) of the run's children of seeds (table
  * seed_memory, backend zygote), the mean per child after the cell's calls
- * (rows called = 1; rows from before 014-seed-memory.sql: those at the
+ * (rows called = 1; rows from before 015-seed-memory.sql: those at the
  * cell's most children), in kB, of:
  *
  *   PSS                 its proportional set size

@@ -1,4 +1,4 @@
--- 014-seed-memory.sql: seed_memory rows say when they were taken and what
+-- 015-seed-memory.sql: seed_memory rows say when they were taken and what
 -- the child wrote itself. called: 0 before the next fork (every child
 -- ready, none called yet), 1 after the cell's calls; NULL in rows from
 -- before this file. private_dirty_kb: Private_Dirty of smaps_rollup, the
