@@ -43,6 +43,29 @@
 	" THEN 'model' ELSE " CELL_SERIES_GOT " END)"
 
 /*
+ * The VM type of a cell from columns @ownvm (it ran in VMs of its own:
+ * backend qemu or a cell_param qemu.accel), @conf (CELL_SERIES_CONF), @hv
+ * (its run's environment hypervisor.present) and @backend: the type its own
+ * VMs got ("regular" for none); else the machine's type, "regular" for a
+ * machine that is a VM, "native" for a process on the machine (backend
+ * native, or zygote: children of a seed on the host), else "container".
+ * CELL_SERIES_VMRANK(vt) orders them native, container, regular, model,
+ * sev-snp, tdx, then any other (6).
+ */
+#define CELL_SERIES_VMTYPE(ownvm, conf, hv, backend) \
+	"CASE WHEN " ownvm " THEN (CASE " conf " WHEN 'none' THEN 'regular' ELSE " conf " END) " \
+	"WHEN " conf " <> 'none' THEN " conf " WHEN " hv " = 'yes' THEN 'regular' " \
+	"WHEN " backend " IN ('native', 'zygote') THEN 'native' ELSE 'container' END"
+#define CELL_SERIES_VMRANK(vt) \
+	"CASE " vt " WHEN 'native' THEN 0 WHEN 'container' THEN 1 WHEN 'regular' THEN 2 " \
+	"WHEN 'model' THEN 3 WHEN 'sev-snp' THEN 4 WHEN 'tdx' THEN 5 ELSE 6 END"
+/* The columns of CELL_SERIES_VMTYPE for a cell row `c`. */
+#define CELL_SERIES_OWNVM "(c.backend = 'qemu' OR " CELL_SERIES_PARAM("qemu.accel") " IS NOT NULL)"
+#define CELL_SERIES_HV \
+	"(SELECT value FROM environment e WHERE e.run_id = c.run_id AND " \
+	"e.key = 'hypervisor.present')"
+
+/*
  * The cell's memory acceptance (guest-accept: eager, lazy; a cell without
  * the key is eager, as every cell before it) where the database has a
  * lazy cell, so that both points are told apart; NULL for a regular cell

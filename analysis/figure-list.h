@@ -32,4 +32,6 @@
 	X(plan_pareto) \
 	X(plan_budget) \
 	X(system_suite) \
-	X(system_overhead)
+	X(system_overhead) \
+	X(seed_start) \
+	X(seed_memory)

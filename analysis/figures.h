@@ -85,5 +85,7 @@ int fig_plan_pareto_data(struct figure_ctx *ctx);
 int fig_plan_budget_data(struct figure_ctx *ctx);
 int fig_system_suite_data(struct figure_ctx *ctx);
 int fig_system_overhead_data(struct figure_ctx *ctx);
+int fig_seed_start_data(struct figure_ctx *ctx);
+int fig_seed_memory_data(struct figure_ctx *ctx);
 
 #endif

@@ -27,14 +27,8 @@
 #include "stats.h"
 
 /* The VM type of a cell (idle-cells.h), from the columns of sql_cells' inner query. */
-#define IDLE_VMTYPE \
-	"CASE WHEN ownvm THEN (CASE conf WHEN 'none' THEN 'regular' ELSE conf END) " \
-	"WHEN conf <> 'none' THEN conf WHEN hv = 'yes' THEN 'regular' " \
-	"WHEN backend = 'native' THEN 'native' ELSE 'container' END"
-
-#define IDLE_VMRANK \
-	"CASE vt WHEN 'native' THEN 0 WHEN 'container' THEN 1 WHEN 'regular' THEN 2 " \
-	"WHEN 'model' THEN 3 WHEN 'sev-snp' THEN 4 WHEN 'tdx' THEN 5 ELSE 6 END"
+#define IDLE_VMTYPE CELL_SERIES_VMTYPE("ownvm", "conf", "hv", "backend")
+#define IDLE_VMRANK CELL_SERIES_VMRANK("vt")
 
 static const char sql_cells[] =
 	"SELECT *, " IDLE_VMRANK " FROM (SELECT *, " IDLE_VMTYPE " AS vt FROM ("
@@ -51,9 +45,7 @@ static const char sql_cells[] =
 	"(SELECT value FROM cell_param s WHERE s.cell_id = c.id AND "
 	" s.key = '" IDLE_PROBE "." IDLE_NOTE_SOURCE "'), "
 	CELL_SERIES_CONF " AS conf, c.backend AS backend, "
-	"(c.backend = 'qemu' OR " CELL_SERIES_PARAM("qemu.accel") " IS NOT NULL) AS ownvm, "
-	"(SELECT value FROM environment e WHERE e.run_id = c.run_id AND "
-	" e.key = 'hypervisor.present') AS hv, c.repeat_index AS rep, p.value AS pv "
+	CELL_SERIES_OWNVM " AS ownvm, " CELL_SERIES_HV " AS hv, c.repeat_index AS rep, p.value AS pv "
 	"FROM cell c LEFT JOIN cell_param p ON p.cell_id = c.id AND p.key = 'idle' "
 	"WHERE c.run_id = ?1 AND c.mode = 'warm')) "
 	"ORDER BY 2, 3, 6, 20, "

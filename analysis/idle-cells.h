@@ -44,7 +44,7 @@ struct idle_cell {
  * (cell-series.h CELL_SERIES_CONF), "regular" for none; a cell in no VM of
  * its own is the type of the machine it ran on (its run's cvm.type, through
  * the same macro), "regular" for a machine that is a VM (environment
- * hypervisor.present = yes), else "native" (backend native) or "container"
+ * hypervisor.present = yes), else "native" (backend native or zygote) or "container"
  * (runc, crun). *@out is malloc'd. Returns 0 or -errno.
  */
 int idle_cells_load(struct sqlite3 *h, int64_t run_id, struct idle_cell **out,

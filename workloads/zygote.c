@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,6 +112,28 @@ static int layer_finish(struct seed *s, char *err, size_t len)
 	return ret;
 }
 
+/* Tests only (ZYGOTE_TOUCH_KB_ENV): write N kB of new anonymous pages, kept. */
+static int touch_for_test(char *err, size_t len)
+{
+	const char *v = getenv(ZYGOTE_TOUCH_KB_ENV);
+	long kb = v ? strtol(v, NULL, 10) : 0;
+	long page = sysconf(_SC_PAGESIZE), i;
+	char *p;
+
+	if (kb <= 0)
+		return 0;
+	p = mmap(NULL, (size_t)kb * 1024, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		snprintf(err, len, "%s=%ld: mmap: %s", ZYGOTE_TOUCH_KB_ENV, kb, strerror(errno));
+		return -ENOMEM;
+	}
+	madvise(p, (size_t)kb * 1024, MADV_NOHUGEPAGE);   /* exactly the pages written */
+	for (i = 0; i < kb * 1024; i += page)
+		p[i] = 1;
+	return 0;
+}
+
 static int send_record(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int send_record(int fd, const char *fmt, ...)
 {
@@ -152,7 +175,7 @@ static void child_run(struct seed *s, const struct wl_digest_policy *policy, int
 		_exit(CVMFN_EXIT_INIT);
 	close(req);
 	close(rep);
-	if (layer_finish(s, msg, sizeof(msg))) {
+	if (layer_finish(s, msg, sizeof(msg)) || touch_for_test(msg, sizeof(msg))) {
 		serve_refuse(msg, 1);
 		_exit(CVMFN_EXIT_INIT);
 	}

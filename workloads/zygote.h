@@ -29,6 +29,12 @@
 
 /* Set to 1 (tests only): children keep the seed's entropy buffer. */
 #define ZYGOTE_NO_RESEED_ENV "CVMFN_ZYGOTE_NO_RESEED"
+/*
+ * Set to N (tests only): each child writes N kB of fresh anonymous pages
+ * after its layer is finished (inside init_ns), so that a test knows how
+ * much a child's private memory must grow.
+ */
+#define ZYGOTE_TOUCH_KB_ENV "CVMFN_ZYGOTE_TOUCH_KB"
 
 /** zygote_seed_main() - `cvmfn seed`; returns the exit code. */
 int zygote_seed_main(const struct workload_ops *ops, const struct wl_params *params,

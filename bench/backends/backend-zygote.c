@@ -62,15 +62,18 @@ static const struct sink_column seed_start_cols[] = {
 static const struct sink_table seed_start_table = SINK_TABLE("seed_start", seed_start_cols);
 
 struct seed_memory_row {
-	long long children, pid, pss_kb, uss_kb, seed_shared_kb, seed_pss_kb;
+	long long children, called, pid, pss_kb, uss_kb, private_dirty_kb;
+	long long seed_shared_kb, seed_pss_kb;
 };
 
 static const struct sink_column seed_memory_cols[] = {
 	SINK_CELL("cell_id"),
 	SINK_INT(struct seed_memory_row, children),
+	SINK_INT(struct seed_memory_row, called),
 	SINK_INT(struct seed_memory_row, pid),
 	SINK_KNOWN(struct seed_memory_row, pss_kb),
 	SINK_KNOWN(struct seed_memory_row, uss_kb),
+	SINK_KNOWN(struct seed_memory_row, private_dirty_kb),
 	SINK_KNOWN(struct seed_memory_row, seed_shared_kb),
 	SINK_KNOWN(struct seed_memory_row, seed_pss_kb),
 };
@@ -216,21 +219,29 @@ static int zygote_prepare(const struct cell *c, const struct backend_env *env, v
 	return cvmfn_prepare_here(c, env, err, errlen) ?: seed_start(state, c, env, err, errlen);
 }
 
-/* One seed_memory row per live child, @nkids of them alive. */
-static void sample_memory(struct zygote_state *z)
+/*
+ * One seed_memory row per live child, @nkids of them alive; @called: 0
+ * before the next fork (every child ready, none called yet), 1 after the
+ * cell's calls.
+ */
+static void sample_memory(struct zygote_state *z, int called)
 {
-	struct seed_memory_row r = { .children = z->nkids };
+	struct seed_memory_row r = { .children = z->nkids, .called = called };
 	struct frame_set fs;
-	long long uss;
+	struct proc_mem m;
 	int i, frames;
 
 	if (!z->sink || !z->nkids)
 		return;
 	frames = frame_set_load(z->seed, &fs);
-	proc_pss_uss(z->seed, &r.seed_pss_kb, &uss);
+	proc_mem_read(z->seed, &m);
+	r.seed_pss_kb = m.pss_kb;
 	for (i = 0; i < z->nkids; i++) {
 		r.pid = z->kids[i];
-		proc_pss_uss(z->kids[i], &r.pss_kb, &r.uss_kb);
+		proc_mem_read(z->kids[i], &m);
+		r.pss_kb = m.pss_kb;
+		r.uss_kb = m.uss_kb;
+		r.private_dirty_kb = m.private_dirty_kb;
 		r.seed_shared_kb = frames ? -1 : frame_set_common_kb(z->kids[i], &fs);
 		sink_row(z->sink, &seed_memory_table, &r);
 	}
@@ -274,7 +285,7 @@ static int zygote_spawn(const struct cell *c, const struct backend_env *env, voi
 			 ZYGOTE_MAX_KIDS);
 		return -E2BIG;
 	}
-	sample_memory(z);
+	sample_memory(z, 0);
 	if (pipe2(req, O_CLOEXEC) || (pipe2(rep, O_CLOEXEC) && (close(req[0]), close(req[1]), 1))) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -errno;
@@ -357,7 +368,7 @@ static int zygote_verify(void *state, const struct cell *c, char *why, size_t le
 	(void)len;
 	while (seed_reply(z, line, sizeof(line), 200) == 0)
 		;                 /* only "started" records are expected now */
-	sample_memory(z);
+	sample_memory(z, 1);
 	if (z->sink)
 		emit_layer_metrics(z);
 	return 0;

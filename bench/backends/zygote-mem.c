@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * zygote-mem.c - zygote-mem.h: /proc/PID/maps gives the ranges, pagemap
- * one 64-bit entry per page (bit 63 present, bits 0-54 the frame).
+ * one 64-bit entry per page (bit 63 present, bits 0-54 the frame);
+ * smaps_rollup the PSS, USS and Private_Dirty.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -152,16 +153,17 @@ long long frame_set_common_kb(pid_t pid, const struct frame_set *fs)
 	return ret ? ret : c.pages * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-void proc_pss_uss(pid_t pid, long long *pss_kb, long long *uss_kb)
+void proc_mem_read(pid_t pid, struct proc_mem *m)
 {
 	char path[64], text[4096];
 	struct smaps_rollup r;
 
-	*pss_kb = *uss_kb = -1;
+	m->pss_kb = m->uss_kb = m->private_dirty_kb = -1;
 	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
 	if (procmem_read(path, text, sizeof(text)) < 0 || smaps_rollup_parse(text, &r))
 		return;
-	*pss_kb = r.pss;
+	m->pss_kb = r.pss;
+	m->private_dirty_kb = r.private_dirty;
 	if (r.private_clean >= 0 && r.private_dirty >= 0)
-		*uss_kb = r.private_clean + r.private_dirty;
+		m->uss_kb = r.private_clean + r.private_dirty;
 }

@@ -26,7 +26,20 @@ int frame_set_load(pid_t pid, struct frame_set *fs);
 void frame_set_free(struct frame_set *fs);
 /** frame_set_common_kb() - kB of @pid's mapped pages whose frame is in @fs; < 0: -errno. */
 long long frame_set_common_kb(pid_t pid, const struct frame_set *fs);
-/** proc_pss_uss() - @pid's PSS and USS in kB (-1 each when unreadable). */
-void proc_pss_uss(pid_t pid, long long *pss_kb, long long *uss_kb);
+/*
+ * One process's memory from smaps_rollup, kB (-1: unreadable). USS is the
+ * kernel's "mapped by this process only" (Private_Clean + Private_Dirty):
+ * it counts page-cache pages of code that only this child has touched so
+ * far, which become Shared_Clean once a sibling touches them too, so a
+ * child's USS falls as siblings run the same code. private_dirty_kb is what
+ * the child wrote itself (its anonymous and copied-on-write pages): that
+ * does not fall when siblings are added (docs/experiments/seed-tree.md).
+ */
+struct proc_mem {
+	long long pss_kb, uss_kb, private_dirty_kb;
+};
+
+/** proc_mem_read() - @pid's PSS, USS and Private_Dirty into @m. */
+void proc_mem_read(pid_t pid, struct proc_mem *m);
 
 #endif

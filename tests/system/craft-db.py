@@ -58,6 +58,15 @@
 #                corunner 0 and with corunner 8 of kind kv, with copies of the
 #                first cell's measured calls (latency x 1, 1.5, 1.2, 2.5); and a
 #                fifth, ple = off next to a cpu co-runner, that is not drawn
+#   seed NAME    add four cells of workload NAME forked from seeds (backend
+#                zygote at seed-layer bare, runtime, warm; and warm in VMs of
+#                confidential type NAME, backend qemu), each with 4 starts
+#                (seed_start: fork 2 ms, rest of init 8, 1, 0.3 and 0.3 ms,
+#                first call 1 ms) and 3 children sampled after the calls
+#                (seed_memory called = 1: PSS 900, USS 300, Private_Dirty 200,
+#                600 on the seed's frames, NULL in the VM cell, seed PSS 1800)
+#                besides one sample before a fork (called = 0, 99999 each)
+#                that no figure draws: seed-start and seed-memory draw
 #   text         put the hostile text PAYLOAD (below: a terminal title, a
 #                screen clear, CR LF and a forged TAP line, Markdown fences
 #                and table, link and HTML markup, C1 NEL, DEL, invalid UTF-8:
@@ -69,7 +78,8 @@
 #                modes (Python's sqlite3 reads no invalid UTF-8).
 #   numbers KIND [some]  set the numbers the figures draw (latencies of calls,
 #                container starts and their phases and locks, VM boot times,
-#                metric values, memory samples, VM exit counts and times) to
+#                metric values, memory samples, VM exit counts and times, starts and
+#                memory of children of seeds) to
 #                KIND: zero, negative (their negation), inf (9e999: SQLite
 #                keeps an infinite REAL), nan (NULL: SQLite stores NaN as
 #                NULL; NOT NULL columns keep their value) or huge (1e300);
@@ -403,6 +413,24 @@ elif mode == "ple":
             row.update(cell_id=c, latency_ns=int(row["latency_ns"] * f))
             db.execute("INSERT INTO invocation (%s) VALUES (%s)" % (
                 ", ".join(row), ", ".join("?" * len(row))), list(row.values()))
+elif mode == "seed":
+    for i, (layer, init_ms, backend) in enumerate([("bare", 8, "zygote"), ("runtime", 1, "zygote"),
+                                                   ("warm", 0.3, "zygote"), ("warm", 0.3, "qemu")]):
+        p = {"seed-layer": layer}
+        if backend == "qemu":
+            p["confidential"] = name
+        c = add_cell("seed%d" % i, p, backend)
+        for k in range(4):
+            db.execute("INSERT INTO seed_start VALUES (?, ?, ?, 2000000, ?, 1000000)",
+                       (c, 100 + k, layer, int(init_ms * 1e6)))
+        shared = None if backend == "qemu" else 600
+        for k in range(3):
+            db.execute("INSERT INTO seed_memory (cell_id, children, called, pid, pss_kb, "
+                       "uss_kb, private_dirty_kb, seed_shared_kb, seed_pss_kb) VALUES "
+                       "(?, 3, 1, ?, 900, 300, 200, ?, 1800)", (c, 100 + k, shared))
+        db.execute("INSERT INTO seed_memory (cell_id, children, called, pid, pss_kb, uss_kb, "
+                   "private_dirty_kb, seed_shared_kb, seed_pss_kb) VALUES "
+                   "(?, 1, 0, 100, 99999, 99999, 99999, 99999, 99999)", (c,))
 elif mode == "text":
     # stored as TEXT with its bytes as they are (a BLOB cast to TEXT)
     t = "CAST(? AS TEXT)"
@@ -434,7 +462,11 @@ elif mode == "numbers":
             ("runc_phase", "duration_ns", 0), ("runc_lock", "blocked_ns", 0),
             ("vm_boot", "t_ns", 0), ("memory_sample", "value", 0),
             ("vmexit", "count", 1), ("vmexit", "time_ns", 1),
-            ("oci_pool_event", "cost_ns", 1), ("oci_pool_event", "cpu_ns", 1)]:
+            ("oci_pool_event", "cost_ns", 1), ("oci_pool_event", "cpu_ns", 1),
+            ("seed_start", "fork_ns", 0), ("seed_start", "init_ns", 0),
+            ("seed_start", "first_call_ns", 0), ("seed_memory", "pss_kb", 1),
+            ("seed_memory", "uss_kb", 1), ("seed_memory", "private_dirty_kb", 1),
+            ("seed_memory", "seed_shared_kb", 1), ("seed_memory", "seed_pss_kb", 1)]:
         if kind == "nan" and not null_ok:
             continue
         db.execute("UPDATE %s SET %s = %s WHERE %s IS NOT NULL%s" % (

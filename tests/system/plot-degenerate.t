@@ -29,7 +29,7 @@ full_db() {
 		craft "$1" vmexit kvm_exit &&
 		craft "$1" vmboot "$2" && craft "$1" memory "$2" &&
 		craft "$1" vmexit-rows "$2" && craft "$1" ipc && craft "$1" ple "$2" &&
-		craft "$1" vmexit-pair "$2"
+		craft "$1" vmexit-pair "$2" && craft "$1" seed "$2"
 }
 
 # Every figure on $1: what broke the rule, as " figure:why" words; with

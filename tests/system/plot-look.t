@@ -90,7 +90,7 @@ craft "$tmp/plain.db" noidle && craft "$tmp/plain.db" runc runc &&
 	craft "$tmp/plain.db" vmboot kvm && craft "$tmp/plain.db" memory hello &&
 	craft "$tmp/plain.db" vmexit-rows kvm_exit && craft "$tmp/plain.db" ipc &&
 	craft "$tmp/plain.db" ple hello &&
-	craft "$tmp/plain.db" vmexit-pair sev-snp
+	craft "$tmp/plain.db" vmexit-pair sev-snp && craft "$tmp/plain.db" seed sev-snp
 is "$?" 0 "crafted a database with every figure's data (plain names)"
 is "$(look "$tmp/plain.db" "$tmp/plain")" "" \
 	"plain names: every figure draws, sane size, gnuplot printed nothing"
@@ -103,7 +103,7 @@ craft "$tmp/long.db" noidle && craft "$tmp/long.db" names "$long" &&
 	craft "$tmp/long.db" vmexit kvm_exit && craft "$tmp/long.db" vmboot "$long" &&
 	craft "$tmp/long.db" memory "$long" && craft "$tmp/long.db" vmexit-rows "$long" &&
 	craft "$tmp/long.db" ipc && craft "$tmp/long.db" ple "$long" &&
-	craft "$tmp/long.db" vmexit-pair "$long"
+	craft "$tmp/long.db" vmexit-pair "$long" && craft "$tmp/long.db" seed "$long"
 is "$?:${#long}" "0:100" "crafted a database with hostile names of 100 characters"
 is "$(look "$tmp/long.db" "$tmp/long")" "" \
 	"hostile 100-character names: every figure draws, sane size, gnuplot printed nothing"

@@ -150,7 +150,7 @@ for name in "${names[@]}"; do
 		craft "$tmp/h$i.db" vmexit kvm_exit && craft "$tmp/h$i.db" vmboot "$name" &&
 		craft "$tmp/h$i.db" memory "$name" && craft "$tmp/h$i.db" vmexit-rows "$name" &&
 		craft "$tmp/h$i.db" ipc && craft "$tmp/h$i.db" ple "$name" &&
-		craft "$tmp/h$i.db" vmexit-pair "$name"
+		craft "$tmp/h$i.db" vmexit-pair "$name" && craft "$tmp/h$i.db" seed "$name"
 	$py -c 'import sqlite3, sys
 d = sqlite3.connect(sys.argv[1]); d.execute("UPDATE skip SET reason = ?", (sys.argv[2],))
 d.commit()' "$tmp/h$i.db" "$name"

@@ -17,6 +17,7 @@
 
 #include <sqlite3.h>
 
+#include "fig-test.h"
 #include "figures.h"
 #include "tap.h"
 
@@ -47,25 +48,6 @@ static const char schema[] =
 	"(3, 31, 'pmu', 'software.task-clock', 5, 'ns'),"
 	"(4, 41, 'pmu', 'software.task-clock', 5, 'ns');";
 
-static int draw(sqlite3 *h, int64_t run, char *out, size_t len, struct figure_ctx *ctx)
-{
-	int ret;
-	size_t n;
-
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->h = h;
-	ctx->run_id = run;
-	ctx->data = tmpfile();
-	if (!ctx->data)
-		return -errno;
-	ret = fig_ipc_data(ctx);
-	rewind(ctx->data);
-	n = fread(out, 1, len - 1, ctx->data);
-	out[n] = '\0';
-	fclose(ctx->data);
-	return ret;
-}
-
 int main(void)
 {
 	struct figure_ctx ctx;
@@ -78,16 +60,16 @@ int main(void)
 		tap_ok(0, "an in-memory database: %s", sqlite3_errmsg(h));
 		return 1;
 	}
-	ret = draw(h, 1, out, sizeof(out), &ctx);
+	ret = fig_test_draw(h, 1, fig_ipc_data, out, sizeof(out), &ctx);
 	printf("# %s", out);
 	tap_ok(!ret, "run 1 has IPC rows: drawn (%d)", ret);
 	tap_contains(out, "(N=3)\" 2 7\n", "cell 1: medians of its calls, IPC 2 and MPKI 7");
 	tap_contains(out, "(N=1)\" 0.5 ?\n", "cell 2: IPC 0.5, MPKI missing ('?', not 0)");
 	tap_ok(!strstr(out, "null"), "cell 3 (software events only) is left out");
-	ret = draw(h, 2, out, sizeof(out), &ctx);
+	ret = fig_test_draw(h, 2, fig_ipc_data, out, sizeof(out), &ctx);
 	tap_ok(ret == -ENODATA && strstr(ctx.why, "no cell with instructions per cycle"),
 	       "a run without IPC: -ENODATA, saying why (%s)", ctx.why);
-	ret = draw(h, 3, out, sizeof(out), &ctx);
+	ret = fig_test_draw(h, 3, fig_ipc_data, out, sizeof(out), &ctx);
 	tap_ok(ret < 0 && ret != -ENODATA && !strstr(out, "(N="),
 	       "a call's value unreadable mid-query: an error (%d), no row from the calls read "
 	       "before it", ret);

@@ -17,6 +17,7 @@
 
 #include <sqlite3.h>
 
+#include "fig-test.h"
 #include "figures.h"
 #include "tap.h"
 
@@ -48,28 +49,6 @@ static const char schema[] =
 	"(1, 1, 9), (1, 1, 10), (1, 1, 11), (1, 2, 15), (1, 2, 14), (1, 2, 16),"
 	"(1, 3, 20), (1, 4, 50), (1, 5, 4), (1, 6, 6), (1, 7, 99), (1, 8, 5), (2, 9, 1);";
 
-static int draw(sqlite3 *h, int64_t run, char *out, size_t len)
-{
-	struct figure_ctx ctx;
-	int ret;
-	size_t n;
-
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.h = h;
-	ctx.run_id = run;
-	ctx.data = tmpfile();
-	if (!ctx.data)
-		return -errno;
-	ret = fig_ple_data(&ctx);
-	rewind(ctx.data);
-	n = fread(out, 1, len - 1, ctx.data);
-	out[n] = '\0';
-	fclose(ctx.data);
-	if (ret == -ENODATA)
-		snprintf(out, len, "%s", ctx.why);
-	return ret;
-}
-
 /* The data line whose label starts with @label, or NULL. */
 static const char *line_of(const char *out, const char *label)
 {
@@ -83,6 +62,7 @@ static const char *line_of(const char *out, const char *label)
 
 int main(void)
 {
+	struct figure_ctx ctx;
 	char out[4096];
 	const char *l;
 	sqlite3 *h;
@@ -93,7 +73,7 @@ int main(void)
 		tap_ok(0, "an in-memory database: %s", sqlite3_errmsg(h));
 		return 1;
 	}
-	ret = draw(h, 1, out, sizeof(out));
+	ret = fig_test_draw(h, 1, fig_ple_data, out, sizeof(out), &ctx);
 	tap_ok(ret == 0, "run 1 draws (%d)", ret);
 	l = line_of(out, "\"w [vm] (N=8)\"");
 	tap_ok(l && !strncmp(l, "\"w [vm] (N=8)\" 10 15 20 50 50 150 50 200\n", 41),
@@ -104,7 +84,7 @@ int main(void)
 	       "co-runner on the host: its own row, its cells (cpu co-runner left out), no "
 	       "co-runner figures: %.*s", l ? (int)strcspn(l, "\n") : 0, l ? l : "");
 	tap_ok(!strstr(out, " 99"), "the cpu co-runner cell is not drawn");
-	ret = draw(h, 2, out, sizeof(out));
+	ret = fig_test_draw(h, 2, fig_ple_data, out, sizeof(out), &ctx);
 	tap_ok(ret == -ENODATA && strstr(out, "ple = off"), "a run without ple = off cells: "
 	       "-ENODATA, why: %s", out);
 	sqlite3_close(h);
