@@ -87,7 +87,7 @@ static int pool_blocks(struct figure_ctx *ctx, sqlite3_stmt *ps, int first,
 	fprintf(ctx->data, " free event\n0 %d 0\n", sqlite3_column_int(ps, 3));
 	ret = events(ctx, id, kind, sqlite3_column_int64(ps, 4), ref, &nref, &ms, &cpu);
 	fclose(ref);
-	snprintf(title, sizeof(title), "%lld refills: %.1f ms, %.1f ms CPU", nref, ms, cpu);
+	snprintf(title, sizeof(title), "N = %lld refills: %.1f ms, %.1f ms CPU", nref, ms, cpu);
 	fprintf(ctx->data, "\n\n");
 	gp_data_string(ctx->data, title);
 	fprintf(ctx->data, " ms cpu\n%s", nref ? rows : "NaN NaN NaN\n");

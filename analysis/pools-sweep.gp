@@ -28,9 +28,11 @@ set key top left noenhanced
 set style data linespoints
 
 set multiplot layout 1,2 title sprintf("Container cold start (fork of the runtime to the first reply), run %d", run)
-set title 'p50 per start'
+set title 'p50 per start (N = starts of the point below each)'
 set ylabel 'cold start (ms)'
-plot for [i = 0:nblocks - 1] datafile index i using 1:2 lw 2 pt 7 title columnheader(1)
+plot for [i = 0:nblocks - 1] datafile index i using 1:2 lw 2 pt 7 title columnheader(1), \
+     for [i = 0:nblocks - 1] datafile index i using 1:2:(sprintf('N = %d', int($4))) \
+	with labels offset char 0, char -0.9 font ',8' notitle
 set title 'p99 per start (value beside each point)'
 plot for [i = 0:nblocks - 1] datafile index i using 1:3 lw 2 pt 7 title columnheader(1), \
      for [i = 0:nblocks - 1] datafile index i using 1:3:(sprintf('%.1f', $3)) \

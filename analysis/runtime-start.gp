@@ -21,7 +21,7 @@ set output outfile
 
 array c[5] = ['#bbbbbb', '#4477aa', '#ee6677', '#228833', '#ccbb44']
 do for [i = 1:5] { set linetype i lc rgb c[i] }
-set title sprintf("Instance start by phase (first instance of each cell), run %d", run)
+set title sprintf("Instance start by phase (first instance of each cell), run %d; N = 1 start per bar", run)
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border rgb '#555555'

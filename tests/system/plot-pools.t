@@ -76,7 +76,7 @@ is "$p99" "10.0 99.0 198.0 " "the p99 labels: nearest-rank of the crafted starts
 grep -q '>pv-a runc<' "$tmp/s.svg" && grep -q '>pv-b crun<' "$tmp/s.svg"
 is $? 0 "each variant (experiment, runtime) in the key"
 ./cvmbench plot pool-depletion --db "$tmp/p.db" --out "$tmp/d.svg" > "$tmp/out" 2>&1
-grep -q '>pv-a runc K=1 netns<' "$tmp/d.svg" && grep -q '>2 refills: 20.0 ms, 4.0 ms CPU<' "$tmp/d.svg"
+grep -q '>pv-a runc K=1 netns<' "$tmp/d.svg" && grep -q '>N = 2 refills: 20.0 ms, 4.0 ms CPU<' "$tmp/d.svg"
 is "$?:$(grep -v 'info: wrote' "$tmp/out")" "0:" \
 	"plot pool-depletion: the pool, and its 2 refills' 20.0 ms wall, 4.0 ms CPU in the key" ||
 	{ sed 's/^/# /' "$tmp/out"; grep -o '>[^<]*refill[^<]*<' "$tmp/d.svg" | sed 's/^/# /'; }
