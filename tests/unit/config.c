@@ -95,8 +95,11 @@ static void test_errors(void)
 		     "bad value '0' for invocations: an integer from 1",
 		     "out-of-range value");
 	expect_error("[experiment a]\nworkload = null, nope\n",
-		     "t.ini:2: unknown workload 'nope': known workloads are null, hello-world",
-		     "unknown workload lists the workloads");
+		     "t.ini:2: unknown workload 'nope': known functions are null, hello-world",
+		     "unknown workload lists the functions");
+	expect_error("[experiment a]\nworkload = nope\n",
+		     "; services nginx-open, nginx-wrk, redis, pgbench",
+		     "... and the services");
 	expect_error("[experiment a]\nworkload = null\nprobes = latency, nosuch\n",
 		     "t.ini:3: unknown probe 'nosuch': known probes are null, latency",
 		     "unknown probe lists the probes");
