@@ -119,7 +119,8 @@ static int argv_of(const struct svc_info *svc, const struct svc_params *p, int p
 	} else if (!strcmp(svc->name, "fio")) {
 		S("--name=randwrite"); S("--directory"); S(dir); S("--rw=randwrite");
 		S("--bs=4k"); S("--size=128M"); S("--ioengine=libaio"); S("--iodepth=16");
-		S("--direct=1"); N("--numjobs=%ld", p->connections); S("--time_based");
+		S("--direct=1"); N("--numjobs=%ld", p->connections); S("--group_reporting");
+		S("--time_based");
 		N("--runtime=%ld", p->duration_s); S("--output-format=json");
 	} else {
 		ret = -EINVAL;

@@ -4,7 +4,9 @@
  * (randwrite): from jobs[0].write, iops -> write_iops, bw_bytes ->
  * write_bytes_per_s, clat_ns.mean -> write_clat_mean_ns and
  * clat_ns.percentile "50.000000" / "99.000000" / "99.900000" -> the
- * percentiles (already ns). A job with jobs[0].error set is refused. Lines
+ * percentiles (already ns). A job with jobs[0].error set is refused, and so
+ * is an output with more than one job: run fio with --group_reporting (its
+ * one entry then holds all jobs), else jobs[0] would be one job's share. Lines
  * before the JSON (fio's notes, when they reach stdout) are skipped.
  */
 #include <string.h>
@@ -84,6 +86,10 @@ int svc_parse_fio(struct svc_parse_ctx *c)
 	job = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "jobs"), 0);
 	if (!cJSON_IsObject(job))
 		svc_fail(c, "jobs[0]: missing");
+	else if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "jobs")) > 1)
+		svc_fail(c, "jobs: %d entries, one job's share each (run fio with "
+			 "--group_reporting)",
+			 cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "jobs")));
 	else if (!fio_num(c, job, error_path, "jobs[0].error", &error) && error != 0)
 		svc_fail(c, "jobs[0].error: %g: the job failed", error);
 	else if (error == 0)

@@ -153,7 +153,16 @@ static void fio_cvmload(void)
 		{ "latency_p999_ns", "ns", 146324799 }, { "latency_max_ns", "ns", 149331151 },
 	};
 
+	/* numjobs=2 --group_reporting, libaio, direct (the cell's arguments): the one
+	 * entry holds both jobs (values off the file) */
+	static const struct want fio2[] = {
+		{ "write_iops", "1/s", 31706.646677 }, { "write_bytes_per_s", "B/s", 129870424 },
+		{ "write_clat_mean_ns", "ns", 984410.489369 }, { "write_clat_p50_ns", "ns", 366592 },
+		{ "write_clat_p99_ns", "ns", 14876672 }, { "write_clat_p999_ns", "ns", 35389440 },
+	};
+
 	expect("fio", FIX "fio-randwrite.json", fio, 6);
+	expect("fio", FIX "fio-randwrite-2jobs.json", fio2, 6);
 	expect("cvmload", FIX "cvmload.txt", load, 10);
 }
 
@@ -181,6 +190,7 @@ static const struct {
 	{ "fio", "fio-garbage-iops.json", { "jobs[0].write.iops", "not a number" } },
 	{ "fio", "fio-negative-bw.json", { "write_bytes_per_s", "not a measurement" } },
 	{ "fio", "fio-randread.json", { "write_iops", "nothing was measured" } },
+	{ "fio", "fio-ungrouped.json", { "jobs: 2 entries", "--group_reporting" } },
 	{ "cvmload", "cvmload-refused.txt", { "latency_mean_ns (line 17)", "no request succeeded" } },
 	{ "cvmload", "cvmload-truncated.txt", { "latency_p99_ns", NULL } },
 	{ "cvmload", "cvmload-other-version.txt", { "line 1", "cvmload 1" } },
