@@ -218,8 +218,13 @@ static void note_start(struct svc_cell *s)
 	db_cell_note(c->db, c->cell_id, "svc.parser", s->svc->parser);
 	db_cell_note(c->db, c->cell_id, "svc.where", s->local ? "host" : "guest");
 	db_cell_note(c->db, c->cell_id, "svc.window", "one load-generator run: fork to exit");
-	snprintf(v, sizeof(v), "%d", s->p.duration_s);
-	db_cell_note(c->db, c->cell_id, "svc.duration_s", v);
+	if (svc_window_requests(s->svc, &s->p)) {
+		snprintf(v, sizeof(v), "%ld", svc_window_requests(s->svc, &s->p));
+		db_cell_note(c->db, c->cell_id, "svc.requests", v);
+	} else {
+		snprintf(v, sizeof(v), "%d", s->p.duration_s);
+		db_cell_note(c->db, c->cell_id, "svc.duration_s", v);
+	}
 	snprintf(v, sizeof(v), "%d", s->p.connections);
 	db_cell_note(c->db, c->cell_id, "svc.connections", v);
 	if (!strcmp(s->svc->loadgen, "cvmload")) {

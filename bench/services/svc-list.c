@@ -102,7 +102,7 @@ static int argv_of(const struct svc_info *svc, const struct svc_params *p, int p
 		S("--latency"); N("http://127.0.0.1:%ld/index.html", port);
 	} else if (!strcmp(svc->name, "redis")) {
 		S("-h"); S("127.0.0.1"); S("-p"); N("%ld", port); S("-c");
-		N("%ld", p->connections); S("-n"); N("%ld", 10000L * p->duration_s);
+		N("%ld", p->connections); S("-n"); N("%ld", svc_window_requests(svc, p));
 		S("-t"); S("set,get"); S("--csv");
 	} else if (!strcmp(svc->name, "pgbench")) {
 		S("-h"); S("127.0.0.1"); S("-p"); N("%ld", port); S("-U"); S("postgres");
@@ -126,6 +126,11 @@ static int argv_of(const struct svc_info *svc, const struct svc_params *p, int p
 		ret = -EINVAL;
 	}
 	return ret;
+}
+
+long svc_window_requests(const struct svc_info *svc, const struct svc_params *p)
+{
+	return !strcmp(svc->loadgen, "redis-benchmark") ? 10000L * p->duration_s : 0;
 }
 
 int svc_loadgen_argv(const struct svc_info *svc, const struct svc_params *p,

@@ -50,6 +50,11 @@ void svc_params_resolve(const struct svc_info *svc, int duration_s, int connecti
  * resolved path, @port the server's loopback port, @dir the service's
  * directory (fio's files). 0, or -ENOSPC.
  */
+/* Requests of one window when the tool takes a count, not a time
+ * (redis-benchmark has no duration option: 10000 per second of svc-duration);
+ * 0 for a timed window. */
+long svc_window_requests(const struct svc_info *svc, const struct svc_params *p);
+
 int svc_loadgen_argv(const struct svc_info *svc, const struct svc_params *p,
 		     const char *prog, int port, const char *dir, char *store, size_t storelen,
 		     char **argv, size_t max);

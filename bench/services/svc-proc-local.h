@@ -29,6 +29,10 @@ void svc_journal_forget(long id);
 int svc_wait(pid_t p, double timeout_s, int *status);
 /* @name in PATH (and @extra, a ':' list) into @path: 0 or -ENOENT. */
 int svc_which(const char *name, const char *extra, char *path, size_t len);
+/* Where servers live beyond PATH: /usr/sbin, /sbin and every PostgreSQL's
+ * /usr/lib/postgresql/N/bin, the newest first (Debian installs one per
+ * major version). */
+const char *svc_sbin_dirs(void);
 /* The last non-empty line of file @path into @buf ("(nothing)" if none). */
 void svc_file_tail(const char *path, char *buf, size_t len);
 

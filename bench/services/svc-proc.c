@@ -10,6 +10,7 @@
  * fork to its exit, its stdout is kept whole for the parser.
  */
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <grp.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/shm.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -44,13 +46,42 @@ static int unlink_one(const char *path, const struct stat *st, int type, struct 
 	return (type == FTW_DP ? rmdir(path) : unlink(path)) && errno != ENOENT ? -1 : 0;
 }
 
-/* Remove the tree of a cvmbench-svc-* directory (nothing else). */
+/*
+ * PostgreSQL's System V segment outlives a killed postmaster. Its key and id
+ * are line 7 of DIR/pg/postmaster.pid: removed when the segment with that id
+ * still has that key and nothing is attached (so never another server's).
+ */
+static void pg_segment_undo(const char *dir)
+{
+	char path[PATH_MAX], line[256] = "";
+	struct shmid_ds ds;
+	long long key;
+	int n = 0, id;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/pg/postmaster.pid", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (n < 7 && fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	if (n != 7 || sscanf(line, "%lld %d", &key, &id) != 2)
+		return;
+	if (!shmctl(id, IPC_STAT, &ds) && ds.shm_perm.__key == (key_t)key && !ds.shm_nattch &&
+	    shmctl(id, IPC_RMID, NULL))
+		pr_warn("%s: cannot remove PostgreSQL's segment %d: %s", dir, id, strerror(errno));
+}
+
+/* Remove the tree of a cvmbench-svc-* directory (nothing else), and the
+ * PostgreSQL segment its server left. */
 static int svc_dir_undo(const char *dir)
 {
 	const char *base = strrchr(dir, '/');
 
 	if (!base || strncmp(base + 1, "cvmbench-svc-", 13))
 		return -EINVAL;
+	pg_segment_undo(dir);
 	if (nftw(dir, unlink_one, 16, FTW_DEPTH | FTW_PHYS))
 		return errno == ENOENT ? 0 : -errno;
 	return 0;
@@ -185,6 +216,32 @@ int svc_which(const char *name, const char *extra, char *path, size_t len)
 	return -ENOENT;
 }
 
+/* Numbers descending: the newest PostgreSQL first. */
+static int version_desc(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)b, *(char *const *)a);
+}
+
+const char *svc_sbin_dirs(void)
+{
+	static char dirs[1024];
+	glob_t g;
+	size_t i, used;
+
+	if (*dirs)
+		return dirs;
+	used = (size_t)snprintf(dirs, sizeof(dirs), "/usr/sbin:/sbin");
+	if (glob("/usr/lib/postgresql/*/bin", GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
+		return dirs;
+	qsort(g.gl_pathv, g.gl_pathc, sizeof(char *), version_desc);
+	for (i = 0; i < g.gl_pathc; i++)
+		if (used + 1 + strlen(g.gl_pathv[i]) < sizeof(dirs))
+			used += (size_t)snprintf(dirs + used, sizeof(dirs) - used, ":%s",
+						 g.gl_pathv[i]);
+	globfree(&g);
+	return dirs;
+}
+
 void svc_file_tail(const char *path, char *buf, size_t len)
 {
 	char t[1024], *nl;
@@ -226,8 +283,8 @@ int svc_found(const struct svc_info *svc, const char *loadgen_dir, char *why, si
 {
 	static const char *const pkg[][2] = {
 		{ "nginx", "nginx-light" }, { "redis-server", "redis-server" },
-		{ "postgres", "postgresql-15" }, { "wrk", "wrk" },
-		{ "redis-benchmark", "redis-tools" }, { "pgbench", "postgresql-client-15" },
+		{ "postgres", "postgresql" }, { "wrk", "wrk" },
+		{ "redis-benchmark", "redis-tools" }, { "pgbench", "postgresql-client" },
 		{ "sysbench", "sysbench" }, { "fio", "fio" },
 		{ "cvmload", "none: cvmbench's own load generator, next to cvmbench once built (make)" },
 	};
@@ -238,7 +295,7 @@ int svc_found(const struct svc_info *svc, const char *loadgen_dir, char *why, si
 
 	for (k = 0; k < 2; k++) {
 		const char *extra = !strcmp(svc->loadgen, "cvmload") && k ? loadgen_dir :
-				    "/usr/sbin:/sbin:/usr/lib/postgresql/15/bin";
+				    svc_sbin_dirs();
 
 		if (!need[k] || !svc_which(need[k], extra, path, sizeof(path)))
 			continue;

@@ -33,7 +33,6 @@
 #include "svc-proc-local.h"
 
 #define READY_MS 30000
-#define PG_DIRS "/usr/lib/postgresql/15/bin:/usr/sbin:/sbin"
 
 /* A loopback TCP port free right now: > 0, or -errno. */
 static int free_port(void)
@@ -151,7 +150,7 @@ static int start_nginx(struct svc_proc *sp, char *log, size_t loglen)
 	snprintf(conf, sizeof(conf), "%s/nginx.conf", sp->dir);
 	snprintf(elog, sizeof(elog), "%s/error.log", sp->dir);
 	snprintf(log, loglen, "%s", elog);
-	if (ret || svc_which("nginx", PG_DIRS, prog, sizeof(prog)))
+	if (ret || svc_which("nginx", svc_sbin_dirs(), prog, sizeof(prog)))
 		return ret ?: -ENOENT;
 	sp->server = svc_spawn(argv, NULL, NULL, NULL);
 	return sp->server < 0 ? sp->server : 0;
@@ -220,7 +219,7 @@ static int pg_initdb(struct svc_proc *sp, const struct svc_cred *cred, char *pg,
 	char *argv[] = { prog, "-D", pg, "-U", "postgres", "--auth=trust", "--no-sync",
 			 "-E", "UTF8", NULL };
 
-	if (svc_which("initdb", PG_DIRS, prog, sizeof(prog)))
+	if (svc_which("initdb", svc_sbin_dirs(), prog, sizeof(prog)))
 		return -ENOENT;
 	if (chmod(sp->dir, 0711) || mkdir(pg, 0700) || chown(pg, cred->uid, cred->gid))
 		return -errno;
@@ -268,7 +267,7 @@ static int start_postgres(struct svc_proc *sp, char *log, size_t loglen)
 	if (ret)
 		return ret;
 	ret = pg_initdb(sp, &cred, pg, log);
-	if (ret || svc_which("postgres", PG_DIRS, prog, sizeof(prog)))
+	if (ret || svc_which("postgres", svc_sbin_dirs(), prog, sizeof(prog)))
 		return ret ?: -ENOENT;
 	if (chown(sp->dir, cred.uid, cred.gid))
 		return -errno;          /* its log: the server writes it as postgres */
@@ -286,7 +285,7 @@ static int pg_tables(struct svc_proc *sp, char *why, size_t len)
 
 	snprintf(port, sizeof(port), "%d", sp->port);
 	snprintf(log, sizeof(log), "%s/pgbench-init.log", sp->dir);
-	if (svc_which("pgbench", PG_DIRS, prog, sizeof(prog)))
+	if (svc_which("pgbench", svc_sbin_dirs(), prog, sizeof(prog)))
 		return -ENOENT;
 	ret = run_to_end(argv, log, NULL);
 	if (ret) {

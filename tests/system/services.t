@@ -23,7 +23,7 @@ mkdir -p "$TMPDIR"
 chmod 711 "$tmp" "$TMPDIR"      # PostgreSQL runs as its own user: it must reach TMPDIR
 
 TOOLS="redis nginx-wrk nginx-open pgbench fio sysbench-cpu sysbench-memory"
-N=$((7 * 5 + 6))
+N=$((7 * 5 + 7))
 plan $N
 
 # marker TOOL: a line the tool itself prints in each run's output
@@ -79,11 +79,14 @@ for i in $(seq 1 600); do
 	sleep 0.1
 done
 if [ -z "$pid" ]; then
-	skip_rest 6 "no PostgreSQL server came up: $(tail -1 "$tmp/k.log")"
+	skip_rest 7 "no PostgreSQL server came up: $(tail -1 "$tmp/k.log")"
 	exit 0
 fi
 port=$(tr '\0' ' ' < /proc/$pid/cmdline | sed -n 's/.* -p \([0-9]*\) .*/\1/p')
 is "$([ -n "$port" ] && echo found)" found "the server's port read from its command line ($port)"
+# PostgreSQL's System V segment (postmaster.pid line 7: key, id) outlives the
+# killed server: only restore removes it
+shmkey=$(sed -n 7p "$(ls -d "$TMPDIR"/cvmbench-svc-*)/pg/postmaster.pid" | awk '{ printf "0x%08x", $1 }')
 kill -9 $run
 wait $run 2>/dev/null
 sleep 0.5
@@ -91,6 +94,7 @@ is "$(ls -d "$TMPDIR"/cvmbench-svc-* 2>/dev/null | wc -l)" 1 "after kill -9 the 
 $CVMBENCH restore >"$tmp/restore.log" 2>&1
 is "$?" 0 "cvmbench restore succeeds"
 for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null; is "$?" 1 "the server (pid $pid) is gone"
+kill -0 "$pid" 2>/dev/null; is "$?" 1 "the server (pid $pid) is gone (its parent-death signal or restore)"
+is "$(ipcs -m | awk -v k="$shmkey" '$1 == k' | wc -l)" 0 "its System V segment ($shmkey) is removed"
 (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; is "$?" 1 "nothing listens on 127.0.0.1:$port"
 is "$(ls -A "$TMPDIR" | wc -l) [$(servers)]" "0 []" "no file of the service is left"
