@@ -45,7 +45,7 @@ static const char sql_cells[] =
 	"SELECT cell_id, workload, size, threads, experiment, "
 	"COALESCE((SELECT value FROM cell_param WHERE cell_id = l.cell_id "
 	"AND key = 'runtime'), 'c') = 'python' AS python FROM v_cell_latency AS l "
-	"WHERE run_id = ?1 AND mode = 'warm' ORDER BY workload, "
+	"WHERE run_id = ?1 AND mode = 'warm' AND NOT service ORDER BY workload, "
 	"CASE size WHEN 'test' THEN 0 WHEN 'small' THEN 1 WHEN 'large' THEN 2 "
 	"ELSE 3 END, size, threads, python, cell_id";
 

@@ -85,7 +85,8 @@ static cJSON *stats_json(const struct stats_summary *s)
 }
 
 /*
- * The cells of @run_id with their latency and function-time summaries, in
+ * The cells of @run_id with their latency and function-time summaries (a
+ * service cell: its windows' wall times as window_ms, no latency), in
  * the config's matrix order (cell-order.c), not their rows' (a cell measured
  * again by --resume or --only has the newest row).
  */
@@ -106,7 +107,12 @@ static cJSON *cells_json(struct sqlite3 *h, int64_t run_id)
 		int64_t id = summary_id(c, "cell_id");
 
 		l = latency_find(lat, n, id);
-		if (l) {
+		if (l && summary_int(c, "service")) {
+			/* a service's windows are load-generator runs: no latency */
+			cJSON_AddItemToObject(c, "window_ms", stats_json(&l->lat_ms));
+			cJSON_AddNullToObject(c, "latency_ms");
+			cJSON_AddNullToObject(c, "fn_ms");
+		} else if (l) {
 			cJSON_AddItemToObject(c, "latency_ms", stats_json(&l->lat_ms));
 			cJSON_AddItemToObject(c, "fn_ms", stats_json(&l->fn_ms));
 		} else {

@@ -35,10 +35,14 @@ WHERE i.phase = 'measured' AND i.ok = 1 AND i.latency_ns IS NOT NULL;
 
 -- One row per cell: its columns, invocation counts and what SQL can
 -- aggregate (min, max, mean). Median and other quantiles: see above.
+-- service = 1: a system-suite cell (its svc.parser note), whose "invocations"
+-- are load-generator windows, not function latencies.
 CREATE TEMP VIEW v_cell_latency AS
 SELECT c.id AS cell_id, c.run_id, c.cell_key, c.experiment, c.workload,
        c.size, c.backend, c.threads, c.wait, c.mode, c.instances,
        c.repeat_index, c.status,
+       EXISTS (SELECT 1 FROM cell_param AS p
+               WHERE p.cell_id = c.id AND p.key = 'svc.parser') AS service,
        (SELECT count(*) FROM invocation AS i
          WHERE i.cell_id = c.id AND i.phase = 'measured') AS n_invoked,
        (SELECT count(*) FROM invocation AS i

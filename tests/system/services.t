@@ -23,7 +23,7 @@ mkdir -p "$TMPDIR"
 chmod 711 "$tmp" "$TMPDIR"      # PostgreSQL runs as its own user: it must reach TMPDIR
 
 TOOLS="redis nginx-wrk nginx-open pgbench fio sysbench-cpu sysbench-memory"
-N=$((7 * 5 + 7))
+N=$((7 * 5 + 9))
 plan $N
 
 # marker TOOL: a line the tool itself prints in each run's output
@@ -47,9 +47,6 @@ for t in $TOOLS; do
 		skip_rest 5 "$t: $skipped"
 		continue
 	fi
-	# exit 3 (partial) only for the probe skip of parsers not built in yet
-	[ "$rc" = 3 ] && sqlite3 "$tmp/$t.db" "SELECT reason FROM skip WHERE probe IS NOT NULL" |
-		grep -q 'not built in' && rc=0
 	is "$rc" 0 "$t: the cell ran (exit 0)" || sed 's/^/#   /' "$tmp/$t.log" | tail -5
 	# redis-benchmark runs a request count (10000 per second of svc-duration), not a time
 	least=1e9; [ "$t" = redis ] && least=1
@@ -58,14 +55,23 @@ for t in $TOOLS; do
 	m=$(marker "$t")
 	is "$(sqlite3 "$tmp/$t.db" "SELECT count(*) FROM service_output o JOIN invocation i ON i.id = o.invocation_id WHERE o.exit_status = 0 AND instr(o.output, '$m') > 0 AND length(o.output) > 100")" 2 \
 		"$t: each window's output is the tool's own text ($m)"
-	if sqlite3 "$tmp/$t.db" "SELECT reason FROM skip WHERE probe IS NOT NULL" | grep -q 'not built in'; then
-		skip "$t: metrics: the parsers (svc_parse) are not built in yet"
-	else
-		is "$(sqlite3 "$tmp/$t.db" "SELECT count(DISTINCT m.invocation_id) FROM metric m JOIN invocation i ON i.id = m.invocation_id WHERE i.phase = 'measured' AND m.probe = (SELECT value FROM cell_param WHERE key = 'svc.parser')")" 2 \
-			"$t: each measured window has its tool's metrics"
-	fi
+	is "$(sqlite3 "$tmp/$t.db" "SELECT count(DISTINCT m.invocation_id) FROM metric m JOIN invocation i ON i.id = m.invocation_id WHERE i.phase = 'measured' AND m.probe = (SELECT value FROM cell_param WHERE key = 'svc.parser')")" 2 \
+		"$t: each measured window has its tool's metrics"
 	is "$(ls "$TMPDIR" | wc -l) [$(servers)]" "0 []" "$t: no file and no server left after the cell"
 done
+
+# a run of a function and a service: the service's windows are no latency
+printf "[experiment m]\nworkload = hello-world, sysbench-cpu\ninvocations = 2\nwarmup = 0\nsvc-duration = 1\n" > "$tmp/m.ini"
+$CVMBENCH run "$tmp/m.ini" --db "$tmp/m.db" --wait-lock 600 >"$tmp/m.log" 2>&1
+$CVMBENCH plot warm-latency --db "$tmp/m.db" --out "$tmp/m.svg" >/dev/null 2>&1
+is "$(grep -c '>hello-world' "$tmp/m.svg") $(grep -c 'sysbench' "$tmp/m.svg")" "1 0" \
+	"mixed run: warm-latency draws the function, not the service's windows"
+$CVMBENCH show --db "$tmp/m.db" --json > "$tmp/m.json" 2>/dev/null
+is "$(python3 -c 'import json, sys
+cells = {c["workload"]: c for c in json.load(open(sys.argv[1]))["run"]["cells"]}
+s, f = cells["sysbench-cpu"], cells["hello-world"]
+print(s["latency_ms"], s["window_ms"]["n"], f["latency_ms"]["n"])' "$tmp/m.json" 2>&1)" "None 2 2" \
+	"... and the summary gives the service its windows (window_ms), no latency"
 
 # kill -9 in mid-window, then restore: PostgreSQL (a server of its own user,
 # a data directory of many files)
