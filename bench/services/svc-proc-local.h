@@ -29,8 +29,6 @@ void svc_journal_forget(long id);
 int svc_wait(pid_t p, double timeout_s, int *status);
 /* @name in PATH (and @extra, a ':' list) into @path: 0 or -ENOENT. */
 int svc_which(const char *name, const char *extra, char *path, size_t len);
-/* The last non-empty line of file @path into @buf ("(nothing)" if none). */
-void svc_file_tail(const char *path, char *buf, size_t len);
 
 /* Configure and start @sp's server and wait until it answers: 0 or -errno + @why. */
 int svc_server_start(struct svc_proc *sp, char *why, size_t len);
