@@ -34,6 +34,8 @@
 #define AGENT_SPAWN_MAXARGS 30
 #define AGENT_GUEST_CVMFN "/bin/cvmfn"
 #define AGENT_GUEST_SELF "/bin/cvmbench-agent"
+/* the system suite's open-loop load generator, in the image when built */
+#define AGENT_GUEST_CVMLOAD "/bin/cvmload"
 /*
  * A Debian rootfs disk (bench/backends/rootfs/) carries this ext4 label;
  * the kernel command line word cvmbench.rootfs=LABEL asks the guest to

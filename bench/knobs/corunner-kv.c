@@ -26,10 +26,12 @@
 
 #include "clock.h"
 #include "corunner-kv.h"
+#include "file-tail.h"
 #ifndef CVMBENCH_GUEST_AGENT
 #include "journal.h"
 #endif
 #include "log.h"
+#include "loopback-port.h"
 #include "runner-stop.h"
 
 static const char *const dir_files[] = { "redis.log", "bench.csv", "dump.rdb" };
@@ -133,21 +135,6 @@ int corunner_kv_found(char *why, size_t len)
 	return 1;
 }
 
-/* A loopback TCP port free right now: > 0, or -errno. */
-static int free_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t n = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	      getsockname(fd, (struct sockaddr *)&a, &n) ? -errno : ntohs(a.sin_port);
-	close(fd);
-	return ret;
-}
-
 /* The directory, journalled before it is made. */
 static int make_dir(struct corunner_kv *kv)
 {
@@ -241,28 +228,6 @@ static pid_t start_driver(char *const *argv, const cpu_set_t *cpus, const char *
 	return ret ? ret : journalled(p, jid);
 }
 
-/* The last line of the file @path into @buf. */
-static void log_tail(const char *path, char *buf, size_t len)
-{
-	char t[512];
-	ssize_t n = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
-	char *nl;
-
-	if (end >= 0) {
-		lseek(fd, end > (off_t)sizeof(t) - 1 ? end - (off_t)sizeof(t) + 1 : 0, SEEK_SET);
-		n = read(fd, t, sizeof(t) - 1);
-	}
-	if (fd >= 0)
-		close(fd);
-	t[n > 0 ? n : 0] = '\0';
-	while (n > 0 && t[n - 1] == '\n')
-		t[--n] = '\0';
-	nl = strrchr(t, '\n');
-	snprintf(buf, len, "%s", nl ? nl + 1 : n > 0 ? t : "(nothing)");
-}
-
 /*
  * Is @pid (our child) still running? A reaped one is set to 0. Where
  * SIGCHLD is ignored (the guest agent) children are reaped by the kernel
@@ -338,7 +303,7 @@ static int start_both(struct corunner_kv *kv, const cpu_set_t *server_cpus,
 	if (ret) {
 		snprintf(why, len, "redis-server on 127.0.0.1:%d did not answer PING (%s); "
 			 "its log ends: ", kv->port, ret == -ECHILD ? "it ended" : "within 10 s");
-		log_tail(log, why + strlen(why), len - strlen(why));
+		file_tail_line(log, why + strlen(why), len - strlen(why));
 		return ret;
 	}
 	kv->driver = start_driver(bargv, load_cpus, csv, &kv->driver_jid);
@@ -364,7 +329,7 @@ int corunner_kv_start(struct corunner_kv *kv, const cpu_set_t *server_cpus,
 		corunner_kv_stop(kv);
 		return ret;
 	}
-	kv->port = free_port();
+	kv->port = loopback_port_free();
 	ret = kv->port < 0 ? kv->port : start_both(kv, server_cpus, load_cpus, why, len);
 	if (kv->port < 0)
 		snprintf(why, len, "no free loopback port: %s", strerror(-ret));

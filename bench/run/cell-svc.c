@@ -84,8 +84,9 @@ int svc_cell_runnable(const struct cell *c, char *why, size_t len)
 		return svc_found(svc, loadgen_dir(dir, sizeof(dir)), why, len);
 	}
 	if (strcmp(c->loadgen, "same")) {
-		snprintf(why, len, "loadgen = host: not yet (needs a host port forwarded to the "
-			 "guest's server; the generator runs in the guest with loadgen = same)");
+		snprintf(why, len, "loadgen = host: not yet (the guest has no network device: "
+			 "QEMU runs with -nodefaults and no -netdev, so no host port can be "
+			 "forwarded to its server; loadgen = same runs the generator in the guest)");
 		return 0;
 	}
 	if (strcmp(c->rootfs, "system")) {

@@ -33,8 +33,6 @@ int svc_which(const char *name, const char *extra, char *path, size_t len);
  * /usr/lib/postgresql/N/bin, the newest first (Debian installs one per
  * major version). */
 const char *svc_sbin_dirs(void);
-/* The last non-empty line of file @path into @buf ("(nothing)" if none). */
-void svc_file_tail(const char *path, char *buf, size_t len);
 
 /* Configure and start @sp's server and wait until it answers: 0 or -errno + @why. */
 int svc_server_start(struct svc_proc *sp, char *why, size_t len);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "file-tail.h"
 #ifndef CVMBENCH_GUEST_AGENT
 #include "journal.h"
 #endif
@@ -242,26 +243,6 @@ const char *svc_sbin_dirs(void)
 	return dirs;
 }
 
-void svc_file_tail(const char *path, char *buf, size_t len)
-{
-	char t[1024], *nl;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
-	ssize_t n = -1;
-
-	if (end >= 0) {
-		lseek(fd, end > (off_t)sizeof(t) - 1 ? end - (off_t)sizeof(t) + 1 : 0, SEEK_SET);
-		n = read(fd, t, sizeof(t) - 1);
-	}
-	if (fd >= 0)
-		close(fd);
-	t[n > 0 ? n : 0] = '\0';
-	while (n > 0 && (t[n - 1] == '\n' || t[n - 1] == '\r'))
-		t[--n] = '\0';
-	nl = strrchr(t, '\n');
-	snprintf(buf, len, "%s", nl ? nl + 1 : n > 0 ? t : "(nothing)");
-}
-
 /* A tmpfs or ramfs under @dir: -EXDEV with @why (fio and PostgreSQL need a disk). */
 static int real_disk(const struct svc_proc *sp, char *why, size_t len)
 {
@@ -392,7 +373,7 @@ int svc_proc_window(struct svc_proc *sp, double timeout_s, struct svc_window *w,
 	slurp(out, w);
 	if (!ret && WIFEXITED(w->status) && !WEXITSTATUS(w->status))
 		return 0;
-	svc_file_tail(err, tail, sizeof(tail));
+	file_tail_line(err, tail, sizeof(tail));
 	if (ret == -ETIMEDOUT)
 		snprintf(why, len, "%s ran longer than %.0f s (killed); its stderr ends: %s",
 			 argv[0], timeout_s, tail);

@@ -30,25 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "file-tail.h"
+#include "loopback-port.h"
 #include "svc-proc-local.h"
 
 #define READY_MS 30000
-
-/* A loopback TCP port free right now: > 0, or -errno. */
-static int free_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t n = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	      getsockname(fd, (struct sockaddr *)&a, &n) ? -errno : ntohs(a.sin_port);
-	close(fd);
-	return ret;
-}
 
 static int port_answers(int port)
 {
@@ -89,7 +75,7 @@ static int wait_ready(struct svc_proc *sp, const char *log, char *why, size_t le
 	for (i = 0; i < READY_MS / 20; i++) {
 		if (waitpid(sp->server, &st, WNOHANG) == sp->server) {
 			sp->server = 0;
-			svc_file_tail(log, tail, sizeof(tail));
+			file_tail_line(log, tail, sizeof(tail));
 			snprintf(why, len, "%s ended at its start; its log ends: %s",
 				 svc_server_name(sp->svc->server), tail);
 			return -ECHILD;
@@ -98,7 +84,7 @@ static int wait_ready(struct svc_proc *sp, const char *log, char *why, size_t le
 			return 0;
 		nanosleep(&nap, NULL);
 	}
-	svc_file_tail(log, tail, sizeof(tail));
+	file_tail_line(log, tail, sizeof(tail));
 	snprintf(why, len, "%s did not answer on 127.0.0.1:%d within %d s; its log ends: %s",
 		 svc_server_name(sp->svc->server), sp->port, READY_MS / 1000, tail);
 	return -ETIMEDOUT;
@@ -289,7 +275,7 @@ static int pg_tables(struct svc_proc *sp, char *why, size_t len)
 		return -ENOENT;
 	ret = run_to_end(argv, log, NULL);
 	if (ret) {
-		svc_file_tail(log, tail, sizeof(tail));
+		file_tail_line(log, tail, sizeof(tail));
 		snprintf(why, len, "pgbench -i failed (%s): %s", strerror(-ret), tail);
 	}
 	return ret;
@@ -316,7 +302,7 @@ int svc_server_start(struct svc_proc *sp, char *why, size_t len)
 
 	if (sp->svc->server == SVC_NONE)
 		return 0;
-	sp->port = free_port();
+	sp->port = loopback_port_free();
 	if (sp->port < 0) {
 		snprintf(why, len, "no free loopback port: %s", strerror(-sp->port));
 		return sp->port;
@@ -331,7 +317,7 @@ int svc_server_start(struct svc_proc *sp, char *why, size_t len)
 		return ret;
 	}
 	if (ret) {
-		svc_file_tail(log, tail, sizeof(tail));
+		file_tail_line(log, tail, sizeof(tail));
 		snprintf(why, len, "cannot start %s (as %s): %s; its log ends: %s",
 			 svc_server_name(sp->svc->server), sp->user, strerror(-ret), tail);
 		return ret;

@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=41
+N=43
 plan $N
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -80,6 +80,16 @@ for f in init bin/busybox bin/sh bin/insmod bin/cvmfn lib/modules/virtio_ring.ko
 done
 is "$n" 9 "busybox cpio lists /init, busybox and applets, cvmfn, the modules"
 is "$(grep -c '^lib/modules/.*\.ko$' "$tmp/list")" 8 "eight modules in the initramfs (overlay for a rootfs)"
+# cvmload (the system suite's generator) goes in when it is built static next to cvmbench
+cl=$(dirname "$CVMBENCH")/cvmload
+if [ -x "$cl" ] && ! readelf -l "$cl" 2>/dev/null | grep -q 'program interpreter'; then
+	grep -qx bin/cvmload "$tmp/list"
+	is "$?" 0 "bin/cvmload is in the initramfs"
+	is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cvmload_sha256"])' "$manifest")" \
+		"$(sha256sum "$cl" | cut -d' ' -f1)" "the manifest names the cvmload next to cvmbench (sha256sum)"
+else
+	skip_rest 2 "no static cvmload next to $CVMBENCH (make)"
+fi
 
 # a rebuild only when an input changes: here cvmfn (one byte of its text changed:
 # one appended would not do, strip drops it and the image would be the same)

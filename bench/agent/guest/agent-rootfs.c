@@ -4,8 +4,8 @@
  * the guest leaves its initramfs for a Debian root filesystem: the virtio
  * disk whose ext4 label is AGENT_GUEST_ROOTFS_LABEL (read from the
  * superblock, no blkid) is mounted read-only, a tmpfs holds the writable
- * layer, overlayfs joins them; cvmfn and the agent are copied from the
- * initramfs into the writable layer, /dev, /proc, /sys and /data move
+ * layer, overlayfs joins them; cvmfn, the agent and (when in the image)
+ * cvmload are copied from the initramfs into the writable layer, /dev, /proc, /sys and /data move
  * across, and the root is switched (MS_MOVE + chroot, as switch_root
  * does). The caller then execs the agent from the new root. A writable
  * scratch disk (label AGENT_GUEST_SCRATCH_LABEL) is mounted on /scratch.
@@ -106,8 +106,10 @@ static int switch_root(char *why, size_t len)
 
 	ret = file_copy(AGENT_GUEST_CVMFN, NEWROOT AGENT_GUEST_CVMFN, 0755) ?:
 	      file_copy(AGENT_GUEST_SELF, NEWROOT AGENT_GUEST_SELF, 0755);
+	if (!ret && !access(AGENT_GUEST_CVMLOAD, X_OK))
+		ret = file_copy(AGENT_GUEST_CVMLOAD, NEWROOT AGENT_GUEST_CVMLOAD, 0755);
 	if (ret) {
-		snprintf(why, len, "copying cvmfn and the agent: %s", strerror(-ret));
+		snprintf(why, len, "copying cvmfn, the agent and cvmload: %s", strerror(-ret));
 		return ret;
 	}
 	for (i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++)

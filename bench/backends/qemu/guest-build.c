@@ -2,8 +2,8 @@
 /*
  * guest-build.c - the steps of a guest image build that is not cached
  * yet: in a private directory under the output directory, fetch and
- * unpack the kernel, pick its modules, strip cvmfn and the agent, write
- * the initramfs, hash both,
+ * unpack the kernel, pick its modules, strip cvmfn, the agent and
+ * cvmload, write the initramfs, hash both,
  * write the manifest, and move the result into place (guest-image.c
  * decides whether a build is needed).
  */
@@ -53,6 +53,9 @@ static int make_image(struct guest_inputs *in, const char *tmp, const char *img,
 	if (!ret && in->agent[0])
 		ret = guest_strip_copy(in->agent, tmp, "cvmbench-agent", in->agent_ship,
 				       sizeof(in->agent_ship), err, errlen);
+	if (!ret && in->cvmload[0])
+		ret = guest_strip_copy(in->cvmload, tmp, "cvmload", in->cvmload_ship,
+				       sizeof(in->cvmload_ship), err, errlen);
 	if (ret)
 		return ret;
 	guest_path(path, sizeof(path), "%s/vmlinuz", img);

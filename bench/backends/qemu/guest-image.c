@@ -2,7 +2,7 @@
 /*
  * guest-image.c - build the guest image (kernel + initramfs) once and
  * cache it: the inputs (kernel package and version, busybox, cvmfn, the
- * agent, /init) are hashed into a key; <cache>/guest/by-input/<key> points
+ * agent, cvmload, /init) are hashed into a key; <cache>/guest/by-input/<key> points
  * at <cache>/guest/<hash>, where <hash> is the content hash of the image.
  * A build happens in a private directory under the output directory and
  * is renamed into place only when complete.
@@ -87,25 +87,30 @@ static int busybox_input(struct guest_inputs *in, const char *path, char *err, s
 	return 0;
 }
 
-static void agent_input(struct guest_inputs *in)
+/*
+ * The static program @name next to cvmbench into @path and its hash, or
+ * @path "" when it is not built (the guest then goes without it).
+ */
+static void optional_input(const char *name, char path[PATH_MAX], char sha[SHA256_HEX])
 {
 	char dir[PATH_MAX];
 
-	in->agent[0] = '\0';
+	path[0] = '\0';
 	if (exe_dir(dir, sizeof(dir)))
 		return;
-	guest_path(in->agent, sizeof(in->agent), "%s/cvmbench-agent", dir);
-	if (access(in->agent, X_OK) || program_input(in->agent, in->agent_sha, NULL, 0))
-		in->agent[0] = '\0';
+	guest_path(path, PATH_MAX, "%s/%s", dir, name);
+	if (access(path, X_OK) || program_input(path, sha, NULL, 0))
+		path[0] = '\0';
 }
 
 static void inputs_key(struct guest_inputs *in)
 {
 	char text[2048];
 
-	snprintf(text, sizeof(text), "cvmbench-guest 2\nkernel %s %s\nbusybox %s\ncvmfn %s\n"
-		 "agent %s\ninit %s\nstrip %s\n", in->k.real, in->k.version, in->busybox_sha,
-		 in->cvmfn_sha, in->agent[0] ? in->agent_sha : "none", in->init_sha,
+	snprintf(text, sizeof(text), "cvmbench-guest 3\nkernel %s %s\nbusybox %s\ncvmfn %s\n"
+		 "agent %s\ncvmload %s\ninit %s\nstrip %s\n", in->k.real, in->k.version,
+		 in->busybox_sha, in->cvmfn_sha, in->agent[0] ? in->agent_sha : "none",
+		 in->cvmload[0] ? in->cvmload_sha : "none", in->init_sha,
 		 in->stripped ? "yes" : "no");
 	guest_sha256_str(text, in->key);
 }
@@ -132,7 +137,8 @@ static int gather_inputs(const struct guest_build_opts *o, struct guest_inputs *
 	ret = program_input(in->cvmfn, in->cvmfn_sha, err, errlen);
 	if (ret)
 		return ret;
-	agent_input(in);
+	optional_input("cvmbench-agent", in->agent, in->agent_sha);
+	optional_input("cvmload", in->cvmload, in->cvmload_sha);
 	in->stripped = guest_strip_available();
 	ret = guest_init_script(guest_modules, guest_nmodules, in->init, sizeof(in->init));
 	if (ret) {

@@ -2,8 +2,9 @@
 /*
  * guest-initramfs.c - the guest's initramfs, an uncompressed newc cpio:
  * /init, /bin/busybox with the applets /init uses as symlinks, the
- * virtio modules in /lib/modules, /bin/cvmfn and (when built) the agent,
- * both stripped (guest-strip.c).
+ * virtio modules in /lib/modules, /bin/cvmfn and (when built) the agent
+ * and cvmload (the system suite's load generator), all stripped
+ * (guest-strip.c).
  * Uncompressed because the kernel then only copies it (no gunzip under
  * TCG), and the model files are not in it but on the data disk.
  */
@@ -44,6 +45,8 @@ static int add_programs(struct cpio *c, const struct guest_inputs *in)
 		ret = cpio_file(c, "bin/cvmfn", in->cvmfn_ship, 0755);
 	if (!ret && in->agent[0])
 		ret = cpio_file(c, "bin/cvmbench-agent", in->agent_ship, 0755);
+	if (!ret && in->cvmload[0])
+		ret = cpio_file(c, "bin/cvmload", in->cvmload_ship, 0755);
 	return ret;
 }
 

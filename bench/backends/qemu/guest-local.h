@@ -94,7 +94,9 @@ struct guest_inputs {
 	char busybox[PATH_MAX], busybox_sha[SHA256_HEX], busybox_version[128];
 	char cvmfn[PATH_MAX], cvmfn_sha[SHA256_HEX];
 	char agent[PATH_MAX], agent_sha[SHA256_HEX];      /* "" without an agent */
+	char cvmload[PATH_MAX], cvmload_sha[SHA256_HEX];  /* "" without cvmload */
 	char cvmfn_ship[PATH_MAX], agent_ship[PATH_MAX];  /* the stripped copies */
+	char cvmload_ship[PATH_MAX];
 	int stripped;                                     /* strip was found */
 	char init[8192], init_sha[SHA256_HEX];
 	char key[SHA256_HEX];

@@ -46,6 +46,10 @@ static void add_programs(cJSON *m, const struct guest_inputs *in)
 		cJSON_AddStringToObject(m, "agent_sha256", in->agent_sha);
 	else
 		cJSON_AddNullToObject(m, "agent_sha256");
+	if (in->cvmload[0])
+		cJSON_AddStringToObject(m, "cvmload_sha256", in->cvmload_sha);
+	else
+		cJSON_AddNullToObject(m, "cvmload_sha256");
 	cJSON_AddStringToObject(m, "init_sha256", in->init_sha);
 	cJSON_AddBoolToObject(m, "stripped", in->stripped);
 	cJSON_AddStringToObject(m, "port", GUEST_PORT_NAME);
