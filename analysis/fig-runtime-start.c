@@ -11,11 +11,15 @@
  *   rest of the start  instance.start_ns (spawn to ready line, seen by the
  *                      harness) less the three above: process or container
  *                      or guest start, cvmfn's own start, the handler's
- *                      modules, the ready line (0 when negative)
+ *                      modules, the ready line
  *   first call         fn_ns of the instance's first call (warm-up included)
  * The first three are what the instance reported on its ready line
  * (docs/workloads.md, "Cold start of a Python instance"); a C instance has
- * no interpreter nor imports (0). Cells are ordered by workload, size,
+ * no interpreter nor imports (0). A phase that was not measured (a Python
+ * cell without its interpreter or import time, no first call), and a rest
+ * that comes out negative (clocks that disagree), is drawn 0 high and named
+ * in the bar's label ("not measured: imports, first-call"), so that no 0
+ * looks measured. Cells are ordered by workload, size,
  * backend, runtime. Only cells whose first instance has start_ns and
  * init_ns are drawn.
  *
@@ -24,6 +28,7 @@
  * ms, bottom up.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,8 +50,8 @@ static const char *const phase_names[RS_PHASES] = {
 static const char sql_cells[] =
 	"SELECT c.id, c.workload, c.size, c.backend, "
 	"COALESCE((SELECT value FROM cell_param WHERE cell_id = c.id AND key = 'runtime'), 'c'), "
-	"i.start_ns, i.init_ns, COALESCE(" RS_PARAM("runtime.interp_ns") ", 0), "
-	"COALESCE(" RS_PARAM("runtime.import_ns") ", 0), "
+	"i.start_ns, i.init_ns, " RS_PARAM("runtime.interp_ns") ", "
+	RS_PARAM("runtime.import_ns") ", "
 	"(SELECT fn_ns FROM invocation v WHERE v.cell_id = c.id AND v.instance_idx = 0 "
 	" AND v.fn_ns IS NOT NULL ORDER BY v.seq LIMIT 1), "
 	"(SELECT count(DISTINCT backend) FROM cell WHERE run_id = ?1) "
@@ -55,6 +60,15 @@ static const char sql_cells[] =
 	"ORDER BY c.workload, CASE c.size WHEN 'test' THEN 0 WHEN 'small' THEN 1 "
 	"WHEN 'large' THEN 2 ELSE 3 END, c.backend, 5, c.id";
 
+/* Column @col of @st, an interpreter or import time: 0 for C (it has none),
+ * NaN for a Python cell that did not report it. */
+static double runtime_phase(sqlite3_stmt *st, int col, int python)
+{
+	if (sqlite3_column_type(st, col) != SQLITE_NULL)
+		return sqlite3_column_double(st, col);
+	return python ? NAN : 0;
+}
+
 /*
  * One cell's row: its label, then its phases in ms; the label's length.
  * Read as doubles, so that a number beyond what a figure draws stays so
@@ -62,24 +76,32 @@ static const char sql_cells[] =
  */
 static size_t write_row(struct figure_ctx *ctx, sqlite3_stmt *st)
 {
+	int python = !strcmp((const char *)sqlite3_column_text(st, 4) ?: "", "python");
 	double start = sqlite3_column_double(st, 5), ns[RS_PHASES];
-	char label[200];
+	char label[200], missing[96] = "";
+	size_t used = 0;
 	int i;
 
-	ns[1] = sqlite3_column_double(st, 7);
-	ns[2] = sqlite3_column_double(st, 8);
+	ns[1] = runtime_phase(st, 7, python);
+	ns[2] = runtime_phase(st, 8, python);
 	ns[3] = sqlite3_column_double(st, 6);
 	ns[0] = start - ns[1] - ns[2] - ns[3];
-	ns[0] = ns[0] > 0 ? ns[0] : 0;
-	ns[4] = sqlite3_column_double(st, 9);
-	snprintf(label, sizeof(label), "%s%s%s [%s]", sqlite3_column_text(st, 1),
+	ns[0] = ns[0] >= 0 ? ns[0] : NAN;    /* NaN stays NaN */
+	ns[4] = sqlite3_column_type(st, 9) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 9);
+	for (i = 0; i < RS_PHASES; i++)
+		if (isnan(ns[i]) && used < sizeof(missing))
+			used += (size_t)snprintf(missing + used, sizeof(missing) - used, "%s%s",
+						 used ? ", " : " (not measured: ", phase_names[i]);
+	if (used && used < sizeof(missing))
+		snprintf(missing + used, sizeof(missing) - used, ")");
+	snprintf(label, sizeof(label), "%s%s%s [%s]%s", sqlite3_column_text(st, 1),
 		 sqlite3_column_int(st, 10) > 1 ? " " : "",
 		 sqlite3_column_int(st, 10) > 1 ? (const char *)sqlite3_column_text(st, 3) : "",
-		 sqlite3_column_text(st, 4));
+		 sqlite3_column_text(st, 4), missing);
 	figure_source(ctx, sqlite3_column_int64(st, 0), 1, "instance starts");
 	gp_data_string(ctx->data, label);
 	for (i = 0; i < RS_PHASES; i++)
-		fprintf(ctx->data, " %.4f", ns[i] / 1e6);
+		fprintf(ctx->data, " %.4f", isnan(ns[i]) ? 0 : ns[i] / 1e6);
 	fprintf(ctx->data, "\n");
 	return gp_label_len(label);
 }
