@@ -108,6 +108,11 @@ int fig_pool_depletion_data(struct figure_ctx *ctx)
 	long long nref = 0;
 	int rc, n = 0, left = 0, ret = 0;
 
+	if (!analysis_table_present(ctx->h, "oci_pool_event")) {   /* before 013 */
+		snprintf(ctx->why, sizeof(ctx->why), "the database has no pool events (it is "
+			 "older than cgroup-pool and netns-pool)");
+		return -ENODATA;
+	}
 	if (analysis_prepare(ctx->h, POOLS_SQL, ctx->run_id, &st))
 		return -EIO;
 	while (!ret && (rc = analysis_step(st)) == SQLITE_ROW) {

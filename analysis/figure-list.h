@@ -10,7 +10,7 @@
 	X(idle_policy)     \
 	X(threads_sweep)   \
 	X(runc_phases)     \
-	X(runtime_start)   \
+	X(start_phases)   \
 	X(runc_cpus)       \
 	X(runc_quota)      \
 	X(runc_corunner)   \

@@ -9,7 +9,7 @@
 # and Python as hatched boxes, and labels the cells by runtime. The same
 # cells without a runtime key (a C-only database) draw the lines and the
 # overhead as before (two lines, one pooled overhead), without "[c]", so the
-# checks can fail. runtime-start draws the first instance's start by phase
+# checks can fail. start-phases draws the first instance's start by phase
 # per cell, "pyaes [c]" before "pyaes [python]", from the start_ns,
 # init_ns and runtime.interp_ns / runtime.import_ns written into the
 # database; a run without a started instance is "nothing to draw" (exit 3)
@@ -55,7 +55,7 @@ sqlite3 "$tmp/rt.db" "UPDATE instance SET start_ns = CASE WHEN cell_id IN (SELEC
 	INSERT INTO cell_param SELECT cell_id, 'runtime.import_ns', '500000000' FROM cell_param
 	WHERE key = 'runtime' AND value = 'python';"
 for db in rt c; do
-	for f in memory-scaling memory-overhead warm-latency runtime-start; do
+	for f in memory-scaling memory-overhead warm-latency start-phases; do
 		"$CVMBENCH" plot $f --db "$tmp/$db.db" --out "$tmp/$db-$f.svg" > /dev/null 2>&1 ||
 			echo "# plot $f on $db.db failed"
 	done
@@ -77,10 +77,10 @@ ok $? = 0 "warm-latency: C solid, Python hatched, each cell labelled with its ru
 ok $? = 0 "warm-latency of a C-only run: no runtime key"
 # the crafted calls have no fn_ns: the first call is not measured, and the
 # label says so (its bar is 0 high)
-w=$(grep -o '>pyaes \[[a-z]*\][^<]*<' "$tmp/rt-runtime-start.svg" | tr -d '<>' | sed 's/ (not measured: first-call)$/*/' | tr '\n' ' ')
+w=$(grep -o '>pyaes \[[a-z]*\][^<]*<' "$tmp/rt-start-phases.svg" | tr -d '<>' | sed 's/ (not measured: first-call)$/*/' | tr '\n' ' ')
 is "$w" "pyaes [c]* pyaes [c]* pyaes [python]* pyaes [python]* " \
-	"runtime-start: a bar per cell, in x order the C cells before the Python ones, each saying its first call was not measured"
-"$CVMBENCH" plot runtime-start --db "$tmp/c.db" --out "$tmp/none.svg" > "$tmp/none.out" 2>&1
+	"start-phases: a bar per cell, in x order the C cells before the Python ones, each saying its first call was not measured"
+"$CVMBENCH" plot start-phases --db "$tmp/c.db" --out "$tmp/none.svg" > "$tmp/none.out" 2>&1
 rc=$?
 is "$rc:$(grep -c 'no instance with its start' "$tmp/none.out")" 3:1 \
-	"runtime-start without a started instance: nothing to draw, saying why (exit $rc)"
+	"start-phases without a started instance: nothing to draw, saying why (exit $rc)"

@@ -31,20 +31,34 @@ is "$prints" "analysis/analysis.c " "analysis/ prints JSON only through analysis
 #   literal, and no name of such a header is written as a literal elsewhere.
 lits=$(grep -nE "m\.(probe|name) *= *'[a-z]" analysis/*.c)
 is "$lits" "" "analysis/ names no probe or metric in SQL by a literal"
+# A header with PREFIX defines (pool-metrics.h: "pool", "netns-pool") holds
+# name suffixes: the names checked are PREFIX.SUFFIX. A value that is also a
+# config key or a name of the X-macro lists (the runc phases: "cgroup",
+# "netns") is a word of those, not a copy.
+keys=$($CVMBENCH list --keys | awk 'NR > 1 { print $1 }')
+xnames=$(sed -nE 's/^[[:space:]]*X\([A-Z_0-9]+, *"([^"]+)"\).*/\1/p' metrics/*-metrics.h)
 copies=
 for h in metrics/*-metrics.h; do
-	for v in $(sed -nE 's/^#define [A-Z_0-9]+ +"([^"]+)".*/\1/p' "$h" |
+	prefixes=$(sed -nE 's/^#define [A-Z_0-9]+_PREFIX_[A-Z_0-9]+ +"([^"]+)".*/\1/p' "$h")
+	for v in $(sed -nE '/_PREFIX_/d; s/^#define [A-Z_0-9]+ +"([^"]+)".*/\1/p' "$h" |
 		   grep -vx "$(sed -nE 's/^#define [A-Z_]+_PROBE +"([^"]+)".*/\1/p' "$h")"); do
-		hits=$(grep -rlF -e "\"$v\"" -e "'$v'" --include='*.c' --include='*.h' \
-			lib journal tracing bench probes analysis | grep -v -- "-metrics.h$")
-		[ -n "$hits" ] && copies="$copies $v:$(echo $hits | tr ' ' ,)"
+		grep -qx -- "$v" <<<"$keys$xnames" && continue
+		names=$v
+		if [ -n "$prefixes" ] && grep -q '_METRIC_' <<<"$(grep -F "\"$v\"" "$h")" &&
+		   [ "${v#*.}" = "$v" ]; then
+			names=$(for p in $prefixes; do echo "$p.$v"; done)
+		fi
+		for n in $names; do
+			hits=$(grep -rlF -e "\"$n\"" -e "'$n'" --include='*.c' --include='*.h' \
+				lib journal tracing bench probes analysis | grep -v -- "-metrics.h$")
+			[ -n "$hits" ] && copies="$copies $n:$(echo $hits | tr ' ' ,)"
+		done
 	done
 done
 is "$copies" "" "no metric name of a metrics/*-metrics.h is written out again"
 # the lists of names (X-macros) of those headers: analysis/ spells none of
 # them itself, except where the word is also a config key (runc's netns phase
 # and the netns key)
-keys=$($CVMBENCH list --keys | awk 'NR > 1 { print $1 }')
 copies=
 for v in $(sed -nE 's/^[[:space:]]*X\([A-Z_0-9]+, *"([^"]+)"\).*/\1/p' metrics/*-metrics.h); do
 	grep -qx -- "$v" <<<"$keys" && continue

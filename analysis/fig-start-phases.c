@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fig-runtime-start.c - data of the runtime-start figure: the start of a
+ * fig-start-phases.c - data of the start-phases figure: the start of a
  * cell's first instance by phase, one stacked bar per cell, so that a
  * function's C and Python instances (runtime = c | python, issue 32)
  * stand side by side, in ms:
@@ -41,7 +41,7 @@
 #define RS_PHASES 5
 
 static const char *const phase_names[RS_PHASES] = {
-	"rest-of-start", "interpreter", "imports", "init", "first-call",
+	"rest-of-start", "interpreter", "imports", "fn-init", "first-call",
 };
 
 #define RS_PARAM(key) \
@@ -107,11 +107,11 @@ static size_t write_row(struct figure_ctx *ctx, sqlite3_stmt *st)
 }
 
 /**
- * fig_runtime_start_data() - write the runtime-start data (see the top of
+ * fig_start_phases_data() - write the start-phases data (see the top of
  * this file). Returns 0, -ENODATA when no cell of the run has a started
  * instance, or -errno.
  */
-int fig_runtime_start_data(struct figure_ctx *ctx)
+int fig_start_phases_data(struct figure_ctx *ctx)
 {
 	size_t n = 0, longest = 0, len;
 	sqlite3_stmt *st;
@@ -142,8 +142,8 @@ int fig_runtime_start_data(struct figure_ctx *ctx)
 	return 0;
 }
 
-const struct figure figure_runtime_start = {
-	"runtime-start",
+const struct figure figure_start_phases = {
+	"start-phases",
 	"instance start by phase (interpreter, imports, init, first call), C and Python side by side",
-	"runtime-start.gp", fig_runtime_start_data, 0,
+	"start-phases.gp", fig_start_phases_data, 0,
 };

@@ -1,11 +1,11 @@
-# runtime-start.gp - the start of each cell's first instance by phase, one
+# start-phases.gp - the start of each cell's first instance by phase, one
 # stacked bar per cell: a function's C and Python instances side by side
 # (issue 32; docs/workloads.md, "Cold start of a Python instance").
 #
-# Run by `cvmbench plot runtime-start` (analysis/plot.c), which sets:
+# Run by `cvmbench plot start-phases` (analysis/plot.c), which sets:
 #   datafile, outfile, term, ncells, run, longest (characters of the
 #   longest x label)
-# Data (analysis/fig-runtime-start.c): a header row, then one row per cell:
+# Data (analysis/fig-start-phases.c): a header row, then one row per cell:
 #   1 label ("workload [runtime]")  2..6 ms: rest of the start, interpreter
 #   start, imports, init, first call (bottom up)
 
