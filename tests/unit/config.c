@@ -173,7 +173,7 @@ static void test_missing_file(void)
 
 int main(void)
 {
-	tap_plan(36);
+	tap_plan(37);
 	test_expansion();
 	test_interleaved();
 	test_errors();

@@ -287,7 +287,7 @@ static void interface(void)
 
 int main(void)
 {
-	tap_plan(10 + (int)(sizeof(refused) / sizeof(refused[0])) + 1 + 9);
+	tap_plan(11 + (int)(sizeof(refused) / sizeof(refused[0])) + 1 + 9);
 	wrk();
 	others();
 	fio_cvmload();
