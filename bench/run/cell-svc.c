@@ -211,6 +211,7 @@ static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *s
 static void note_start(struct svc_cell *s)
 {
 	struct cell_ctx *c = s->ctx;
+	long requests = svc_window_requests(s->svc, &s->p);
 	char v[64];
 
 	db_cell_note(c->db, c->cell_id, "svc.server", svc_server_name(s->svc->server));
@@ -219,8 +220,8 @@ static void note_start(struct svc_cell *s)
 	db_cell_note(c->db, c->cell_id, "svc.parser", s->svc->parser);
 	db_cell_note(c->db, c->cell_id, "svc.where", s->local ? "host" : "guest");
 	db_cell_note(c->db, c->cell_id, "svc.window", "one load-generator run: fork to exit");
-	if (svc_window_requests(s->svc, &s->p)) {
-		snprintf(v, sizeof(v), "%ld", svc_window_requests(s->svc, &s->p));
+	if (requests) {
+		snprintf(v, sizeof(v), "%ld", requests);
 		db_cell_note(c->db, c->cell_id, "svc.requests", v);
 	} else {
 		snprintf(v, sizeof(v), "%d", s->p.duration_s);

@@ -15,19 +15,19 @@
 #include "svc-list.h"
 
 static const struct svc_info services[] = {
-	{ "nginx-open", SVC_NGINX, "cvmload", "cvmload", 0, { 10, 8, 1000 },
+	{ "nginx-open", SVC_NGINX, "cvmload", "cvmload", 0, 0, { 10, 8, 1000 },
 	  "nginx static file, open loop at svc-rate requests/s (cvmload)" },
-	{ "nginx-wrk", SVC_NGINX, "wrk", "wrk", 0, { 10, 8, 0 },
+	{ "nginx-wrk", SVC_NGINX, "wrk", "wrk", 0, 0, { 10, 8, 0 },
 	  "nginx static file, closed loop (wrk, one thread, svc-connections)" },
-	{ "redis", SVC_REDIS, "redis-benchmark", "redis-benchmark", 0, { 10, 16, 0 },
+	{ "redis", SVC_REDIS, "redis-benchmark", "redis-benchmark", 0, 10000, { 10, 16, 0 },
 	  "redis-server, redis-benchmark SET and GET (10000 requests per second of svc-duration)" },
-	{ "pgbench", SVC_POSTGRES, "pgbench", "pgbench", 1, { 10, 4, 0 },
-	  "PostgreSQL 15, pgbench TPC-B-like at scale 1 (data on a real disk)" },
-	{ "sysbench-cpu", SVC_NONE, "sysbench", "sysbench-cpu", 0, { 10, 2, 0 },
+	{ "pgbench", SVC_POSTGRES, "pgbench", "pgbench", 1, 0, { 10, 4, 0 },
+	  "PostgreSQL, pgbench TPC-B-like at scale 1 (data on a real disk)" },
+	{ "sysbench-cpu", SVC_NONE, "sysbench", "sysbench-cpu", 0, 0, { 10, 2, 0 },
 	  "sysbench cpu: prime search up to 20000, svc-connections threads" },
-	{ "sysbench-memory", SVC_NONE, "sysbench", "sysbench-memory", 0, { 10, 2, 0 },
+	{ "sysbench-memory", SVC_NONE, "sysbench", "sysbench-memory", 0, 0, { 10, 2, 0 },
 	  "sysbench memory: 1 KiB block writes, svc-connections threads" },
-	{ "fio", SVC_NONE, "fio", "fio", 1, { 10, 1, 0 },
+	{ "fio", SVC_NONE, "fio", "fio", 1, 0, { 10, 1, 0 },
 	  "fio 4 KiB random writes, O_DIRECT, libaio depth 16 (a real disk)" },
 };
 
@@ -130,7 +130,7 @@ static int argv_of(const struct svc_info *svc, const struct svc_params *p, int p
 
 long svc_window_requests(const struct svc_info *svc, const struct svc_params *p)
 {
-	return !strcmp(svc->loadgen, "redis-benchmark") ? 10000L * p->duration_s : 0;
+	return (long)svc->requests_per_s * p->duration_s;
 }
 
 int svc_loadgen_argv(const struct svc_info *svc, const struct svc_params *p,

@@ -25,6 +25,8 @@ struct svc_info {
 	const char *loadgen;      /* the load generator's program */
 	const char *parser;       /* svc_parse()'s parser name = metric.probe */
 	int on_disk;              /* writes files: a real disk, never tmpfs */
+	int requests_per_s;       /* > 0: the generator takes a request count, not a
+				   * time: this many per second of svc-duration */
 	struct svc_params def;    /* its defaults (svc-* = 0) */
 	const char *help;
 };
