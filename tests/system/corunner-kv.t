@@ -62,11 +62,18 @@ start() {
 }
 gone() { local p; for p; do [ -d /proc/$p ] && [ "$(ps -o stat= -p $p)" != Z ] && { echo "$p runs"; return; }; done; echo gone; }
 
+# the CPUs process $1 may run on, from /proc (empty once it has ended)
+cpus_of() { awk '/^Cpus_allowed_list/ { print $2 }' /proc/$1/status 2>/dev/null; }
 ini pin core
 start pin
-bench=$(kids "$drv" redis-benchmark | head -1)
-cpus_srv=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$srv/status 2>/dev/null)
-cpus_bench=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$bench/status 2>/dev/null)
+cpus_srv=$(cpus_of "$srv")
+# a benchmark round lasts milliseconds: catch one and read its CPUs before it ends
+bench= cpus_bench=
+for _ in $(seq 200); do
+	bench=$(kids "$drv" redis-benchmark | head -1)
+	[ -n "$bench" ] && cpus_bench=$(cpus_of "$bench") && [ -n "$cpus_bench" ] && break
+	sleep 0.01
+done
 sleep 1
 cmds=$(redis-cli -h 127.0.0.1 -p "${port:-1}" info stats 2>/dev/null |
 	awk -F: '/^total_commands_processed/ { print $2 + 0 }')
