@@ -71,4 +71,21 @@ static inline void bind_known(sqlite3_stmt *st, int i, long long v)
  */
 int db_step(struct db *db, sqlite3_stmt *st);
 
+/**
+ * db_copy_to_memory() - copy the main database of @from (the file @path)
+ * into a new in-memory database *@to, whose schema may run no function with
+ * side effects (an input is not trusted). 0, or -errno with the message in
+ * @err naming @path.
+ */
+int db_copy_to_memory(sqlite3 *from, sqlite3 **to, const char *path, char *err,
+		      size_t errlen);
+
+/**
+ * db_read_upgrade() - for a reader of a database of an older schema: replace
+ * db->h by a copy in memory with the missing migrations applied, the file
+ * unchanged (db-read-upgrade.c). Nothing for a current schema. 0 or -errno
+ * with the message in @err.
+ */
+int db_read_upgrade(struct db *db, char *err, size_t errlen);
+
 #endif

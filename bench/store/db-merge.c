@@ -113,26 +113,12 @@ static struct mtable *table(struct merge *m, const char *name)
 static int copy_in(struct merge *m)
 {
 	struct db *in;
-	sqlite3_backup *b;
 	int ret;
 
 	ret = db_open(&in, m->path, DB_READONLY, m->err, m->errlen);
 	if (ret)
 		return ret;
-	if (sqlite3_open(":memory:", &m->h) != SQLITE_OK) {
-		db_close(in);
-		return -ENOMEM;
-	}
-	/* the input's schema may not run functions with side effects */
-	sqlite3_db_config(m->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-	sqlite3_db_config(m->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-	b = sqlite3_backup_init(m->h, "main", db_sqlite(in), "main");
-	ret = b && sqlite3_backup_step(b, -1) == SQLITE_DONE ? 0 : -EIO;
-	if (b)
-		sqlite3_backup_finish(b);
-	if (ret)
-		snprintf(m->err, m->errlen, "%s: cannot be read: %s", m->path,
-			 sqlite3_errmsg(db_sqlite(in)));
+	ret = db_copy_to_memory(db_sqlite(in), &m->h, m->path, m->err, m->errlen);
 	db_close(in);
 	return ret ?: db_migrate(m->h, m->path, m->err, m->errlen);
 }

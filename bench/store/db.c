@@ -317,16 +317,22 @@ static int db_open_read(struct db *db, char *err, size_t errlen)
 		return ret;
 	sqlite3_set_authorizer(db->h, db_reader_auth, NULL);
 	ret = db_check(db->h, db->path, db_schema_latest(), 0, &rc, err, errlen);
-	if (ret != -EIO || rc != SQLITE_CANTOPEN)
+	if (ret == -EIO && rc == SQLITE_CANTOPEN) {
+		rc = db_ro_mount_uri(db->path, name, sizeof(name), err, errlen);
+		if (rc)
+			return rc == -EAGAIN ? ret : rc;
+		sqlite3_close(db->h);
+		db->h = NULL;
+		ret = db_open_handle(db, name, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err,
+				     errlen) ?:
+		      db_check(db->h, db->path, db_schema_latest(), 0, &rc, err, errlen);
+	}
+	if (ret)
 		return ret;
-	rc = db_ro_mount_uri(db->path, name, sizeof(name), err, errlen);
-	if (rc)
-		return rc == -EAGAIN ? ret : rc;
-	sqlite3_close(db->h);
-	db->h = NULL;
-	return db_open_handle(db, name, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err,
-			      errlen) ?:
-	       db_check(db->h, db->path, db_schema_latest(), 0, &rc, err, errlen);
+	/* an older schema: the handle becomes an upgraded copy in memory */
+	ret = db_read_upgrade(db, err, errlen);
+	sqlite3_set_authorizer(db->h, db_reader_auth, NULL);
+	return ret;
 }
 
 int db_open(struct db **out, const char *path, int flags, char *err, size_t errlen)

@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=14
+N=15
 plan $N
 command -v sqlite3 > /dev/null || skip_all $N "no sqlite3 (apt-get install sqlite3)"
 py=/usr/bin/python3
@@ -83,6 +83,16 @@ for ((v = 1; v < latest; v++)); do
 		bad="$bad $v:$(msg)"
 done
 is "$bad" "" "unmarked databases of every older schema (1..$((latest - 1))) open, show exits 0"
+# every figure's query reads columns and tables of this build's schema: the
+# report reads an upgraded copy in memory, the file stays as it was
+bad=
+for ((v = 1; v < latest; v++)); do
+	cp "$tmp/old$v.db" "$tmp/before.db"
+	$CVMBENCH report "$tmp/rep$v" --db "$tmp/old$v.db" > /dev/null 2> "$tmp/err" &&
+		grep -q "schema $v (an older cvmbench's).*upgraded to schema $latest, the file is unchanged" "$tmp/err" &&
+		cmp -s "$tmp/old$v.db" "$tmp/before.db" || bad="$bad $v:$(grep -v 'not drawn' "$tmp/err" | head -2)"
+done
+is "$bad" "" "a report on every older schema exits 0, says it read an upgraded copy, the file unchanged"
 craft "$tmp/oldrun.db" schema 1
 $CVMBENCH run "$tmp/n.ini" --db "$tmp/oldrun.db" > /dev/null 2> "$tmp/err"; rc=$?
 is "$rc $(sqlite3 "$tmp/oldrun.db" 'PRAGMA user_version; SELECT count(*) FROM run' | tr '\n' ' ')" \
