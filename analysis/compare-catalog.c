@@ -2,8 +2,8 @@
 /*
  * compare-catalog.c - the service metrics `compare` knows, expanded from
  * the catalog metrics/service-metrics.h (parser, name, unit, direction),
- * and what makes a cell a service cell: a measured window's metric of a
- * catalog parser whose direction is not SVC_INFO. A service cell keeps
+ * and what makes a cell a service cell: its svc.parser note (as in
+ * analysis/views.sql). A service cell keeps
  * each catalog metric's values over its windows (cmp_svc), and the names
  * its parsers wrote that the catalog lacks (listed, never compared).
  */
@@ -63,16 +63,15 @@ const char *cmp_catalog_direction(int direction)
 }
 
 /**
- * cmp_cell_is_service() - whether @c has a catalog metric with a direction.
+ * cmp_cell_is_service() - whether @c is a service cell: one the system
+ * suite ran (bench/run/cell-svc.c notes its parser as svc.parser), the
+ * definition analysis/views.sql's v_cell_latency.service uses too. Its
+ * windows are paired on their metrics, never on their wall times, also
+ * when none of them stored a metric.
  */
 int cmp_cell_is_service(const struct cmp_cell *c)
 {
-	size_t i;
-
-	for (i = 0; i < c->nsvc; i++)
-		if (catalog[c->svc[i].metric].direction != SVC_INFO)
-			return 1;
-	return 0;
+	return cmp_kv_get(c->notes, c->nnotes, "svc.parser") != NULL;
 }
 
 /**

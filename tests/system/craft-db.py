@@ -274,6 +274,7 @@ elif mode == "services":
             "?" * len(c))), list(c.values())).lastrowid
         db.execute("INSERT INTO cell_param SELECT ?, key, CASE key WHEN 'workload' THEN ? "
                    "ELSE value END FROM cell_param WHERE cell_id = ?", (cell, c["workload"], one[0]))
+        db.execute("INSERT OR REPLACE INTO cell_param VALUES (?, 'svc.parser', 'wrk')", (cell,))
         f = 0.8 if k else 1.0
         for (inv,) in db.execute("SELECT id FROM invocation WHERE cell_id = ? AND phase = "
                                  "'measured' AND ok = 1", one).fetchall():

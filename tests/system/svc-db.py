@@ -46,6 +46,8 @@ for cell, wl in cells:
     parser = SERVICES.get(wl)
     if not parser:
         continue
+    # what makes a cell a service cell, as bench/run/cell-svc.c notes it
+    db.execute("INSERT INTO cell_param VALUES (?, 'svc.parser', ?)", (cell, parser))
     invs = db.execute("SELECT id FROM invocation WHERE cell_id = ? AND phase = 'measured' "
                       "AND ok = 1 ORDER BY id", (cell,)).fetchall()
     for (inv,) in invs:
