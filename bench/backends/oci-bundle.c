@@ -168,7 +168,8 @@ static cJSON *capabilities(void)
 	return o;
 }
 
-static cJSON *process(const struct cell *c, const char *digest, int debian)
+static cJSON *process(const struct cell *c, const char *digest, int debian,
+		      const char *seed_layer)
 {
 	static const char *const env[] = { "PATH=/", "HOME=/",
 					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
@@ -181,10 +182,14 @@ static cJSON *process(const struct cell *c, const char *digest, int debian)
 	cJSON *p = cJSON_CreateObject(), *args, *user, *rl, *nofile;
 	int i;
 
-	cvmfn_argv(&in, "serve", c, store, sizeof(store), argv, 24);
+	cvmfn_argv(&in, seed_layer ? "seed" : "serve", c, store, sizeof(store), argv, 22);
 	args = cJSON_AddArrayToObject(p, "args");
 	for (i = 0; argv[i]; i++)
 		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+	if (seed_layer) {
+		cJSON_AddItemToArray(args, cJSON_CreateString("--layer"));
+		cJSON_AddItemToArray(args, cJSON_CreateString(seed_layer));
+	}
 	cJSON_AddBoolToObject(p, "terminal", 0);
 	user = cJSON_AddObjectToObject(p, "user");
 	cJSON_AddNumberToObject(user, "uid", 0);
@@ -323,7 +328,7 @@ static cJSON *config_json(const struct cell *c, const struct oci_bundle_opts *o)
 	cJSON *j = cJSON_CreateObject(), *root;
 
 	cJSON_AddStringToObject(j, "ociVersion", "1.0.2");
-	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base));
+	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base, o->seed_layer));
 	root = cJSON_AddObjectToObject(j, "root");
 	/* a shared cached tree is never written: read-only, /tmp a tmpfs */
 	cJSON_AddStringToObject(root, "path", o->base ? o->base : o->rootfs);
