@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 PER=5
-N=$((2 + 2 * PER + 2))
+N=$((2 + 2 * PER + 3))
 plan $N
 [ "$(id -u)" = 0 ] || skip_all $N "needs root"
 command -v sqlite3 >/dev/null || skip_all $N "no sqlite3"
@@ -24,6 +24,14 @@ tmp=$(mktemp -d)
 trap '"$CVMBENCH" restore >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 export CVMBENCH_DATA_DIR=$tmp/data CVMBENCH_STATE_DIR=$tmp/state
 "$CVMFN" prepare matmul >/dev/null
+
+# what has no meaning with one container per cell: list says why, no run needed
+mkdir -p "$tmp/cfgs"
+printf '[experiment p]\nworkload = matmul\nbackend = runc\nseed-layer = warm\npin = core\n
+[experiment q]\nworkload = matmul\nbackend = runc\nseed-layer = bare\ncgroup-pool = 4\n' >"$tmp/cfgs/p.ini"
+is "$("$CVMBENCH" list --configs "$tmp/cfgs" 2>&1 | grep -c -e "p.ini:p .*with pin = core: the children fork in the seed's container" \
+	-e "p.ini:q .*there is no start to take a pooled cgroup")" 2 \
+	"seed-layer with pin or cgroup-pool: not supported, saying why"
 
 cat >"$tmp/s.ini" <<INI
 [defaults]
