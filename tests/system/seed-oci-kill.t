@@ -12,6 +12,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
+. tests/system/journal-lib.sh
 PER=9
 N=$((2 * PER))
 plan $N
@@ -30,9 +31,6 @@ trap cleanup EXIT
 export CVMBENCH_DATA_DIR=$tmp/data CVMBENCH_STATE_DIR=$tmp/state
 mkdir -p "$CVMBENCH_STATE_DIR"
 "$CVMFN" prepare matmul >/dev/null
-gone() {      # PID: ended, or a zombie nobody has reaped yet
-	[ ! -d "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
-}
 # procs PID: the cgroup.procs file of PID's cgroup (the pids controller, else cgroup2)
 procs() {
 	local line
@@ -42,11 +40,6 @@ procs() {
 	else
 		echo "/sys/fs/cgroup${line#0::}/cgroup.procs"
 	fi
-}
-# listing: what the state directory holds (the oci directory itself outlives
-# every runc / crun run, empty: oci_cell_rootfs() makes it, nothing removes it)
-listing() {
-	find "$CVMBENCH_STATE_DIR" -mindepth 1 ! -name journal ! -path "$CVMBENCH_STATE_DIR/oci" | sort
 }
 # container RT: "ID PID" of the run's container in RT's list
 container() {
@@ -66,7 +59,7 @@ instances = 2
 invocations = 1000000
 warmup = 0
 INI
-	before=$(listing)
+	before=$(state_left | sort)
 	"$CVMBENCH" -q run "$tmp/k.ini" --db "$tmp/$rt.db" 2>"$tmp/err" & run=$!
 	for ((i = 0; i < 4500; i++)); do   # up to 15 min: the host lock may be another's
 		read -r id seed <<<"$(container "$rt")"
@@ -103,7 +96,7 @@ INI
 	is "$(container "$rt")" "" "$rt: no container of the run in $rt list"
 	left=$(ls -d /sys/fs/cgroup/*/"$id" /sys/fs/cgroup/"$id" 2>/dev/null)
 	is "${left:-none}" none "$rt: no cgroup named $id"
-	is "$(listing)" "$before" \
+	is "$(state_left | sort)" "$before" \
 		"$rt: the state directory as before the run (no bundle, rootfs or socket)"
 }
 for rt in runc crun; do
