@@ -9,7 +9,9 @@
  * its own tables (results-schema/012-seed.sql): each child's start-up split
  * as the child reports it, and the children's PSS, USS and kB still on the
  * seed's frames, read before each fork and after the calls. After the
- * calls it emits the planner's layer metrics (docs/capacity.md).
+ * calls it emits the planner's layer metrics (docs/capacity.md). All but
+ * starting the seed is shared (zygote-seed.h) with oci-seed.c, whose seed
+ * is a runc / crun container.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -68,7 +70,6 @@ static const struct sink_table seed_memory_table = SINK_TABLE("seed_memory", see
 static void take_started(struct zygote_state *z, const char *line)
 {
 	struct seed_start_row r = { .layer = z->layer };
-
 	int i;
 
 	if (sscanf(line, "started pid=%lld fork_ns=%lld init_ns=%lld first_call_ns=%lld",
@@ -289,7 +290,7 @@ static int host_pid(struct zygote_state *z, int *pid)
 }
 
 int zygote_spawn(const struct cell *c, const struct backend_env *env, void *state,
-			struct instance *in, char *err, size_t errlen)
+		 struct instance *in, char *err, size_t errlen)
 {
 	struct zygote_state *z = state;
 	char line[1024];
