@@ -14,6 +14,8 @@
  * as cell_param pin.container says) and container id,
  * journalled before the runtime starts, and removed by cleanup() - with
  * `RUNTIME delete --force` only when the runtime left its state behind.
+ * A cell with a seed-layer instead starts one container running `cvmfn
+ * seed` and forks each instance inside it (oci-seed.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,14 +36,6 @@
 #include "oci-host.h"
 #include "oci-pool.h"
 #include "rootfs.h"
-
-struct oci_start {
-	char id[64];
-	char cgroup[OCI_POOL_NAME_MAX];   /* taken from the cell's pool; "" = none */
-	char netns[OCI_POOL_NAME_MAX];    /* taken from the cell's netns pool; "" = none */
-	char bundle[PATH_MAX];
-	long journal_id;
-};
 
 static const struct oci_runtime runc = { "runc", 0, 0, 0 };
 static const struct oci_runtime crun = { "crun", 1, 1, 1 };
@@ -143,12 +137,14 @@ static int supported(const struct oci_runtime *rt, const struct cell *c, char *w
 
 static int runc_supported(const struct cell *c, char *why, size_t len)
 {
-	return backend_runtime_supported(c, why, len) && supported(&runc, c, why, len);
+	return backend_runtime_supported(c, why, len) && supported(&runc, c, why, len) &&
+	       oci_seed_supported(c, why, len);
 }
 
 static int crun_supported(const struct cell *c, char *why, size_t len)
 {
-	return backend_runtime_supported(c, why, len) && supported(&crun, c, why, len);
+	return backend_runtime_supported(c, why, len) && supported(&crun, c, why, len) &&
+	       oci_seed_supported(c, why, len);
 }
 
 /*
@@ -196,6 +192,12 @@ static int cell_begin(const struct oci_runtime *rt, const struct cell *c,
 		return ret;
 	}
 	cpuset_check(oc, c, env);
+	ret = oci_seed_begin(oc, c, env, err, errlen);
+	if (ret) {
+		oci_cell_teardown(oc);
+		free(oc);
+		return ret;
+	}
 	*state = oc;
 	return 0;
 }
@@ -238,19 +240,27 @@ static int oci_prepare(const struct cell *c, const struct backend_env *env, void
 {
 	return cvmfn_prepare_here(c, env, err, errlen) ?:
 	       debian_root(state, c, env, err, errlen) ?:
-	       oci_cell_rootfs(state, c, env, err, errlen);
+	       oci_cell_rootfs(state, c, env, err, errlen) ?:
+	       oci_seed_start(state, c, env, err, errlen);
+}
+
+/* A seeded cell: the seed's checks after the calls (zygote_verify()). */
+static int oci_verify(void *state, const struct cell *c, char *why, size_t len)
+{
+	struct oci_cell *oc = state;
+
+	return oc->seed ? zygote_verify(&oc->seed->z, c, why, len) : 0;
 }
 
 static void oci_cell_end(void *state)
 {
+	oci_seed_end(state);
 	oci_cell_teardown(state);
 	free(state);
 }
 
-/* A new container id and bundle for one start, journalled first. */
-static int bundle_make(const struct cell *c, const struct backend_env *env,
-		       const struct oci_cell *oc, struct oci_start *st, char *err,
-		       size_t errlen)
+int oci_start_bundle(const struct cell *c, const struct backend_env *env,
+		     const struct oci_cell *oc, struct oci_start *st, char *err, size_t errlen)
 {
 	static unsigned int seq;
 	char dir[PATH_MAX - 128], name[PATH_MAX * 2 + 80], pin[PIN_CPUS_TEXT_MAX];
@@ -283,22 +293,17 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 				     st->netns[0] ? netns : oc->netns_id > 0 ? oc->netns : NULL,
 				     env->digest,
 				     pinned > 0 ? pin : NULL, st->cgroup[0] ? st->cgroup : NULL,
-				     oc->seccomp_bpf, oc->base[0] ? oc->base : NULL };
+				     oc->seccomp_bpf, oc->base[0] ? oc->base : NULL,
+				     oc->seed ? c->seed_layer : NULL };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 
-struct runtime_child {
-	const struct cell *c;
-	const struct oci_cell *oc;
-	const struct oci_start *st;
-};
-
-static void exec_runtime(void *arg, int rd, int wr)
+void oci_start_exec(void *arg, int rd, int wr)
 {
-	const struct cell *c = ((struct runtime_child *)arg)->c;
-	const struct oci_cell *oc = ((struct runtime_child *)arg)->oc;
-	const struct oci_start *st = ((struct runtime_child *)arg)->st;
-	char *argv[8];
+	const struct cell *c = ((struct oci_runtime_child *)arg)->c;
+	const struct oci_cell *oc = ((struct oci_runtime_child *)arg)->oc;
+	const struct oci_start *st = ((struct oci_runtime_child *)arg)->st;
+	char *argv[12];
 	const char *procs = oc->quota_id > 0 ? oc->procs : NULL;
 	int n = 0, i, fd;
 	cpu_set_t set;
@@ -322,6 +327,11 @@ static void exec_runtime(void *arg, int rd, int wr)
 	if (!strcmp(c->cgroups, "off"))
 		argv[n++] = "--cgroup-manager=disabled";
 	argv[n++] = "run";
+	if (st->pid_file[0]) {
+		argv[n++] = "--detach";
+		argv[n++] = "--pid-file";
+		argv[n++] = (char *)st->pid_file;
+	}
 	argv[n++] = "--bundle";
 	argv[n++] = (char *)st->bundle;
 	argv[n++] = (char *)st->id;
@@ -334,18 +344,13 @@ static void exec_runtime(void *arg, int rd, int wr)
 static int start_runtime(const struct cell *c, const struct oci_cell *oc,
 			 struct oci_start *st, struct instance *in, char *err, size_t errlen)
 {
-	struct runtime_child child = { c, oc, st };
+	struct oci_runtime_child child = { c, oc, st };
 
-	return backend_fork(in, exec_runtime, &child, err, errlen);
+	return backend_fork(in, oci_start_exec, &child, err, errlen);
 }
 
-static void oci_cleanup(void *state, struct instance *in)
+void oci_start_remove(const struct oci_cell *oc, struct oci_start *st)
 {
-	const struct oci_cell *oc = state;
-	struct oci_start *st = in->priv;
-
-	if (!st)
-		return;
 	/* removed: the entry is closed; else restore tries again */
 	if (st->id[0] && !oci_container_remove(oc->runtime, st->id, st->bundle) &&
 	    journal_forget(st->journal_id))
@@ -355,6 +360,20 @@ static void oci_cleanup(void *state, struct instance *in)
 		oci_pool_give(oc->pool, st->cgroup);   /* after the container is gone */
 	if (st->netns[0])
 		oci_pool_give(oc->netns_pool, st->netns);
+}
+
+static void oci_cleanup(void *state, struct instance *in)
+{
+	struct oci_cell *oc = state;
+	struct oci_start *st = in->priv;
+
+	if (oc->seed) {
+		zygote_cleanup(&oc->seed->z, in);
+		return;
+	}
+	if (!st)
+		return;
+	oci_start_remove(oc, st);
 	free(st);
 	in->priv = NULL;
 }
@@ -362,16 +381,19 @@ static void oci_cleanup(void *state, struct instance *in)
 static int oci_spawn(const struct cell *c, const struct backend_env *env, void *state,
 		     struct instance *in, char *err, size_t errlen)
 {
-	const struct oci_cell *oc = state;
-	struct oci_start *st = calloc(1, sizeof(*st));
+	struct oci_cell *oc = state;
+	struct oci_start *st;
 	int ret;
 
+	if (oc->seed)
+		return zygote_spawn(c, env, &oc->seed->z, in, err, errlen);
+	st = calloc(1, sizeof(*st));
 	if (!st) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	in->priv = st;
-	ret = bundle_make(c, env, oc, st, err, errlen);
+	ret = oci_start_bundle(c, env, oc, st, err, errlen);
 	ret = ret ?: start_runtime(c, oc, st, in, err, errlen);
 	if (ret)
 		oci_cleanup(state, in);
@@ -380,22 +402,24 @@ static int oci_spawn(const struct cell *c, const struct backend_env *env, void *
 
 const struct backend_ops backend_runc = {
 	.name = "runc",
-	.flags = BACKEND_CGROUPS,
+	.flags = BACKEND_CGROUPS | BACKEND_SEED,
 	.supported = runc_supported,
 	.cell_begin = runc_cell_begin,
 	.prepare = oci_prepare,
 	.spawn = oci_spawn,
+	.verify = oci_verify,
 	.cleanup = oci_cleanup,
 	.cell_end = oci_cell_end,
 };
 
 const struct backend_ops backend_crun = {
 	.name = "crun",
-	.flags = BACKEND_CGROUPS,
+	.flags = BACKEND_CGROUPS | BACKEND_SEED,
 	.supported = crun_supported,
 	.cell_begin = crun_cell_begin,
 	.prepare = oci_prepare,
 	.spawn = oci_spawn,
+	.verify = oci_verify,
 	.cleanup = oci_cleanup,
 	.cell_end = oci_cell_end,
 };

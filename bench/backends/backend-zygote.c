@@ -9,7 +9,9 @@
  * its own tables (results-schema/012-seed.sql): each child's start-up split
  * as the child reports it, and the children's PSS, USS and kB still on the
  * seed's frames, read before each fork and after the calls. After the
- * calls it emits the planner's layer metrics (docs/capacity.md).
+ * calls it emits the planner's layer metrics (docs/capacity.md). All but
+ * starting the seed is shared (zygote-seed.h) with oci-seed.c, whose seed
+ * is a runc / crun container.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -29,22 +31,7 @@
 #include "journal.h"
 #include "sink.h"
 #include "zygote-mem.h"
-
-#define ZYGOTE_MAX_KIDS 256
-#define ZYGOTE_MAX_STARTS 256
-
-struct zygote_state {
-	pid_t seed;
-	int sock;                 /* our end of the seed's socket */
-	long journal_id;
-	char layer[8];
-	long long seed_pss_kb;    /* the seed alone, once seeded */
-	pid_t kids[ZYGOTE_MAX_KIDS];
-	int nkids;
-	double start_s[ZYGOTE_MAX_STARTS];      /* fork + init + first call, s */
-	int nstarts;
-	struct sink *sink;
-};
+#include "zygote-seed.h"
 
 struct seed_start_row {
 	long long pid, fork_ns, init_ns, first_call_ns;
@@ -83,10 +70,14 @@ static const struct sink_table seed_memory_table = SINK_TABLE("seed_memory", see
 static void take_started(struct zygote_state *z, const char *line)
 {
 	struct seed_start_row r = { .layer = z->layer };
+	int i;
 
 	if (sscanf(line, "started pid=%lld fork_ns=%lld init_ns=%lld first_call_ns=%lld",
 		   &r.pid, &r.fork_ns, &r.init_ns, &r.first_call_ns) != 4)
 		return;
+	for (i = 0; i < z->nseen; i++)  /* the seed's pid namespace to ours */
+		if (z->seen_pid[i][0] == r.pid)
+			r.pid = z->seen_pid[i][1];
 	if (z->nstarts < ZYGOTE_MAX_STARTS)
 		z->start_s[z->nstarts++] = (r.fork_ns + r.init_ns + r.first_call_ns) / 1e9;
 	if (z->sink)
@@ -162,8 +153,11 @@ static int seed_exec(struct zygote_state *z, const struct cell *c,
 	return 0;
 }
 
-/* Close the socket (the seed exits at EOF); kill it if it has not in 2 s. */
-static void seed_stop(struct zygote_state *z)
+/*
+ * Close the socket (the seed exits at EOF); kill it if it has not in 2 s
+ * (our own child only: another's seed is its starter's to end).
+ */
+void zygote_seed_stop(struct zygote_state *z)
 {
 	struct timespec pause = { 0, 10000000 };
 	int i;
@@ -183,12 +177,27 @@ static void seed_stop(struct zygote_state *z)
 	journal_undo_or_warn(&z->journal_id, "zygote");
 }
 
+int zygote_seed_ready(struct zygote_state *z, const struct cell *c, char *err,
+		      size_t errlen)
+{
+	char line[1024];
+	long long rss, pss;
+	int ret = seed_reply(z, line, sizeof(line), 60000);
+
+	if (!ret && sscanf(line, "seeded pid=%*d layer=%*s build_ns=%*d rss_kb=%lld pss_kb=%lld",
+			   &rss, &pss) == 2) {
+		z->seed_pss_kb = pss;
+		return 0;
+	}
+	snprintf(err, errlen, "seed %s at layer %s: %.400s", c->workload, c->seed_layer,
+		 ret ? strerror(-ret) : line);
+	return -EIO;
+}
+
 /* Start the cell's seed and wait for "seeded"; 0 or -errno with @err. */
 static int seed_start(struct zygote_state *z, const struct cell *c,
 		      const struct backend_env *env, char *err, size_t errlen)
 {
-	char line[1024];
-	long long rss, pss;
 	int ret = seed_exec(z, c, env, err, errlen);
 
 	if (ret)
@@ -198,19 +207,13 @@ static int seed_start(struct zygote_state *z, const struct cell *c,
 		snprintf(err, errlen, "cannot journal the seed: %s",
 			 strerror((int)-z->journal_id));
 		z->journal_id = 0;
-		seed_stop(z);
+		zygote_seed_stop(z);
 		return -EIO;
 	}
-	ret = seed_reply(z, line, sizeof(line), 60000);
-	if (!ret && sscanf(line, "seeded pid=%*d layer=%*s build_ns=%*d rss_kb=%lld pss_kb=%lld",
-			   &rss, &pss) == 2) {
-		z->seed_pss_kb = pss;
-		return 0;
-	}
-	snprintf(err, errlen, "seed %s at layer %s: %.400s", c->workload, c->seed_layer,
-		 ret ? strerror(-ret) : line);
-	seed_stop(z);
-	return -EIO;
+	ret = zygote_seed_ready(z, c, err, errlen);
+	if (ret)
+		zygote_seed_stop(z);
+	return ret;
 }
 
 static int zygote_prepare(const struct cell *c, const struct backend_env *env, void *state,
@@ -271,8 +274,23 @@ static int send_fork(int sock, int rd, int wr)
 	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 5 ? 0 : -errno;
 }
 
-static int zygote_spawn(const struct cell *c, const struct backend_env *env, void *state,
-			struct instance *in, char *err, size_t errlen)
+/* The seed's pid of a child to ours, remembered for its "started"; 0 or -errno. */
+static int host_pid(struct zygote_state *z, int *pid)
+{
+	pid_t ours = z->host_pid ? z->host_pid(z->host_ctx, *pid) : *pid;
+
+	if (ours < 0)
+		return (int)ours;
+	if (z->host_pid && z->nseen < ZYGOTE_MAX_STARTS) {
+		z->seen_pid[z->nseen][0] = *pid;
+		z->seen_pid[z->nseen++][1] = ours;
+	}
+	*pid = ours;
+	return 0;
+}
+
+int zygote_spawn(const struct cell *c, const struct backend_env *env, void *state,
+		 struct instance *in, char *err, size_t errlen)
 {
 	struct zygote_state *z = state;
 	char line[1024];
@@ -296,7 +314,7 @@ static int zygote_spawn(const struct cell *c, const struct backend_env *env, voi
 	close(rep[1]);
 	if (!ret)
 		ret = seed_reply(z, line, sizeof(line), 10000);
-	if (ret || sscanf(line, "forked pid=%d", &pid) != 1) {
+	if (ret || sscanf(line, "forked pid=%d", &pid) != 1 || (ret = host_pid(z, &pid))) {
 		snprintf(err, errlen, "seed: %.400s", ret ? strerror(-ret) : line);
 		close(req[1]);
 		close(rep[0]);
@@ -312,7 +330,7 @@ static int zygote_spawn(const struct cell *c, const struct backend_env *env, voi
 	return 0;
 }
 
-static void zygote_cleanup(void *state, struct instance *in)
+void zygote_cleanup(void *state, struct instance *in)
 {
 	struct zygote_state *z = state;
 	struct timespec pause = { 0, 1000000 };
@@ -358,7 +376,7 @@ static void emit_layer_metrics(struct zygote_state *z)
 }
 
 /* After the calls: the children's reports, their memory, the layer metrics. */
-static int zygote_verify(void *state, const struct cell *c, char *why, size_t len)
+int zygote_verify(void *state, const struct cell *c, char *why, size_t len)
 {
 	struct zygote_state *z = state;
 	char line[1024];
@@ -374,28 +392,33 @@ static int zygote_verify(void *state, const struct cell *c, char *why, size_t le
 	return 0;
 }
 
+void zygote_state_init(struct zygote_state *z, const struct cell *c, struct sink *sink)
+{
+	memset(z, 0, sizeof(*z));
+	z->seed = -1;
+	z->sock = -1;
+	z->seed_pss_kb = -1;
+	z->sink = sink;
+	snprintf(z->layer, sizeof(z->layer), "%s", c->seed_layer);
+}
+
 static int zygote_cell_begin(const struct cell *c, const struct backend_env *env,
 			     void **state, char *err, size_t errlen)
 {
-	struct zygote_state *z = calloc(1, sizeof(*z));
+	struct zygote_state *z = malloc(sizeof(*z));
 
-	(void)c;
 	if (!z) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	z->seed = -1;
-	z->sock = -1;
-	z->seed_pss_kb = -1;
-	z->sink = env->sink;
-	snprintf(z->layer, sizeof(z->layer), "%s", c->seed_layer);
+	zygote_state_init(z, c, env->sink);
 	*state = z;
 	return 0;
 }
 
 static void zygote_cell_end(void *state)
 {
-	seed_stop(state);
+	zygote_seed_stop(state);
 	free(state);
 }
 

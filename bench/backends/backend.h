@@ -51,7 +51,7 @@ enum { BACKEND_SKIP = 1 };
 enum backend_flags {
 	BACKEND_CGROUPS = 1 << 0,  /* an OCI runtime puts instances in cgroups */
 	BACKEND_GUEST = 1 << 1,    /* instances run in a guest of their own (qemu) */
-	BACKEND_SEED = 1 << 2,     /* instances fork from a seed (seed-layer: zygote) */
+	BACKEND_SEED = 1 << 2,     /* can fork instances from a seed (seed-layer) */
 };
 
 struct backend_env {

@@ -25,6 +25,7 @@
 #include "oci-bundle.h"
 #include "protocol.h"
 #include "state-dir.h"
+#include "zygote.h"
 
 #define CVMFN_IN_CONTAINER "/cvmfn"
 #define DATA_IN_CONTAINER "/data"
@@ -168,7 +169,8 @@ static cJSON *capabilities(void)
 	return o;
 }
 
-static cJSON *process(const struct cell *c, const char *digest, int debian)
+static cJSON *process(const struct cell *c, const char *digest, int debian,
+		      const char *seed_layer)
 {
 	static const char *const env[] = { "PATH=/", "HOME=/",
 					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
@@ -178,18 +180,29 @@ static cJSON *process(const struct cell *c, const char *digest, int debian)
 	char store[1024], *argv[24];
 	struct backend_env in = { .cvmfn = CVMFN_IN_CONTAINER, .data_dir = DATA_IN_CONTAINER,
 				  .digest = digest };
-	cJSON *p = cJSON_CreateObject(), *args, *user, *rl, *nofile;
+	cJSON *p = cJSON_CreateObject(), *args, *user, *rl, *nofile, *penv;
+	const char *touch = getenv(ZYGOTE_TOUCH_KB_ENV);
+	char word[64];
 	int i;
 
-	cvmfn_argv(&in, "serve", c, store, sizeof(store), argv, 24);
+	cvmfn_argv(&in, seed_layer ? "seed" : "serve", c, store, sizeof(store), argv, 22);
 	args = cJSON_AddArrayToObject(p, "args");
 	for (i = 0; argv[i]; i++)
 		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+	if (seed_layer) {
+		cJSON_AddItemToArray(args, cJSON_CreateString("--layer"));
+		cJSON_AddItemToArray(args, cJSON_CreateString(seed_layer));
+	}
 	cJSON_AddBoolToObject(p, "terminal", 0);
 	user = cJSON_AddObjectToObject(p, "user");
 	cJSON_AddNumberToObject(user, "uid", 0);
 	cJSON_AddNumberToObject(user, "gid", 0);
-	cJSON_AddItemToObject(p, "env", debian ? ARRAY(env_debian) : ARRAY(env));
+	penv = debian ? ARRAY(env_debian) : ARRAY(env);
+	if (seed_layer && touch) {        /* the seed's test hook, passed on (tests only) */
+		snprintf(word, sizeof(word), "%s=%.20s", ZYGOTE_TOUCH_KB_ENV, touch);
+		cJSON_AddItemToArray(penv, cJSON_CreateString(word));
+	}
+	cJSON_AddItemToObject(p, "env", penv);
 	cJSON_AddStringToObject(p, "cwd", "/");
 	cJSON_AddItemToObject(p, "capabilities", capabilities());
 	rl = cJSON_AddArrayToObject(p, "rlimits");
@@ -323,7 +336,7 @@ static cJSON *config_json(const struct cell *c, const struct oci_bundle_opts *o)
 	cJSON *j = cJSON_CreateObject(), *root;
 
 	cJSON_AddStringToObject(j, "ociVersion", "1.0.2");
-	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base));
+	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base, o->seed_layer));
 	root = cJSON_AddObjectToObject(j, "root");
 	/* a shared cached tree is never written: read-only, /tmp a tmpfs */
 	cJSON_AddStringToObject(root, "path", o->base ? o->base : o->rootfs);

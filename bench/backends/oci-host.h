@@ -14,6 +14,8 @@
 #include <sys/types.h>
 
 #include "backend.h"
+#include "oci-pool.h"
+#include "zygote-seed.h"
 
 /* What one OCI runtime can do; one per backend (backend-oci.c). */
 struct oci_runtime {
@@ -24,6 +26,7 @@ struct oci_runtime {
 };
 
 struct oci_pool;
+struct oci_seed;
 struct sink;
 
 /* The backend state of one runc / crun cell (oci_cell_setup/teardown). */
@@ -43,7 +46,58 @@ struct oci_cell {
 	struct oci_pool *netns_pool; /* netns-pool > 0: its namespaces with veth pairs */
 	char *seccomp_bpf;        /* seccomp = prepared: the filter, base64 */
 	struct sink *sink;        /* the cell's rows of its own (the pool's events) */
+	struct oci_seed *seed;    /* seed-layer set: the cell's seed container (oci-seed.c) */
 };
+
+/* One container: a start's, or a seeded cell's seed (backend-oci.c). */
+struct oci_start {
+	char id[64];
+	char cgroup[OCI_POOL_NAME_MAX];   /* taken from the cell's pool; "" = none */
+	char netns[OCI_POOL_NAME_MAX];    /* taken from the cell's netns pool; "" = none */
+	char bundle[PATH_MAX];
+	char pid_file[PATH_MAX + 16]; /* "": run in the foreground; else --detach, its pid here */
+	long journal_id;
+};
+
+/* A seeded cell's seed container and what backend-zygote.c keeps of it. */
+struct oci_seed {
+	struct zygote_state z;
+	struct oci_start st;
+};
+
+/* What oci_start_exec() runs: @st of cell @c. */
+struct oci_runtime_child {
+	const struct cell *c;
+	const struct oci_cell *oc;
+	const struct oci_start *st;
+};
+
+/**
+ * oci_start_bundle() - a new container id and bundle for @st (journalled
+ * first; a seeded cell's runs `cvmfn seed`). 0 or -errno with @err.
+ */
+int oci_start_bundle(const struct cell *c, const struct backend_env *env,
+		     const struct oci_cell *oc, struct oci_start *st, char *err, size_t errlen);
+/**
+ * oci_start_exec() - in a forked child: `RUNTIME run` of the oci_runtime_child
+ * @arg with @rd as stdin and @wr as stdout (backend_child_fn). Never returns.
+ */
+void oci_start_exec(void *arg, int rd, int wr);
+/** oci_start_remove() - remove @st's container and bundle; its pooled objects back. */
+void oci_start_remove(const struct oci_cell *oc, struct oci_start *st);
+
+/**
+ * The seed of a cell with a seed-layer (oci-seed.c): oci_seed_supported()
+ * 1, or 0 with @why; oci_seed_begin() in cell_begin, oci_seed_start() in
+ * prepare (the container, up to "seeded"), oci_seed_end() in cell_end. Each
+ * does nothing for a cell without a seed-layer.
+ */
+int oci_seed_supported(const struct cell *c, char *why, size_t len);
+int oci_seed_begin(struct oci_cell *oc, const struct cell *c, const struct backend_env *env,
+		   char *err, size_t errlen);
+int oci_seed_start(struct oci_cell *oc, const struct cell *c, const struct backend_env *env,
+		   char *err, size_t errlen);
+void oci_seed_end(struct oci_cell *oc);
 
 /**
  * oci_cell_setup() - journal and create @c's shared objects in @oc (crun's

@@ -12,3 +12,8 @@ mounts() {
 state_left() {
 	find "$CVMBENCH_STATE_DIR" -mindepth 1 ! -name journal ! -path "$CVMBENCH_STATE_DIR/oci"
 }
+
+# gone PID: ended, or a zombie nobody has reaped yet
+gone() {
+	[ ! -d "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
+}

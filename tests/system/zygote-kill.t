@@ -46,9 +46,6 @@ listing() {   # what the run may leave: state, data and temporary directories, /
 	find "$CVMBENCH_STATE_DIR" "$CVMBENCH_DATA_DIR" "$run_tmp" -mindepth 1 ! -name journal | sort
 	ls -a /tmp | grep -E '^cvmfn' || true
 }
-gone() {      # PID: ended, or a zombie nobody has reaped yet
-	[ ! -d "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
-}
 before=$(listing)
 
 TMPDIR=$run_tmp "$CVMBENCH" -q run "$tmp/k.ini" --db "$tmp/r.db" 2>"$tmp/err" & run=$!
