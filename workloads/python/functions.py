@@ -46,16 +46,16 @@ def missing_modules(name):
     return [(m, p) for m, p in module(name).REQUIRES if importlib.util.find_spec(m) is None]
 
 
-def import_libraries(name, modules=None):
-    """@name's module, its libraries imported: @modules, default its IMPORTS
-    (default: REQUIRES' modules); a missing one raises NoTwin naming its
-    Debian package."""
+def import_libraries(name, which=None):
+    """@name's module, its libraries imported: which(module) names them,
+    default its IMPORTS (default: REQUIRES' modules); a missing one raises
+    NoTwin naming its Debian package."""
     mod = module(name)
     missing = missing_modules(name)
     if missing:
         raise NoTwin("%s needs %s" % (name, ", ".join(
             "%s (Debian package %s)" % mp for mp in missing)))
-    for lib in modules(mod) if modules else getattr(mod, "IMPORTS", [m for m, _ in mod.REQUIRES]):
+    for lib in which(mod) if which else getattr(mod, "IMPORTS", [m for m, _ in mod.REQUIRES]):
         importlib.import_module(lib)
     return mod
 

@@ -197,7 +197,10 @@ def seed_main(name, params, t0):
     send(sock, "seeded pid=%d layer=%s build_ns=%d rss_kb=%d pss_kb=%d\n" %
          (os.getpid(), s.layer, time.monotonic_ns() - t0, rss, pss))
     while True:
-        msg, fds, _, _ = socket.recv_fds(sock, RECORD_MAX, 2, socket.MSG_CMSG_CLOEXEC)
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, RECORD_MAX, 2, socket.MSG_CMSG_CLOEXEC)
+        except OSError:
+            break                               # the harness is gone: as EOF
         if not msg:
             break
         line = msg.decode(errors="replace").split("\n")[0]
