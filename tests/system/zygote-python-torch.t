@@ -6,12 +6,15 @@
 # draws (torch re-seeds nothing at fork); a cold run of the three layers
 # stores a start split per call, a bare child pays torch's import after the
 # fork (its remaining init exceeds 10 times any warm child's) and each seed
-# that imported torch is far larger than the bare one. In make check-long:
+# that imported torch is far larger than the bare one; warm children with
+# --threads 2 of a single-threaded seed run their calls (a seed that had
+# run a 2-thread OpenMP region leaves its children hanging in libgomp,
+# docs/experiments/seed-tree.md). In make check-long:
 # each bare start imports torch (seconds on a busy machine).
 . tests/system/tap.sh
-plan 6
+plan 8
 if ! /usr/bin/python3 -c 'import numpy, torch, torchvision' 2>/dev/null; then
-	skip_all 6 "/usr/bin/python3 with torch and torchvision (Debian packages python3-torch, python3-torchvision, python3-numpy)"
+	skip_all 8 "/usr/bin/python3 with torch and torchvision (Debian packages python3-torch, python3-torchvision, python3-numpy)"
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -53,3 +56,20 @@ got=$(q "SELECT group_concat(name || '=' || CAST(value AS INTEGER), ' ') FROM me
 ok "$(q "SELECT (SELECT value FROM metric WHERE name = 'layer_runtime_mem_kb') >
 	5 * (SELECT value FROM metric WHERE name = 'layer_bare_mem_kb')")" = 1 \
 	"a seed with torch imported is over 5 times the bare one ($got)"
+
+cat >"$tmp/t.ini" <<INI
+[experiment threads]
+workload = cnn-classification
+runtime = python
+backend = zygote
+seed-layer = warm
+instances = 2
+size = test
+threads = 2
+invocations = 3
+warmup = 1
+INI
+timeout 600 "$CVMBENCH" -q run "$tmp/t.ini" --db "$tmp/t.db" 2>"$tmp/err"; rc=$?
+is "$rc" 0 "warm children with --threads 2 from the single-threaded seed serve their calls"
+is "$(sqlite3 "$tmp/t.db" "SELECT group_concat(threads) || ' ' || (SELECT count(*) FROM invocation
+	WHERE ok = 1) FROM instance")" "2,2 4" "both say threads=2 and the 4 calls (a warm-up, 3 measured) succeeded"
