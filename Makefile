@@ -90,6 +90,8 @@ LONG_TESTS += tests/system/rootfs.t
 # runtime = python in runc and a TCG guest on the python rootfs (built on first use, ~15 min);
 # the torch and OpenCV twins against C (each imports for 2-3 s, ResNet models of ~100 MB)
 LONG_TESTS += tests/system/python-runtime.t tests/workloads/python-nets.t
+# Python seeds with torch imported (each bare child imports torch after the fork)
+LONG_TESTS += tests/system/zygote-python-torch.t
 LONG_TESTS += tests/system/journal-long.t tests/system/quick.t tests/system/build.t
 # the study end to end: three studies (one killed) and four reports, ~25 s
 LONG_TESTS += tests/system/study.t

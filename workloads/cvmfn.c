@@ -45,6 +45,8 @@ static const char usage_text[] =
 	"       cvmfn fork-check NAME [--children N] [options]\n"
 	"                                     fork N children (default 4) from each\n"
 	"                                     layer; exit 1 if any drew what another did\n"
+	"                                     (seed, fork-check with --runtime python:\n"
+	"                                     the Python seed, workloads/python/seed.py)\n"
 	"options:\n"
 	"  --size test|small|large   input size (default test)\n"
 	"  --seed N                  seed of model and inputs (default 1)\n"
@@ -435,19 +437,24 @@ static int run_python(const char *cmd, char **argv)
 	pyapp_exec(argv, err, sizeof(err));
 	if (!strcmp(cmd, "serve"))
 		dprintf(1, "error %s\n", err);
+	else if (!strcmp(cmd, "seed"))
+		dprintf(0, "error %s\n", err);    /* a record on the seed's socket */
 	else
 		fprintf(stderr, "cvmfn: %s\n", err);
 	return CVMFN_EXIT_INIT;
 }
 
-/* seed and fork-check: before any set-up, which is the layers' to do (zygote.c). */
-static int cmd_seed(const char *cmd, const struct workload_ops *ops, struct cvmfn_opts *o)
+/*
+ * seed and fork-check: before any set-up, which is the layers' to do
+ * (zygote.c); --runtime python: the Python seed (python/seed.py, forkcheck.py).
+ */
+static int cmd_seed(const char *cmd, const struct workload_ops *ops, struct cvmfn_opts *o,
+		    char **argv)
 {
 	enum seed_layer layer;
 
-	if (o->python)
-		return usage_error("%s: seeds hold the C function only (not --runtime python)",
-				   cmd);
+	if (o->python && !strcmp(cmd, "fork-check"))
+		return run_python(cmd, argv);
 	if (!strcmp(cmd, "fork-check")) {
 		fork_manifest_print(ops->info->name);
 		return zygote_fork_check(ops, &o->params, o->children);
@@ -455,6 +462,8 @@ static int cmd_seed(const char *cmd, const struct workload_ops *ops, struct cvmf
 	if (!o->layer || seed_layer_parse(o->layer, &layer))
 		return usage_error("seed needs --layer bare, runtime or warm (got '%s')",
 				   o->layer ? o->layer : "none");
+	if (o->python)
+		return run_python(cmd, argv);
 	return zygote_seed_main(ops, &o->params, &o->digest, layer);
 }
 
@@ -491,7 +500,7 @@ int main(int argc, char **argv)
 		return CVMFN_EXIT_USAGE;
 	}
 	if (!strcmp(cmd, "seed") || !strcmp(cmd, "fork-check"))
-		return cmd_seed(cmd, ops, &o);
+		return cmd_seed(cmd, ops, &o, argv);
 	/* libcrypto's set-up now, not in the first call's digest_ns */
 	if (digest_warm()) {
 		fprintf(stderr, "cvmfn: SHA-256 from libcrypto is not available\n");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * backend-zygote.c - instances forked from a seed (`cvmfn seed`,
- * workloads/zygote.h) on this machine: prepare starts one seed for the
+ * workloads/zygote.h; runtime = python: the same protocol from
+ * workloads/python/seed.py) on this machine: prepare starts one seed for the
  * cell at its seed-layer (journalled; it ends when its socket closes, so
  * also when cvmbench is killed, and `cvmbench restore` ends it too), spawn
  * passes the child's two protocol pipes over the seed's Unix socket. What
@@ -219,7 +220,9 @@ static int seed_start(struct zygote_state *z, const struct cell *c,
 static int zygote_prepare(const struct cell *c, const struct backend_env *env, void *state,
 			  char *err, size_t errlen)
 {
-	return cvmfn_prepare_here(c, env, err, errlen) ?: seed_start(state, c, env, err, errlen);
+	return cvmfn_prepare_here(c, env, err, errlen) ?:
+	       (strcmp(c->runtime, "python") ? 0 : cvmfn_python_check_here(c, env, err, errlen)) ?:
+	       seed_start(state, c, env, err, errlen);
 }
 
 /*
@@ -426,9 +429,6 @@ static int zygote_supported(const struct cell *c, char *why, size_t len)
 {
 	if (!strcmp(c->seed_layer, "none"))
 		snprintf(why, len, "backend zygote needs seed-layer = bare, runtime or warm");
-	else if (strcmp(c->runtime, "c"))
-		snprintf(why, len, "runtime = %s: backend zygote seeds the C functions only "
-			 "(Python layers come with issue 32's runtime)", c->runtime);
 	else if (c->rootfs[0])
 		snprintf(why, len, "rootfs = %s: backend zygote runs on this machine's own root",
 			 c->rootfs);

@@ -160,7 +160,7 @@ void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cel
 		argv[n++] = "--scratch-dir";
 		argv[n++] = keep(store, storelen, &used, env->scratch_dir);
 	}
-	if (!strcmp(c->runtime, "python") && !strcmp(cmd, "serve")) {
+	if (!strcmp(c->runtime, "python") && (!strcmp(cmd, "serve") || !strcmp(cmd, "seed"))) {
 		argv[n++] = "--runtime";
 		argv[n++] = "python";
 	}

@@ -4,7 +4,8 @@
 cvmfn executes /usr/bin/python3 on this zip application with its own
 arguments (workloads/pyapp.c); this file dispatches them like cvmfn.c:
 run (print the digest), serve (protocol.h, in serve.py), check (the modules
-a function needs: exit 0, or 4 naming the missing Debian package).
+a function needs: exit 0, or 4 naming the missing Debian package), seed
+(zygote.h, in seed.py) and fork-check (forkcheck.py).
 """
 import time
 START_NS = time.monotonic_ns()     # first: the end of the interpreter-start window
@@ -58,6 +59,12 @@ def main(argv):
     if cmd == "serve":
         import serve
         return serve.serve_loop(name, params, interp_ns())
+    if cmd == "seed":
+        import seed
+        return seed.seed_main(name, params, START_NS - max(interp_ns(), 0))
+    if cmd == "fork-check":
+        import forkcheck
+        return forkcheck.main(name, params)
     import run
     return run.run(name, params, interp_ns())
 

@@ -46,18 +46,33 @@ def missing_modules(name):
     return [(m, p) for m, p in module(name).REQUIRES if importlib.util.find_spec(m) is None]
 
 
-def open_instance(name, params):
-    """(instance, import_ns, init_ns): the twin's module and its libraries
-    imported (each module's IMPORTS, default its REQUIRES' modules), then
-    Function(params), each window timed with time.monotonic_ns()."""
-    t0 = time.monotonic_ns()
+def import_libraries(name, which=None):
+    """@name's module, its libraries imported: which(module) names them,
+    default its IMPORTS (default: REQUIRES' modules); a missing one raises
+    NoTwin naming its Debian package."""
     mod = module(name)
     missing = missing_modules(name)
     if missing:
         raise NoTwin("%s needs %s" % (name, ", ".join(
             "%s (Debian package %s)" % mp for mp in missing)))
-    for lib in getattr(mod, "IMPORTS", [m for m, _ in mod.REQUIRES]):
+    for lib in which(mod) if which else getattr(mod, "IMPORTS", [m for m, _ in mod.REQUIRES]):
         importlib.import_module(lib)
+    return mod
+
+
+def runtime_modules(mod):
+    """Every library @mod uses (its IMPORTS and REQUIRES' modules): what a
+    seed's runtime layer imports (seed.py)."""
+    names = list(getattr(mod, "IMPORTS", []))
+    return names + [m for m, _ in mod.REQUIRES if m not in names]
+
+
+def open_instance(name, params):
+    """(instance, import_ns, init_ns): the twin's module and its libraries
+    imported (import_libraries), then Function(params), each window timed
+    with time.monotonic_ns()."""
+    t0 = time.monotonic_ns()
+    mod = import_libraries(name)
     t1 = time.monotonic_ns()
     fn = mod.Function(params)
     return fn, t1 - t0, time.monotonic_ns() - t1

@@ -60,17 +60,19 @@ def timed_invoke(fn):
 
 
 def reply_invoke(fn, seq, due):
+    """Answer one call; its fn_ns (also when the call failed, as serve.c)."""
     out, fn_ns, error = timed_invoke(fn)
     if error:
         write_line("done %d ok=0 fn_ns=%d error=%s\n" % (seq, fn_ns, error))
-        return
+        return fn_ns
     if not due:
         write_line("done %d ok=1 fn_ns=%d\ndigest %d none\n" % (seq, fn_ns, seq))
-        return
+        return fn_ns
     write_line("done %d ok=1 fn_ns=%d\n" % (seq, fn_ns))
     t0 = time.monotonic_ns()
     hexdigest = out.digest()
     write_line("digest %d sha256=%s digest_ns=%d\n" % (seq, hexdigest, time.monotonic_ns() - t0))
+    return fn_ns
 
 
 def parse_invoke(line):
@@ -87,18 +89,33 @@ def serve_loop(name, params, interp_ns=-1):
     try:
         fn, import_ns, init_ns = functions.open_instance(name, params)
     except Exception as e:
-        write_line("error %s\n" % one_line(e))
+        refuse(e)
         return EXIT_INIT
+    return serve_instance(fn, params, "init_ns=%d" % init_ns,
+                          "interp_ns=%d import_ns=%d" % (interp_ns, import_ns))
+
+
+def refuse(e):
+    """The instance could not be made: one error line instead of ready."""
+    write_line("error %s\n" % one_line(e))
+
+
+def serve_instance(fn, params, init, phases, extra="", first_call=None):
+    """Serve @fn: the ready line (@init: "init_ns=N", @phases: the phase
+    fields after threads=, @extra: more fields at its end), then requests
+    until EOF or quit; first_call(fn_ns) once the first call was answered
+    (seed.py's report, as serve.c's hook)."""
     rss, pss = memstat.read()
-    write_line("ready pid=%d init_ns=%d rss_kb=%d pss_kb=%d threads=%d interp_ns=%d "
-               "import_ns=%d runtime=python%s\n" %
-               (os.getpid(), init_ns, rss, pss, fn.threads, interp_ns, import_ns,
-                platform.python_version()))
+    write_line("ready pid=%d %s rss_kb=%d pss_kb=%d threads=%d %s runtime=python%s%s\n" %
+               (os.getpid(), init, rss, pss, fn.threads, phases,
+                platform.python_version(), extra))
     calls = 0
     for line in read_lines():
         seq = parse_invoke(line)
         if seq is not None:
-            reply_invoke(fn, seq, wlargs.digest_due(params.digest_every, calls))
+            fn_ns = reply_invoke(fn, seq, wlargs.digest_due(params.digest_every, calls))
+            if calls == 0 and first_call:
+                first_call(fn_ns)
             calls += 1
         elif line == "mem":
             rss, pss = memstat.read()

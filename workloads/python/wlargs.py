@@ -9,8 +9,9 @@ import os
 SIZES = ("test", "small", "large")
 DATA_DIR_ENV, DATA_DIR_DEFAULT = "CVMBENCH_DATA_DIR", "/var/tmp/cvmbench/data"
 VALUED = ("size", "seed", "threads", "wait", "repeat", "data-dir", "scratch-dir",
-          "variant", "input", "output", "key", "iv", "digest", "runtime")
+          "variant", "input", "output", "key", "iv", "digest", "runtime", "layer", "children")
 FLAGS = ("prepare", "json")
+COMMANDS = ("run", "serve", "check", "seed", "fork-check")
 
 
 class UsageError(Exception):
@@ -34,6 +35,8 @@ class Params:
         for key in ("variant", "input", "output", "key", "iv"):
             setattr(self, key.replace("-", "_"), opts.get(key))
         self.json = "json" in opts
+        self.layer = opts.get("layer")                 # seed (seed.py)
+        self.children = number(opts, "children", 4, 1)  # fork-check (forkcheck.py)
 
     def pick(self, test, small, large):
         """The value for the instance's size (wl_pick)."""
@@ -66,8 +69,8 @@ def digest_due(every, index):
 
 
 def parse(argv):
-    if len(argv) < 2 or argv[0] not in ("run", "serve", "check"):
-        raise UsageError("usage: run|serve|check NAME [cvmfn's options]")
+    if len(argv) < 2 or argv[0] not in COMMANDS:
+        raise UsageError("usage: %s NAME [cvmfn's options]" % "|".join(COMMANDS))
     cmd, name, opts, i = argv[0], argv[1], {}, 2
     while i < len(argv):
         word = argv[i]
