@@ -212,6 +212,7 @@ $(BIN)/cvmfn: $(FN_LINK)
 # dlopen and NSS (workloads/nodl.c, nonss.c) that keep the static link clean.
 # Static like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
 AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-guest.c \
+	bench/agent/seed-client.c bench/agent/zygote-mem.c \
 	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c lib/*.c tracing/*.c)) \
 	$(sort $(wildcard journal/*.c)) bench/knobs/corunner-kv.c \
 	$(addprefix bench/services/,svc-list.c svc-proc.c svc-server.c svc-wire.c)

@@ -166,8 +166,8 @@
 	  "the function in C (cvmfn) or its Python twin (native: the host's python3; " \
 	  "runc/crun/qemu: needs a rootfs)") \
 	X("seed-layer", seed_layer, char, [8], KEY_ENUM, 1, 0, 0, "none|bare|runtime|warm", \
-	  "none", NULL, "zygote: the seed layer instances are forked from (none: no seed; " \
-	  "docs/experiments/seed-tree.md)") \
+	  "none", NULL, "zygote, qemu: the seed layer instances are forked from (qemu: a seed " \
+	  "in each guest; none: no seed; docs/experiments/seed-tree.md)") \
 	X("scratch-disk", scratch_disk, int, , KEY_INT, 1, 0, 65536, NULL, "0", NULL, \
 	  "qemu: a writable ext4 disk of N MiB per VM on /scratch; 0 = /scratch in guest RAM") \
 	X("replay-schedule", replay_schedule, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \

@@ -32,9 +32,10 @@ int cell_runnable(const struct cell *c, char *why, size_t len)
 	}
 	if (!svc_cell_runnable(c, why, len))
 		return 0;
-	if (c->seed_layer[0] && strcmp(c->seed_layer, "none") && !(be->flags & BACKEND_SEED)) {
-		snprintf(why, len, "seed-layer = %s: only backend = zygote forks instances from "
-			 "a seed (backend = %s would ignore it)", c->seed_layer, c->backend);
+	if (c->seed_layer[0] && strcmp(c->seed_layer, "none") &&
+	    !(be->flags & (BACKEND_SEED | BACKEND_SEED_LAYER))) {
+		snprintf(why, len, "seed-layer = %s: backend = %s forks no instance from a seed "
+			 "(zygote and qemu do)", c->seed_layer, c->backend);
 		return 0;
 	}
 	if (be->supported && !be->supported(c, why, len))
