@@ -76,6 +76,8 @@ LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm
 	tests/system/qemu.t tests/system/qemu-agent.t tests/system/qemu-keys.t \
 	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t \
 	tests/system/guest-idle.t
+# seed-layer in two TCG guests (regular, model): the agent's seed, ~1-2 min
+LONG_TESTS += tests/system/seed-vm.t
 # Fig. 7's co-runner in a second TCG guest on the system rootfs (built on first use, minutes)
 LONG_TESTS += tests/system/corunner-vm.t
 # a service (the system suite) in a TCG guest on the system rootfs: minutes
