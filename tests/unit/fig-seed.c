@@ -10,6 +10,8 @@
  * child without frames measured counts in no mean of them and a group
  * with none is NaN; rows from before called existed count at the cell's
  * most children. Run 2 has a zygote cell without rows: -ENODATA both.
+ * Run 1's machine is a VM: its zygote cells are still native (not the
+ * regular VM of a qemu cell).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,7 +39,7 @@ static const char schema[] =
 	"INSERT INTO cell_param VALUES (1, 'seed-layer', 'bare'), (2, 'seed-layer', 'bare'), "
 	"(3, 'seed-layer', 'warm'), (4, 'seed-layer', 'warm'), (4, 'confidential', 'sev-snp'), "
 	"(5, 'seed-layer', 'warm');"
-	"INSERT INTO environment VALUES (1, 'hypervisor.present', 'no');"
+	"INSERT INTO environment VALUES (1, 'hypervisor.present', 'yes');"
 	"INSERT INTO seed_start VALUES (1, 11, 'bare', 1000000, 10000000, 2000000), "
 	"(1, 12, 'bare', 1000000, 10000000, 2000000), (2, 21, 'bare', 4000000, 4000000, 2000000), "
 	"(3, 31, 'warm', 1000000, 500000, 2000000), (4, 41, 'warm', 3000000, 500000, 2500000);"
