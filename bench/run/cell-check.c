@@ -34,8 +34,8 @@ int cell_runnable(const struct cell *c, char *why, size_t len)
 		return 0;
 	if (c->seed_layer[0] && strcmp(c->seed_layer, "none") &&
 	    !(be->flags & (BACKEND_SEED | BACKEND_SEED_LAYER))) {
-		snprintf(why, len, "seed-layer = %s: backend = %s forks no instance from a seed "
-			 "(zygote and qemu do)", c->seed_layer, c->backend);
+		snprintf(why, len, "seed-layer = %s: backend = %s does not fork instances from "
+			 "a seed (it would ignore it)", c->seed_layer, c->backend);
 		return 0;
 	}
 	if (be->supported && !be->supported(c, why, len))

@@ -43,6 +43,6 @@ is "$(pgrep -f "cvmfn seed matmul.*$tmp/data" | wc -l)" 0 "no seed left after th
 # seed-layer on another backend would be ignored: list says why not, the cell is a skip
 mkdir -p "$tmp/cfgs"
 printf '[experiment s]\nworkload = null\nbackend = native\nseed-layer = warm\n' > "$tmp/cfgs/s.ini"
-grep -q "s.ini:s .*seed-layer = warm: backend = native forks no instance from a seed" \
+grep -q "s.ini:s .*seed-layer = warm: backend = native does not fork instances from a seed" \
 	<<<"$("$CVMBENCH" list --configs "$tmp/cfgs" 2>&1)"
 is "$?" 0 "seed-layer on a native cell: not supported here, saying why"
