@@ -41,6 +41,18 @@ void qemu_seed_init(struct qemu_seed *s, const struct cell *c, const struct back
 	seed_tally_init(&s->tally, env->sink, c->seed_layer);
 }
 
+/* seed.vmI.build_ns: how long VM @i's seed took to build its layer, in the guest. */
+static void note_build(struct qemu_seed *s, int i, long long build_ns)
+{
+	char key[48], val[32];
+
+	if (!s->env->note)
+		return;
+	snprintf(key, sizeof(key), "seed.vm%d.build_ns", i);
+	snprintf(val, sizeof(val), "%lld", build_ns);
+	s->env->note(s->env->note_ctx, key, val);
+}
+
 /* VM @i's seed: seed-start, then its "seeded" record. */
 static int start_one(struct qemu_seed *s, struct qemu_vm *q, int i, const struct cell *c,
 		     char *err, size_t errlen)
@@ -67,6 +79,7 @@ static int start_one(struct qemu_seed *s, struct qemu_vm *q, int i, const struct
 		q->seed_pid = (int)sd.pid;
 		if (!i)
 			s->tally.seed_pss_kb = sd.pss_kb;
+		note_build(s, i, sd.build_ns);
 		return 0;
 	}
 	snprintf(err, errlen, "vm %d: seed %s at layer %s: %.400s", i, c->workload,
