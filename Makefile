@@ -76,6 +76,8 @@ LONG_TESTS += tests/system/compare-real.t tests/system/vm-boot.t tests/system/vm
 	tests/system/qemu.t tests/system/qemu-agent.t tests/system/qemu-keys.t \
 	tests/system/pin-vcpu.t tests/system/hostmem.t tests/system/ksm-vms.t \
 	tests/system/guest-idle.t
+# seed-layer in two TCG guests (regular, model): the agent's seed, ~1-2 min
+LONG_TESTS += tests/system/seed-vm.t
 # Fig. 7's co-runner in a second TCG guest on the system rootfs (built on first use, minutes)
 LONG_TESTS += tests/system/corunner-vm.t
 # a service (the system suite) in a TCG guest on the system rootfs: minutes
@@ -214,6 +216,7 @@ $(BIN)/cvmfn: $(FN_LINK)
 # dlopen and NSS (workloads/nodl.c, nonss.c) that keep the static link clean.
 # Static like cvmfn (dynamic under a sanitizer: the guest image then leaves it out).
 AGENT_SRCS := bench/agent/agent.c bench/agent/agent-proto.c bench/agent/agent-guest.c \
+	bench/agent/seed-client.c bench/agent/zygote-mem.c \
 	$(sort $(wildcard bench/agent/guest/*.c probes/*.c bench/env/*.c lib/*.c tracing/*.c)) \
 	$(sort $(wildcard journal/*.c)) bench/knobs/corunner-kv.c \
 	$(addprefix bench/services/,svc-list.c svc-proc.c svc-server.c svc-wire.c)

@@ -2,7 +2,7 @@
 /*
  * fig-seed-memory.c - data of the seed-memory figure: per workload, seed
  * layer and VM type (seed-groups.h) of the run's children of seeds (table
- * seed_memory, backend zygote), the mean per child after the cell's calls
+ * seed_memory: cells with a seed-layer), the mean per child after the cell's calls
  * (rows called = 1; rows from before 016-seed-memory.sql: those at the
  * cell's most children), in kB, of:
  *
@@ -46,7 +46,7 @@ int fig_seed_memory_data(struct figure_ctx *ctx)
 {
 	static const struct seed_figure f = {
 		"seed_memory", sql_cells, 6, val_names, 0, "samples", "children sampled",
-		"child of a seed sampled after its calls (backend = zygote, mode = warm)",
+		"child of a seed sampled after its calls (a seed-layer and warm instances)",
 	};
 
 	return seed_figure_data(ctx, &f);
@@ -55,6 +55,6 @@ int fig_seed_memory_data(struct figure_ctx *ctx)
 const struct figure figure_seed_memory = {
 	"seed-memory",
 	"memory per child of a seed after its calls: PSS, USS, what it wrote, kB on the "
-	"seed's frames, per workload, seed layer and VM type (backend = zygote)",
+	"seed's frames, per workload, seed layer and VM type (cells with a seed-layer)",
 	"seed-memory.gp", fig_seed_memory_data, 0,
 };

@@ -2,7 +2,7 @@
 /*
  * fig-seed-start.c - data of the seed-start figure: one stacked bar per
  * workload, seed layer and VM type (seed-groups.h) of the run's children
- * forked from seeds (table seed_start, backend zygote), each segment the
+ * forked from seeds (table seed_start: cells with a seed-layer), each segment the
  * mean over its children, in ms, of what the child reported:
  *
  *   fork         just before fork() in the seed to the child's first instant
@@ -35,7 +35,7 @@ int fig_seed_start_data(struct figure_ctx *ctx)
 {
 	static const struct seed_figure f = {
 		"seed_start", sql_cells, 3, seg_names, 1, "starts", "starts from a seed",
-		"start forked from a seed (backend = zygote)",
+		"start forked from a seed (a cell with a seed-layer)",
 	};
 
 	return seed_figure_data(ctx, &f);
@@ -44,6 +44,6 @@ int fig_seed_start_data(struct figure_ctx *ctx)
 const struct figure figure_seed_start = {
 	"seed-start",
 	"start of a child forked from a seed: fork, rest of init, first call, stacked, per "
-	"workload, seed layer and VM type (backend = zygote)",
+	"workload, seed layer and VM type (cells with a seed-layer)",
 	"seed-start.gp", fig_seed_start_data, 0,
 };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * seed-groups.h - the cells of backend zygote grouped for the seed figures
+ * seed-groups.h - the cells with a seed-layer grouped for the seed figures
  * (fig-seed-start.c, fig-seed-memory.c): one group per workload, seed
  * layer (cell_param seed-layer) and VM type (cell-series.h
- * CELL_SERIES_VMTYPE), in the order workload, VM type, bare, runtime, warm.
+ * CELL_SERIES_VMTYPE, but native on a machine that is a VM), in the order workload, VM type, bare, runtime, warm.
  * A figure gives the query of its per-cell sums; the groups hold, per
  * value, the sum and the count of the rows that had it, so a group's mean
  * is over its rows, not over its cells' means.
@@ -25,11 +25,24 @@ struct figure_ctx;
  * layer, VM type, its rank, rows; then a (sum, count) pair per value.
  */
 #define SEED_GROUP_LAYER "COALESCE(" CELL_SERIES_PARAM("seed-layer") ", 'none')"
+/*
+ * A seed on the machine itself (backend zygote) is `native` even where the
+ * machine is a VM (hypervisor.present = yes): these figures compare it with
+ * seeds in VMs of the cell's own, which CELL_SERIES_HV would merge it with.
+ * A seed in a container is named by its runtime (runc, crun), and a Python
+ * seed (runtime = python) gets " python" after it: neither is drawn in one
+ * bar with another.
+ */
+#define SEED_GROUP_BASE_VT \
+	"(" CELL_SERIES_VMTYPE(CELL_SERIES_OWNVM, CELL_SERIES_CONF, "'no'", "c.backend") ")"
+#define SEED_GROUP_PYTHON "(COALESCE(" CELL_SERIES_PARAM("runtime") ", 'c') = 'python')"
 #define SEED_GROUP_VT \
-	CELL_SERIES_VMTYPE(CELL_SERIES_OWNVM, CELL_SERIES_CONF, CELL_SERIES_HV, "c.backend")
+	"(CASE " SEED_GROUP_BASE_VT " WHEN 'container' THEN c.backend ELSE " \
+	SEED_GROUP_BASE_VT " END || CASE WHEN " SEED_GROUP_PYTHON " THEN ' python' " \
+	"ELSE '' END)"
 #define SEED_GROUP_COLUMNS \
 	"c.id, c.workload, " SEED_GROUP_LAYER " AS seed_layer, " SEED_GROUP_VT ", " \
-	CELL_SERIES_VMRANK("(" SEED_GROUP_VT ")") ", count(*)"
+	"(" CELL_SERIES_VMRANK(SEED_GROUP_BASE_VT) ") * 2 + " SEED_GROUP_PYTHON ", count(*)"
 #define SEED_GROUP_ORDER \
 	"2, 5, CASE seed_layer WHEN 'bare' THEN 0 WHEN 'runtime' THEN 1 " \
 	"WHEN 'warm' THEN 2 ELSE 3 END, 3, 1"

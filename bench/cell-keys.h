@@ -166,9 +166,9 @@
 	  "the function in C (cvmfn) or its Python twin (native: the host's python3; " \
 	  "runc/crun/qemu: needs a rootfs)") \
 	X("seed-layer", seed_layer, char, [8], KEY_ENUM, 1, 0, 0, "none|bare|runtime|warm", \
-	  "none", NULL, "zygote, runc, crun: the seed layer instances are forked from (runc, " \
-	  "crun: in one seed container per cell; none: no seed; " \
-	  "docs/experiments/seed-tree.md)") \
+	  "none", NULL, "zygote, runc, crun, qemu: the seed layer instances are forked from " \
+	  "(runc, crun: in one seed container per cell; qemu: a seed in each guest; none: " \
+	  "no seed; docs/experiments/seed-tree.md)") \
 	X("scratch-disk", scratch_disk, int, , KEY_INT, 1, 0, 65536, NULL, "0", NULL, \
 	  "qemu: a writable ext4 disk of N MiB per VM on /scratch; 0 = /scratch in guest RAM") \
 	X("replay-schedule", replay_schedule, char, [256], KEY_STRING, 0, 0, 0, NULL, "", NULL, \

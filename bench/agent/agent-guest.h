@@ -12,6 +12,24 @@
  *     spawn I serve ARG ...              spawned I PID | error spawn I MESSAGE
  *     probe ... (agent-proto.h)          rows, then one ack
  *     kv ... (agent-kv.c)                kv ... | error kv MESSAGE
+ *     seed-start seed ARG ...            the seed's record: seeded pid=P layer=L
+ *                                        build_ns=N rss_kb=R pss_kb=S | error seed MESSAGE
+ *     fork I                             forked I PID | error fork I MESSAGE
+ *     seed-report                        each child's record since the last one:
+ *                                        started pid=C fork_ns=F init_ns=I
+ *                                        first_call_ns=X, then seed-report-end COUNT
+ *     seed-mem PID ...                   mem pid=C ppid=P pss_kb=.. uss_kb=..
+ *                                        private_dirty_kb=.. seed_shared_kb=..
+ *                                        per PID, then mem-end seed_pid=S
+ *                                        seed_pss_kb=K frames=0|-ERRNO
+ *
+ * `seed-start` starts /bin/cvmfn seed ... (checked as a spawn's words) on
+ * a socket of the agent's (seed-client.h), replacing the seed it ran
+ * before; `fork I` passes instance port I to it twice (the child's
+ * requests and replies, SCM_RIGHTS), so the child speaks the instance
+ * protocol on that port as a spawned cvmfn does. `seed-mem` reads the
+ * seed's children PID ... from the guest's /proc (zygote-mem.h; -1 where
+ * a value is unreadable, frames the error of the kB on the seed's frames).
  *
  * `spawn I` starts /bin/cvmfn with the words after I as its arguments and
  * its stdin and stdout on the instance port org.cvmbench.iI. The words are
@@ -25,6 +43,7 @@
 #include <stddef.h>
 
 #include "agent-proto.h"
+#include "zygote-mem.h"
 
 #define AGENT_READY_PREFIX "cvmbench-ready "
 /* instance ports: org.cvmbench.i0 ... (31 ports per virtio-serial device,
@@ -54,6 +73,9 @@
 #define AGENT_GUEST_SCRATCH_NOTE "/scratch on the guest's initramfs root (guest RAM): " \
 	"writes and fsync reach no disk"
 
+#define AGENT_SEED_REQ "seed-start "
+#define AGENT_SEED_MEM_REQ "seed-mem"
+
 /** struct agent_spawn - a parsed spawn request; @argv points into @buf. */
 struct agent_spawn {
 	int port;
@@ -77,6 +99,29 @@ int agent_spawn_parse(const char *line, struct agent_spawn *s, char *err, size_t
  */
 int agent_spawn_encode(int port, char *const args[], char *line, size_t len,
 		       char *err, size_t errlen);
+/**
+ * agent_seed_parse() - "seed-start seed ARG ..." into @s as a spawn's
+ * words (port -1): argv[0] is AGENT_GUEST_CVMFN, argv[1] must be `seed`.
+ * 0, or -EINVAL with @err.
+ */
+int agent_seed_parse(const char *line, struct agent_spawn *s, char *err, size_t errlen);
+/** agent_seed_encode() - the seed-start line for cvmfn's arguments @args, as agent_spawn_encode(). */
+int agent_seed_encode(char *const args[], char *line, size_t len, char *err, size_t errlen);
+/**
+ * agent_seed_mem_parse() - the pids of "seed-mem PID ..." into @pids (at
+ * most @max). How many (0: none named), or -EPROTO.
+ */
+int agent_seed_mem_parse(const char *line, int *pids, int max);
+/** agent_mem_encode() - one child's "mem ..." line into @line (no newline): its length or -E2BIG. */
+int agent_mem_encode(const struct seed_child_mem *k, char *line, size_t len);
+/** agent_mem_decode() - a "mem ..." line into @k. 0 or -EPROTO. */
+int agent_mem_decode(const char *line, struct seed_child_mem *k);
+/**
+ * agent_mem_end_decode() - "mem-end seed_pid=S seed_pss_kb=K frames=E"
+ * (E 0 or -errno). 0 or -EPROTO.
+ */
+int agent_mem_end_decode(const char *line, long long *seed_pid, long long *seed_pss_kb,
+			 int *frames);
 /**
  * agent_fact_decode() - "fact KEY VALUE": @key and @value point into
  * @line, which is cut after KEY. 0, or -EPROTO when @line is not a fact.

@@ -402,7 +402,7 @@ static int oci_spawn(const struct cell *c, const struct backend_env *env, void *
 
 const struct backend_ops backend_runc = {
 	.name = "runc",
-	.flags = BACKEND_CGROUPS | BACKEND_SEED,
+	.flags = BACKEND_CGROUPS | BACKEND_SEED_LAYER,
 	.supported = runc_supported,
 	.cell_begin = runc_cell_begin,
 	.prepare = oci_prepare,
@@ -414,7 +414,7 @@ const struct backend_ops backend_runc = {
 
 const struct backend_ops backend_crun = {
 	.name = "crun",
-	.flags = BACKEND_CGROUPS | BACKEND_SEED,
+	.flags = BACKEND_CGROUPS | BACKEND_SEED_LAYER,
 	.supported = crun_supported,
 	.cell_begin = crun_cell_begin,
 	.prepare = oci_prepare,

@@ -12,124 +12,50 @@
  * seed's frames, read before each fork and after the calls. After the
  * calls it emits the planner's layer metrics (docs/capacity.md). All but
  * starting the seed is shared (zygote-seed.h) with oci-seed.c, whose seed
- * is a runc / crun container.
+ * is a runc / crun container; the protocol (seed-client.h) and the rows
+ * (seed-rows.h) also with the guests' seeds (qemu-seed.c, the agent).
  */
 #include <errno.h>
 #include <stdint.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
 #include "clock.h"
 #include "journal.h"
-#include "sink.h"
 #include "zygote-mem.h"
 #include "zygote-seed.h"
 
-struct seed_start_row {
-	long long pid, fork_ns, init_ns, first_call_ns;
-	const char *layer;
-};
-
-static const struct sink_column seed_start_cols[] = {
-	SINK_CELL("cell_id"),
-	SINK_INT(struct seed_start_row, pid),
-	SINK_TEXT(struct seed_start_row, layer),
-	SINK_INT(struct seed_start_row, fork_ns),
-	SINK_INT(struct seed_start_row, init_ns),
-	SINK_INT(struct seed_start_row, first_call_ns),
-};
-static const struct sink_table seed_start_table = SINK_TABLE("seed_start", seed_start_cols);
-
-struct seed_memory_row {
-	long long children, called, pid, pss_kb, uss_kb, private_dirty_kb;
-	long long seed_shared_kb, seed_pss_kb;
-};
-
-static const struct sink_column seed_memory_cols[] = {
-	SINK_CELL("cell_id"),
-	SINK_INT(struct seed_memory_row, children),
-	SINK_INT(struct seed_memory_row, called),
-	SINK_INT(struct seed_memory_row, pid),
-	SINK_KNOWN(struct seed_memory_row, pss_kb),
-	SINK_KNOWN(struct seed_memory_row, uss_kb),
-	SINK_KNOWN(struct seed_memory_row, private_dirty_kb),
-	SINK_KNOWN(struct seed_memory_row, seed_shared_kb),
-	SINK_KNOWN(struct seed_memory_row, seed_pss_kb),
-};
-static const struct sink_table seed_memory_table = SINK_TABLE("seed_memory", seed_memory_cols);
-
-/* A "started" record: into seed_start and the start times. */
-static void take_started(struct zygote_state *z, const char *line)
+/* A child's "started" record: its pid made ours, then into seed_start. */
+static void take_started(void *ctx, const struct seed_started *s, const char *line)
 {
-	struct seed_start_row r = { .layer = z->layer };
+	struct zygote_state *z = ctx;
+	struct seed_started ours = *s;
 	int i;
 
-	if (sscanf(line, "started pid=%lld fork_ns=%lld init_ns=%lld first_call_ns=%lld",
-		   &r.pid, &r.fork_ns, &r.init_ns, &r.first_call_ns) != 4)
-		return;
+	(void)line;
 	for (i = 0; i < z->nseen; i++)  /* the seed's pid namespace to ours */
-		if (z->seen_pid[i][0] == r.pid)
-			r.pid = z->seen_pid[i][1];
-	if (z->nstarts < ZYGOTE_MAX_STARTS)
-		z->start_s[z->nstarts++] = (r.fork_ns + r.init_ns + r.first_call_ns) / 1e9;
-	if (z->sink)
-		sink_row(z->sink, &seed_start_table, &r);
+		if (z->seen_pid[i][0] == s->pid)
+			ours.pid = z->seen_pid[i][1];
+	seed_tally_started(&z->tally, &ours);
 }
 
-/*
- * The next record from the seed that is not a child's "started" (those are
- * taken on the way), within @timeout_ms; @timeout_ms 0: only what is there.
- * 0, -ETIMEDOUT, -EPIPE (the seed is gone) or -errno.
- */
+/* The next record from the seed that is not a child's "started" (taken on the way). */
 static int seed_reply(struct zygote_state *z, char *line, size_t len, int timeout_ms)
 {
-	long long deadline = clock_now_ns() + (long long)timeout_ms * 1000000;
-	struct pollfd pfd = { .fd = z->sock, .events = POLLIN };
-	ssize_t n;
-
-	for (;;) {
-		int left = (int)((deadline - clock_now_ns()) / 1000000);
-
-		if (poll(&pfd, 1, left > 0 ? left : 0) <= 0)
-			return -ETIMEDOUT;
-		n = recv(z->sock, line, len - 1, 0);
-		if (n <= 0)
-			return n ? -errno : -EPIPE;
-		line[n] = '\0';
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "started ", 8))
-			return 0;
-		take_started(z, line);
-	}
+	return seed_client_reply(&z->sc, line, len, timeout_ms, take_started, z);
 }
 
-static void exec_seed(char **argv, int sock)
-{
-	int devnull = open("/dev/null", O_WRONLY);
-
-	signal(SIGINT, SIG_IGN);
-	signal(SIGPIPE, SIG_DFL);
-	if (dup2(sock, 0) < 0 || devnull < 0 || dup2(devnull, 1) < 0)
-		_exit(127);
-	execv(argv[0], argv);
-	_exit(127);
-}
-
-/* Fork and exec `cvmfn seed`; its pid and our socket end into @z. */
+/* Fork and exec `cvmfn seed`: its pid and our socket end into @z. */
 static int seed_exec(struct zygote_state *z, const struct cell *c,
 		     const struct backend_env *env, char *err, size_t errlen)
 {
 	char store[1024], *argv[28];
-	int sv[2];
 	size_t n = 0;
 
 	cvmfn_argv(env, "seed", c, store, sizeof(store), argv, 24);
@@ -138,20 +64,7 @@ static int seed_exec(struct zygote_state *z, const struct cell *c,
 	argv[n++] = "--layer";
 	argv[n++] = (char *)c->seed_layer;
 	argv[n] = NULL;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
-		snprintf(err, errlen, "socketpair: %s", strerror(errno));
-		return -errno;
-	}
-	z->seed = fork();
-	if (z->seed == 0)
-		exec_seed(argv, sv[1]);
-	close(sv[1]);
-	z->sock = sv[0];
-	if (z->seed < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		return -errno;
-	}
-	return 0;
+	return seed_client_exec(&z->sc, argv, NULL, err, errlen);
 }
 
 /*
@@ -160,34 +73,22 @@ static int seed_exec(struct zygote_state *z, const struct cell *c,
  */
 void zygote_seed_stop(struct zygote_state *z)
 {
-	struct timespec pause = { 0, 10000000 };
-	int i;
+	int started = z->sc.pid > 0;
 
-	if (z->sock >= 0)
-		close(z->sock);
-	z->sock = -1;
-	if (z->seed <= 0)
-		return;
-	for (i = 0; i < 200 && waitpid(z->seed, NULL, WNOHANG) == 0; i++)
-		nanosleep(&pause, NULL);
-	if (i == 200) {
-		kill(z->seed, SIGKILL);
-		waitpid(z->seed, NULL, 0);
-	}
-	z->seed = -1;
-	journal_undo_or_warn(&z->journal_id, "zygote");
+	seed_client_stop(&z->sc);
+	if (started)
+		journal_undo_or_warn(&z->journal_id, "zygote");
 }
 
 int zygote_seed_ready(struct zygote_state *z, const struct cell *c, char *err,
 		      size_t errlen)
 {
 	char line[1024];
-	long long rss, pss;
+	struct seed_seeded sd;
 	int ret = seed_reply(z, line, sizeof(line), 60000);
 
-	if (!ret && sscanf(line, "seeded pid=%*d layer=%*s build_ns=%*d rss_kb=%lld pss_kb=%lld",
-			   &rss, &pss) == 2) {
-		z->seed_pss_kb = pss;
+	if (!ret && !seed_seeded_parse(line, &sd)) {
+		z->tally.seed_pss_kb = sd.pss_kb;
 		return 0;
 	}
 	snprintf(err, errlen, "seed %s at layer %s: %.400s", c->workload, c->seed_layer,
@@ -203,7 +104,7 @@ static int seed_start(struct zygote_state *z, const struct cell *c,
 
 	if (ret)
 		return ret;
-	z->journal_id = journal_process(z->seed);
+	z->journal_id = journal_process(z->sc.pid);
 	if (z->journal_id < 0) {
 		snprintf(err, errlen, "cannot journal the seed: %s",
 			 strerror((int)-z->journal_id));
@@ -232,49 +133,14 @@ static int zygote_prepare(const struct cell *c, const struct backend_env *env, v
  */
 static void sample_memory(struct zygote_state *z, int called)
 {
-	struct seed_memory_row r = { .children = z->nkids, .called = called };
-	struct frame_set fs;
-	struct proc_mem m;
-	int i, frames;
+	static struct seed_child_mem kids[ZYGOTE_MAX_KIDS];
+	long long seed_pss;
+	int frames;
 
-	if (!z->sink || !z->nkids)
+	if (!z->tally.sink || !z->nkids)
 		return;
-	frames = frame_set_load(z->seed, &fs);
-	proc_mem_read(z->seed, &m);
-	r.seed_pss_kb = m.pss_kb;
-	for (i = 0; i < z->nkids; i++) {
-		r.pid = z->kids[i];
-		proc_mem_read(z->kids[i], &m);
-		r.pss_kb = m.pss_kb;
-		r.uss_kb = m.uss_kb;
-		r.private_dirty_kb = m.private_dirty_kb;
-		r.seed_shared_kb = frames ? -1 : frame_set_common_kb(z->kids[i], &fs);
-		sink_row(z->sink, &seed_memory_table, &r);
-	}
-	if (frames && z->sink)
-		sink_note(z->sink, "seed_shared_kb", frames == -EPERM ?
-			  "not measured: /proc/PID/pagemap gives no frame numbers without "
-			  "CAP_SYS_ADMIN" : "not measured: /proc/PID/pagemap unreadable");
-	if (!frames)
-		frame_set_free(&fs);
-}
-
-/* Send "fork" with the child's ends of the two pipes. 0 or -errno. */
-static int send_fork(int sock, int rd, int wr)
-{
-	union { struct cmsghdr h; char buf[CMSG_SPACE(2 * sizeof(int))]; } u;
-	struct iovec iov = { "fork\n", 5 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-	int fds[2] = { rd, wr };
-
-	memset(&u, 0, sizeof(u));
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(fds));
-	memcpy(CMSG_DATA(cm), fds, sizeof(fds));
-	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 5 ? 0 : -errno;
+	frames = seed_mem_sample(z->sc.pid, z->kids, z->nkids, kids, &seed_pss);
+	seed_tally_memory(&z->tally, called, kids, z->nkids, seed_pss, frames, NULL);
 }
 
 /* The seed's pid of a child to ours, remembered for its "started"; 0 or -errno. */
@@ -297,7 +163,7 @@ int zygote_spawn(const struct cell *c, const struct backend_env *env, void *stat
 {
 	struct zygote_state *z = state;
 	char line[1024];
-	int req[2], rep[2], pid, ret;
+	int req[2], rep[2], pid = -1, ret;
 
 	(void)c;
 	(void)env;
@@ -312,12 +178,12 @@ int zygote_spawn(const struct cell *c, const struct backend_env *env, void *stat
 		return -errno;
 	}
 	in->spawn_ns = clock_now_ns();
-	ret = send_fork(z->sock, req[0], rep[1]);
+	ret = seed_client_fork(&z->sc, req[0], rep[1]);
 	close(req[0]);
 	close(rep[1]);
 	if (!ret)
 		ret = seed_reply(z, line, sizeof(line), 10000);
-	if (ret || sscanf(line, "forked pid=%d", &pid) != 1 || (ret = host_pid(z, &pid))) {
+	if (ret || (pid = seed_forked_parse(line)) < 0 || (ret = host_pid(z, &pid))) {
 		snprintf(err, errlen, "seed: %.400s", ret ? strerror(-ret) : line);
 		close(req[1]);
 		close(rep[0]);
@@ -352,32 +218,6 @@ void zygote_cleanup(void *state, struct instance *in)
 		kill(pid, SIGKILL);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The planner's metrics this cell measured (plan-policy.h LAYER_METRICS). */
-static void emit_layer_metrics(struct zygote_state *z)
-{
-	char name[40];
-
-	snprintf(name, sizeof(name), "layer_%s_mem_kb", z->layer);
-	if (z->seed_pss_kb >= 0)
-		sink_metric(z->sink, name, (double)z->seed_pss_kb, "kB");
-	if (!strcmp(z->layer, "warm"))
-		return;           /* the planner takes a warm start from the calls */
-	snprintf(name, sizeof(name), "layer_%s_start_s", z->layer);
-	if (!z->nstarts) {
-		sink_skip(z->sink, "no child reported its first call: no layer start time");
-		return;
-	}
-	qsort(z->start_s, (size_t)z->nstarts, sizeof(double), cmp_double);
-	sink_metric(z->sink, name, z->start_s[z->nstarts / 2], "s");
-}
-
 /* After the calls: the children's reports, their memory, the layer metrics. */
 int zygote_verify(void *state, const struct cell *c, char *why, size_t len)
 {
@@ -390,19 +230,16 @@ int zygote_verify(void *state, const struct cell *c, char *why, size_t len)
 	while (seed_reply(z, line, sizeof(line), 200) == 0)
 		;                 /* only "started" records are expected now */
 	sample_memory(z, 1);
-	if (z->sink)
-		emit_layer_metrics(z);
+	seed_tally_metrics(&z->tally);
 	return 0;
 }
 
 void zygote_state_init(struct zygote_state *z, const struct cell *c, struct sink *sink)
 {
 	memset(z, 0, sizeof(*z));
-	z->seed = -1;
-	z->sock = -1;
-	z->seed_pss_kb = -1;
-	z->sink = sink;
-	snprintf(z->layer, sizeof(z->layer), "%s", c->seed_layer);
+	z->sc.pid = -1;
+	z->sc.sock = -1;
+	seed_tally_init(&z->tally, sink, c->seed_layer);
 }
 
 static int zygote_cell_begin(const struct cell *c, const struct backend_env *env,

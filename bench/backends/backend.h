@@ -51,7 +51,10 @@ enum { BACKEND_SKIP = 1 };
 enum backend_flags {
 	BACKEND_CGROUPS = 1 << 0,  /* an OCI runtime puts instances in cgroups */
 	BACKEND_GUEST = 1 << 1,    /* instances run in a guest of their own (qemu) */
-	BACKEND_SEED = 1 << 2,     /* can fork instances from a seed (seed-layer) */
+	BACKEND_SEED = 1 << 2,     /* instances only fork from a seed (seed-layer: zygote) */
+	BACKEND_SEED_LAYER = 1 << 3,   /* with a seed-layer, they fork from a seed where
+				      * they run (runc, crun: in one container per cell,
+				      * oci-seed.c; qemu: in each guest, qemu-seed.h) */
 };
 
 struct backend_env {

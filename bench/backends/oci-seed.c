@@ -97,8 +97,8 @@ static pid_t child_host_pid(void *ctx, pid_t pid)
 	FILE *f;
 	int kid;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)s->z.seed,
-		 (int)s->z.seed);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)s->z.sc.pid,
+		 (int)s->z.sc.pid);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
@@ -164,15 +164,15 @@ static int run_detached(struct oci_seed *s, const struct cell *c, const struct o
 	close(sv[1]);
 	if (null >= 0)
 		close(null);
-	s->z.sock = sv[0];
+	s->z.sc.sock = sv[0];
 	ret = ret ?: reap(pid, 60.0);
 	if (ret) {
 		snprintf(err, errlen, "%s run --detach %s: %s", oc->runtime, s->st.id,
 			 ret > 0 ? "failed (its message is above)" : strerror(-ret));
 		return ret > 0 ? -EIO : ret;
 	}
-	s->z.seed = read_pid_file(s->st.pid_file);
-	if (s->z.seed <= 0) {
+	s->z.sc.pid = read_pid_file(s->st.pid_file);
+	if (s->z.sc.pid <= 0) {
 		snprintf(err, errlen, "%s wrote no pid into %s", oc->runtime, s->st.pid_file);
 		return -EIO;
 	}
@@ -222,7 +222,7 @@ void oci_seed_end(struct oci_cell *oc)
 
 	if (!s)
 		return;
-	seed = s->z.seed;
+	seed = s->z.sc.pid;
 	zygote_seed_stop(&s->z);
 	for (i = 0; seed > 0 && i < 200 && !ended(seed); i++)
 		nanosleep(&pause, NULL);

@@ -5,7 +5,8 @@
  * this machine, oci-seed.c runs it as a runc / crun container. Whoever
  * started it gives its pid and socket to a struct zygote_state; the rest is
  * backend-zygote.c's: waiting for "seeded", a fork per spawn (the pipes over
- * the socket), the tables seed_start and seed_memory, the layer metrics.
+ * the socket, seed-client.h), the rows of seed_start and seed_memory and the
+ * layer metrics (seed-rows.h, the one writer also of the guests' seeds).
  */
 #ifndef CVMBENCH_ZYGOTE_SEED_H
 #define CVMBENCH_ZYGOTE_SEED_H
@@ -13,6 +14,8 @@
 #include <sys/types.h>
 
 #include "backend.h"
+#include "seed-client.h"
+#include "seed-rows.h"
 
 #define ZYGOTE_MAX_KIDS 256
 #define ZYGOTE_MAX_STARTS 256
@@ -24,16 +27,11 @@
 typedef pid_t (*zygote_host_pid_fn)(void *ctx, pid_t pid);
 
 struct zygote_state {
-	pid_t seed;               /* its pid on this machine */
-	int sock;                 /* our end of the seed's socket */
+	struct seed_client sc;    /* the seed's pid on this machine, our socket end */
 	long journal_id;          /* the seed's process entry (0: its starter's job) */
-	char layer[8];
-	long long seed_pss_kb;    /* the seed alone, once seeded */
 	pid_t kids[ZYGOTE_MAX_KIDS];
 	int nkids;
-	double start_s[ZYGOTE_MAX_STARTS];      /* fork + init + first call, s */
-	int nstarts;
-	struct sink *sink;
+	struct seed_tally tally;  /* the rows so far, for the layer metrics */
 	zygote_host_pid_fn host_pid;
 	void *host_ctx;
 	pid_t seen_pid[ZYGOTE_MAX_STARTS][2];   /* the seed's pid, ours, per fork */
@@ -44,7 +42,7 @@ struct zygote_state {
 void zygote_state_init(struct zygote_state *z, const struct cell *c, struct sink *sink);
 /**
  * zygote_seed_ready() - wait (60 s) for the "seeded" record of the seed
- * whose socket is @z->sock. 0, or -EIO with the seed's words in @err.
+ * whose socket is @z->sc.sock. 0, or -EIO with the seed's words in @err.
  */
 int zygote_seed_ready(struct zygote_state *z, const struct cell *c, char *err,
 		      size_t errlen);

@@ -32,7 +32,8 @@ int cell_runnable(const struct cell *c, char *why, size_t len)
 	}
 	if (!svc_cell_runnable(c, why, len))
 		return 0;
-	if (c->seed_layer[0] && strcmp(c->seed_layer, "none") && !(be->flags & BACKEND_SEED)) {
+	if (c->seed_layer[0] && strcmp(c->seed_layer, "none") &&
+	    !(be->flags & (BACKEND_SEED | BACKEND_SEED_LAYER))) {
 		snprintf(why, len, "seed-layer = %s: backend = %s does not fork instances from "
 			 "a seed (it would ignore it)", c->seed_layer, c->backend);
 		return 0;

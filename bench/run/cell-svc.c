@@ -69,6 +69,12 @@ int svc_cell_runnable(const struct cell *c, char *why, size_t len)
 			 "yet (native and qemu do)", c->workload, c->backend);
 		return 0;
 	}
+	if (c->seed_layer[0] && strcmp(c->seed_layer, "none")) {
+		snprintf(why, len, "workload %s is a service: seed-layer = %s has no meaning "
+			 "for it (its server is started as a program, not forked from a seed)",
+			 c->workload, c->seed_layer);
+		return 0;
+	}
 	if (!strcmp(c->mode, "cold")) {
 		snprintf(why, len, "workload %s is a service: mode = cold has no meaning for it "
 			 "(one server per cell)", c->workload);

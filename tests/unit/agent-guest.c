@@ -4,18 +4,26 @@
  * spawn requests split into the exact argv the agent execs, every word a
  * shell or a bad config could abuse refused; the host's encoder and the
  * agent's parser agree on cvmfn_argv()'s real output; facts and the ready
- * line's fields. And the qemu backend's decisions: a CVM cell whose guest
+ * line's fields; a seed's start request (the same words' rules, only `cvmfn
+ * seed`), the memory lines of a seed's children, the seed's own records as
+ * workloads/zygote.c writes them, and a child's parent read from /proc
+ * against fork()'s. And the qemu backend's decisions: a CVM cell whose guest
  * reports no CVM fails (qemu_cvm_verdict), instances that do not fit the
  * cell's VMs are refused before any VM starts (qemu_vms_layout).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "agent-guest.h"
 #include "backend.h"
 #include "qemu-vms.h"
+#include "seed-client.h"
 #include "tap.h"
+#include "zygote-mem.h"
 
 static struct agent_spawn s;
 static char err[256];
@@ -122,6 +130,106 @@ static void test_lines(void)
 				 sizeof(v)) == -ENOENT, "a ready line without agent= (no agent)");
 }
 
+/* seed-start: cvmfn_argv()'s `seed` words through the encoder and the parser. */
+static void test_seed_request(void)
+{
+	struct backend_env env = { .cvmfn = AGENT_GUEST_CVMFN, .data_dir = "/data" };
+	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2], line[AGENT_LINE_MAX];
+	struct cell c;
+	int i, n = 0, same = 1, ret;
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.workload, sizeof(c.workload), "graph-bfs");
+	snprintf(c.wait, sizeof(c.wait), "spin");
+	snprintf(c.size, sizeof(c.size), "test");
+	c.threads = 1;
+	cvmfn_argv(&env, "seed", &c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS - 2);
+	while (argv[n])
+		n++;
+	argv[n++] = "--layer";
+	argv[n++] = "runtime";
+	argv[n] = NULL;
+	ret = agent_seed_encode(argv + 1, line, sizeof(line), err, sizeof(err)) ?:
+	      agent_seed_parse(line, &s, err, sizeof(err));
+	for (i = 0; !ret && argv[i]; i++)
+		same &= s.argv[i] && !strcmp(s.argv[i], argv[i]);
+	tap_ok(!ret && same && s.argv[i] == NULL && !strcmp(s.argv[1], "seed") &&
+	       !strcmp(s.argv[n - 1], "runtime"), "seed-start: the same argv in the guest (%s)",
+	       line);
+	tap_ok(agent_seed_parse("seed-start serve x", &s, err, sizeof(err)) == -EINVAL &&
+	       agent_seed_parse("seed-start seed x;reboot", &s, err, sizeof(err)) == -EINVAL &&
+	       agent_seed_parse("seed-start", &s, err, sizeof(err)) == -EINVAL &&
+	       agent_spawn_parse("spawn 1 seed x", &s, err, sizeof(err)) == -EINVAL,
+	       "only `cvmfn seed` as a seed, with a spawn's word rules; spawn still serve only");
+}
+
+static void test_mem_lines(void)
+{
+	struct seed_child_mem k = { .pid = 81, .ppid = 80, .m = { 831, -1, 52 },
+				    .seed_shared_kb = -1 }, d;
+	char line[AGENT_LINE_MAX];
+	long long sp, spss;
+	int pids[4], fr;
+
+	tap_ok(agent_mem_encode(&k, line, sizeof(line)) > 0 && !agent_mem_decode(line, &d) &&
+	       d.pid == 81 && d.ppid == 80 && d.m.pss_kb == 831 && d.m.uss_kb == -1 &&
+	       d.m.private_dirty_kb == 52 && d.seed_shared_kb == -1,
+	       "a child's mem line round trip, -1 (unreadable) kept");
+	tap_ok(agent_mem_decode("mem pid=81 ppid=80 pss_kb=1 uss_kb=2 private_dirty_kb=3 "
+				"seed_shared_kb=4 x", &d) == -EPROTO &&
+	       agent_mem_decode("mem pid=81 ppid=80 pss_kb=1", &d) == -EPROTO &&
+	       agent_mem_decode("mem pid=0 ppid=80 pss_kb=1 uss_kb=2 private_dirty_kb=3 "
+				"seed_shared_kb=4", &d) == -EPROTO,
+	       "mem lines with more, fewer fields or no pid are refused");
+	tap_ok(!agent_mem_end_decode("mem-end seed_pid=80 seed_pss_kb=3087 frames=-1", &sp, &spss,
+				     &fr) && sp == 80 && spss == 3087 && fr == -1 &&
+	       agent_mem_end_decode("mem-end seed_pid=80 seed_pss_kb=1 frames=2", &sp, &spss,
+				    &fr) == -EPROTO, "mem-end: the seed's pid, PSS, frames' -errno");
+	tap_ok(agent_seed_mem_parse("seed-mem 81 82", pids, 4) == 2 && pids[0] == 81 &&
+	       pids[1] == 82 && agent_seed_mem_parse("seed-mem", pids, 4) == 0 &&
+	       agent_seed_mem_parse("seed-mem 81 x", pids, 4) == -EPROTO &&
+	       agent_seed_mem_parse("seed-mem -3", pids, 4) == -EPROTO &&
+	       agent_seed_mem_parse("seed-mem 1 2 3 4 5", pids, 4) == -EPROTO,
+	       "seed-mem PID ...: pids, none, a word, a negative pid, too many");
+}
+
+/* The records as workloads/zygote.c writes them (its format strings). */
+static void test_seed_records(void)
+{
+	struct seed_started st;
+	struct seed_seeded sd;
+
+	tap_ok(!seed_started_parse("started pid=81 fork_ns=2746185 init_ns=468247 "
+				   "first_call_ns=5759362", &st) && st.pid == 81 &&
+	       st.fork_ns == 2746185 && st.init_ns == 468247 && st.first_call_ns == 5759362 &&
+	       seed_started_parse("started pid=81 fork_ns=1", &st) == -EPROTO,
+	       "a child's started record, and a cut one refused");
+	tap_ok(!seed_seeded_parse("seeded pid=80 layer=warm build_ns=9 rss_kb=5000 pss_kb=3866",
+				  &sd) && sd.pid == 80 && !strcmp(sd.layer, "warm") &&
+	       sd.pss_kb == 3866 && seed_forked_parse("forked pid=82") == 82 &&
+	       seed_forked_parse("error fork: EAGAIN") == -EPROTO,
+	       "seeded and forked records; an error is not a pid");
+}
+
+/* A child forked here: its parent and memory as seed_mem_sample() reads them. */
+static void test_mem_sample(void)
+{
+	struct seed_child_mem k;
+	long long seed_pss = -1;
+	pid_t kid = fork();
+
+	if (kid == 0) {
+		pause();
+		_exit(0);
+	}
+	seed_mem_sample(getpid(), &kid, 1, &k, &seed_pss);
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	tap_ok(k.pid == kid && k.ppid == getpid() && k.m.pss_kb > 0 && seed_pss > 0,
+	       "a forked child: its parent is this process (/proc/PID/stat), PSS %lld kB",
+	       k.m.pss_kb);
+}
+
 static void test_cvm_verdict(void)
 {
 	char why[512] = "";
@@ -211,12 +319,16 @@ static void test_layout(void)
 
 int main(void)
 {
-	tap_plan(24);
+	tap_plan(33);
 	test_parse();
 	test_refused();
 	test_too_many();
 	test_round_trip();
 	test_lines();
+	test_seed_request();
+	test_mem_lines();
+	test_seed_records();
+	test_mem_sample();
 	test_cvm_verdict();
 	test_layout();
 	return tap_done();

@@ -19,6 +19,17 @@ int agent_ports_find(void);
  * into @reply.
  */
 void agent_spawn(const char *line, char *reply, size_t len);
+/**
+ * agent_port_open() - instance port @port's device, opened read-write: its
+ * descriptor, or -1 with "error VERB PORT ..." in @reply.
+ */
+int agent_port_open(int port, const char *verb, char *reply, size_t len);
+/**
+ * agent_seed() - handle one seed-start, fork, seed-report or seed-mem line
+ * (agent-guest.h; agent-seed.c); its reply lines are written to @fd. 0, or
+ * -errno when @fd failed.
+ */
+int agent_seed(int fd, const char *line);
 /** agent_facts_collect() - gather the guest's facts (kernel, cpuidle, CVM evidence, ...). */
 void agent_facts_collect(void);
 /** agent_facts_send() - "fact KEY VALUE" lines then "env-end N" on @fd. 0 or -errno. */

@@ -6,7 +6,9 @@
  * It writes the ready line on the control port, gathers the guest's
  * facts, then serves one request line at a time (agent-guest.h): probe
  * requests go to the agent module (agent.c: the instance-side probes run
- * here, in the guest), `spawn` starts cvmfn on an instance port, `env`
+ * here, in the guest), `spawn` starts cvmfn on an instance port,
+ * `seed-start`, `fork`, `seed-report` and `seed-mem` run a seed and its
+ * children (agent-seed.c), `env`
  * sends the facts, `kv` runs the kv co-runner of a co-runner VM
  * (agent-kv.c). It never opens a database and never runs a shell.
  *
@@ -108,6 +110,9 @@ static int handle(void *ctx, const char *line)
 	}
 	if (!strncmp(line, "svc ", 4))
 		return agent_svc(c->fd, line);
+	if (!strncmp(line, AGENT_SEED_REQ, strlen(AGENT_SEED_REQ)) || !strncmp(line, "fork ", 5) ||
+	    !strcmp(line, "seed-report") || !strncmp(line, AGENT_SEED_MEM_REQ " ", 9))
+		return agent_seed(c->fd, line);
 	if (!strncmp(line, "kv ", 3)) {
 		agent_kv(line, reply, sizeof(reply));
 		return send_line(c->fd, reply);

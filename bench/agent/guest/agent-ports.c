@@ -75,6 +75,28 @@ static void child(int fd, char *const argv[])
 	_exit(127);
 }
 
+int agent_port_open(int port, const char *verb, char *reply, size_t len)
+{
+	int fd;
+
+	if (port < 0 || port >= AGENT_MAX_PORTS) {
+		snprintf(reply, len, "error %s %d no instance port number %d", verb, port, port);
+		return -1;
+	}
+	if (!port_dev[port][0])
+		agent_ports_find();      /* a port that came up late */
+	if (!port_dev[port][0]) {
+		snprintf(reply, len, "error %s %d no port %s%d in this guest", verb, port,
+			 AGENT_PORT_PREFIX, port);
+		return -1;
+	}
+	fd = open(port_dev[port], O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(reply, len, "error %s %d %s: %s", verb, port, port_dev[port],
+			 strerror(errno));
+	return fd;
+}
+
 void agent_spawn(const char *line, char *reply, size_t len)
 {
 	struct agent_spawn s;
@@ -86,19 +108,9 @@ void agent_spawn(const char *line, char *reply, size_t len)
 		snprintf(reply, len, "error spawn %d %s", s.port, err);
 		return;
 	}
-	if (!port_dev[s.port][0])
-		agent_ports_find();      /* a port that came up late */
-	if (!port_dev[s.port][0]) {
-		snprintf(reply, len, "error spawn %d no port %s%d in this guest", s.port,
-			 AGENT_PORT_PREFIX, s.port);
+	fd = agent_port_open(s.port, "spawn", reply, len);
+	if (fd < 0)
 		return;
-	}
-	fd = open(port_dev[s.port], O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(reply, len, "error spawn %d %s: %s", s.port, port_dev[s.port],
-			 strerror(errno));
-		return;
-	}
 	pid = fork();
 	if (pid == 0)
 		child(fd, s.argv);

@@ -35,6 +35,7 @@
 #include "idle-guest.h"
 #include "qemu-accel.h"
 #include "qemu-cell.h"
+#include "qemu-seed.h"
 #include "qemu-vms.h"
 #include "vm-boot.h"
 #include "vm.h"
@@ -45,6 +46,7 @@ struct qemu_state {
 	struct qemu_accel acc;
 	char accept[512];         /* what guest-accept gave it: cell_param qemu.guest_accept */
 	int scratch_mib;          /* scratch-disk: a writable disk per VM on /scratch */
+	struct qemu_seed seed;    /* seed-layer: a seed per VM */
 };
 
 /* The QEMU binary of @c (its qemu key, else qemu-system-x86_64 in PATH). */
@@ -106,7 +108,7 @@ static int qemu_supported(const struct cell *c, char *why, size_t len)
 		snprintf(why, len, "qemu: mode = cold not yet (warm instances only)");
 		return 0;
 	}
-	return qemu_vms_layout(c, why, len);
+	return qemu_seed_supported(c, why, len) && qemu_vms_layout(c, why, len);
 }
 
 /*
@@ -120,12 +122,12 @@ static int qemu_cell_begin(const struct cell *c, const struct backend_env *env,
 	const char *value;
 	int ret;
 
-	(void)env;
 	if (!st) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	st->scratch_mib = c->scratch_disk;
+	qemu_seed_init(&st->seed, c, env);
 	ret = qemu_cell_guest(c, &st->guest, err, errlen);
 	if (!ret && guest_accept_plan(c->confidential, c->guest_accept, st->guest.release,
 				      &value, st->accept, sizeof(st->accept))) {
@@ -216,6 +218,8 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 	ret = qemu_vms_boot(&st->vms, c, &vc, &st->acc, err, errlen);
 	if (!ret)
 		ret = qemu_vms_pin(&st->vms, c, env->note, env->note_ctx, err, errlen);
+	if (!ret)
+		ret = qemu_seed_start(&st->seed, &st->vms, c, err, errlen);
 	note_boot(c, env, st);
 	store_boots(env, &st->vms);
 	return ret;
@@ -224,7 +228,15 @@ static int qemu_prepare(const struct cell *c, const struct backend_env *env, voi
 static int qemu_spawn(const struct cell *c, const struct backend_env *env, void *state,
 		      struct instance *in, char *err, size_t errlen)
 {
-	return qemu_vms_spawn(&((struct qemu_state *)state)->vms, c, env, in, err, errlen);
+	struct qemu_state *st = state;
+
+	qemu_seed_before_fork(&st->seed, &st->vms);
+	return qemu_vms_spawn(&st->vms, c, env, in, err, errlen);
+}
+
+static void qemu_cleanup(void *state, struct instance *in)
+{
+	qemu_seed_gone(&((struct qemu_state *)state)->vms, in);
 }
 
 static int qemu_agent_link(void *state, int *to_fd, int *from_fd, char *who, size_t len)
@@ -249,13 +261,19 @@ static const char *qemu_accel_used(void *state)
 	return st->acc.used[0] ? st->acc.used : NULL;
 }
 
-/* The cell's idle policy, read again inside every guest at the cell's end. */
+/*
+ * The seeds' records and their children's memory (qemu-seed.h), then the
+ * cell's idle policy, read again inside every guest at the cell's end.
+ */
 static int qemu_verify(void *state, const struct cell *c, char *why, size_t len)
 {
 	struct qemu_state *st = state;
 	char e[512];
-	int ret = qemu_vms_idle(&st->vms, c, 1, NULL, e, sizeof(e));
+	int ret = qemu_seed_verify(&st->seed, &st->vms, why, len);
 
+	if (ret)
+		return ret;
+	ret = qemu_vms_idle(&st->vms, c, 1, NULL, e, sizeof(e));
 	if (!ret)
 		return 0;
 	snprintf(why, len, "%s at the cell's end: %s", ret == -EIO ?
@@ -273,12 +291,13 @@ static void qemu_cell_end(void *state)
 
 const struct backend_ops backend_qemu = {
 	.name = "qemu",
-	.flags = BACKEND_GUEST,
+	.flags = BACKEND_GUEST | BACKEND_SEED_LAYER,
 	.supported = qemu_supported,
 	.cell_begin = qemu_cell_begin,
 	.prepare = qemu_prepare,
 	.spawn = qemu_spawn,
 	.verify = qemu_verify,
+	.cleanup = qemu_cleanup,
 	.cell_end = qemu_cell_end,
 	.agent_link = qemu_agent_link,
 	.cell_accel = qemu_cell_accel,

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,33 +323,55 @@ int qemu_vms_pin(struct qemu_vms *v, const struct cell *c, backend_note_fn note,
 	return 0;
 }
 
-/* The agent's answer to a spawn: "spawned PORT PID" or "error spawn ...". */
-static int spawn_reply(struct qemu_vm *q, int port, char *err, size_t errlen)
+/*
+ * The agent's answer to a spawn or fork: "spawned PORT PID" or "forked
+ * PORT PID", else "error spawn|fork ...". The guest pid, or -errno with @err.
+ */
+static int spawn_reply(struct qemu_vm *q, const char *verb, int port, char *err,
+		       size_t errlen)
 {
-	char line[AGENT_LINE_MAX], want[32];
-	int ret = vm_recv(&q->vm, line, sizeof(line), AGENT_REPLY_MS);
+	char line[AGENT_LINE_MAX], want[32], fail[32];
+	int ret = vm_recv(&q->vm, line, sizeof(line), AGENT_REPLY_MS), pid;
 
 	if (ret) {
-		snprintf(err, errlen, "no answer from the guest's agent to spawn: %s",
+		snprintf(err, errlen, "no answer from the guest's agent to %s: %s", verb,
 			 ret == -EPIPE ? "its port closed" : strerror(-ret));
 		return ret;
 	}
-	snprintf(want, sizeof(want), "spawned %d ", port);
-	if (!strncmp(line, want, strlen(want)))
+	snprintf(want, sizeof(want), "%s %d ", !strcmp(verb, "fork") ? "forked" : "spawned",
+		 port);
+	if (!strncmp(line, want, strlen(want)) && sscanf(line + strlen(want), "%d", &pid) == 1 &&
+	    pid > 0)
+		return pid;
+	snprintf(fail, sizeof(fail), "error %s ", verb);
+	snprintf(err, errlen, "the guest's agent: %.400s", !strncmp(line, fail, strlen(fail)) ?
+		 line + strlen(fail) : line);
+	return strncmp(line, fail, strlen(fail)) ? -EPROTO : -EIO;
+}
+
+/* The request that starts instance @k on @port: a spawn, or a fork from the VM's seed. */
+static int spawn_line(const struct cell *c, const struct backend_env *env, int port,
+		      char *line, size_t len, char *err, size_t errlen)
+{
+	struct backend_env genv = { .cvmfn = AGENT_GUEST_CVMFN, .data_dir = "/data",
+				    .scratch_dir = AGENT_GUEST_SCRATCH,
+				    .digest = env->digest };
+	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2];
+
+	if (strcmp(c->seed_layer, "none")) {
+		snprintf(line, len, "fork %d", port);
 		return 0;
-	snprintf(err, errlen, "the guest's agent: %.400s", !strncmp(line, "error spawn ", 12) ?
-		 line + 12 : line);
-	return strncmp(line, "error spawn ", 12) ? -EPROTO : -EIO;
+	}
+	cvmfn_argv(&genv, "serve", c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS + 2);
+	return agent_spawn_encode(port, argv + 1, line, len, err, errlen);
 }
 
 int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backend_env *env,
 		   struct instance *in, char *err, size_t errlen)
 {
-	struct backend_env genv = { .cvmfn = AGENT_GUEST_CVMFN, .data_dir = "/data",
-				    .scratch_dir = AGENT_GUEST_SCRATCH,
-				    .digest = env->digest };
 	int k = v->nspawned, vi = k % v->n, port = k / v->n, ret;
-	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2], line[AGENT_LINE_MAX];
+	int seeded = strcmp(c->seed_layer, "none") != 0;
+	char line[AGENT_LINE_MAX];
 	struct qemu_vm *q = &v->vm[vi];
 	struct cell own;
 
@@ -362,8 +385,7 @@ int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backen
 		snprintf(own.workload, sizeof(own.workload), "%s", q->workload);
 		c = &own;
 	}
-	cvmfn_argv(&genv, "serve", c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS + 2);
-	ret = agent_spawn_encode(port, argv + 1, line, sizeof(line), err, errlen);
+	ret = spawn_line(c, env, port, line, sizeof(line), err, errlen);
 	if (ret)
 		return ret;
 	in->to_fd = fcntl(q->vm.port_fd[port], F_DUPFD_CLOEXEC, 3);
@@ -371,10 +393,10 @@ int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backen
 	in->spawn_ns = clock_now_ns();
 	ret = in->to_fd < 0 || in->from_fd < 0 ? -errno : vm_send(&q->vm, line);
 	if (!ret)
-		ret = spawn_reply(q, port, err, errlen);
+		ret = spawn_reply(q, seeded ? "fork" : "spawn", port, err, errlen);
 	else
 		snprintf(err, errlen, "vm %d: %s", vi, strerror(-ret));
-	if (ret) {
+	if (ret < 0) {
 		if (in->to_fd >= 0)
 			close(in->to_fd);
 		if (in->from_fd >= 0)
@@ -382,10 +404,22 @@ int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backen
 		in->to_fd = in->from_fd = -1;
 		return ret;
 	}
+	if (seeded && q->nkids < QEMU_MAX_INSTANCE_PORTS) {
+		q->kids[q->nkids++] = ret;
+		in->priv = (void *)(((intptr_t)vi << 32) | (intptr_t)ret);
+	}
 	in->pid = q->vm.pid;      /* the QEMU hosting it: probes watch that process */
 	in->pid_shared = 1;
 	v->nspawned++;
 	return 0;
+}
+
+void qemu_vms_kid(const void *priv, int *vi, int *pid)
+{
+	intptr_t p = (intptr_t)priv;
+
+	*vi = (int)(p >> 32);
+	*pid = (int)(p & 0xffffffff);
 }
 
 int qemu_vms_agent_link(struct qemu_vms *v, int *to_fd, int *from_fd, char *who, size_t len)

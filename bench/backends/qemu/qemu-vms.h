@@ -34,6 +34,9 @@ struct qemu_vm {
 	char disk[PATH_MAX];           /* vm-workloads: its data disk */
 	char scratch[PATH_MAX];        /* scratch-disk: its image, if scratch_id */
 	long scratch_id;
+	int seed_pid;                  /* seed-layer: its seed in the guest (qemu-seed.h) */
+	int kids[QEMU_MAX_INSTANCE_PORTS];     /* ... and its live children, guest pids */
+	int nkids;
 };
 
 /** struct qemu_vms - the cell's VMs; instance k runs in VM k % n, port k / n. */
@@ -79,9 +82,15 @@ void qemu_vms_vm_config(const struct cell *c, int i, const char *fault,
  */
 int qemu_vms_pin(struct qemu_vms *v, const struct cell *c, backend_note_fn note, void *ctx,
 		 char *err, size_t errlen);
-/** qemu_vms_spawn() - the next instance: `spawn PORT serve ...` to its VM's agent. */
+/**
+ * qemu_vms_spawn() - the next instance: `spawn PORT serve ...` to its VM's
+ * agent, or with @c's seed-layer `fork PORT` (the VM's seed forks it; its
+ * guest pid is kept in the VM's kids and in @in->priv, qemu_vms_kid()).
+ */
 int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backend_env *env,
 		   struct instance *in, char *err, size_t errlen);
+/** qemu_vms_kid() - the VM index and guest pid of a forked instance's @priv. */
+void qemu_vms_kid(const void *priv, int *vi, int *pid);
 /** qemu_vms_agent_link() - VM 0's agent control channel for the instance probes. */
 int qemu_vms_agent_link(struct qemu_vms *v, int *to_fd, int *from_fd, char *who,
 			size_t len);

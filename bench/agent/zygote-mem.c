@@ -2,7 +2,8 @@
 /*
  * zygote-mem.c - zygote-mem.h: /proc/PID/maps gives the ranges, pagemap
  * one 64-bit entry per page (bit 63 present, bits 0-54 the frame);
- * smaps_rollup the PSS, USS and Private_Dirty.
+ * smaps_rollup the PSS, USS and Private_Dirty; stat the parent. Linked
+ * by cvmbench (backend zygote) and the guest agent (agent-seed.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -166,4 +167,44 @@ void proc_mem_read(pid_t pid, struct proc_mem *m)
 	m->private_dirty_kb = r.private_dirty;
 	if (r.private_clean >= 0 && r.private_dirty >= 0)
 		m->uss_kb = r.private_clean + r.private_dirty;
+}
+
+/* The parent of @pid from /proc/PID/stat (after the command's ')'), or -1. */
+static long long parent_of(pid_t pid)
+{
+	char path[64], text[1024], *p;
+	long long ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (procmem_read(path, text, sizeof(text)) < 0 || !(p = strrchr(text, ')')))
+		return -1;
+	return sscanf(p + 1, " %*c %lld", &ppid) == 1 ? ppid : -1;
+}
+
+int seed_mem_sample(pid_t seed, const pid_t *kids, int n, struct seed_child_mem *out,
+		    long long *seed_pss_kb)
+{
+	struct frame_set fs;
+	struct proc_mem m;
+	int i, frames = frame_set_load(seed, &fs);
+
+	proc_mem_read(seed, &m);
+	*seed_pss_kb = m.pss_kb;
+	for (i = 0; i < n; i++) {
+		out[i].pid = kids[i];
+		out[i].ppid = parent_of(kids[i]);
+		proc_mem_read(kids[i], &out[i].m);
+		out[i].seed_shared_kb = frames ? -1 : frame_set_common_kb(kids[i], &fs);
+		if (out[i].seed_shared_kb < 0)
+			out[i].seed_shared_kb = -1;
+	}
+	if (!frames)
+		frame_set_free(&fs);
+	return frames;
+}
+
+const char *seed_mem_why(int frames)
+{
+	return frames == -EPERM ? "not measured: /proc/PID/pagemap gives no frame numbers "
+		"without CAP_SYS_ADMIN" : "not measured: /proc/PID/pagemap unreadable";
 }

@@ -42,4 +42,26 @@ struct proc_mem {
 /** proc_mem_read() - @pid's PSS, USS and Private_Dirty into @m. */
 void proc_mem_read(pid_t pid, struct proc_mem *m);
 
+/*
+ * One child of a seed as seed_mem_sample() read it: its memory, its parent
+ * (/proc/PID/stat; -1 unreadable) and the kB of its pages on the seed's
+ * frames (-1: not measured, seed_mem_sample() says why).
+ */
+struct seed_child_mem {
+	long long pid, ppid;
+	struct proc_mem m;
+	long long seed_shared_kb;
+};
+
+/**
+ * seed_mem_sample() - the memory of seed @seed (its PSS into *@seed_pss_kb,
+ * -1 unreadable) and of each of its @n children @kids into @out. Returns
+ * 0, or the frame set's -errno when the kB on the seed's frames could not
+ * be measured (-EPERM: no frame numbers without CAP_SYS_ADMIN).
+ */
+int seed_mem_sample(pid_t seed, const pid_t *kids, int n, struct seed_child_mem *out,
+		    long long *seed_pss_kb);
+/** seed_mem_why() - the note's text for seed_mem_sample()'s error @frames. */
+const char *seed_mem_why(int frames);
+
 #endif
