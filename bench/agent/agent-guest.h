@@ -49,6 +49,11 @@
  * (agent-net.c). The qemu backend's image lists the same names.
  */
 #define AGENT_GUEST_NET_MODULES "failover net_failover virtio_net"
+/* QEMU's user-mode network: the guest's address (its first DHCP address,
+ * set statically), its prefix, and the port a service listens on there. */
+#define AGENT_GUEST_NET_ADDR "10.0.2.15"
+#define AGENT_GUEST_NET_PREFIX 24
+#define AGENT_GUEST_SVC_PORT 8000
 /* A writable scratch disk (scratch-disk = MiB) carries this label; mounted on /scratch. */
 #define AGENT_GUEST_SCRATCH_LABEL "cvmbench-scratch"
 /*

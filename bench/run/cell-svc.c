@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agent-guest.h"
 #include "cell-run.h"
 #include "cell-svc.h"
 #include "clock.h"
@@ -260,7 +261,7 @@ static void note_start(struct svc_cell *s)
 		     s->local || s->host_gen ? "host" : "guest");
 	if (s->host_gen) {
 		snprintf(v, sizeof(v), "host 127.0.0.1:%d, QEMU user-mode NIC (SLIRP), guest "
-			 SVC_GUEST_ADDR ":%d", s->sp.port, SVC_GUEST_PORT);
+			 AGENT_GUEST_NET_ADDR ":%d", s->sp.port, AGENT_GUEST_SVC_PORT);
 		db_cell_note(c->db, c->cell_id, "svc.path", v);
 	}
 	db_cell_note(c->db, c->cell_id, "svc.window", "one load-generator run: fork to exit");

@@ -13,10 +13,10 @@
  * REQUESTS: the lines of nginx's access log when the server stopped (one a
  * request it answered), -1 for the other services.
  * With `host` (loadgen = host) the server listens on the guest's NIC
- * instead of its loopback, at SVC_GUEST_ADDR:SVC_GUEST_PORT, the address
- * QEMU's user-mode network forwards the host's 127.0.0.1:HOSTPORT to (the
- * guest configures it at boot when its kernel command line has
- * cvmbench.net=SVC_GUEST_ADDR); windows then run on the host.
+ * instead of its loopback, at AGENT_GUEST_NET_ADDR:AGENT_GUEST_SVC_PORT
+ * (agent-guest.h), where QEMU's user-mode network forwards the host's
+ * 127.0.0.1:HOSTPORT (the guest configures it at boot when its kernel
+ * command line has cvmbench.net=ADDR); windows then run on the host.
  *
  * `svc out TEXT` is one line of the load generator's stdout, `svc out+`
  * a piece of one continued by the next (a line longer than a protocol
@@ -26,12 +26,6 @@
 #define CVMBENCH_SVC_WIRE_H
 
 #include <stddef.h>
-
-/* QEMU's user-mode network: the guest's address (its first DHCP address,
- * set statically), its /24 and the port the service listens on there. */
-#define SVC_GUEST_ADDR "10.0.2.15"
-#define SVC_GUEST_PREFIX 24
-#define SVC_GUEST_PORT 8000
 
 /* Bytes of raw text per `svc out` line (escaped, it fits a protocol line). */
 #define SVC_WIRE_CHUNK 300

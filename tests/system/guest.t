@@ -69,7 +69,8 @@ manifest=$(awk '$1 == "manifest" { print $2 }' "$tmp/b1")
 is "$(cat "$kernel" "$initrd" | sha256sum | cut -d' ' -f1)" "$hash" \
 	"content hash = SHA-256 of kernel and initramfs, recomputed with sha256sum"
 is "$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["hash"], m["modules"][0], m["modules"][-1], m["kernel_version"] != "")' "$manifest")" \
-	"$hash virtio_ring virtio_net True" "manifest: hash, modules in load order (the network ones last), kernel version"
+	"$hash virtio_ring virtio_net True" \
+	"manifest: hash, modules in load order (the network ones last), kernel version"
 $CVMBENCH guest build >"$tmp/b2" 2>&1
 is "$(head -1 "$tmp/b2")" "cached guest image $hash" "a second build reuses the cached image"
 busybox cpio -t <"$initrd" >"$tmp/list" 2>/dev/null
@@ -80,7 +81,8 @@ for f in init bin/busybox bin/sh bin/insmod bin/cvmfn lib/modules/virtio_ring.ko
 	grep -qx "$f" "$tmp/list" && n=$((n + 1))
 done
 is "$n" 10 "busybox cpio lists /init, busybox and applets, cvmfn, the modules"
-is "$(grep -c '^lib/modules/.*\.ko$' "$tmp/list")" 11 "eleven modules in the initramfs (overlay for a rootfs, three for a service's NIC)"
+is "$(grep -c '^lib/modules/.*\.ko$' "$tmp/list")" 11 \
+	"eleven modules in the initramfs (overlay for a rootfs, three for a service's NIC)"
 # cvmload (the system suite's generator) goes in when it is built static next to cvmbench
 cl=$(dirname "$CVMBENCH")/cvmload
 if [ -x "$cl" ] && ! readelf -l "$cl" 2>/dev/null | grep -q 'program interpreter'; then

@@ -42,7 +42,7 @@ int agent_loopback_up(void);
 void agent_modules_load(const char *mods);
 /**
  * agent_net_up() - with cvmbench.net=ADDR on the kernel command line: the
- * network modules loaded and the guest's NIC given ADDR/SVC_GUEST_PREFIX
+ * network modules loaded and the guest's NIC given ADDR/AGENT_GUEST_NET_PREFIX
  * and up (agent-net.c). 0 (also when not asked), 1 done (what in @why),
  * -errno with @why.
  */

@@ -3,9 +3,9 @@
  * agent-net.c - the guest's NIC for a service whose load generator runs on
  * the host (loadgen = host): with cvmbench.net=ADDR on the kernel command
  * line (the qemu backend gives it only to a VM it gave a user-mode NIC,
- * whose one forwarding rule reaches ADDR:SVC_GUEST_PORT), load the network
+ * whose one forwarding rule reaches ADDR:AGENT_GUEST_SVC_PORT), load the network
  * modules of the image (AGENT_GUEST_NET_MODULES), wait for the first
- * interface other than lo in /sys/class/net, give it ADDR/SVC_GUEST_PREFIX
+ * interface other than lo in /sys/class/net, give it ADDR/AGENT_GUEST_NET_PREFIX
  * (SIOCSIFADDR, SIOCSIFNETMASK: no DHCP client, no route; QEMU's gateway
  * 10.0.2.2 is on that /24) and bring it up.
  */
@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "agent-guest-local.h"
-#include "svc-wire.h"
 
 #define NIC_WAIT_MS 3000
 
@@ -59,7 +58,7 @@ static void in_addr_set(struct sockaddr *sa, in_addr_t a)
 	memcpy(sa, &sin, sizeof(sin));
 }
 
-/* @ifname gets @addr/SVC_GUEST_PREFIX and comes up. */
+/* @ifname gets @addr/AGENT_GUEST_NET_PREFIX and comes up. */
 static int nic_configure(const char *ifname, const char *addr)
 {
 	struct ifreq ifr;
@@ -74,7 +73,7 @@ static int nic_configure(const char *ifname, const char *addr)
 	in_addr_set(&ifr.ifr_addr, a.s_addr);
 	if (ioctl(fd, SIOCSIFADDR, &ifr))
 		ret = -errno;
-	in_addr_set(&ifr.ifr_netmask, htonl(~0u << (32 - SVC_GUEST_PREFIX)));
+	in_addr_set(&ifr.ifr_netmask, htonl(~0u << (32 - AGENT_GUEST_NET_PREFIX)));
 	if (!ret && ioctl(fd, SIOCSIFNETMASK, &ifr))
 		ret = -errno;
 	if (!ret && ioctl(fd, SIOCGIFFLAGS, &ifr))
@@ -104,10 +103,10 @@ int agent_net_up(char *why, size_t len)
 	}
 	ret = nic_configure(ifname, addr);
 	if (ret) {
-		snprintf(why, len, "%s: cannot set %s/%d up: %s", ifname, addr, SVC_GUEST_PREFIX,
+		snprintf(why, len, "%s: cannot set %s/%d up: %s", ifname, addr, AGENT_GUEST_NET_PREFIX,
 			 strerror(-ret));
 		return ret;
 	}
-	snprintf(why, len, "%s %s/%d up", ifname, addr, SVC_GUEST_PREFIX);
+	snprintf(why, len, "%s %s/%d up", ifname, addr, AGENT_GUEST_NET_PREFIX);
 	return 1;
 }

@@ -6,7 +6,7 @@
  * under /scratch, the load generator by argv) on request, and sends the
  * generator's stdout back whole; the host parses it. The lines: svc-wire.h.
  * With `host` (loadgen = host) only the server runs here, on the NIC's
- * address (cvmbench.net=, agent-net.c) at SVC_GUEST_PORT, QEMU's forward.
+ * address (cvmbench.net=, agent-net.c) at AGENT_GUEST_SVC_PORT, QEMU's forward.
  * `svc stop` answers with nginx's own count of the requests it served (its
  * access log's lines, read before it stops).
  * While a service runs, SIGCHLD is default here (the agent otherwise
@@ -67,7 +67,7 @@ static int svc_start(int fd, const char *name, int dur, int conn, int rate, int 
 	svc_params_resolve(svc, dur, conn, rate, &p);
 	signal(SIGCHLD, SIG_DFL);
 	ret = svc_proc_start_at(&sp, svc, &p, AGENT_GUEST_SCRATCH, "/bin", addr,
-				host ? SVC_GUEST_PORT : 0, why, sizeof(why));
+				host ? AGENT_GUEST_SVC_PORT : 0, why, sizeof(why));
 	if (ret) {
 		signal(SIGCHLD, SIG_IGN);
 		return reply(fd, line, sizeof(line), "error svc %d %.900s", ret, why);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent-guest.h"
 #include "backend.h"
 #include "cell-check.h"
 #include "command.h"
@@ -27,7 +28,6 @@
 #include "qemu-argv.h"
 #include "qemu-cell.h"
 #include "qemu-vms.h"
-#include "svc-wire.h"
 
 /* backend-qemu.c's ops: qemu-argv is for its cells only (other VM backends build no QEMU argv) */
 extern const struct backend_ops backend_qemu;
@@ -151,7 +151,7 @@ static int print_cell(const struct cell *c, int lines)
 	vc.qmp_socket = "VMDIR/qmp.sock";
 	if (qemu_vms_svc_nic(c, 0)) {   /* a run picks its own free port at each boot */
 		vc.svc_host_port = loopback_port_free();
-		vc.svc_guest_port = SVC_GUEST_PORT;
+		vc.svc_guest_port = AGENT_GUEST_SVC_PORT;
 	}
 	if (qemu_argv_build(&vc, &a, err, sizeof(err))) {
 		fprintf(stderr, "cvmbench qemu-argv: %s: %s\n", c->key, err);

@@ -21,10 +21,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "agent-guest.h"
 #include "guest.h"
-#include "qemu-argv.h"
 #include "qemu-argv-cvm.h"
-#include "svc-wire.h"
+#include "qemu-argv.h"
 
 /* Append one argument, printf-style; -E2BIG when it does not fit. */
 static int arg(struct qemu_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -177,7 +177,7 @@ static int net_args(const struct vm_config *c, struct qemu_argv *a)
 		return 0;
 	return arg(a, "-netdev") |
 	       arg(a, "user,id=svc0,restrict=on,hostfwd=tcp:127.0.0.1:%d-%s:%d", c->svc_host_port,
-		   SVC_GUEST_ADDR, c->svc_guest_port) |
+		   AGENT_GUEST_NET_ADDR, c->svc_guest_port) |
 	       arg(a, "-device") | arg(a, "virtio-net-pci,netdev=svc0") ? -E2BIG : 0;
 }
 

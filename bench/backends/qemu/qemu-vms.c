@@ -22,14 +22,13 @@
 #include "agent-guest.h"
 #include "guest.h"
 #include "idle-guest.h"
+#include "loopback-port.h"
 #include "pin-vcpu.h"
 #include "plus-list.h"
 #include "clock.h"
 #include "procmem.h"
 #include "qemu-vms.h"
 #include "scratch-disk.h"
-#include "loopback-port.h"
-#include "svc-wire.h"
 
 /* a reply of the agent (env, spawn) must come within this */
 #define AGENT_REPLY_MS 20000
@@ -182,7 +181,7 @@ void qemu_vms_vm_config(const struct cell *c, int i, const char *fault,
 	snprintf(append, len, "%s%scvmbench.vm=%d%s%s%s", vc->append ? vc->append : "",
 		 vc->append && *vc->append ? " " : "", i, fault && *fault ?
 		 " cvmbench.fault=" : "", fault ? fault : "",
-		 qemu_vms_svc_nic(c, i) ? " cvmbench.net=" SVC_GUEST_ADDR : "");
+		 qemu_vms_svc_nic(c, i) ? " cvmbench.net=" AGENT_GUEST_NET_ADDR : "");
 	out->append = append;
 	out->instance_ports = (unsigned int)c->instances_per_vm;
 }
@@ -220,7 +219,7 @@ static int svc_nic_port(struct qemu_vms *v, struct vm_config *cc)
 	if (port < 0)
 		return port;
 	v->svc_host_port = cc->svc_host_port = port;
-	cc->svc_guest_port = SVC_GUEST_PORT;
+	cc->svc_guest_port = AGENT_GUEST_SVC_PORT;
 	return 0;
 }
 

@@ -86,8 +86,8 @@ int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backen
 /**
  * qemu_vms_svc_nic() - whether VM @i of @c gets the service's NIC: VM 0 of
  * a cell with loadgen = host (its kernel command line then has
- * cvmbench.net=SVC_GUEST_ADDR, its QEMU a forward from a free port on
- * the host's 127.0.0.1 to SVC_GUEST_PORT, chosen at boot).
+ * cvmbench.net=AGENT_GUEST_NET_ADDR, its QEMU a forward from a free port on
+ * the host's 127.0.0.1 to AGENT_GUEST_SVC_PORT, chosen at boot).
  */
 int qemu_vms_svc_nic(const struct cell *c, int i);
 /** qemu_vms_svc_port() - that forward's host port, or -ENOENT. */

@@ -40,7 +40,7 @@
  *              statistics (query-stats, lib/qmp.c); NULL: none
  * @svc_host_port, @svc_guest_port: > 0: a user-mode NIC (SLIRP, restrict=on:
  *              the guest reaches nothing) whose one rule forwards the host's
- *              127.0.0.1:@svc_host_port to SVC_GUEST_ADDR:@svc_guest_port
+ *              127.0.0.1:@svc_host_port to AGENT_GUEST_NET_ADDR:@svc_guest_port
  *              in the guest (a service's load generator on the host);
  *              0: no NIC at all
  */
