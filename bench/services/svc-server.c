@@ -14,6 +14,8 @@
  *             nginx -p DIR -e DIR/error.log -c DIR/nginx.conf
  *   redis     redis-server --port P --bind ADDR --save '' --appendonly no
  *             --dir DIR --logfile DIR/server.log --daemonize no
+ *             --protected-mode yes (no on a guest's NIC: clients come from
+ *             QEMU's forward, never the network)
  *   postgres  initdb -D DIR/pg -U postgres --auth=trust --no-sync, then
  *             postgres -D DIR/pg -p P -c listen_addresses=ADDR
  *             -c unix_socket_directories=DIR/pg, both as the user postgres
@@ -153,9 +155,12 @@ static int start_nginx(struct svc_proc *sp, char *log, size_t loglen)
 static int start_redis(struct svc_proc *sp, char *log, size_t loglen)
 {
 	char prog[PATH_MAX], port[16];
+	/* protected mode refuses clients from other addresses than loopback's:
+	 * on a guest's NIC they come from QEMU's forward (10.0.2.2) */
 	char *argv[] = { prog, "--port", port, "--bind", sp->addr, "--save", "",
 			 "--appendonly", "no", "--dir", sp->dir, "--logfile", log,
-			 "--daemonize", "no", NULL };
+			 "--daemonize", "no", "--protected-mode",
+			 strcmp(sp->addr, "127.0.0.1") ? "no" : "yes", NULL };
 
 	snprintf(port, sizeof(port), "%d", sp->port);
 	snprintf(log, loglen, "%s/server.log", sp->dir);
