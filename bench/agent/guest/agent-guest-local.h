@@ -38,6 +38,8 @@ int agent_init_boot(const char *mods, char *port, size_t len, const char **data)
 
 /** agent_loopback_up() - the interface lo up. 0 or -errno. */
 int agent_loopback_up(void);
+/** agent_if_up() - the interface @name up (IFF_UP). 0 or -errno. */
+int agent_if_up(const char *name);
 /** agent_modules_load() - each of the space-separated @mods from /lib/modules/NAME.ko. */
 void agent_modules_load(const char *mods);
 /**

@@ -76,13 +76,8 @@ static int nic_configure(const char *ifname, const char *addr)
 	in_addr_set(&ifr.ifr_netmask, htonl(~0u << (32 - AGENT_GUEST_NET_PREFIX)));
 	if (!ret && ioctl(fd, SIOCSIFNETMASK, &ifr))
 		ret = -errno;
-	if (!ret && ioctl(fd, SIOCGIFFLAGS, &ifr))
-		ret = -errno;
-	ifr.ifr_flags |= IFF_UP;
-	if (!ret && ioctl(fd, SIOCSIFFLAGS, &ifr))
-		ret = -errno;
 	close(fd);
-	return ret;
+	return ret ?: agent_if_up(ifname);
 }
 
 int agent_net_up(char *why, size_t len)
