@@ -61,6 +61,18 @@
  * switch to it (agent-rootfs.c).
  */
 #define AGENT_GUEST_ROOTFS_LABEL "cvmbench-rootfs"
+/*
+ * A network device for a service's server (loadgen = host): the kernel
+ * command line word cvmbench.net=ADDR asks the guest to load these modules
+ * (in the image, not loaded otherwise) and give its NIC ADDR/24
+ * (agent-net.c). The qemu backend's image lists the same names.
+ */
+#define AGENT_GUEST_NET_MODULES "failover net_failover virtio_net"
+/* QEMU's user-mode network: the guest's address (its first DHCP address,
+ * set statically), its prefix, and the port a service listens on there. */
+#define AGENT_GUEST_NET_ADDR "10.0.2.15"
+#define AGENT_GUEST_NET_PREFIX 24
+#define AGENT_GUEST_SVC_PORT 8000
 /* A writable scratch disk (scratch-disk = MiB) carries this label; mounted on /scratch. */
 #define AGENT_GUEST_SCRATCH_LABEL "cvmbench-scratch"
 /*

@@ -130,6 +130,12 @@ struct backend_ops {
 	 */
 	int (*agent_link)(void *state, int *to_fd, int *from_fd, char *who, size_t len);
 	/*
+	 * A service cell with loadgen = host: the port on this host's 127.0.0.1
+	 * that reaches the service's server in the guest (qemu: VM 0's user-mode
+	 * NIC forward), or -ENOENT. NULL = the backend has none.
+	 */
+	int (*svc_host_port)(void *state);
+	/*
 	 * The accelerator @c's VMs will start under ("kvm" or "tcg"), decided
 	 * from the cell and this host before anything runs (the qemu backend:
 	 * qemu_accel_for_cell()); @why: what the host said where it decided

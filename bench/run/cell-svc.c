@@ -3,7 +3,10 @@
  * cell-svc.c - a service cell (cell-svc.h). Native: the server and each
  * window's load generator are processes of this machine (svc-proc.c,
  * journalled). qemu: VM 0's agent runs them inside the guest (svc-wire.h)
- * and sends each window's stdout back. Either way the host stores the
+ * and sends each window's stdout back; with loadgen = host the agent runs
+ * only the server (on the guest's user-mode NIC) and the windows run here,
+ * the generator aimed at the host port QEMU forwards to it (the backend's
+ * svc_host_port()). Either way the host stores the
  * output whole (service_output, results-schema/015-service.sql) and parses
  * it (svc_parse(), bench/services/svc-parse.h) into metric rows with
  * probe = the parser's name. A window's time is its generator's run, from
@@ -17,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agent-guest.h"
 #include "cell-run.h"
 #include "cell-svc.h"
 #include "clock.h"
@@ -38,6 +42,8 @@ struct svc_cell {
 	struct svc_params p;
 	struct svc_proc sp;        /* native */
 	int local;
+	int host_gen;              /* qemu, loadgen = host: server in the guest,
+				    * generator here (sp: its directory only) */
 	int to_fd, from_fd;        /* qemu: VM 0's agent */
 	char buf[LINE_MAX_];
 	size_t blen;
@@ -54,6 +60,24 @@ int svc_cell_is(const struct cell *c)
 static const char *loadgen_dir(char *buf, size_t len)
 {
 	return exe_dir(buf, len) ? NULL : buf;
+}
+
+/* loadgen = host in a guest: a server to reach, its forward, the generator here. */
+static int host_gen_runnable(const struct svc_info *svc, const struct backend_ops *be,
+			     char *why, size_t len)
+{
+	char dir[PATH_MAX];
+
+	if (!svc->server || svc->server == SVC_POSTGRES || !be->svc_host_port) {
+		snprintf(why, len, "loadgen = host: %s", !svc->server ?
+			 "the service has no server: its tool is the workload, run in the guest "
+			 "(loadgen = same)" : svc->server == SVC_POSTGRES ?
+			 "not for pgbench (initdb trusts 127.0.0.1 only; the forwarded "
+			 "connection comes from QEMU's 10.0.2.2)" :
+			 "the backend forwards no host port to its guest");
+		return 0;
+	}
+	return svc_loadgen_found(svc, loadgen_dir(dir, sizeof(dir)), why, len);
 }
 
 int svc_cell_runnable(const struct cell *c, char *why, size_t len)
@@ -89,12 +113,8 @@ int svc_cell_runnable(const struct cell *c, char *why, size_t len)
 		}
 		return svc_found(svc, loadgen_dir(dir, sizeof(dir)), why, len);
 	}
-	if (strcmp(c->loadgen, "same")) {
-		snprintf(why, len, "loadgen = host: not yet (the guest has no network device: "
-			 "QEMU runs with -nodefaults and no -netdev, so no host port can be "
-			 "forwarded to its server; loadgen = same runs the generator in the guest)");
+	if (strcmp(c->loadgen, "same") && !host_gen_runnable(svc, be, why, len))
 		return 0;
-	}
 	if (strcmp(c->rootfs, "system")) {
 		snprintf(why, len, "workload %s is a service: its guest needs rootfs = system "
 			 "(the servers and load generators), not '%s'", c->workload, c->rootfs);
@@ -183,6 +203,24 @@ static int agent_error(const char *line, char *why, size_t len)
 	return e < 0 ? (int)e : -EIO;
 }
 
+/* loadgen = host: the generator's side here, aimed at the forwarded port. */
+static int host_client(struct svc_cell *s, const struct backend_ops *be, void *state,
+		       char *why, size_t len)
+{
+	char dir[PATH_MAX], user[32];
+	int port = be->svc_host_port(state), ret;
+
+	if (port <= 0) {
+		snprintf(why, len, "loadgen = host but the VM has no forwarded port");
+		return -ENOENT;
+	}
+	snprintf(user, sizeof(user), "%s", s->sp.user);
+	ret = svc_proc_client(&s->sp, s->svc, &s->p, port, loadgen_dir(dir, sizeof(dir)), why,
+			      len);
+	snprintf(s->sp.user, sizeof(s->sp.user), "%s", user);
+	return ret;
+}
+
 static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *state,
 		       char *why, size_t len)
 {
@@ -193,8 +231,8 @@ static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *s
 		snprintf(why, len, "no agent in the guest to run the service: %s", who);
 		return -ENOTCONN;
 	}
-	snprintf(line, sizeof(line), "svc start %s %d %d %d", s->svc->name, s->p.duration_s,
-		 s->p.connections, s->p.rate);
+	snprintf(line, sizeof(line), "svc start %s %d %d %d%s", s->svc->name, s->p.duration_s,
+		 s->p.connections, s->p.rate, s->host_gen ? " host" : "");
 	ret = link_send(s, line);
 	while (!ret && !(ret = link_line(s, line, sizeof(line),
 					 clock_now_ns() + GUEST_START_MS * 1000000LL)) && !ours(line))
@@ -211,20 +249,27 @@ static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *s
 	}
 	snprintf(s->sp.user, sizeof(s->sp.user), "%s", user);
 	s->sp.port = port;
-	return 0;
+	return s->host_gen ? host_client(s, be, state, why, len) : 0;
 }
 
 static void note_start(struct svc_cell *s)
 {
 	struct cell_ctx *c = s->ctx;
 	long requests = svc_window_requests(s->svc, &s->p);
-	char v[64];
+	char v[128];
 
 	db_cell_note(c->db, c->cell_id, "svc.server", svc_server_name(s->svc->server));
 	db_cell_note(c->db, c->cell_id, "svc.server_user", s->sp.user);
 	db_cell_note(c->db, c->cell_id, "svc.loadgen", s->svc->loadgen);
 	db_cell_note(c->db, c->cell_id, "svc.parser", s->svc->parser);
 	db_cell_note(c->db, c->cell_id, "svc.where", s->local ? "host" : "guest");
+	db_cell_note(c->db, c->cell_id, "svc.loadgen_where",
+		     s->local || s->host_gen ? "host" : "guest");
+	if (s->host_gen) {
+		snprintf(v, sizeof(v), "host 127.0.0.1:%d, QEMU user-mode NIC (SLIRP), guest "
+			 AGENT_GUEST_NET_ADDR ":%d", s->sp.port, AGENT_GUEST_SVC_PORT);
+		db_cell_note(c->db, c->cell_id, "svc.path", v);
+	}
 	db_cell_note(c->db, c->cell_id, "svc.window", "one load-generator run: fork to exit");
 	if (requests) {
 		snprintf(v, sizeof(v), "%ld", requests);
@@ -257,6 +302,7 @@ int svc_cell_begin(struct cell_ctx *ctx, const struct backend_ops *be, void *be_
 	s->svc = svc_find(c->workload);
 	s->to_fd = s->from_fd = -1;
 	s->local = !(be->flags & BACKEND_GUEST);
+	s->host_gen = !s->local && !strcmp(c->loadgen, "host");
 	svc_params_resolve(s->svc, c->svc_duration, c->svc_connections, c->svc_rate, &s->p);
 	ret = s->local ? svc_proc_start(&s->sp, s->svc, &s->p, NULL,
 					loadgen_dir(dir, sizeof(dir)), why, len) :
@@ -313,7 +359,7 @@ int svc_cell_call(struct svc_cell *s, long seq, struct invoke_result *r)
 	r->latency_ns = r->fn_ns = r->digest_ns = -1;
 	s->len = 0;
 	s->status = -1;
-	if (!s->local) {
+	if (!s->local && !s->host_gen) {
 		ret = guest_window(s, timeout_s, r);
 	} else {
 		ret = svc_proc_window(&s->sp, timeout_s, &w, r->error, sizeof(r->error));
@@ -372,7 +418,7 @@ int svc_cell_store(struct svc_cell *s, int64_t inv_id, int measured)
 			   .invocation_id = inv_id, .probe = s->svc->parser, .ops = &sink_db_ops };
 	struct output_row row = {
 		.service = s->svc->name, .tool = s->svc->parser,
-		.side = s->local ? "host" : "guest", .output = s->out ? s->out : "",
+		.side = s->local || s->host_gen ? "host" : "guest", .output = s->out ? s->out : "",
 		.exit_status = s->status >= 0 && WIFEXITED(s->status) ? WEXITSTATUS(s->status) : -1,
 	};
 
@@ -393,22 +439,46 @@ int svc_cell_alive(struct svc_cell *s)
 	return -EIO;
 }
 
-void svc_cell_end(struct svc_cell *s)
+/* nginx's own count of the requests it served (its access log), as a note. */
+static void note_served(struct svc_cell *s, long served)
 {
-	char line[LINE_MAX_];
+	char v[32];
+
+	if (served < 0)
+		return;
+	snprintf(v, sizeof(v), "%ld", served);
+	db_cell_note(s->ctx->db, s->ctx->cell_id, "svc.server_requests", v);
+}
+
+/* svc stop to the guest's agent: its server's count of requests, or -1. */
+static long guest_stop(struct svc_cell *s)
+{
+	char line[LINE_MAX_], end;
+	long served = -1;
 	int ret;
 
+	if (link_send(s, "svc stop"))
+		return -1;
+	while (!(ret = link_line(s, line, sizeof(line), clock_now_ns() + 30000000000LL)) &&
+	       !ours(line))
+		;
+	if (ret || sscanf(line, "svc stopped %ld%c", &served, &end) != 1) {
+		pr_warn("service: the guest did not confirm svc stop (the VM ends anyway)");
+		return -1;
+	}
+	return served;
+}
+
+void svc_cell_end(struct svc_cell *s)
+{
 	if (!s)
 		return;
-	if (s->local) {
+	if (s->local)
+		note_served(s, svc_proc_requests(&s->sp));
+	else
+		note_served(s, guest_stop(s));
+	if (s->local || s->host_gen)
 		svc_proc_stop(&s->sp);
-	} else if (!link_send(s, "svc stop")) {
-		while (!(ret = link_line(s, line, sizeof(line), clock_now_ns() + 30000000000LL)) &&
-		       !ours(line))
-			;
-		if (ret || strcmp(line, "svc stopped"))
-			pr_warn("service: the guest did not confirm svc stop (the VM ends anyway)");
-	}
 	free(s->out);
 	free(s);
 }

@@ -260,7 +260,8 @@ static int real_disk(const struct svc_proc *sp, char *why, size_t len)
 	return -EXDEV;
 }
 
-int svc_found(const struct svc_info *svc, const char *loadgen_dir, char *why, size_t len)
+/* @name (a program of @svc) is missing here: 0 with @why naming its package. */
+static int missing(const struct svc_info *svc, const char *name, char *why, size_t len)
 {
 	static const char *const pkg[][2] = {
 		{ "nginx", "nginx-light" }, { "redis-server", "redis-server" },
@@ -269,47 +270,117 @@ int svc_found(const struct svc_info *svc, const char *loadgen_dir, char *why, si
 		{ "sysbench", "sysbench" }, { "fio", "fio" },
 		{ "cvmload", "none: cvmbench's own load generator, next to cvmbench once built (make)" },
 	};
-	const char *need[2] = { svc->server ? svc_server_name(svc->server) : NULL,
-				svc->loadgen };
+	size_t i;
+
+	for (i = 0; i < sizeof(pkg) / sizeof(pkg[0]) && strcmp(pkg[i][0], name); i++)
+		;
+	snprintf(why, len, "workload %s: %s not found (Debian package %s)", svc->name,
+		 name, i < sizeof(pkg) / sizeof(pkg[0]) ? pkg[i][1] : "?");
+	return 0;
+}
+
+/* Where the generator is beyond PATH: cvmbench's directory (cvmload) or the sbins. */
+static const char *loadgen_extra(const struct svc_info *svc, const char *loadgen_dir)
+{
+	return !strcmp(svc->loadgen, "cvmload") ? loadgen_dir : svc_sbin_dirs();
+}
+
+int svc_loadgen_found(const struct svc_info *svc, const char *loadgen_dir, char *why,
+		      size_t len)
+{
 	char path[PATH_MAX];
-	size_t i, k;
 
-	for (k = 0; k < 2; k++) {
-		const char *extra = !strcmp(svc->loadgen, "cvmload") && k ? loadgen_dir :
-				    svc_sbin_dirs();
-
-		if (!need[k] || !svc_which(need[k], extra, path, sizeof(path)))
-			continue;
-		for (i = 0; i < sizeof(pkg) / sizeof(pkg[0]) && strcmp(pkg[i][0], need[k]); i++)
-			;
-		snprintf(why, len, "workload %s: %s not found (Debian package %s)", svc->name,
-			 need[k], i < sizeof(pkg) / sizeof(pkg[0]) ? pkg[i][1] : "?");
-		return 0;
-	}
+	if (svc_which(svc->loadgen, loadgen_extra(svc, loadgen_dir), path, sizeof(path)))
+		return missing(svc, svc->loadgen, why, len);
 	return 1;
 }
 
-int svc_proc_start(struct svc_proc *sp, const struct svc_info *svc,
-		   const struct svc_params *p, const char *base, const char *loadgen_dir,
-		   char *why, size_t len)
+int svc_found(const struct svc_info *svc, const char *loadgen_dir, char *why, size_t len)
+{
+	char path[PATH_MAX];
+
+	if (svc->server && svc_which(svc_server_name(svc->server), svc_sbin_dirs(), path,
+				     sizeof(path)))
+		return missing(svc, svc_server_name(svc->server), why, len);
+	return svc_loadgen_found(svc, loadgen_dir, why, len);
+}
+
+static int proc_begin(struct svc_proc *sp, const struct svc_info *svc,
+		      const struct svc_params *p, const char *base, const char *addr,
+		      int port, char *why, size_t len)
 {
 	int ret;
 
 	memset(sp, 0, sizeof(*sp));
 	sp->svc = svc;
 	sp->p = *p;
+	sp->port = port;
+	snprintf(sp->addr, sizeof(sp->addr), "%s", addr);
 	snprintf(sp->user, sizeof(sp->user), "root");
-	if (!svc_found(svc, loadgen_dir, why, len))
-		return -ENOENT;
-	svc_which(svc->loadgen, loadgen_dir, sp->loadgen, sizeof(sp->loadgen));
 	ret = make_dir(base, sp->dir, sizeof(sp->dir), &sp->dir_jid);
 	if (ret)
 		snprintf(why, len, "the service's directory %s: %s", sp->dir, strerror(-ret));
+	return ret;
+}
+
+int svc_proc_start_at(struct svc_proc *sp, const struct svc_info *svc,
+		      const struct svc_params *p, const char *base, const char *loadgen_dir,
+		      const char *addr, int port, char *why, size_t len)
+{
+	int ret;
+
+	if (!svc_found(svc, loadgen_dir, why, len))
+		return -ENOENT;
+	ret = proc_begin(sp, svc, p, base, addr, port, why, len);
+	svc_which(svc->loadgen, loadgen_extra(svc, loadgen_dir), sp->loadgen,
+		  sizeof(sp->loadgen));
 	ret = ret ?: real_disk(sp, why, len);
 	ret = ret ?: svc_server_start(sp, why, len);
 	if (ret)
 		svc_proc_stop(sp);
 	return ret;
+}
+
+int svc_proc_start(struct svc_proc *sp, const struct svc_info *svc,
+		   const struct svc_params *p, const char *base, const char *loadgen_dir,
+		   char *why, size_t len)
+{
+	return svc_proc_start_at(sp, svc, p, base, loadgen_dir, "127.0.0.1", 0, why, len);
+}
+
+int svc_proc_client(struct svc_proc *sp, const struct svc_info *svc,
+		    const struct svc_params *p, int port, const char *loadgen_dir,
+		    char *why, size_t len)
+{
+	int ret;
+
+	if (!svc_loadgen_found(svc, loadgen_dir, why, len))
+		return -ENOENT;
+	ret = proc_begin(sp, svc, p, NULL, "127.0.0.1", port, why, len);
+	svc_which(svc->loadgen, loadgen_extra(svc, loadgen_dir), sp->loadgen,
+		  sizeof(sp->loadgen));
+	if (ret)
+		svc_proc_stop(sp);
+	return ret;
+}
+
+long svc_proc_requests(const struct svc_proc *sp)
+{
+	char path[PATH_MAX + 16];
+	long n = 0;
+	FILE *f;
+	int c;
+
+	if (!sp->svc || sp->svc->server != SVC_NGINX || !sp->dir[0])
+		return -1;
+	snprintf(path, sizeof(path), "%s/access.log", sp->dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
 }
 
 /* The file @path whole (at most SVC_OUT_MAX bytes) into @w. */

@@ -22,7 +22,9 @@ struct svc_proc {
 	long dir_jid;
 	pid_t server;             /* 0: none (or ended) */
 	long server_jid;
-	int port;                 /* the server's loopback port */
+	char addr[16];            /* the server's address: 127.0.0.1, or the guest's
+				   * NIC's (SVC_GUEST_ADDR) for a generator on the host */
+	int port;                 /* the server's port (the generator's target) */
 	char user[32];            /* who the server runs as ("root", "postgres", ...) */
 	char loadgen[PATH_MAX];   /* the load generator, resolved */
 };
@@ -47,6 +49,31 @@ int svc_proc_start(struct svc_proc *sp, const struct svc_info *svc,
 		   char *why, size_t len);
 
 /**
+ * svc_proc_start_at() - svc_proc_start() with the server on @addr:@port
+ * (a guest's NIC for loadgen = host; @port 0: a free loopback port).
+ */
+int svc_proc_start_at(struct svc_proc *sp, const struct svc_info *svc,
+		      const struct svc_params *p, const char *base, const char *loadgen_dir,
+		      const char *addr, int port, char *why, size_t len);
+
+/**
+ * svc_proc_client() - the generator's side only (loadgen = host: the server
+ * runs in a guest): @svc's directory on this machine (journalled, for the
+ * generator's output) and its generator aimed at 127.0.0.1:@port. 0, or
+ * -ENOENT (the generator is not here) or -errno, with @why.
+ */
+int svc_proc_client(struct svc_proc *sp, const struct svc_info *svc,
+		    const struct svc_params *p, int port, const char *loadgen_dir,
+		    char *why, size_t len);
+
+/**
+ * svc_proc_requests() - the requests nginx answered by its access log's
+ * lines (nginx's own count, kept in the service's directory); -1 for
+ * another server or no log.
+ */
+long svc_proc_requests(const struct svc_proc *sp);
+
+/**
  * svc_proc_window() - one run of the load generator, at most @timeout_s
  * seconds (then killed: -ETIMEDOUT). 0 when it exited 0; else -errno with
  * @why (its stderr's last line). @w filled either way; svc_window_free().
@@ -60,6 +87,13 @@ int svc_proc_alive(struct svc_proc *sp);
 
 /** svc_proc_stop() - end the server, remove the directory, close their entries. */
 void svc_proc_stop(struct svc_proc *sp);
+
+/**
+ * svc_loadgen_found() - whether @svc's load generator alone is here (for a
+ * server elsewhere): 1, or 0 with @why as svc_found() says it.
+ */
+int svc_loadgen_found(const struct svc_info *svc, const char *loadgen_dir, char *why,
+		      size_t len);
 
 /**
  * svc_found() - whether @svc's programs are here (@loadgen_dir as above):

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * svc-server.c - how each service's server is configured and started
- * (svc-proc-local.h), on 127.0.0.1 at a port the kernel gave free a moment
- * before, everything it writes in the service's directory DIR:
+ * (svc-proc-local.h), on ADDR = 127.0.0.1 at a port the kernel gave free a
+ * moment before (or, for a generator on the host, on the guest's NIC at the
+ * port QEMU forwards to: svc-wire.h), everything it writes in the service's
+ * directory DIR:
  *
  *   nginx     DIR/nginx.conf (one process: master_process off, so the
- *             journalled pid is the whole server; access log off) serving
+ *             journalled pid is the whole server; access log on, unbuffered
+ *             as Debian ships it, in DIR/access.log: one line a request,
+ *             nginx's own count, svc_proc_requests()) serving
  *             DIR/www/index.html, 1 KiB;
  *             nginx -p DIR -e DIR/error.log -c DIR/nginx.conf
- *   redis     redis-server --port P --bind 127.0.0.1 --save '' --appendonly no
+ *   redis     redis-server --port P --bind ADDR --save '' --appendonly no
  *             --dir DIR --logfile DIR/server.log --daemonize no
+ *             --protected-mode yes (no on a guest's NIC: clients come from
+ *             QEMU's forward, never the network)
  *   postgres  initdb -D DIR/pg -U postgres --auth=trust --no-sync, then
- *             postgres -D DIR/pg -p P -c listen_addresses=127.0.0.1
+ *             postgres -D DIR/pg -p P -c listen_addresses=ADDR
  *             -c unix_socket_directories=DIR/pg, both as the user postgres
  *             (PostgreSQL refuses root; `nobody` where the system has no
  *             postgres user), then pgbench -i -s 1 once, before any window.
@@ -20,6 +26,7 @@
  * when postmaster.pid says "ready"), within 30 s.
  */
 #include <errno.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,14 +43,17 @@
 
 #define READY_MS 30000
 
-static int port_answers(int port)
+static int port_answers(const char *addr, int port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ok;
 
 	if (fd < 0)
 		return 0;
+	if (inet_pton(AF_INET, addr, &a.sin_addr) != 1) {
+		close(fd);
+		return 0;
+	}
 	ok = !connect(fd, (struct sockaddr *)&a, sizeof(a));
 	close(fd);
 	return ok;
@@ -80,13 +90,13 @@ static int wait_ready(struct svc_proc *sp, const char *log, char *why, size_t le
 				 svc_server_name(sp->svc->server), tail);
 			return -ECHILD;
 		}
-		if (port_answers(sp->port) && (sp->svc->server != SVC_POSTGRES || pg_ready(sp)))
+		if (port_answers(sp->addr, sp->port) && (sp->svc->server != SVC_POSTGRES || pg_ready(sp)))
 			return 0;
 		nanosleep(&nap, NULL);
 	}
 	file_tail_line(log, tail, sizeof(tail));
-	snprintf(why, len, "%s did not answer on 127.0.0.1:%d within %d s; its log ends: %s",
-		 svc_server_name(sp->svc->server), sp->port, READY_MS / 1000, tail);
+	snprintf(why, len, "%s did not answer on %s:%d within %d s; its log ends: %s",
+		 svc_server_name(sp->svc->server), sp->addr, sp->port, READY_MS / 1000, tail);
 	return -ETIMEDOUT;
 }
 
@@ -118,11 +128,11 @@ static int nginx_files(struct svc_proc *sp)
 		     "daemon off;\nmaster_process off;\nworker_processes 1;\n"
 		     "pid %s/nginx.pid;\nerror_log %s/error.log;\n"
 		     "events { worker_connections 1024; }\n"
-		     "http {\n access_log off;\n client_body_temp_path %s/body;\n"
+		     "http {\n access_log %s/access.log;\n client_body_temp_path %s/body;\n"
 		     " proxy_temp_path %s/proxy;\n fastcgi_temp_path %s/fastcgi;\n"
 		     " uwsgi_temp_path %s/uwsgi;\n scgi_temp_path %s/scgi;\n"
-		     " server { listen 127.0.0.1:%d; root %s/www; }\n}\n",
-		     d, d, d, d, d, d, d, sp->port, d);
+		     " server { listen %s:%d; root %s/www; }\n}\n",
+		     d, d, d, d, d, d, d, d, sp->addr, sp->port, d);
 	snprintf(path, sizeof(path), "%s/nginx.conf", d);
 	return n < (int)sizeof(conf) ? write_file(path, conf, (size_t)n) : -ENOSPC;
 }
@@ -145,9 +155,12 @@ static int start_nginx(struct svc_proc *sp, char *log, size_t loglen)
 static int start_redis(struct svc_proc *sp, char *log, size_t loglen)
 {
 	char prog[PATH_MAX], port[16];
-	char *argv[] = { prog, "--port", port, "--bind", "127.0.0.1", "--save", "",
+	/* protected mode refuses clients from other addresses than loopback's:
+	 * on a guest's NIC they come from QEMU's forward (10.0.2.2) */
+	char *argv[] = { prog, "--port", port, "--bind", sp->addr, "--save", "",
 			 "--appendonly", "no", "--dir", sp->dir, "--logfile", log,
-			 "--daemonize", "no", NULL };
+			 "--daemonize", "no", "--protected-mode",
+			 strcmp(sp->addr, "127.0.0.1") ? "no" : "yes", NULL };
 
 	snprintf(port, sizeof(port), "%d", sp->port);
 	snprintf(log, loglen, "%s/server.log", sp->dir);
@@ -237,15 +250,15 @@ static int pg_reachable(const struct svc_proc *sp, const struct svc_cred *cred, 
 
 static int start_postgres(struct svc_proc *sp, char *log, size_t loglen)
 {
-	char prog[PATH_MAX], pg[PATH_MAX + 8], port[16], sock[PATH_MAX + 40];
-	char *argv[] = { prog, "-D", pg, "-p", port, "-c", "listen_addresses=127.0.0.1",
-			 "-c", sock, NULL };
+	char prog[PATH_MAX], pg[PATH_MAX + 8], port[16], sock[PATH_MAX + 40], listen[48];
+	char *argv[] = { prog, "-D", pg, "-p", port, "-c", listen, "-c", sock, NULL };
 	struct svc_cred cred;
 	int ret = pg_user(sp, &cred);
 
 	snprintf(pg, sizeof(pg), "%s/pg", sp->dir);
 	snprintf(port, sizeof(port), "%d", sp->port);
 	snprintf(sock, sizeof(sock), "unix_socket_directories=%s", pg);
+	snprintf(listen, sizeof(listen), "listen_addresses=%s", sp->addr);
 	snprintf(log, loglen, "%s/server.log", sp->dir);
 	if (ret)
 		return ret;
@@ -265,7 +278,7 @@ static int start_postgres(struct svc_proc *sp, char *log, size_t loglen)
 static int pg_tables(struct svc_proc *sp, char *why, size_t len)
 {
 	char prog[PATH_MAX], port[16], log[PATH_MAX + 32], tail[512];
-	char *argv[] = { prog, "-i", "-s", "1", "-h", "127.0.0.1", "-p", port, "-U",
+	char *argv[] = { prog, "-i", "-s", "1", "-h", sp->addr, "-p", port, "-U",
 			 "postgres", "postgres", NULL };
 	int ret;
 
@@ -302,7 +315,8 @@ int svc_server_start(struct svc_proc *sp, char *why, size_t len)
 
 	if (sp->svc->server == SVC_NONE)
 		return 0;
-	sp->port = loopback_port_free();
+	if (!sp->port)
+		sp->port = loopback_port_free();
 	if (sp->port < 0) {
 		snprintf(why, len, "no free loopback port: %s", strerror(-sp->port));
 		return sp->port;

@@ -5,9 +5,18 @@
  *
  *   host -> guest                   guest -> host
  *   svc start NAME DUR CONN RATE    svc started PORT USER | error svc MESSAGE
+ *   svc start NAME DUR CONN RATE host   (the same, the server only: see below)
  *   svc window TIMEOUT_S            svc out[+] TEXT ... then
  *                                   svc done STATUS WALL_NS | error svc MESSAGE
- *   svc stop                        svc stopped
+ *   svc stop                        svc stopped REQUESTS
+ *
+ * REQUESTS: the lines of nginx's access log when the server stopped (one a
+ * request it answered), -1 for the other services.
+ * With `host` (loadgen = host) the server listens on the guest's NIC
+ * instead of its loopback, at AGENT_GUEST_NET_ADDR:AGENT_GUEST_SVC_PORT
+ * (agent-guest.h), where QEMU's user-mode network forwards the host's
+ * 127.0.0.1:HOSTPORT (the guest configures it at boot when its kernel
+ * command line has cvmbench.net=ADDR); windows then run on the host.
  *
  * `svc out TEXT` is one line of the load generator's stdout, `svc out+`
  * a piece of one continued by the next (a line longer than a protocol

@@ -69,17 +69,20 @@ manifest=$(awk '$1 == "manifest" { print $2 }' "$tmp/b1")
 is "$(cat "$kernel" "$initrd" | sha256sum | cut -d' ' -f1)" "$hash" \
 	"content hash = SHA-256 of kernel and initramfs, recomputed with sha256sum"
 is "$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["hash"], m["modules"][0], m["modules"][-1], m["kernel_version"] != "")' "$manifest")" \
-	"$hash virtio_ring overlay True" "manifest: hash, modules in load order, kernel version"
+	"$hash virtio_ring virtio_net True" \
+	"manifest: hash, modules in load order (the network ones last), kernel version"
 $CVMBENCH guest build >"$tmp/b2" 2>&1
 is "$(head -1 "$tmp/b2")" "cached guest image $hash" "a second build reuses the cached image"
 busybox cpio -t <"$initrd" >"$tmp/list" 2>/dev/null
 n=0
 for f in init bin/busybox bin/sh bin/insmod bin/cvmfn lib/modules/virtio_ring.ko \
-	lib/modules/virtio_console.ko lib/modules/virtio_blk.ko lib/modules/overlay.ko; do
+	lib/modules/virtio_console.ko lib/modules/virtio_blk.ko lib/modules/overlay.ko \
+	lib/modules/virtio_net.ko; do
 	grep -qx "$f" "$tmp/list" && n=$((n + 1))
 done
-is "$n" 9 "busybox cpio lists /init, busybox and applets, cvmfn, the modules"
-is "$(grep -c '^lib/modules/.*\.ko$' "$tmp/list")" 8 "eight modules in the initramfs (overlay for a rootfs)"
+is "$n" 10 "busybox cpio lists /init, busybox and applets, cvmfn, the modules"
+is "$(grep -c '^lib/modules/.*\.ko$' "$tmp/list")" 11 \
+	"eleven modules in the initramfs (overlay for a rootfs, three for a service's NIC)"
 # cvmload (the system suite's generator) goes in when it is built static next to cvmbench
 cl=$(dirname "$CVMBENCH")/cvmload
 if [ -x "$cl" ] && ! readelf -l "$cl" 2>/dev/null | grep -q 'program interpreter'; then

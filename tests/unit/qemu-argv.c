@@ -3,8 +3,9 @@
  * qemu-argv.c - golden tests of the QEMU command line of a regular VM
  * (bench/backends/qemu/qemu-argv.c): the exact argv for TCG and KVM, the
  * data disk only when asked, the model guest's preallocated RAM, commas
- * in paths escaped, bad descriptions refused, and the kernel command
- * line's fixed head.
+ * in paths escaped, bad descriptions refused, the kernel command
+ * line's fixed head, and a service's user-mode NIC (loadgen = host): one
+ * forward from the host's 127.0.0.1 only, restrict=on, nothing otherwise.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -170,9 +171,50 @@ static void test_qmp(void)
 		     "qmp_socket: -qmp unix:PATH (commas doubled), QEMU listening, not waiting");
 }
 
+/* loadgen = host: SLIRP, the guest isolated, one forward bound to 127.0.0.1 */
+static void test_svc_nic(void)
+{
+	struct vm_config c = base;
+	int i, found = 0;
+
+	c.svc_host_port = 41234;
+	c.svc_guest_port = 8000;
+	c.instance_ports = 1;
+	c.port_dir = "/t";
+	tap_ok(build(&c) == 0 && strstr(line, "name=org.cvmbench.i0 -netdev user,id=svc0,"
+		"restrict=on,hostfwd=tcp:127.0.0.1:41234-10.0.2.15:8000 "
+		"-device virtio-net-pci,netdev=svc0 -drive "),
+	       "service NIC: -netdev user restrict=on, hostfwd from 127.0.0.1:HOSTPORT to "
+	       "10.0.2.15:GUESTPORT, virtio-net-pci, after the ports");
+	for (i = 0; i < a.argc; i++)
+		found += !strncmp(a.argv[i], "user,", 5);
+	tap_ok(found == 1 && !strstr(line, "0.0.0.0") && !strstr(line, "hostfwd=tcp::"),
+	       "one -netdev argument, no wildcard host address");
+	c = base;
+	tap_ok(build(&c) == 0 && !strstr(line, "-netdev") && !strstr(line, "virtio-net"),
+	       "no service ports: no NIC at all (-nodefaults)");
+	c.svc_host_port = 41234;
+	tap_ok(build(&c) == -EINVAL && strstr(err, "service ports"),
+	       "a host port without the guest's refused");
+	c.svc_guest_port = 70000;
+	tap_ok(build(&c) == -EINVAL && strstr(err, "service ports"), "guest port 70000 refused");
+	c = base;
+	c.model = 1;
+	c.qmp_socket = "/t/q";
+	c.rootfs_disk = "/c/r.img";
+	c.scratch_disk = "/c/s.img";
+	c.instance_ports = QEMU_MAX_INSTANCE_PORTS;
+	c.port_dir = "/t";
+	c.svc_host_port = 1;
+	c.svc_guest_port = 65535;
+	tap_ok(build(&c) == 0 && strstr(line, "netdev=svc0 -drive") && a.argv[a.argc] == NULL,
+	       "every part at once fits the argv (29 ports, QMP, three disks, the NIC)");
+}
+
 int main(void)
 {
-	tap_plan(15);
+	tap_plan(21);
+	test_svc_nic();
 	test_qmp();
 	test_golden();
 	test_model();

@@ -49,6 +49,19 @@ int agent_init_boot(const char *mods, char *port, size_t len, const char **data)
 
 /** agent_loopback_up() - the interface lo up. 0 or -errno. */
 int agent_loopback_up(void);
+/** agent_if_up() - the interface @name up (IFF_UP). 0 or -errno. */
+int agent_if_up(const char *name);
+/** agent_modules_load() - each of the space-separated @mods from /lib/modules/NAME.ko. */
+void agent_modules_load(const char *mods);
+/**
+ * agent_net_up() - with cvmbench.net=ADDR on the kernel command line: the
+ * network modules loaded and the guest's NIC given ADDR/AGENT_GUEST_NET_PREFIX
+ * and up (agent-net.c). 0 (also when not asked), 1 done (what in @why),
+ * -errno with @why.
+ */
+int agent_net_up(char *why, size_t len);
+/** agent_net_addr() - the address cvmbench.net= asks for into @buf; 0 or -ENOENT. */
+int agent_net_addr(char *buf, size_t len);
 /**
  * agent_kv() - handle one "kv ..." line (agent-guest.h): the kv co-runner
  * in this guest; the reply line into @reply.

@@ -79,7 +79,7 @@ static void log_start(void)
 }
 
 /* Each of the space-separated @mods from /lib/modules/NAME.ko, in order. */
-static void load_modules(const char *mods)
+void agent_modules_load(const char *mods)
 {
 	char name[64], path[128];
 	int n, fd;
@@ -155,7 +155,7 @@ int agent_init_boot(const char *mods, char *port, size_t len, const char **data)
 
 	mounts();
 	log_start();
-	load_modules(mods);
+	agent_modules_load(mods);
 	ret = find_port(port, len);
 	*data = mount_data();
 	if (ret) {
@@ -167,6 +167,9 @@ int agent_init_boot(const char *mods, char *port, size_t len, const char **data)
 	ret = agent_loopback_up();
 	if (ret)
 		say("loopback: %s", strerror(-ret));
+	ret = agent_net_up(why, sizeof(why));
+	if (ret)
+		say("network: %s", why);
 	root = agent_rootfs_switch(why, sizeof(why));
 	if (root < 0) {         /* asked for and missing: no silent initramfs guest */
 		say("rootfs: %s", why);

@@ -5,6 +5,10 @@
  * the server from the guest's rootfs on the guest's loopback, its files
  * under /scratch, the load generator by argv) on request, and sends the
  * generator's stdout back whole; the host parses it. The lines: svc-wire.h.
+ * With `host` (loadgen = host) only the server runs here, on the NIC's
+ * address (cvmbench.net=, agent-net.c) at AGENT_GUEST_SVC_PORT, QEMU's forward.
+ * `svc stop` answers with nginx's own count of the requests it served (its
+ * access log's lines, read before it stops).
  * While a service runs, SIGCHLD is default here (the agent otherwise
  * ignores it, so children reap themselves): the window needs its
  * generator's exit status.
@@ -45,20 +49,25 @@ static int reply(int fd, char *buf, size_t len, const char *fmt, ...)
 	return send_line(fd, buf);
 }
 
-static int svc_start(int fd, const char *name, int dur, int conn, int rate)
+static int svc_start(int fd, const char *name, int dur, int conn, int rate, int host)
 {
 	const struct svc_info *svc = svc_find(name);
 	struct svc_params p;
-	char why[768], line[AGENT_LINE_MAX];
+	char why[768], line[AGENT_LINE_MAX], addr[64] = "127.0.0.1";
 	int ret;
 
 	if (!svc)
 		return reply(fd, line, sizeof(line), "error svc unknown service '%.60s'", name);
 	if (svc_running)
 		return reply(fd, line, sizeof(line), "error svc a service already runs here");
+	if (host && (!svc->server || agent_net_addr(addr, sizeof(addr))))
+		return reply(fd, line, sizeof(line), "error svc %d %s", -ENODEV, svc->server ?
+			     "no network device here (no cvmbench.net= on the kernel command "
+			     "line) for a load generator on the host" : "no server to reach");
 	svc_params_resolve(svc, dur, conn, rate, &p);
 	signal(SIGCHLD, SIG_DFL);
-	ret = svc_proc_start(&sp, svc, &p, AGENT_GUEST_SCRATCH, "/bin", why, sizeof(why));
+	ret = svc_proc_start_at(&sp, svc, &p, AGENT_GUEST_SCRATCH, "/bin", addr,
+				host ? AGENT_GUEST_SVC_PORT : 0, why, sizeof(why));
 	if (ret) {
 		signal(SIGCHLD, SIG_IGN);
 		return reply(fd, line, sizeof(line), "error svc %d %.900s", ret, why);
@@ -110,19 +119,24 @@ static int svc_window(int fd, double timeout_s)
 int agent_svc(int fd, const char *line)
 {
 	char name[64], buf[AGENT_LINE_MAX], end;
-	int d, c, r;
+	int d, c, r, n = 0;
+	long served;
 	double t;
 
 	if (sscanf(line, "svc start %63s %d %d %d%c", name, &d, &c, &r, &end) == 4)
-		return svc_start(fd, name, d, c, r);
+		return svc_start(fd, name, d, c, r, 0);
+	if (sscanf(line, "svc start %63s %d %d %d host%n", name, &d, &c, &r, &n) == 4 && n &&
+	    !line[n])
+		return svc_start(fd, name, d, c, r, 1);
 	if (sscanf(line, "svc window %lf%c", &t, &end) == 1 && t > 0 && t < 86400)
 		return svc_window(fd, t);
 	if (!strcmp(line, "svc stop")) {
+		served = svc_running ? svc_proc_requests(&sp) : -1;
 		if (svc_running)
 			svc_proc_stop(&sp);
 		svc_running = 0;
 		signal(SIGCHLD, SIG_IGN);
-		return reply(fd, buf, sizeof(buf), "svc stopped");
+		return reply(fd, buf, sizeof(buf), "svc stopped %ld", served);
 	}
 	return reply(fd, buf, sizeof(buf), "error svc cannot parse '%.100s'", line);
 }

@@ -245,6 +245,11 @@ static int qemu_agent_link(void *state, int *to_fd, int *from_fd, char *who, siz
 }
 
 /* backend_ops.cell_accel: qemu_accel_for_cell()'s choice; @why what /dev/kvm said. */
+static int qemu_svc_host_port(void *state)
+{
+	return qemu_vms_svc_port(&((struct qemu_state *)state)->vms);
+}
+
 static const char *qemu_cell_accel(const struct cell *c, char *why, size_t len)
 {
 	struct qemu_accel acc;
@@ -300,6 +305,7 @@ const struct backend_ops backend_qemu = {
 	.cleanup = qemu_cleanup,
 	.cell_end = qemu_cell_end,
 	.agent_link = qemu_agent_link,
+	.svc_host_port = qemu_svc_host_port,
 	.cell_accel = qemu_cell_accel,
 	.accel = qemu_accel_used,
 	.env_facts = qemu_accel_env_facts,

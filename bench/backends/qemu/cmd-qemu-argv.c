@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent-guest.h"
 #include "backend.h"
 #include "cell-check.h"
 #include "command.h"
 #include "config.h"
 #include "exitcode.h"
+#include "loopback-port.h"
 #include "opts.h"
 #include "qemu-accel.h"
 #include "qemu-argv.h"
@@ -147,6 +149,10 @@ static int print_cell(const struct cell *c, int lines)
 	vc.agent_socket = "VMDIR/agent.sock";
 	vc.port_dir = "VMDIR";
 	vc.qmp_socket = "VMDIR/qmp.sock";
+	if (qemu_vms_svc_nic(c, 0)) {   /* a run picks its own free port at each boot */
+		vc.svc_host_port = loopback_port_free();
+		vc.svc_guest_port = AGENT_GUEST_SVC_PORT;
+	}
 	if (qemu_argv_build(&vc, &a, err, sizeof(err))) {
 		fprintf(stderr, "cvmbench qemu-argv: %s: %s\n", c->key, err);
 		return EXIT_USAGE;

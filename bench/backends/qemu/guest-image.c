@@ -2,7 +2,7 @@
 /*
  * guest-image.c - build the guest image (kernel + initramfs) once and
  * cache it: the inputs (kernel package and version, busybox, cvmfn, the
- * agent, cvmload, /init) are hashed into a key; <cache>/guest/by-input/<key> points
+ * agent, cvmload, /init, the modules) are hashed into a key; <cache>/guest/by-input/<key> points
  * at <cache>/guest/<hash>, where <hash> is the content hash of the image.
  * A build happens in a private directory under the output directory and
  * is renamed into place only when complete.
@@ -25,8 +25,11 @@ const char *const guest_modules[] = {
 	"virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
 	"virtio_pci", "virtio_console", "virtio_blk",
 	"overlay",      /* a rootfs disk under a tmpfs (agent-rootfs.c); ext4 is built in */
+	/* in the image, loaded only with cvmbench.net= (AGENT_GUEST_NET_MODULES, agent-net.c) */
+	"failover", "net_failover", "virtio_net",
 };
 const size_t guest_nmodules = sizeof(guest_modules) / sizeof(guest_modules[0]);
+const size_t guest_nboot_modules = sizeof(guest_modules) / sizeof(guest_modules[0]) - 3;
 
 int guest_cache_dir(char *buf, size_t len)
 {
@@ -105,13 +108,19 @@ static void optional_input(const char *name, char path[PATH_MAX], char sha[SHA25
 
 static void inputs_key(struct guest_inputs *in)
 {
-	char text[2048];
+	char text[2048], mods[512] = "";
+	size_t i, n;
 
-	snprintf(text, sizeof(text), "cvmbench-guest 3\nkernel %s %s\nbusybox %s\ncvmfn %s\n"
-		 "agent %s\ncvmload %s\ninit %s\nstrip %s\n", in->k.real, in->k.version,
-		 in->busybox_sha, in->cvmfn_sha, in->agent[0] ? in->agent_sha : "none",
-		 in->cvmload[0] ? in->cvmload_sha : "none", in->init_sha,
-		 in->stripped ? "yes" : "no");
+	/* every module in the image, loaded at boot or not */
+	for (i = 0; i < guest_nmodules; i++) {
+		n = strlen(mods);
+		snprintf(mods + n, sizeof(mods) - n, " %s", guest_modules[i]);
+	}
+	snprintf(text, sizeof(text), "cvmbench-guest 4\nkernel %s %s\nbusybox %s\ncvmfn %s\n"
+		 "agent %s\ncvmload %s\ninit %s\nstrip %s\nmodules%s\n", in->k.real,
+		 in->k.version, in->busybox_sha, in->cvmfn_sha,
+		 in->agent[0] ? in->agent_sha : "none", in->cvmload[0] ? in->cvmload_sha : "none",
+		 in->init_sha, in->stripped ? "yes" : "no", mods);
 	guest_sha256_str(text, in->key);
 }
 
@@ -140,7 +149,7 @@ static int gather_inputs(const struct guest_build_opts *o, struct guest_inputs *
 	optional_input("cvmbench-agent", in->agent, in->agent_sha);
 	optional_input("cvmload", in->cvmload, in->cvmload_sha);
 	in->stripped = guest_strip_available();
-	ret = guest_init_script(guest_modules, guest_nmodules, in->init, sizeof(in->init));
+	ret = guest_init_script(guest_modules, guest_nboot_modules, in->init, sizeof(in->init));
 	if (ret) {
 		snprintf(err, errlen, "/init does not fit its buffer");
 		return ret;

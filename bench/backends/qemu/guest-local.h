@@ -77,9 +77,11 @@ int cpio_file(struct cpio *c, const char *name, const char *path, unsigned int m
 /** cpio_close() - write the trailer and close; 0 or the first error. */
 int cpio_close(struct cpio *c);
 
-/* The modules the guest loads, in load order (guest-image.c). */
+/* The modules in the guest image, in load order (guest-image.c). */
 extern const char *const guest_modules[];
 extern const size_t guest_nmodules;
+/* the first guest_nboot_modules are loaded at boot; the rest on request */
+extern const size_t guest_nboot_modules;
 #define GUEST_MAX_MODULES 16
 
 #include "guest-kernel.h"

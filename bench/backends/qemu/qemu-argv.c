@@ -12,6 +12,8 @@
  * mem-merge=off too (measured: without it KSM merged 34 000 pages of two
  * model guests, tests/system/ksm-vms.t).
  * SEV-SNP and TDX guests add their confidential parts (qemu-argv-cvm.c).
+ * A VM whose service is loaded from the host gets the one NIC any VM has:
+ * user-mode (SLIRP), restrict=on, one TCP forward from 127.0.0.1 only.
  * Paths go into QEMU's comma-separated option values with commas doubled.
  */
 #include <errno.h>
@@ -19,9 +21,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "agent-guest.h"
 #include "guest.h"
-#include "qemu-argv.h"
 #include "qemu-argv-cvm.h"
+#include "qemu-argv.h"
 
 /* Append one argument, printf-style; -E2BIG when it does not fit. */
 static int arg(struct qemu_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -73,6 +76,9 @@ static int check(const struct vm_config *c, char *err, size_t errlen)
 		bad = "kernel and initrd";
 	else if (!c->console || !c->agent_socket)
 		bad = "console and agent socket";
+	else if (c->svc_host_port < 0 || c->svc_host_port > 65535 || c->svc_guest_port < 0 ||
+		 c->svc_guest_port > 65535 || !c->svc_host_port != !c->svc_guest_port)
+		bad = "service ports (1 to 65535, both or neither)";
 	else if (c->instance_ports > QEMU_MAX_INSTANCE_PORTS ||
 		 (c->instance_ports && !c->port_dir))
 		bad = "instance ports (at most 29, with a socket directory)";
@@ -164,6 +170,17 @@ static int instance_port_args(const struct vm_config *c, struct qemu_argv *a)
 	return ret ? -E2BIG : 0;
 }
 
+/* The service's NIC: the host's 127.0.0.1:PORT into the guest, nothing out. */
+static int net_args(const struct vm_config *c, struct qemu_argv *a)
+{
+	if (!c->svc_host_port)
+		return 0;
+	return arg(a, "-netdev") |
+	       arg(a, "user,id=svc0,restrict=on,hostfwd=tcp:127.0.0.1:%d-%s:%d", c->svc_host_port,
+		   AGENT_GUEST_NET_ADDR, c->svc_guest_port) |
+	       arg(a, "-device") | arg(a, "virtio-net-pci,netdev=svc0") ? -E2BIG : 0;
+}
+
 static int device_args(const struct vm_config *c, struct qemu_argv *a)
 {
 	char esc[8192];
@@ -184,7 +201,7 @@ static int device_args(const struct vm_config *c, struct qemu_argv *a)
 			return -E2BIG;
 		ret |= arg(a, "-qmp") | arg(a, "unix:%s,server=on,wait=off", esc);
 	}
-	if (instance_port_args(c, a))
+	if (instance_port_args(c, a) || net_args(c, a))
 		return -E2BIG;
 	if (c->data_disk) {
 		if (!commas(c->data_disk, esc, sizeof(esc)))

@@ -22,7 +22,7 @@
 /* 31 ports per virtio-serial device: number 0 is kept for a console, one is the agent's */
 #define QEMU_MAX_INSTANCE_PORTS 29
 
-#define QEMU_ARGV_MAX (48 + 4 * QEMU_MAX_INSTANCE_PORTS)
+#define QEMU_ARGV_MAX (56 + 4 * QEMU_MAX_INSTANCE_PORTS)
 
 /** struct qemu_argv - @argv (NULL-terminated, @argc entries) points into @buf. */
 struct qemu_argv {

@@ -23,6 +23,7 @@
 #include "agent-guest.h"
 #include "guest.h"
 #include "idle-guest.h"
+#include "loopback-port.h"
 #include "pin-vcpu.h"
 #include "plus-list.h"
 #include "clock.h"
@@ -168,14 +169,20 @@ static const char *test_fault(void)
 	return f;
 }
 
+int qemu_vms_svc_nic(const struct cell *c, int i)
+{
+	return i == 0 && !strcmp(c->loadgen, "host");
+}
+
 void qemu_vms_vm_config(const struct cell *c, int i, const char *fault,
 			const struct vm_config *vc, struct vm_config *out, char *append,
 			size_t len)
 {
 	*out = *vc;
-	snprintf(append, len, "%s%scvmbench.vm=%d%s%s", vc->append ? vc->append : "",
+	snprintf(append, len, "%s%scvmbench.vm=%d%s%s%s", vc->append ? vc->append : "",
 		 vc->append && *vc->append ? " " : "", i, fault && *fault ?
-		 " cvmbench.fault=" : "", fault ? fault : "");
+		 " cvmbench.fault=" : "", fault ? fault : "",
+		 qemu_vms_svc_nic(c, i) ? " cvmbench.net=" AGENT_GUEST_NET_ADDR : "");
 	out->append = append;
 	out->instance_ports = (unsigned int)c->instances_per_vm;
 }
@@ -205,6 +212,18 @@ static int vm_workload_disk(const struct cell *c, int i, struct qemu_vm *q,
 	return 0;
 }
 
+/* A free port on the host's loopback for the service's forward into VM 0. */
+static int svc_nic_port(struct qemu_vms *v, struct vm_config *cc)
+{
+	int port = loopback_port_free();
+
+	if (port < 0)
+		return port;
+	v->svc_host_port = cc->svc_host_port = port;
+	cc->svc_guest_port = AGENT_GUEST_SVC_PORT;
+	return 0;
+}
+
 static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 		    const struct vm_config *vc, struct qemu_accel *acc, char *err, size_t errlen)
 {
@@ -215,6 +234,9 @@ static int boot_one(struct qemu_vms *v, int i, const struct cell *c,
 
 	qemu_vms_vm_config(c, i, test_fault(), vc, &cc, append, sizeof(append));
 	ret = vm_workload_disk(c, i, q, &cc, e, sizeof(e));
+	if (!ret && qemu_vms_svc_nic(c, i) && (ret = svc_nic_port(v, &cc)) < 0)
+		snprintf(e, sizeof(e), "no free loopback port for the service's NIC: %s",
+			 strerror(-ret));
 	if (!ret && c->scratch_disk > 0) {
 		ret = scratch_disk_make(c->scratch_disk, q->scratch, sizeof(q->scratch),
 					&q->scratch_id, e, sizeof(e));
@@ -420,6 +442,11 @@ void qemu_vms_kid(const void *priv, int *vi, int *pid)
 
 	*vi = (int)(p >> 32);
 	*pid = (int)(p & 0xffffffff);
+}
+
+int qemu_vms_svc_port(const struct qemu_vms *v)
+{
+	return v->svc_host_port > 0 ? v->svc_host_port : -ENOENT;
 }
 
 int qemu_vms_agent_link(struct qemu_vms *v, int *to_fd, int *from_fd, char *who, size_t len)

@@ -45,6 +45,7 @@ struct qemu_vms {
 	int n;
 	int per_vm;
 	int nspawned;
+	int svc_host_port;             /* > 0: VM 0's service forward (loadgen = host) */
 };
 
 /**
@@ -91,6 +92,15 @@ int qemu_vms_spawn(struct qemu_vms *v, const struct cell *c, const struct backen
 		   struct instance *in, char *err, size_t errlen);
 /** qemu_vms_kid() - the VM index and guest pid of a forked instance's @priv. */
 void qemu_vms_kid(const void *priv, int *vi, int *pid);
+/**
+ * qemu_vms_svc_nic() - whether VM @i of @c gets the service's NIC: VM 0 of
+ * a cell with loadgen = host (its kernel command line then has
+ * cvmbench.net=AGENT_GUEST_NET_ADDR, its QEMU a forward from a free port on
+ * the host's 127.0.0.1 to AGENT_GUEST_SVC_PORT, chosen at boot).
+ */
+int qemu_vms_svc_nic(const struct cell *c, int i);
+/** qemu_vms_svc_port() - that forward's host port, or -ENOENT. */
+int qemu_vms_svc_port(const struct qemu_vms *v);
 /** qemu_vms_agent_link() - VM 0's agent control channel for the instance probes. */
 int qemu_vms_agent_link(struct qemu_vms *v, int *to_fd, int *from_fd, char *who,
 			size_t len);

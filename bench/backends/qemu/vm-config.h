@@ -38,6 +38,11 @@
  * @qmp_socket: a QMP monitor socket QEMU listens on (-qmp unix:PATH,
  *              server=on,wait=off), which the host probes ask for KVM's
  *              statistics (query-stats, lib/qmp.c); NULL: none
+ * @svc_host_port, @svc_guest_port: > 0: a user-mode NIC (SLIRP, restrict=on:
+ *              the guest reaches nothing) whose one rule forwards the host's
+ *              127.0.0.1:@svc_host_port to AGENT_GUEST_NET_ADDR:@svc_guest_port
+ *              in the guest (a service's load generator on the host);
+ *              0: no NIC at all
  */
 struct vm_config {
 	const char *qemu;
@@ -60,6 +65,8 @@ struct vm_config {
 	const char *accept;
 	const char *firmware;
 	const char *qmp_socket;
+	int svc_host_port;
+	int svc_guest_port;
 	char guest_idle[96];
 };
 
