@@ -14,6 +14,8 @@
  * as cell_param pin.container says) and container id,
  * journalled before the runtime starts, and removed by cleanup() - with
  * `RUNTIME delete --force` only when the runtime left its state behind.
+ * A service cell (the system suite) starts one container, whose process
+ * is the agent running the service (oci-svc.c, bench/run/cell-svc.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -138,7 +140,7 @@ static int supported(const struct oci_runtime *rt, const struct cell *c, char *w
 			 ncpu);
 		return 0;
 	}
-	return 1;
+	return !oci_svc_cell(c) || oci_svc_supported(c, why, len);
 }
 
 static int runc_supported(const struct cell *c, char *why, size_t len)
@@ -232,10 +234,17 @@ static int debian_root(struct oci_cell *oc, const struct cell *c,
 	return 0;
 }
 
-/* Model files in the data directory, then the cell's rootfs from them. */
+/*
+ * Model files in the data directory, then the cell's rootfs from them; a
+ * service cell (no model files) has the agent and its directory instead.
+ */
 static int oci_prepare(const struct cell *c, const struct backend_env *env, void *state,
 		       char *err, size_t errlen)
 {
+	if (oci_svc_cell(c))
+		return debian_root(state, c, env, err, errlen) ?:
+		       oci_cell_rootfs(state, c, env, err, errlen) ?:
+		       oci_svc_prepare(state, c, err, errlen);
 	return cvmfn_prepare_here(c, env, err, errlen) ?:
 	       debian_root(state, c, env, err, errlen) ?:
 	       oci_cell_rootfs(state, c, env, err, errlen);
@@ -283,7 +292,8 @@ static int bundle_make(const struct cell *c, const struct backend_env *env,
 				     st->netns[0] ? netns : oc->netns_id > 0 ? oc->netns : NULL,
 				     env->digest,
 				     pinned > 0 ? pin : NULL, st->cgroup[0] ? st->cgroup : NULL,
-				     oc->seccomp_bpf, oc->base[0] ? oc->base : NULL };
+				     oc->seccomp_bpf, oc->base[0] ? oc->base : NULL,
+				     oc->svc_dir_id > 0 ? oc->svc_dir : NULL };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 

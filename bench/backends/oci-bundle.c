@@ -28,6 +28,9 @@
 
 #define CVMFN_IN_CONTAINER "/cvmfn"
 #define DATA_IN_CONTAINER "/data"
+/* a service cell's (oci-svc.c): the agent runs it, its files on /mnt */
+#define SVC_DIR_IN_CONTAINER "/mnt"
+#define AGENT_IN_CONTAINER DATA_IN_CONTAINER "/cvmbench-agent"
 
 /* Copy @src to @dst with mode @mode (a hard link when both are on one fs). */
 static int link_or_copy(const char *src, const char *dst, mode_t mode)
@@ -168,7 +171,18 @@ static cJSON *capabilities(void)
 	return o;
 }
 
-static cJSON *process(const struct cell *c, const char *digest, int debian)
+/* The process of a service container: the agent, its requests on stdin. */
+static void svc_args(cJSON *args)
+{
+	static const char *const argv[] = { AGENT_IN_CONTAINER, "--stdio", "--scratch",
+					    SVC_DIR_IN_CONTAINER, "--bin", DATA_IN_CONTAINER };
+	size_t i;
+
+	for (i = 0; i < sizeof(argv) / sizeof(argv[0]); i++)
+		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+}
+
+static cJSON *process(const struct cell *c, const char *digest, int debian, int svc)
 {
 	static const char *const env[] = { "PATH=/", "HOME=/",
 					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
@@ -183,8 +197,10 @@ static cJSON *process(const struct cell *c, const char *digest, int debian)
 
 	cvmfn_argv(&in, "serve", c, store, sizeof(store), argv, 24);
 	args = cJSON_AddArrayToObject(p, "args");
-	for (i = 0; argv[i]; i++)
+	for (i = 0; !svc && argv[i]; i++)
 		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+	if (svc)
+		svc_args(args);
 	cJSON_AddBoolToObject(p, "terminal", 0);
 	user = cJSON_AddObjectToObject(p, "user");
 	cJSON_AddNumberToObject(user, "uid", 0);
@@ -245,6 +261,8 @@ static cJSON *mounts(const struct oci_bundle_opts *o)
 	add_mount(m, "/tmp", "tmpfs", "tmpfs", "nosuid,nodev,mode=1777");
 	if (o->base)
 		add_binds(m, o->rootfs);
+	if (o->svc_dir)
+		add_mount(m, SVC_DIR_IN_CONTAINER, "bind", o->svc_dir, "rbind,rw,nosuid,nodev");
 	return m;
 }
 
@@ -323,7 +341,7 @@ static cJSON *config_json(const struct cell *c, const struct oci_bundle_opts *o)
 	cJSON *j = cJSON_CreateObject(), *root;
 
 	cJSON_AddStringToObject(j, "ociVersion", "1.0.2");
-	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base));
+	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base, !!o->svc_dir));
 	root = cJSON_AddObjectToObject(j, "root");
 	/* a shared cached tree is never written: read-only, /tmp a tmpfs */
 	cJSON_AddStringToObject(root, "path", o->base ? o->base : o->rootfs);

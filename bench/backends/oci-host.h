@@ -43,6 +43,8 @@ struct oci_cell {
 	struct oci_pool *netns_pool; /* netns-pool > 0: its namespaces with veth pairs */
 	char *seccomp_bpf;        /* seccomp = prepared: the filter, base64 */
 	struct sink *sink;        /* the cell's rows of its own (the pool's events) */
+	char svc_dir[PATH_MAX];   /* a service cell: its directory, bound on /mnt (oci-svc.c) */
+	long svc_dir_id;
 };
 
 /**
@@ -102,5 +104,20 @@ int oci_container_remove(const char *runtime, const char *id, const char *bundle
  * reason in @why (oci-cpuset.c).
  */
 int oci_cpuset_usable(const struct cell *c, char *why, size_t len);
+
+/** oci_svc_cell() - whether @c's workload is a service (the system suite). */
+int oci_svc_cell(const struct cell *c);
+/**
+ * oci_svc_supported() - can a service cell run in a container here (loadgen
+ * same, rootfs system, a network namespace of the runtime's, the agent
+ * built)? 1, or 0 with the reason in @why (oci-svc.c).
+ */
+int oci_svc_supported(const struct cell *c, char *why, size_t len);
+/**
+ * oci_svc_prepare() - after the cell's rootfs: the agent and cvmload in its
+ * /data, the service's directory (journalled, on a disk when the service
+ * writes). 0, BACKEND_SKIP or -errno with @err.
+ */
+int oci_svc_prepare(struct oci_cell *oc, const struct cell *c, char *err, size_t errlen);
 
 #endif

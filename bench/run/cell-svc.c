@@ -3,7 +3,9 @@
  * cell-svc.c - a service cell (cell-svc.h). Native: the server and each
  * window's load generator are processes of this machine (svc-proc.c,
  * journalled). qemu: VM 0's agent runs them inside the guest (svc-wire.h)
- * and sends each window's stdout back. Either way the host stores the
+ * and sends each window's stdout back. runc, crun: the same agent is the
+ * process of one container of the cell (cell-svc-ct.c), the same lines on
+ * its stdin and stdout. Either way the host stores the
  * output whole (service_output, results-schema/015-service.sql) and parses
  * it (svc_parse(), bench/services/svc-parse.h) into metric rows with
  * probe = the parser's name. A window's time is its generator's run, from
@@ -11,14 +13,17 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agent-guest.h"
 #include "cell-run.h"
 #include "cell-svc.h"
+#include "cell-svc-ct.h"
 #include "clock.h"
 #include "db.h"
 #include "log.h"
@@ -38,7 +43,11 @@ struct svc_cell {
 	struct svc_params p;
 	struct svc_proc sp;        /* native */
 	int local;
-	int to_fd, from_fd;        /* qemu: VM 0's agent */
+	int to_fd, from_fd;        /* qemu: VM 0's agent; runc, crun: the container's */
+	const struct backend_ops *be;  /* runc, crun: the container's backend, */
+	void *be_state;
+	struct instance ct;        /* ... the container, */
+	pid_t ct_server;           /* ... and its server's pid here (0: none) */
 	char buf[LINE_MAX_];
 	size_t blen;
 	char *out;                 /* the last window's stdout */
@@ -64,9 +73,9 @@ int svc_cell_runnable(const struct cell *c, char *why, size_t len)
 
 	if (!svc || !be)
 		return 1;
-	if (be->flags & (BACKEND_CGROUPS | BACKEND_SEED)) {
+	if (be->flags & BACKEND_SEED) {
 		snprintf(why, len, "workload %s is a service: backend %s does not run services "
-			 "yet (native and qemu do)", c->workload, c->backend);
+			 "yet (native, runc, crun and qemu do)", c->workload, c->backend);
 		return 0;
 	}
 	if (!strcmp(c->mode, "cold")) {
@@ -74,6 +83,8 @@ int svc_cell_runnable(const struct cell *c, char *why, size_t len)
 			 "(one server per cell)", c->workload);
 		return 0;
 	}
+	if (be->flags & BACKEND_CGROUPS)
+		return 1;       /* its supported() says the rest (oci_svc_supported()) */
 	if (!(be->flags & BACKEND_GUEST)) {
 		if (strcmp(c->loadgen, "same")) {
 			snprintf(why, len, "loadgen = %s: backend %s runs the server on this host, "
@@ -177,16 +188,12 @@ static int agent_error(const char *line, char *why, size_t len)
 	return e < 0 ? (int)e : -EIO;
 }
 
-static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *state,
-		       char *why, size_t len)
+/* `svc start` to the agent of a guest or a container: its port and user. */
+static int agent_start(struct svc_cell *s, char *why, size_t len)
 {
-	char line[LINE_MAX_], who[256], user[32];
+	char line[LINE_MAX_], user[32];
 	int ret, port;
 
-	if (!be->agent_link || be->agent_link(state, &s->to_fd, &s->from_fd, who, sizeof(who))) {
-		snprintf(why, len, "no agent in the guest to run the service: %s", who);
-		return -ENOTCONN;
-	}
 	snprintf(line, sizeof(line), "svc start %s %d %d %d", s->svc->name, s->p.duration_s,
 		 s->p.connections, s->p.rate);
 	ret = link_send(s, line);
@@ -208,6 +215,59 @@ static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *s
 	return 0;
 }
 
+static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *state,
+		       char *why, size_t len)
+{
+	char who[256];
+
+	if (!be->agent_link || be->agent_link(state, &s->to_fd, &s->from_fd, who, sizeof(who))) {
+		snprintf(why, len, "no agent in the guest to run the service: %s", who);
+		return -ENOTCONN;
+	}
+	return agent_start(s, why, len);
+}
+
+/* The container's agent says it is up (its first line). */
+static int ct_ready(struct svc_cell *s, char *why, size_t len)
+{
+	char line[LINE_MAX_];
+	int ret = link_line(s, line, sizeof(line), clock_now_ns() + GUEST_START_MS * 1000000LL);
+
+	if (!ret && !strncmp(line, AGENT_READY_PREFIX, strlen(AGENT_READY_PREFIX)))
+		return 0;
+	snprintf(why, len, "the container's agent did not say it was up: %s",
+		 ret ? strerror(-ret) : line);
+	return ret ? ret : -EPROTO;
+}
+
+/* runc, crun: one container of the cell runs the agent, the agent the service. */
+static int ct_begin(struct svc_cell *s, const struct backend_ops *be, void *state,
+		    char *why, size_t len)
+{
+	int ret = svc_ct_open(s->ctx, be, state, &s->ct, why, len);
+
+	if (ret)
+		return ret;
+	s->be = be;
+	s->be_state = state;
+	s->to_fd = s->ct.to_fd;
+	s->from_fd = s->ct.from_fd;
+	ret = ct_ready(s, why, len) ?: agent_start(s, why, len);
+	if (ret) {
+		svc_ct_close(be, state, &s->ct);
+		return ret;
+	}
+	if (s->svc->server)
+		s->ct_server = svc_ct_server(&s->ct, svc_server_name(s->svc->server));
+	return 0;
+}
+
+/* Where the server and the generator run: "host", "container" or "guest". */
+static const char *svc_where(const struct svc_cell *s)
+{
+	return s->local ? "host" : s->be ? "container" : "guest";
+}
+
 static void note_start(struct svc_cell *s)
 {
 	struct cell_ctx *c = s->ctx;
@@ -218,7 +278,7 @@ static void note_start(struct svc_cell *s)
 	db_cell_note(c->db, c->cell_id, "svc.server_user", s->sp.user);
 	db_cell_note(c->db, c->cell_id, "svc.loadgen", s->svc->loadgen);
 	db_cell_note(c->db, c->cell_id, "svc.parser", s->svc->parser);
-	db_cell_note(c->db, c->cell_id, "svc.where", s->local ? "host" : "guest");
+	db_cell_note(c->db, c->cell_id, "svc.where", svc_where(s));
 	db_cell_note(c->db, c->cell_id, "svc.window", "one load-generator run: fork to exit");
 	if (requests) {
 		snprintf(v, sizeof(v), "%ld", requests);
@@ -250,16 +310,17 @@ int svc_cell_begin(struct cell_ctx *ctx, const struct backend_ops *be, void *be_
 	s->ctx = ctx;
 	s->svc = svc_find(c->workload);
 	s->to_fd = s->from_fd = -1;
-	s->local = !(be->flags & BACKEND_GUEST);
+	s->local = !(be->flags & (BACKEND_GUEST | BACKEND_CGROUPS));
 	svc_params_resolve(s->svc, c->svc_duration, c->svc_connections, c->svc_rate, &s->p);
 	ret = s->local ? svc_proc_start(&s->sp, s->svc, &s->p, NULL,
 					loadgen_dir(dir, sizeof(dir)), why, len) :
-			 guest_begin(s, be, be_state, why, len);
+	      be->flags & BACKEND_CGROUPS ? ct_begin(s, be, be_state, why, len) :
+	      guest_begin(s, be, be_state, why, len);
 	if (ret) {
 		free(s);
 		return ret == -ENOENT || ret == -EXDEV ? BACKEND_SKIP : ret;
 	}
-	*pid = s->local ? s->sp.server : 0;
+	*pid = s->local ? s->sp.server : s->ct_server;
 	*out = s;
 	note_start(s);
 	return 0;
@@ -366,7 +427,8 @@ int svc_cell_store(struct svc_cell *s, int64_t inv_id, int measured)
 			   .invocation_id = inv_id, .probe = s->svc->parser, .ops = &sink_db_ops };
 	struct output_row row = {
 		.service = s->svc->name, .tool = s->svc->parser,
-		.side = s->local ? "host" : "guest", .output = s->out ? s->out : "",
+		/* a container's generator ran on this machine's kernel: side host */
+		.side = s->local || s->be ? "host" : "guest", .output = s->out ? s->out : "",
 		.exit_status = s->status >= 0 && WIFEXITED(s->status) ? WEXITSTATUS(s->status) : -1,
 	};
 
@@ -381,7 +443,8 @@ int svc_cell_store(struct svc_cell *s, int64_t inv_id, int measured)
 
 int svc_cell_alive(struct svc_cell *s)
 {
-	if (!s || !s->local || svc_proc_alive(&s->sp))
+	if (!s || (!s->local && (!s->ct_server || !kill(s->ct_server, 0))) ||
+	    (s->local && svc_proc_alive(&s->sp)))
 		return 0;
 	cell_fail(s->ctx, "%s ended during the cell", svc_server_name(s->svc->server));
 	return -EIO;
@@ -401,8 +464,11 @@ void svc_cell_end(struct svc_cell *s)
 		       !ours(line))
 			;
 		if (ret || strcmp(line, "svc stopped"))
-			pr_warn("service: the guest did not confirm svc stop (the VM ends anyway)");
+			pr_warn("service: the %s did not confirm svc stop (it ends anyway)",
+				svc_where(s));
 	}
+	if (s->be)
+		svc_ct_close(s->be, s->be_state, &s->ct);
 	free(s->out);
 	free(s);
 }

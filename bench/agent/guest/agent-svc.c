@@ -7,7 +7,9 @@
  * generator's stdout back whole; the host parses it. The lines: svc-wire.h.
  * While a service runs, SIGCHLD is default here (the agent otherwise
  * ignores it, so children reap themselves): the window needs its
- * generator's exit status.
+ * generator's exit status. In a service container (runc, crun) the same
+ * code runs as the container's process (agent-main.c --stdio), its files
+ * under the --scratch directory the host bound in.
  */
 #include <errno.h>
 #include <signal.h>
@@ -23,6 +25,20 @@
 
 static struct svc_proc sp;
 static int svc_running;
+static const char *scratch_dir = AGENT_GUEST_SCRATCH, *bin_dir = "/bin";
+
+void agent_svc_dirs(const char *scratch, const char *bin)
+{
+	scratch_dir = scratch ? scratch : AGENT_GUEST_SCRATCH;
+	bin_dir = bin ? bin : "/bin";
+}
+
+void agent_svc_end(void)
+{
+	if (svc_running)
+		svc_proc_stop(&sp);
+	svc_running = 0;
+}
 
 static int send_line(int fd, const char *text)
 {
@@ -58,7 +74,7 @@ static int svc_start(int fd, const char *name, int dur, int conn, int rate)
 		return reply(fd, line, sizeof(line), "error svc a service already runs here");
 	svc_params_resolve(svc, dur, conn, rate, &p);
 	signal(SIGCHLD, SIG_DFL);
-	ret = svc_proc_start(&sp, svc, &p, AGENT_GUEST_SCRATCH, "/bin", why, sizeof(why));
+	ret = svc_proc_start(&sp, svc, &p, scratch_dir, bin_dir, why, sizeof(why));
 	if (ret) {
 		signal(SIGCHLD, SIG_IGN);
 		return reply(fd, line, sizeof(line), "error svc %d %.900s", ret, why);
@@ -118,9 +134,7 @@ int agent_svc(int fd, const char *line)
 	if (sscanf(line, "svc window %lf%c", &t, &end) == 1 && t > 0 && t < 86400)
 		return svc_window(fd, t);
 	if (!strcmp(line, "svc stop")) {
-		if (svc_running)
-			svc_proc_stop(&sp);
-		svc_running = 0;
+		agent_svc_end();
 		signal(SIGCHLD, SIG_IGN);
 		return reply(fd, buf, sizeof(buf), "svc stopped");
 	}

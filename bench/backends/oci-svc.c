@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * oci-svc.c - a service cell (the system suite, bench/services/) on runc or
+ * crun: one container per cell, whose process is cvmbench-agent --stdio
+ * (bench/agent/guest/agent-main.c) speaking the guest's `svc` lines
+ * (svc-wire.h) on its stdin and stdout, so the server and every window's
+ * load generator run inside the container, on its own loopback (the new
+ * network namespace the runtime makes and brings lo up in), from the
+ * `system` root filesystem the guests use (a read-only directory tree).
+ *
+ * What prepare() adds for such a cell: the static cvmbench-agent and cvmload
+ * (from beside cvmbench) in the cell's /data, and the service's directory
+ * $TMPDIR/cvmbench-svc-PID-N (journal kind svc-dir, as natively), bound
+ * read-write on /mnt: everything the service writes is there, on the
+ * host's disk, never on the container's tmpfs (fio and PostgreSQL: a tmpfs
+ * TMPDIR is a skip naming it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "file-copy.h"
+#include "journal.h"
+#include "oci-host.h"
+#include "paths.h"
+#include "svc-list.h"
+
+#define TMPFS_MAGIC_ 0x01021994
+#define RAMFS_MAGIC_ 0x858458f6
+
+int oci_svc_cell(const struct cell *c)
+{
+	return svc_find(c->workload) != NULL;
+}
+
+/* @name (cvmbench-agent, cvmload) beside the running cvmbench into @path. */
+static int beside_cvmbench(const char *name, char *path, size_t len)
+{
+	char dir[PATH_MAX];
+
+	if (exe_dir(dir, sizeof(dir)) || snprintf(path, len, "%s/%s", dir, name) >= (int)len)
+		return -ENOENT;
+	return access(path, X_OK) ? -errno : 0;
+}
+
+int oci_svc_supported(const struct cell *c, char *why, size_t len)
+{
+	const struct svc_info *svc = svc_find(c->workload);
+	char path[PATH_MAX];
+
+	if (strcmp(c->loadgen, "same")) {
+		snprintf(why, len, "loadgen = %s: backend %s runs the server in a container on "
+			 "its own loopback (its own network namespace), the load generator "
+			 "beside it (loadgen = same)", c->loadgen, c->backend);
+		return 0;
+	}
+	if (strcmp(c->rootfs, "system")) {
+		snprintf(why, len, "workload %s is a service: its container needs rootfs = "
+			 "system (the servers and load generators the guests run), not '%s'",
+			 c->workload, c->rootfs);
+		return 0;
+	}
+	if (strcmp(c->netns, "new") || c->netns_pool > 0) {
+		snprintf(why, len, "workload %s is a service: its container needs a network "
+			 "namespace the runtime makes (netns = new, netns-pool = 0): only there "
+			 "does the runtime bring its loopback up", c->workload);
+		return 0;
+	}
+	if (beside_cvmbench("cvmbench-agent", path, sizeof(path))) {
+		snprintf(why, len, "workload %s in a container: cvmbench-agent (it runs the "
+			 "service there) is not built next to cvmbench (make)", c->workload);
+		return 0;
+	}
+	if (!strcmp(svc->loadgen, "cvmload") && beside_cvmbench("cvmload", path, sizeof(path))) {
+		snprintf(why, len, "workload %s in a container: cvmload is not built next to "
+			 "cvmbench (make)", c->workload);
+		return 0;
+	}
+	return 1;
+}
+
+/* Copy cvmbench-agent and cvmload into the cell's /data. */
+static int programs(const struct oci_cell *oc, char *err, size_t errlen)
+{
+	static const char *const names[] = { "cvmbench-agent", "cvmload" };
+	char from[PATH_MAX], to[PATH_MAX + 64];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < 2; i++) {
+		if (beside_cvmbench(names[i], from, sizeof(from)))
+			continue;     /* cvmload: only nginx-open needs it (supported()) */
+		snprintf(to, sizeof(to), "%s/data/%s", oc->rootfs, names[i]);
+		ret = link(from, to) ? file_copy(from, to, 0755) : 0;
+		if (ret) {
+			snprintf(err, errlen, "cannot copy %s into %s: %s", from, to,
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* A tmpfs or ramfs under the service's directory: a skip for fio and PostgreSQL. */
+static int real_disk(const struct oci_cell *oc, const struct svc_info *svc, char *err,
+		     size_t errlen)
+{
+	struct statfs fs;
+
+	if (statfs(oc->svc_dir, &fs)) {
+		snprintf(err, errlen, "%s: %s", oc->svc_dir, strerror(errno));
+		return -errno;
+	}
+	if (!svc->on_disk || ((unsigned long)fs.f_type != TMPFS_MAGIC_ &&
+			      (unsigned long)fs.f_type != RAMFS_MAGIC_))
+		return 0;
+	snprintf(err, errlen, "%s writes to %s (bound on the container's /mnt), which is a "
+		 "%s (memory, not a disk); set TMPDIR to a directory on a disk", svc->name,
+		 oc->svc_dir, (unsigned long)fs.f_type == TMPFS_MAGIC_ ? "tmpfs" : "ramfs");
+	return BACKEND_SKIP;
+}
+
+int oci_svc_prepare(struct oci_cell *oc, const struct cell *c, char *err, size_t errlen)
+{
+	int ret = programs(oc, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = journal_tmpdir("svc-dir", "svc", 200, oc->svc_dir, sizeof(oc->svc_dir),
+			     &oc->svc_dir_id);
+	/* searchable by the container's postgres user (its files are its own) */
+	if (!ret && chmod(oc->svc_dir, 0711))
+		ret = -errno;
+	if (ret) {
+		snprintf(err, errlen, "the service's directory %s: %s", oc->svc_dir,
+			 strerror(-ret));
+		return ret;
+	}
+	return real_disk(oc, svc_find(c->workload), err, errlen);
+}
