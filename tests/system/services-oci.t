@@ -19,11 +19,12 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/system/tap.sh
 
-N=22
+N=24
 plan $N
 [ "$(id -u)" = 0 ] || skip_all $N "needs root"
 command -v runc >/dev/null || skip_all $N "runc not installed (Debian package runc)"
 command -v crun >/dev/null || skip_all $N "crun not installed (Debian package crun)"
+command -v jq >/dev/null || skip_all $N "jq not installed (Debian package jq)"
 [ -x ./cvmload ] && [ -x ./cvmbench-agent ] ||
 	skip_all $N "./cvmload or ./cvmbench-agent not built (make)"
 # a build of it takes minutes and the network: a skip, also under CI
@@ -117,6 +118,15 @@ for tb in nginx-open:runc redis:runc redis:crun; do
 	is "$([ -n "$seen" ] && echo inside)" inside \
 		"$t in $b: its $server ran in its own network namespace and in the cgroup of a container $b lists (${seen:-none seen})"
 done
+# a container cell pairs only with its own backend's: compare pairs none of
+# these (no CVM side here), and system-suite draws redis's runc and crun cells
+# as two panels, each labelled with its backend
+$CVMBENCH compare --db "$tmp/c.db" --json > "$tmp/cmp.json" 2>/dev/null
+is "$(jq -r '[(.pairs | length), (.unpaired | length)] | @tsv' "$tmp/cmp.json" 2>&1)" "$(printf '0\t3')" \
+	"compare: no pair, each of the three cells unpaired on its own"
+$CVMBENCH plot system-suite --db "$tmp/c.db" --out "$tmp/s.svg" >/dev/null 2>&1
+is "$(grep -o 'redis (r*c*run, pair' "$tmp/s.svg" | sort -u | tr '\n' ' ')" \
+	"redis (crun, pair redis (runc, pair " "system-suite: redis in runc and in crun are two panels, each named by its backend"
 is "$(leftovers $run | tr '\n' ' ')" "" "after the run: no container, cgroup, directory or process left"
 
 # kill -9 in mid-window, then restore
