@@ -55,6 +55,12 @@ struct svc_cell {
 	int status;                /* its waitpid() status, -1 unknown */
 };
 
+/* Where the server and the generator run: "host", "container" or "guest". */
+static const char *svc_where(const struct svc_cell *s)
+{
+	return s->local ? "host" : s->be ? "container" : "guest";
+}
+
 int svc_cell_is(const struct cell *c)
 {
 	return svc_find(c->workload) != NULL;
@@ -152,7 +158,7 @@ static int ours(const char *line)
 {
 	if (!strncmp(line, "svc ", 4) || !strncmp(line, "error svc ", 10))
 		return 1;
-	pr_warn("service: a line from the guest's agent that is not a service's: '%.100s'",
+	pr_warn("service: a line from the agent that is not a service's: '%.100s'",
 		line);
 	return 0;
 }
@@ -179,21 +185,27 @@ static int out_add(struct svc_cell *s, const char *t, size_t n, int nl)
 }
 
 /* "error svc -ERRNO MESSAGE": the errno, the message into @why. */
-static int agent_error(const char *line, char *why, size_t len)
+static int agent_error(const struct svc_cell *s, const char *line, char *why, size_t len)
 {
 	char *end;
 	long e = strtol(line + 10, &end, 10);
 
-	snprintf(why, len, "in the guest: %.400s", *end == ' ' ? end + 1 : line + 10);
+	snprintf(why, len, "in the %s: %.400s", svc_where(s), *end == ' ' ? end + 1 : line + 10);
 	return e < 0 ? (int)e : -EIO;
 }
 
-/* `svc start` to the agent of a guest or a container: its port and user. */
-static int agent_start(struct svc_cell *s, char *why, size_t len)
+/* `svc start` to the agent: VM 0's, or a container's (to_fd already set). */
+static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *state,
+		       char *why, size_t len)
 {
-	char line[LINE_MAX_], user[32];
+	char line[LINE_MAX_], who[256], user[32];
 	int ret, port;
 
+	if (s->to_fd < 0 &&
+	    (!be->agent_link || be->agent_link(state, &s->to_fd, &s->from_fd, who, sizeof(who)))) {
+		snprintf(why, len, "no agent in the guest to run the service: %s", who);
+		return -ENOTCONN;
+	}
 	snprintf(line, sizeof(line), "svc start %s %d %d %d", s->svc->name, s->p.duration_s,
 		 s->p.connections, s->p.rate);
 	ret = link_send(s, line);
@@ -201,30 +213,20 @@ static int agent_start(struct svc_cell *s, char *why, size_t len)
 					 clock_now_ns() + GUEST_START_MS * 1000000LL)) && !ours(line))
 		;
 	if (ret) {
-		snprintf(why, len, "the guest's agent did not answer svc start: %s", strerror(-ret));
+		snprintf(why, len, "the %s's agent did not answer svc start: %s", svc_where(s),
+			 strerror(-ret));
 		return ret;
 	}
 	if (!strncmp(line, "error svc ", 10))
-		return agent_error(line, why, len);
+		return agent_error(s, line, why, len);
 	if (sscanf(line, "svc started %d %31s", &port, user) != 2) {
-		snprintf(why, len, "the guest's agent answered '%.100s' to svc start", line);
+		snprintf(why, len, "the %s's agent answered '%.100s' to svc start", svc_where(s),
+			 line);
 		return -EPROTO;
 	}
 	snprintf(s->sp.user, sizeof(s->sp.user), "%s", user);
 	s->sp.port = port;
 	return 0;
-}
-
-static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *state,
-		       char *why, size_t len)
-{
-	char who[256];
-
-	if (!be->agent_link || be->agent_link(state, &s->to_fd, &s->from_fd, who, sizeof(who))) {
-		snprintf(why, len, "no agent in the guest to run the service: %s", who);
-		return -ENOTCONN;
-	}
-	return agent_start(s, why, len);
 }
 
 /* The container's agent says it is up (its first line). */
@@ -252,7 +254,7 @@ static int ct_begin(struct svc_cell *s, const struct backend_ops *be, void *stat
 	s->be_state = state;
 	s->to_fd = s->ct.to_fd;
 	s->from_fd = s->ct.from_fd;
-	ret = ct_ready(s, why, len) ?: agent_start(s, why, len);
+	ret = ct_ready(s, why, len) ?: guest_begin(s, be, state, why, len);
 	if (ret) {
 		svc_ct_close(be, state, &s->ct);
 		return ret;
@@ -260,12 +262,6 @@ static int ct_begin(struct svc_cell *s, const struct backend_ops *be, void *stat
 	if (s->svc->server)
 		s->ct_server = svc_ct_server(&s->ct, svc_server_name(s->svc->server));
 	return 0;
-}
-
-/* Where the server and the generator run: "host", "container" or "guest". */
-static const char *svc_where(const struct svc_cell *s)
-{
-	return s->local ? "host" : s->be ? "container" : "guest";
 }
 
 static void note_start(struct svc_cell *s)
@@ -343,17 +339,18 @@ static int guest_window(struct svc_cell *s, double timeout_s, struct invoke_resu
 			n = svc_wire_unescape(line + 8 + (line[7] == '+'));
 			ret = out_add(s, line + 8 + (line[7] == '+'), n, line[7] == ' ');
 		} else if (!strncmp(line, "error svc ", 10)) {
-			return agent_error(line, r->error, sizeof(r->error));
+			return agent_error(s, line, r->error, sizeof(r->error));
 		} else if (sscanf(line, "svc done %d %lld", &s->status, &wall) == 2) {
 			r->latency_ns = wall;
 			return 0;
 		} else {
-			snprintf(r->error, sizeof(r->error), "the guest's agent sent '%.100s'", line);
+			snprintf(r->error, sizeof(r->error), "the %s's agent sent '%.100s'",
+				 svc_where(s), line);
 			return -EPROTO;
 		}
 	}
-	snprintf(r->error, sizeof(r->error), "no answer from the guest's agent to a window: %s",
-		 strerror(-ret));
+	snprintf(r->error, sizeof(r->error), "no answer from the %s's agent to a window: %s",
+		 svc_where(s), strerror(-ret));
 	return ret;
 }
 
