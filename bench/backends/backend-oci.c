@@ -244,7 +244,7 @@ static int oci_prepare(const struct cell *c, const struct backend_env *env, void
 	if (oci_svc_cell(c))
 		return debian_root(state, c, env, err, errlen) ?:
 		       oci_cell_rootfs(state, c, env, err, errlen) ?:
-		       oci_svc_prepare(state, c, err, errlen);
+		       oci_svc_prepare(state, err, errlen);
 	return cvmfn_prepare_here(c, env, err, errlen) ?:
 	       debian_root(state, c, env, err, errlen) ?:
 	       oci_cell_rootfs(state, c, env, err, errlen);

@@ -115,9 +115,9 @@ int oci_svc_cell(const struct cell *c);
 int oci_svc_supported(const struct cell *c, char *why, size_t len);
 /**
  * oci_svc_prepare() - after the cell's rootfs: the agent and cvmload in its
- * /data, the service's directory (journalled, on a disk when the service
- * writes). 0, BACKEND_SKIP or -errno with @err.
+ * /data, the service's directory (journalled: restore removes it). 0 or
+ * -errno with @err.
  */
-int oci_svc_prepare(struct oci_cell *oc, const struct cell *c, char *err, size_t errlen);
+int oci_svc_prepare(struct oci_cell *oc, char *err, size_t errlen);
 
 #endif

@@ -13,13 +13,12 @@
  * $TMPDIR/cvmbench-svc-PID-N (journal kind svc-dir, as natively), bound
  * read-write on /mnt: everything the service writes is there, on the
  * host's disk, never on the container's tmpfs (fio and PostgreSQL: a tmpfs
- * TMPDIR is a skip naming it).
+ * TMPDIR is a skip naming it, from the agent's check inside).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "file-copy.h"
@@ -27,9 +26,6 @@
 #include "oci-host.h"
 #include "paths.h"
 #include "svc-list.h"
-
-#define TMPFS_MAGIC_ 0x01021994
-#define RAMFS_MAGIC_ 0x858458f6
 
 int oci_svc_cell(const struct cell *c)
 {
@@ -104,26 +100,11 @@ static int programs(const struct oci_cell *oc, char *err, size_t errlen)
 	return 0;
 }
 
-/* A tmpfs or ramfs under the service's directory: a skip for fio and PostgreSQL. */
-static int real_disk(const struct oci_cell *oc, const struct svc_info *svc, char *err,
-		     size_t errlen)
-{
-	struct statfs fs;
-
-	if (statfs(oc->svc_dir, &fs)) {
-		snprintf(err, errlen, "%s: %s", oc->svc_dir, strerror(errno));
-		return -errno;
-	}
-	if (!svc->on_disk || ((unsigned long)fs.f_type != TMPFS_MAGIC_ &&
-			      (unsigned long)fs.f_type != RAMFS_MAGIC_))
-		return 0;
-	snprintf(err, errlen, "%s writes to %s (bound on the container's /mnt), which is a "
-		 "%s (memory, not a disk); set TMPDIR to a directory on a disk", svc->name,
-		 oc->svc_dir, (unsigned long)fs.f_type == TMPFS_MAGIC_ ? "tmpfs" : "ramfs");
-	return BACKEND_SKIP;
-}
-
-int oci_svc_prepare(struct oci_cell *oc, const struct cell *c, char *err, size_t errlen)
+/*
+ * A tmpfs TMPDIR: the agent's own check (svc-proc.c) finds the tmpfs under
+ * /mnt and refuses fio and PostgreSQL there, a skip naming TMPDIR.
+ */
+int oci_svc_prepare(struct oci_cell *oc, char *err, size_t errlen)
 {
 	int ret = programs(oc, err, errlen);
 
@@ -134,10 +115,8 @@ int oci_svc_prepare(struct oci_cell *oc, const struct cell *c, char *err, size_t
 	/* searchable by the container's postgres user (its files are its own) */
 	if (!ret && chmod(oc->svc_dir, 0711))
 		ret = -errno;
-	if (ret) {
+	if (ret)
 		snprintf(err, errlen, "the service's directory %s: %s", oc->svc_dir,
 			 strerror(-ret));
-		return ret;
-	}
-	return real_disk(oc, svc_find(c->workload), err, errlen);
+	return ret;
 }
