@@ -4,7 +4,9 @@
  * The rootfs holds only the static cvmfn, the workload's files under /data
  * and the few host files a workload reads (an OpenCV cascade); with the
  * rootfs key the root is instead a cached Debian tree (bench/backends/rootfs/),
- * read-only, with that cvmfn and /data bound onto it. config.json is what
+ * read-only, with that cvmfn and /data bound onto it (a service cell's
+ * container runs cvmbench-agent from /data instead of cvmfn, the service's
+ * host directory bound read-write on /mnt: oci-svc.c). config.json is what
  * `runc spec` would give a hardened container
  * (pid, ipc, uts, mount and network namespaces, the usual mounts, masked
  * and read-only paths, a seccomp allow-list, no new privileges) built with
