@@ -140,7 +140,7 @@ static int supported(const struct oci_runtime *rt, const struct cell *c, char *w
 			 ncpu);
 		return 0;
 	}
-	return !oci_svc_cell(c) || oci_svc_supported(c, why, len);
+	return 1;
 }
 
 static int runc_supported(const struct cell *c, char *why, size_t len)
@@ -241,7 +241,7 @@ static int debian_root(struct oci_cell *oc, const struct cell *c,
 static int oci_prepare(const struct cell *c, const struct backend_env *env, void *state,
 		       char *err, size_t errlen)
 {
-	if (oci_svc_cell(c))
+	if (env->service)
 		return debian_root(state, c, env, err, errlen) ?:
 		       oci_cell_rootfs(state, c, env, err, errlen) ?:
 		       oci_svc_prepare(state, err, errlen);

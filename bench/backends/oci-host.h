@@ -105,14 +105,6 @@ int oci_container_remove(const char *runtime, const char *id, const char *bundle
  */
 int oci_cpuset_usable(const struct cell *c, char *why, size_t len);
 
-/** oci_svc_cell() - whether @c's workload is a service (the system suite). */
-int oci_svc_cell(const struct cell *c);
-/**
- * oci_svc_supported() - can a service cell run in a container here (loadgen
- * same, rootfs system, a network namespace of the runtime's, the agent
- * built)? 1, or 0 with the reason in @why (oci-svc.c).
- */
-int oci_svc_supported(const struct cell *c, char *why, size_t len);
 /**
  * oci_svc_prepare() - after the cell's rootfs: the agent and cvmload in its
  * /data, the service's directory (journalled: restore removes it). 0 or

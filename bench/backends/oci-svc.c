@@ -25,12 +25,6 @@
 #include "journal.h"
 #include "oci-host.h"
 #include "paths.h"
-#include "svc-list.h"
-
-int oci_svc_cell(const struct cell *c)
-{
-	return svc_find(c->workload) != NULL;
-}
 
 /* @name (cvmbench-agent, cvmload) beside the running cvmbench into @path. */
 static int beside_cvmbench(const char *name, char *path, size_t len)
@@ -40,42 +34,6 @@ static int beside_cvmbench(const char *name, char *path, size_t len)
 	if (exe_dir(dir, sizeof(dir)) || snprintf(path, len, "%s/%s", dir, name) >= (int)len)
 		return -ENOENT;
 	return access(path, X_OK) ? -errno : 0;
-}
-
-int oci_svc_supported(const struct cell *c, char *why, size_t len)
-{
-	const struct svc_info *svc = svc_find(c->workload);
-	char path[PATH_MAX];
-
-	if (strcmp(c->loadgen, "same")) {
-		snprintf(why, len, "loadgen = %s: backend %s runs the server in a container on "
-			 "its own loopback (its own network namespace), the load generator "
-			 "beside it (loadgen = same)", c->loadgen, c->backend);
-		return 0;
-	}
-	if (strcmp(c->rootfs, "system")) {
-		snprintf(why, len, "workload %s is a service: its container needs rootfs = "
-			 "system (the servers and load generators the guests run), not '%s'",
-			 c->workload, c->rootfs);
-		return 0;
-	}
-	if (strcmp(c->netns, "new") || c->netns_pool > 0) {
-		snprintf(why, len, "workload %s is a service: its container needs a network "
-			 "namespace the runtime makes (netns = new, netns-pool = 0): only there "
-			 "does the runtime bring its loopback up", c->workload);
-		return 0;
-	}
-	if (beside_cvmbench("cvmbench-agent", path, sizeof(path))) {
-		snprintf(why, len, "workload %s in a container: cvmbench-agent (it runs the "
-			 "service there) is not built next to cvmbench (make)", c->workload);
-		return 0;
-	}
-	if (!strcmp(svc->loadgen, "cvmload") && beside_cvmbench("cvmload", path, sizeof(path))) {
-		snprintf(why, len, "workload %s in a container: cvmload is not built next to "
-			 "cvmbench (make)", c->workload);
-		return 0;
-	}
-	return 1;
 }
 
 /* Copy cvmbench-agent and cvmload into the cell's /data. */
@@ -88,7 +46,7 @@ static int programs(const struct oci_cell *oc, char *err, size_t errlen)
 
 	for (i = 0; i < 2; i++) {
 		if (beside_cvmbench(names[i], from, sizeof(from)))
-			continue;     /* cvmload: only nginx-open needs it (supported()) */
+			continue;     /* cvmload: only nginx-open needs it (svc_ct_runnable()) */
 		snprintf(to, sizeof(to), "%s/data/%s", oc->rootfs, names[i]);
 		ret = link(from, to) ? file_copy(from, to, 0755) : 0;
 		if (ret) {

@@ -1,19 +1,66 @@
 // SPDX-License-Identifier: MIT
 /*
  * cell-svc-ct.c - a service cell's container (runc, crun; cell-svc-ct.h):
- * started as the backend starts any container (backend_ops.spawn: bundle
+ * whether it can run here (loadgen same, rootfs system, a network
+ * namespace the runtime makes, the agent and cvmload built); started as
+ * the backend starts any container (backend_ops.spawn: bundle
  * and container id journalled, bench/backends/backend-oci.c), its process
  * the agent (bench/backends/oci-svc.c); and the server's pid on this
  * machine, found among the runtime's descendants in /proc: the process
  * named as the server (/proc/PID/comm) whose parent is the agent.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cell-svc-ct.h"
+#include "paths.h"
 #include "proc-tree.h"
+
+/* Is @name built beside the running cvmbench (where the backend copies it from)? */
+static int beside_cvmbench(const char *name)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+
+	if (exe_dir(dir, sizeof(dir)))
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !access(path, X_OK);
+}
+
+int svc_ct_runnable(const struct cell *c, const struct svc_info *svc, char *why, size_t len)
+{
+	if (strcmp(c->loadgen, "same")) {
+		snprintf(why, len, "loadgen = %s: backend %s runs the server in a container on "
+			 "its own loopback (its own network namespace), the load generator "
+			 "beside it (loadgen = same)", c->loadgen, c->backend);
+		return 0;
+	}
+	if (strcmp(c->rootfs, "system")) {
+		snprintf(why, len, "workload %s is a service: its container needs rootfs = "
+			 "system (the servers and load generators the guests run), not '%s'",
+			 c->workload, c->rootfs);
+		return 0;
+	}
+	if (strcmp(c->netns, "new") || c->netns_pool > 0) {
+		snprintf(why, len, "workload %s is a service: its container needs a network "
+			 "namespace the runtime makes (netns = new, netns-pool = 0): only there "
+			 "does the runtime bring its loopback up", c->workload);
+		return 0;
+	}
+	if (!beside_cvmbench("cvmbench-agent") ||
+	    (!strcmp(svc->loadgen, "cvmload") && !beside_cvmbench("cvmload"))) {
+		snprintf(why, len, "workload %s in a container: %s is not built next to "
+			 "cvmbench (make)", c->workload,
+			 beside_cvmbench("cvmbench-agent") ? "cvmload" :
+			 "cvmbench-agent (it runs the service there)");
+		return 0;
+	}
+	return 1;
+}
 
 int svc_ct_open(const struct cell_ctx *ctx, const struct backend_ops *be, void *state,
 		struct instance *in, char *why, size_t len)

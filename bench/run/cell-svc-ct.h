@@ -12,6 +12,13 @@
 #include "backend.h"
 #include "cell-ctx.h"
 #include "instance.h"
+#include "svc-list.h"
+
+/**
+ * svc_ct_runnable() - can service @svc of cell @c run in a container here?
+ * 1, or 0 with the skip's reason in @why.
+ */
+int svc_ct_runnable(const struct cell *c, const struct svc_info *svc, char *why, size_t len);
 
 /**
  * svc_ct_open() - start @ctx's service container through @be's spawn():

@@ -90,7 +90,7 @@ int svc_cell_runnable(const struct cell *c, char *why, size_t len)
 		return 0;
 	}
 	if (be->flags & BACKEND_CGROUPS)
-		return 1;       /* its supported() says the rest (oci_svc_supported()) */
+		return svc_ct_runnable(c, svc, why, len);
 	if (!(be->flags & BACKEND_GUEST)) {
 		if (strcmp(c->loadgen, "same")) {
 			snprintf(why, len, "loadgen = %s: backend %s runs the server on this host, "
