@@ -148,8 +148,7 @@ read -r pid comm net cg rt <<< "$line"
 # redis-server's title: "redis-server 127.0.0.1:PORT"
 port=$(tr '\0' ' ' < /proc/$pid/cmdline | sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p')
 is "$rt $([ -n "$port" ] && echo port)" "runc port" "the server ($pid, container ${cg#/}) and its port ($port) found"
-kill -9 $run
-wait $run 2>/dev/null
+{ kill -9 $run; wait $run; } 2>/dev/null
 is "$(ls "$TMPDIR" | grep -c '^cvmbench-svc-')" 1 "after kill -9 the service's directory is still there"
 $CVMBENCH restore >"$tmp/restore.log" 2>&1
 is "$?" 0 "cvmbench restore succeeds"
