@@ -5,7 +5,7 @@
  * pair by confidential, baseline none, 2000 resamples, seed 20261201), so
  * that the figures and the report print compare's numbers:
  *
- *   { "groups": [ { workload, pair_key, label,
+ *   { "groups": [ { workload, pair_key, backend, label,
  *       headline: {parser, metric, unit} | null (the tool's first metric
  *                 where higher is better, in catalog order),
  *       bars: [ {side, n, median, median_ci, median_ci_coverage, ...,
@@ -243,19 +243,46 @@ static int from_skips(cJSON *groups, struct sqlite3 *h, const struct cmp_data *d
 	return 0;
 }
 
-/* Label each group by its tool, with its pair key when the tool has several. */
-static void label_groups(cJSON *groups)
+/* The backend of the cells of group @g ("" when none of them is loaded: skipped). */
+static const char *group_backend(const cJSON *g, const struct cmp_data *d)
 {
+	size_t i;
+
+	for (i = 0; i < d->ncells; i++) {
+		char key[24];
+
+		key_hex(d->cells[i].pair, key, sizeof(key));
+		if (!strcmp(d->cells[i].workload, jstr(g, "workload")) &&
+		    !strcmp(key, jstr(g, "pair_key")))
+			return d->cells[i].backend ? d->cells[i].backend : "";
+	}
+	return "";
+}
+
+/*
+ * Label each group by its tool, with its backend and pair key when the
+ * tool has several (native and runc cells of a tool never share a pair
+ * key: the label says which is which).
+ */
+static void label_groups(cJSON *groups, const struct cmp_data *d)
+{
+	const char *be;
 	cJSON *g, *o;
-	char b[160];
+	char b[200];
 	int n;
 
 	cJSON_ArrayForEach(g, groups) {
 		n = 0;
 		cJSON_ArrayForEach(o, groups)
 			n += !strcmp(jstr(o, "workload"), jstr(g, "workload"));
-		snprintf(b, sizeof(b), n > 1 ? "%s (pair %.6s)" : "%s", jstr(g, "workload"),
-			 jstr(g, "pair_key"));
+		be = group_backend(g, d);
+		if (n > 1 && *be)
+			snprintf(b, sizeof(b), "%s (%s, pair %.6s)", jstr(g, "workload"), be,
+				 jstr(g, "pair_key"));
+		else
+			snprintf(b, sizeof(b), n > 1 ? "%s (pair %.6s)" : "%s", jstr(g, "workload"),
+				 jstr(g, "pair_key"));
+		cJSON_AddStringToObject(g, "backend", be);
 		cJSON_AddStringToObject(g, "label", b);
 	}
 }
@@ -287,7 +314,7 @@ cJSON *suite_json(struct sqlite3 *h)
 	cJSON_ArrayForEach(g, groups)
 		if (sscanf(jstr(g, "pair_key"), "%16llx", (unsigned long long *)&pair) == 1)
 			add_bars(g, &d, pair, o.baseline);
-	label_groups(groups);
+	label_groups(groups, &d);
 	cJSON_Delete(top);
 	cmp_free(&d);
 	return out;

@@ -16,6 +16,8 @@
  * `RUNTIME delete --force` only when the runtime left its state behind.
  * A cell with a seed-layer instead starts one container running `cvmfn
  * seed` and forks each instance inside it (oci-seed.c).
+ * A service cell (the system suite) starts one container, whose process
+ * is the agent running the service (oci-svc.c, bench/run/cell-svc.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -234,10 +236,17 @@ static int debian_root(struct oci_cell *oc, const struct cell *c,
 	return 0;
 }
 
-/* Model files in the data directory, then the cell's rootfs from them. */
+/*
+ * Model files in the data directory, then the cell's rootfs from them; a
+ * service cell (no model files) has the agent and its directory instead.
+ */
 static int oci_prepare(const struct cell *c, const struct backend_env *env, void *state,
 		       char *err, size_t errlen)
 {
+	if (env->service)
+		return debian_root(state, c, env, err, errlen) ?:
+		       oci_cell_rootfs(state, c, env, err, errlen) ?:
+		       oci_svc_prepare(state, err, errlen);
 	return cvmfn_prepare_here(c, env, err, errlen) ?:
 	       debian_root(state, c, env, err, errlen) ?:
 	       oci_cell_rootfs(state, c, env, err, errlen) ?:
@@ -294,7 +303,8 @@ int oci_start_bundle(const struct cell *c, const struct backend_env *env,
 				     env->digest,
 				     pinned > 0 ? pin : NULL, st->cgroup[0] ? st->cgroup : NULL,
 				     oc->seccomp_bpf, oc->base[0] ? oc->base : NULL,
-				     oc->seed ? c->seed_layer : NULL };
+				     oc->seed ? c->seed_layer : NULL,
+				     oc->svc_dir_id > 0 ? oc->svc_dir : NULL };
 	return oci_bundle_write(c, &o, err, errlen);
 }
 

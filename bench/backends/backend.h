@@ -62,6 +62,8 @@ struct backend_env {
 	const char *data_dir;     /* model and data files */
 	const char *digest;       /* which calls are hashed (--digest); NULL = every */
 	const char *scratch_dir;  /* cvmfn --scratch-dir; NULL = its data directory */
+	int service;              /* a service cell (the system suite): runc and crun
+				     start the agent that runs it, not cvmfn (oci-svc.c) */
 	/*
 	 * Where a backend writes what it learns while it runs a cell (each
 	 * NULL outside a run, e.g. for `cvmbench qemu-argv`): note() a

@@ -4,7 +4,9 @@
  * The rootfs holds only the static cvmfn, the workload's files under /data
  * and the few host files a workload reads (an OpenCV cascade); with the
  * rootfs key the root is instead a cached Debian tree (bench/backends/rootfs/),
- * read-only, with that cvmfn and /data bound onto it. config.json is what
+ * read-only, with that cvmfn and /data bound onto it (a service cell's
+ * container runs cvmbench-agent from /data instead of cvmfn, the service's
+ * host directory bound read-write on /mnt: oci-svc.c). config.json is what
  * `runc spec` would give a hardened container
  * (pid, ipc, uts, mount and network namespaces, the usual mounts, masked
  * and read-only paths, a seccomp allow-list, no new privileges) built with
@@ -29,6 +31,9 @@
 
 #define CVMFN_IN_CONTAINER "/cvmfn"
 #define DATA_IN_CONTAINER "/data"
+/* a service cell's (oci-svc.c): the agent runs it, its files on /mnt */
+#define SVC_DIR_IN_CONTAINER "/mnt"
+#define AGENT_IN_CONTAINER DATA_IN_CONTAINER "/cvmbench-agent"
 
 /* Copy @src to @dst with mode @mode (a hard link when both are on one fs). */
 static int link_or_copy(const char *src, const char *dst, mode_t mode)
@@ -169,8 +174,19 @@ static cJSON *capabilities(void)
 	return o;
 }
 
+/* The process of a service container: the agent, its requests on stdin. */
+static void svc_args(cJSON *args)
+{
+	static const char *const argv[] = { AGENT_IN_CONTAINER, "--stdio", "--scratch",
+					    SVC_DIR_IN_CONTAINER, "--bin", DATA_IN_CONTAINER };
+	size_t i;
+
+	for (i = 0; i < sizeof(argv) / sizeof(argv[0]); i++)
+		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+}
+
 static cJSON *process(const struct cell *c, const char *digest, int debian,
-		      const char *seed_layer)
+		      const char *seed_layer, int svc)
 {
 	static const char *const env[] = { "PATH=/", "HOME=/",
 					   DATA_DIR_ENV "=" DATA_IN_CONTAINER };
@@ -187,12 +203,14 @@ static cJSON *process(const struct cell *c, const char *digest, int debian,
 
 	cvmfn_argv(&in, seed_layer ? "seed" : "serve", c, store, sizeof(store), argv, 22);
 	args = cJSON_AddArrayToObject(p, "args");
-	for (i = 0; argv[i]; i++)
+	for (i = 0; !svc && argv[i]; i++)
 		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
 	if (seed_layer) {
 		cJSON_AddItemToArray(args, cJSON_CreateString("--layer"));
 		cJSON_AddItemToArray(args, cJSON_CreateString(seed_layer));
 	}
+	if (svc)
+		svc_args(args);
 	cJSON_AddBoolToObject(p, "terminal", 0);
 	user = cJSON_AddObjectToObject(p, "user");
 	cJSON_AddNumberToObject(user, "uid", 0);
@@ -258,6 +276,8 @@ static cJSON *mounts(const struct oci_bundle_opts *o)
 	add_mount(m, "/tmp", "tmpfs", "tmpfs", "nosuid,nodev,mode=1777");
 	if (o->base)
 		add_binds(m, o->rootfs);
+	if (o->svc_dir)
+		add_mount(m, SVC_DIR_IN_CONTAINER, "bind", o->svc_dir, "rbind,rw,nosuid,nodev");
 	return m;
 }
 
@@ -336,7 +356,8 @@ static cJSON *config_json(const struct cell *c, const struct oci_bundle_opts *o)
 	cJSON *j = cJSON_CreateObject(), *root;
 
 	cJSON_AddStringToObject(j, "ociVersion", "1.0.2");
-	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base, o->seed_layer));
+	cJSON_AddItemToObject(j, "process", process(c, o->digest, !!o->base, o->seed_layer,
+						      !!o->svc_dir));
 	root = cJSON_AddObjectToObject(j, "root");
 	/* a shared cached tree is never written: read-only, /tmp a tmpfs */
 	cJSON_AddStringToObject(root, "path", o->base ? o->base : o->rootfs);

@@ -27,6 +27,8 @@ struct oci_bundle_opts {
 	const char *base;         /* a Debian tree (rootfs key) as the read-only root, @rootfs's
 				     cvmfn and data bound into it; NULL = @rootfs is the root */
 	const char *seed_layer;   /* run `cvmfn seed --layer L` (oci-seed.c); NULL = serve */
+	const char *svc_dir;      /* a service cell: its directory, bound read-write on /mnt,
+				     and the process is /data/cvmbench-agent --stdio; NULL = cvmfn */
 };
 
 /**

@@ -235,6 +235,7 @@ void oci_cell_teardown(struct oci_cell *oc)
 	free(oc->seccomp_bpf);
 	oc->seccomp_bpf = NULL;
 	journal_undo_or_warn(&oc->rootfs_id, who);
+	journal_undo_or_warn(&oc->svc_dir_id, who);
 	journal_undo_each_or_warn(oc->v1_id, (size_t)oc->nv1, who);
 	oc->nv1 = 0;
 	journal_undo_or_warn(&oc->quota_id, who);

@@ -47,6 +47,8 @@ struct oci_cell {
 	char *seccomp_bpf;        /* seccomp = prepared: the filter, base64 */
 	struct sink *sink;        /* the cell's rows of its own (the pool's events) */
 	struct oci_seed *seed;    /* seed-layer set: the cell's seed container (oci-seed.c) */
+	char svc_dir[PATH_MAX];   /* a service cell: its directory, bound on /mnt (oci-svc.c) */
+	long svc_dir_id;
 };
 
 /* One container: a start's, or a seeded cell's seed (backend-oci.c). */
@@ -156,5 +158,12 @@ int oci_container_remove(const char *runtime, const char *id, const char *bundle
  * reason in @why (oci-cpuset.c).
  */
 int oci_cpuset_usable(const struct cell *c, char *why, size_t len);
+
+/**
+ * oci_svc_prepare() - after the cell's rootfs: the agent and cvmload in its
+ * /data, the service's directory (journalled: restore removes it). 0 or
+ * -errno with @err.
+ */
+int oci_svc_prepare(struct oci_cell *oc, char *err, size_t errlen);
 
 #endif

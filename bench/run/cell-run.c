@@ -775,8 +775,10 @@ static enum cell_status measure_on_backend(struct cell_state *cs)
 		return CELL_FAILED;
 	}
 	cs->target.backend_state = cs->be_state;
-	/* a service on this machine needs no cvmfn prepare; a guest still boots */
-	ret = cs->be->prepare && (!svc_cell_is(c) || (cs->be->flags & BACKEND_GUEST)) ?
+	/* a service on this machine needs no cvmfn prepare; a guest still boots,
+	 * a container gets its rootfs */
+	ret = cs->be->prepare &&
+	      (!svc_cell_is(c) || (cs->be->flags & (BACKEND_GUEST | BACKEND_CGROUPS))) ?
 		cs->be->prepare(c, &cs->ctx->env, cs->be_state, err, sizeof(err)) : 0;
 	cs->target.accel = cs->be->accel ? cs->be->accel(cs->be_state) : NULL;
 	if (ret == BACKEND_SKIP) {

@@ -6,7 +6,9 @@
  * and sends each window's stdout back; with loadgen = host the agent runs
  * only the server (on the guest's user-mode NIC) and the windows run here,
  * the generator aimed at the host port QEMU forwards to it (the backend's
- * svc_host_port()). Either way the host stores the
+ * svc_host_port()). runc, crun: the same agent is the process of one
+ * container of the cell (cell-svc-ct.c), the same lines on its stdin and
+ * stdout. Either way the host stores the
  * output whole (service_output, results-schema/015-service.sql) and parses
  * it (svc_parse(), bench/services/svc-parse.h) into metric rows with
  * probe = the parser's name. A window's time is its generator's run, from
@@ -14,6 +16,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@
 #include "agent-guest.h"
 #include "cell-run.h"
 #include "cell-svc.h"
+#include "cell-svc-ct.h"
 #include "clock.h"
 #include "db.h"
 #include "log.h"
@@ -44,13 +48,23 @@ struct svc_cell {
 	int local;
 	int host_gen;              /* qemu, loadgen = host: server in the guest,
 				    * generator here (sp: its directory only) */
-	int to_fd, from_fd;        /* qemu: VM 0's agent */
+	int to_fd, from_fd;        /* qemu: VM 0's agent; runc, crun: the container's */
+	const struct backend_ops *be;  /* runc, crun: the container's backend, */
+	void *be_state;
+	struct instance ct;        /* ... the container, */
+	pid_t ct_server;           /* ... and its server's pid here (0: none) */
 	char buf[LINE_MAX_];
 	size_t blen;
 	char *out;                 /* the last window's stdout */
 	size_t len, cap;
 	int status;                /* its waitpid() status, -1 unknown */
 };
+
+/* Where the server and the generator run: "host", "container" or "guest". */
+static const char *svc_where(const struct svc_cell *s)
+{
+	return s->local ? "host" : s->be ? "container" : "guest";
+}
 
 int svc_cell_is(const struct cell *c)
 {
@@ -88,9 +102,9 @@ int svc_cell_runnable(const struct cell *c, char *why, size_t len)
 
 	if (!svc || !be)
 		return 1;
-	if (be->flags & (BACKEND_CGROUPS | BACKEND_SEED)) {
+	if (be->flags & BACKEND_SEED) {
 		snprintf(why, len, "workload %s is a service: backend %s does not run services "
-			 "yet (native and qemu do)", c->workload, c->backend);
+			 "yet (native, runc, crun and qemu do)", c->workload, c->backend);
 		return 0;
 	}
 	if (c->seed_layer[0] && strcmp(c->seed_layer, "none")) {
@@ -104,6 +118,8 @@ int svc_cell_runnable(const struct cell *c, char *why, size_t len)
 			 "(one server per cell)", c->workload);
 		return 0;
 	}
+	if (be->flags & BACKEND_CGROUPS)
+		return svc_ct_runnable(c, svc, why, len);
 	if (!(be->flags & BACKEND_GUEST)) {
 		if (strcmp(c->loadgen, "same")) {
 			snprintf(why, len, "loadgen = %s: backend %s runs the server on this host, "
@@ -167,7 +183,7 @@ static int ours(const char *line)
 {
 	if (!strncmp(line, "svc ", 4) || !strncmp(line, "error svc ", 10))
 		return 1;
-	pr_warn("service: a line from the guest's agent that is not a service's: '%.100s'",
+	pr_warn("service: a line from the agent that is not a service's: '%.100s'",
 		line);
 	return 0;
 }
@@ -194,12 +210,12 @@ static int out_add(struct svc_cell *s, const char *t, size_t n, int nl)
 }
 
 /* "error svc -ERRNO MESSAGE": the errno, the message into @why. */
-static int agent_error(const char *line, char *why, size_t len)
+static int agent_error(const struct svc_cell *s, const char *line, char *why, size_t len)
 {
 	char *end;
 	long e = strtol(line + 10, &end, 10);
 
-	snprintf(why, len, "in the guest: %.400s", *end == ' ' ? end + 1 : line + 10);
+	snprintf(why, len, "in the %s: %.400s", svc_where(s), *end == ' ' ? end + 1 : line + 10);
 	return e < 0 ? (int)e : -EIO;
 }
 
@@ -221,13 +237,15 @@ static int host_client(struct svc_cell *s, const struct backend_ops *be, void *s
 	return ret;
 }
 
+/* `svc start` to the agent: VM 0's, or a container's (to_fd already set). */
 static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *state,
 		       char *why, size_t len)
 {
 	char line[LINE_MAX_], who[256], user[32];
 	int ret, port;
 
-	if (!be->agent_link || be->agent_link(state, &s->to_fd, &s->from_fd, who, sizeof(who))) {
+	if (s->to_fd < 0 &&
+	    (!be->agent_link || be->agent_link(state, &s->to_fd, &s->from_fd, who, sizeof(who)))) {
 		snprintf(why, len, "no agent in the guest to run the service: %s", who);
 		return -ENOTCONN;
 	}
@@ -238,18 +256,55 @@ static int guest_begin(struct svc_cell *s, const struct backend_ops *be, void *s
 					 clock_now_ns() + GUEST_START_MS * 1000000LL)) && !ours(line))
 		;
 	if (ret) {
-		snprintf(why, len, "the guest's agent did not answer svc start: %s", strerror(-ret));
+		snprintf(why, len, "the %s's agent did not answer svc start: %s", svc_where(s),
+			 strerror(-ret));
 		return ret;
 	}
 	if (!strncmp(line, "error svc ", 10))
-		return agent_error(line, why, len);
+		return agent_error(s, line, why, len);
 	if (sscanf(line, "svc started %d %31s", &port, user) != 2) {
-		snprintf(why, len, "the guest's agent answered '%.100s' to svc start", line);
+		snprintf(why, len, "the %s's agent answered '%.100s' to svc start", svc_where(s),
+			 line);
 		return -EPROTO;
 	}
 	snprintf(s->sp.user, sizeof(s->sp.user), "%s", user);
 	s->sp.port = port;
 	return s->host_gen ? host_client(s, be, state, why, len) : 0;
+}
+
+/* The container's agent says it is up (its first line). */
+static int ct_ready(struct svc_cell *s, char *why, size_t len)
+{
+	char line[LINE_MAX_];
+	int ret = link_line(s, line, sizeof(line), clock_now_ns() + GUEST_START_MS * 1000000LL);
+
+	if (!ret && !strncmp(line, AGENT_READY_PREFIX, strlen(AGENT_READY_PREFIX)))
+		return 0;
+	snprintf(why, len, "the container's agent did not say it was up: %s",
+		 ret ? strerror(-ret) : line);
+	return ret ? ret : -EPROTO;
+}
+
+/* runc, crun: one container of the cell runs the agent, the agent the service. */
+static int ct_begin(struct svc_cell *s, const struct backend_ops *be, void *state,
+		    char *why, size_t len)
+{
+	int ret = svc_ct_open(s->ctx, be, state, &s->ct, why, len);
+
+	if (ret)
+		return ret;
+	s->be = be;
+	s->be_state = state;
+	s->to_fd = s->ct.to_fd;
+	s->from_fd = s->ct.from_fd;
+	ret = ct_ready(s, why, len) ?: guest_begin(s, be, state, why, len);
+	if (ret) {
+		svc_ct_close(be, state, &s->ct);
+		return ret;
+	}
+	if (s->svc->server)
+		s->ct_server = svc_ct_server(&s->ct, svc_server_name(s->svc->server));
+	return 0;
 }
 
 static void note_start(struct svc_cell *s)
@@ -262,9 +317,9 @@ static void note_start(struct svc_cell *s)
 	db_cell_note(c->db, c->cell_id, "svc.server_user", s->sp.user);
 	db_cell_note(c->db, c->cell_id, "svc.loadgen", s->svc->loadgen);
 	db_cell_note(c->db, c->cell_id, "svc.parser", s->svc->parser);
-	db_cell_note(c->db, c->cell_id, "svc.where", s->local ? "host" : "guest");
+	db_cell_note(c->db, c->cell_id, "svc.where", svc_where(s));
 	db_cell_note(c->db, c->cell_id, "svc.loadgen_where",
-		     s->local || s->host_gen ? "host" : "guest");
+		     s->local || s->host_gen ? "host" : svc_where(s));
 	if (s->host_gen) {
 		snprintf(v, sizeof(v), "host 127.0.0.1:%d, QEMU user-mode NIC (SLIRP), guest "
 			 AGENT_GUEST_NET_ADDR ":%d", s->sp.port, AGENT_GUEST_SVC_PORT);
@@ -301,17 +356,18 @@ int svc_cell_begin(struct cell_ctx *ctx, const struct backend_ops *be, void *be_
 	s->ctx = ctx;
 	s->svc = svc_find(c->workload);
 	s->to_fd = s->from_fd = -1;
-	s->local = !(be->flags & BACKEND_GUEST);
-	s->host_gen = !s->local && !strcmp(c->loadgen, "host");
+	s->local = !(be->flags & (BACKEND_GUEST | BACKEND_CGROUPS));
+	s->host_gen = (be->flags & BACKEND_GUEST) && !strcmp(c->loadgen, "host");
 	svc_params_resolve(s->svc, c->svc_duration, c->svc_connections, c->svc_rate, &s->p);
 	ret = s->local ? svc_proc_start(&s->sp, s->svc, &s->p, NULL,
 					loadgen_dir(dir, sizeof(dir)), why, len) :
-			 guest_begin(s, be, be_state, why, len);
+	      be->flags & BACKEND_CGROUPS ? ct_begin(s, be, be_state, why, len) :
+	      guest_begin(s, be, be_state, why, len);
 	if (ret) {
 		free(s);
 		return ret == -ENOENT || ret == -EXDEV ? BACKEND_SKIP : ret;
 	}
-	*pid = s->local ? s->sp.server : 0;
+	*pid = s->local ? s->sp.server : s->ct_server;
 	*out = s;
 	note_start(s);
 	return 0;
@@ -334,17 +390,18 @@ static int guest_window(struct svc_cell *s, double timeout_s, struct invoke_resu
 			n = svc_wire_unescape(line + 8 + (line[7] == '+'));
 			ret = out_add(s, line + 8 + (line[7] == '+'), n, line[7] == ' ');
 		} else if (!strncmp(line, "error svc ", 10)) {
-			return agent_error(line, r->error, sizeof(r->error));
+			return agent_error(s, line, r->error, sizeof(r->error));
 		} else if (sscanf(line, "svc done %d %lld", &s->status, &wall) == 2) {
 			r->latency_ns = wall;
 			return 0;
 		} else {
-			snprintf(r->error, sizeof(r->error), "the guest's agent sent '%.100s'", line);
+			snprintf(r->error, sizeof(r->error), "the %s's agent sent '%.100s'",
+				 svc_where(s), line);
 			return -EPROTO;
 		}
 	}
-	snprintf(r->error, sizeof(r->error), "no answer from the guest's agent to a window: %s",
-		 strerror(-ret));
+	snprintf(r->error, sizeof(r->error), "no answer from the %s's agent to a window: %s",
+		 svc_where(s), strerror(-ret));
 	return ret;
 }
 
@@ -418,7 +475,9 @@ int svc_cell_store(struct svc_cell *s, int64_t inv_id, int measured)
 			   .invocation_id = inv_id, .probe = s->svc->parser, .ops = &sink_db_ops };
 	struct output_row row = {
 		.service = s->svc->name, .tool = s->svc->parser,
-		.side = s->local || s->host_gen ? "host" : "guest", .output = s->out ? s->out : "",
+		/* a container's generator ran on this machine's kernel: side host */
+		.side = s->local || s->host_gen || s->be ? "host" : "guest",
+		.output = s->out ? s->out : "",
 		.exit_status = s->status >= 0 && WIFEXITED(s->status) ? WEXITSTATUS(s->status) : -1,
 	};
 
@@ -433,7 +492,8 @@ int svc_cell_store(struct svc_cell *s, int64_t inv_id, int measured)
 
 int svc_cell_alive(struct svc_cell *s)
 {
-	if (!s || !s->local || svc_proc_alive(&s->sp))
+	if (!s || (!s->local && (!s->ct_server || !kill(s->ct_server, 0))) ||
+	    (s->local && svc_proc_alive(&s->sp)))
 		return 0;
 	cell_fail(s->ctx, "%s ended during the cell", svc_server_name(s->svc->server));
 	return -EIO;
@@ -450,7 +510,7 @@ static void note_served(struct svc_cell *s, long served)
 	db_cell_note(s->ctx->db, s->ctx->cell_id, "svc.server_requests", v);
 }
 
-/* svc stop to the guest's agent: its server's count of requests, or -1. */
+/* svc stop to the agent (guest's or container's): its server's count of requests, or -1. */
 static long guest_stop(struct svc_cell *s)
 {
 	char line[LINE_MAX_], end;
@@ -463,7 +523,8 @@ static long guest_stop(struct svc_cell *s)
 	       !ours(line))
 		;
 	if (ret || sscanf(line, "svc stopped %ld%c", &served, &end) != 1) {
-		pr_warn("service: the guest did not confirm svc stop (the VM ends anyway)");
+		pr_warn("service: the %s did not confirm svc stop (it ends anyway)",
+			svc_where(s));
 		return -1;
 	}
 	return served;
@@ -479,6 +540,8 @@ void svc_cell_end(struct svc_cell *s)
 		note_served(s, guest_stop(s));
 	if (s->local || s->host_gen)
 		svc_proc_stop(&s->sp);
+	if (s->be)
+		svc_ct_close(s->be, s->be_state, &s->ct);
 	free(s->out);
 	free(s);
 }

@@ -27,10 +27,12 @@ int svc_cell_is(const struct cell *c);
 int svc_cell_runnable(const struct cell *c, char *why, size_t len);
 
 /**
- * svc_cell_begin() - start @ctx's service: on this machine (native) or in
- * VM 0 of @be's booted guests through its agent. *@pid: the process the
- * probes watch (the server, or the VM's QEMU; 0: none). 0, BACKEND_SKIP
- * (the reason in @why: a tmpfs, a missing program) or -errno with @why.
+ * svc_cell_begin() - start @ctx's service: on this machine (native), in
+ * VM 0 of @be's booted guests through its agent, or in a container of the
+ * cell (runc, crun) through the agent that is its process. *@pid: the
+ * process the probes watch (the server, here or in the container, or the
+ * VM's QEMU; 0: none). 0, BACKEND_SKIP (the reason in @why: a tmpfs, a
+ * missing program) or -errno with @why.
  */
 int svc_cell_begin(struct cell_ctx *ctx, const struct backend_ops *be, void *be_state,
 		   struct svc_cell **out, pid_t *pid, char *why, size_t len);

@@ -15,6 +15,7 @@
 
 #include "call-log.h"
 #include "cell-run.h"
+#include "cell-svc.h"
 #include "config.h"
 #include "db.h"
 #include "env.h"
@@ -87,7 +88,7 @@ static enum cell_status run_one(struct db *db, int64_t run_id, const struct cell
 {
 	struct cell_ctx ctx = { .db = db, .run_id = run_id, .cell = c,
 				.env = { .cvmfn = o->cvmfn, .data_dir = o->data_dir,
-					 .digest = o->digest } };
+					 .digest = o->digest, .service = svc_cell_is(c) } };
 	enum cell_status st;
 	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
 	struct sink backend_sink = { .db = db, .run_id = run_id, .probe = c->backend,

@@ -72,6 +72,13 @@ void agent_kv(const char *line, char *reply, size_t len);
  * guest; its reply lines are written to @fd. 0, or -errno when @fd failed.
  */
 int agent_svc(int fd, const char *line);
+/**
+ * agent_svc_dirs() - where services keep their files (@scratch; NULL:
+ * AGENT_GUEST_SCRATCH) and where cvmload is (@bin; NULL: /bin).
+ */
+void agent_svc_dirs(const char *scratch, const char *bin);
+/** agent_svc_end() - stop a service still running (the host went away). */
+void agent_svc_end(void);
 
 /** agent_disk_labelled() - 1 if the ext4 label of the block device @dev is @label. */
 int agent_disk_labelled(const char *dev, const char *label);

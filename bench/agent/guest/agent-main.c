@@ -84,7 +84,7 @@ static int fault_now(struct fault *f, int fd)
 struct serve_ctx {
 	struct agent *a;
 	struct fault f;
-	int fd;
+	int fd;                 /* replies (and requests, but with --stdio) */
 };
 
 static int handle(void *ctx, const char *line)
@@ -135,70 +135,94 @@ static void read_fault(struct fault *f)
 	f->at = atol(at + 1);
 }
 
-static int parse_args(int argc, char **argv, const char **port, const char **data,
-		      const char **init)
+struct args {
+	const char *port, *data, *init, *scratch, *bin;
+	int stdio;              /* --stdio: requests on fd 0, replies on fd 1 */
+};
+
+static int parse_args(int argc, char **argv, struct args *a)
 {
 	int i;
 
-	for (i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--port"))
-			*port = argv[i + 1];
-		else if (!strcmp(argv[i], "--data"))
-			*data = argv[i + 1];
-		else if (!strcmp(argv[i], "--init"))
-			*init = argv[i + 1];
-		else
+	for (i = 1; i < argc; i += 2) {
+		if (!strcmp(argv[i], "--stdio")) {
+			a->stdio = 1;
+			i--;
+		} else if (i + 1 == argc) {
 			return -EINVAL;
+		} else if (!strcmp(argv[i], "--port")) {
+			a->port = argv[i + 1];
+		} else if (!strcmp(argv[i], "--data")) {
+			a->data = argv[i + 1];
+		} else if (!strcmp(argv[i], "--init")) {
+			a->init = argv[i + 1];
+		} else if (!strcmp(argv[i], "--scratch")) {
+			a->scratch = argv[i + 1];
+		} else if (!strcmp(argv[i], "--bin")) {
+			a->bin = argv[i + 1];
+		} else {
+			return -EINVAL;
+		}
 	}
-	return i == argc && (*port || *init) ? 0 : -EINVAL;
+	return !!a->port + !!a->init + a->stdio >= 1 && !(a->stdio && (a->port || a->init)) ?
+	       0 : -EINVAL;
 }
 
 int main(int argc, char **argv)
 {
-	const char *port = NULL, *data = "none", *init = NULL;
+	struct args a = { .data = "none" };
 	struct probe_target target = { .cell = &guest_cell };
 	struct serve_ctx c;
 	char who[256], vm[16] = "?", found[300];
 	struct utsname u;
 	int ret;
 
-	if (parse_args(argc, argv, &port, &data, &init)) {
+	if (parse_args(argc, argv, &a)) {
 		fprintf(stderr, "usage: cvmbench-agent --port DEV [--data ro|none|error]\n"
-			"       cvmbench-agent --init \"MODULE...\"\n");
+			"       cvmbench-agent --init \"MODULE...\"\n"
+			"       cvmbench-agent --stdio [--scratch DIR] [--bin DIR]\n");
 		return 2;
 	}
-	if (init && !port) {
-		ret = agent_init_boot(init, found, sizeof(found), &data);
+	if (a.init && !a.port) {
+		ret = agent_init_boot(a.init, found, sizeof(found), &a.data);
 		if (ret < 0)
 			return 1;
-		port = found;
+		a.port = found;
 		if (ret == 1) { /* the agent of the new root, still PID 1 */
-			execl(AGENT_GUEST_SELF, "cvmbench-agent", "--port", port, "--data", data,
-			      (char *)NULL);
+			execl(AGENT_GUEST_SELF, "cvmbench-agent", "--port", a.port, "--data",
+			      a.data, (char *)NULL);
 			fprintf(stderr, "cvmbench-agent: exec %s in the new root: %s (serving "
 				"from the initramfs's copy)\n", AGENT_GUEST_SELF, strerror(errno));
 		}
 	}
-	c.fd = open(port, O_RDWR | O_CLOEXEC);
+	agent_svc_dirs(a.scratch, a.bin);
+	c.fd = a.stdio ? 1 : open(a.port, O_RDWR | O_CLOEXEC);
 	if (c.fd < 0) {
-		fprintf(stderr, "cvmbench-agent: %s: %s\n", port, strerror(errno));
+		fprintf(stderr, "cvmbench-agent: %s: %s\n", a.port, strerror(errno));
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	ret = ready(c.fd, data, agent_ports_find());
+	ret = ready(c.fd, a.data, a.stdio ? 0 : agent_ports_find());
 	signal(SIGCHLD, SIG_IGN);       /* spawned instances are reaped by the kernel */
 	read_fault(&c.f);
 	agent_cmdline_value("cvmbench.vm", vm, sizeof(vm));
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "unknown");
-	snprintf(who, sizeof(who), "cvmbench-agent %s in guest (vm %s, kernel %s)",
-		 cvmbench_version, vm, u.release);
+	if (a.stdio)
+		snprintf(who, sizeof(who), "cvmbench-agent %s in a container (kernel %s)",
+			 cvmbench_version, u.release);
+	else
+		snprintf(who, sizeof(who), "cvmbench-agent %s in guest (vm %s, kernel %s)",
+			 cvmbench_version, vm, u.release);
 	c.a = agent_new(&target, who, agent_fd_writer, &c.fd);
 	if (!c.a)
 		return 1;
-	if (!ret)
-		ret = agent_read_lines(c.fd, handle, &c, 1);
-	fprintf(stderr, "cvmbench-agent: control port: %s\n", ret ? strerror(-ret) : "closed");
+	if (!ret)   /* a container's stdin ends with its host: no waiting */
+		ret = agent_read_lines(a.stdio ? 0 : c.fd, handle, &c, !a.stdio);
+	if (ret || !a.stdio)    /* a container's host closing its stdin is its end */
+		fprintf(stderr, "cvmbench-agent: control port: %s\n",
+			ret ? strerror(-ret) : "closed");
+	agent_svc_end();
 	agent_free(c.a);
 	return 1;
 }

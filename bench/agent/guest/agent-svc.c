@@ -11,7 +11,9 @@
  * access log's lines, read before it stops).
  * While a service runs, SIGCHLD is default here (the agent otherwise
  * ignores it, so children reap themselves): the window needs its
- * generator's exit status.
+ * generator's exit status. In a service container (runc, crun) the same
+ * code runs as the container's process (agent-main.c --stdio), its files
+ * under the --scratch directory the host bound in.
  */
 #include <errno.h>
 #include <signal.h>
@@ -27,6 +29,20 @@
 
 static struct svc_proc sp;
 static int svc_running;
+static const char *scratch_dir = AGENT_GUEST_SCRATCH, *bin_dir = "/bin";
+
+void agent_svc_dirs(const char *scratch, const char *bin)
+{
+	scratch_dir = scratch ? scratch : AGENT_GUEST_SCRATCH;
+	bin_dir = bin ? bin : "/bin";
+}
+
+void agent_svc_end(void)
+{
+	if (svc_running)
+		svc_proc_stop(&sp);
+	svc_running = 0;
+}
 
 static int send_line(int fd, const char *text)
 {
@@ -66,7 +82,7 @@ static int svc_start(int fd, const char *name, int dur, int conn, int rate, int 
 			     "line) for a load generator on the host" : "no server to reach");
 	svc_params_resolve(svc, dur, conn, rate, &p);
 	signal(SIGCHLD, SIG_DFL);
-	ret = svc_proc_start_at(&sp, svc, &p, AGENT_GUEST_SCRATCH, "/bin", addr,
+	ret = svc_proc_start_at(&sp, svc, &p, scratch_dir, bin_dir, addr,
 				host ? AGENT_GUEST_SVC_PORT : 0, why, sizeof(why));
 	if (ret) {
 		signal(SIGCHLD, SIG_IGN);
@@ -132,9 +148,7 @@ int agent_svc(int fd, const char *line)
 		return svc_window(fd, t);
 	if (!strcmp(line, "svc stop")) {
 		served = svc_running ? svc_proc_requests(&sp) : -1;
-		if (svc_running)
-			svc_proc_stop(&sp);
-		svc_running = 0;
+		agent_svc_end();
 		signal(SIGCHLD, SIG_IGN);
 		return reply(fd, buf, sizeof(buf), "svc stopped %ld", served);
 	}
