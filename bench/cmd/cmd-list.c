@@ -206,7 +206,11 @@ static void list_workloads(cJSON *arr)
 	}
 }
 
-/* The system suite's services (svc-list.h): natively here, or the program missing. */
+/*
+ * The system suite's services (svc-list.h): whether they run natively here,
+ * or the program missing (runc, crun and qemu cells run them from the
+ * `system` rootfs: see the rootfs section).
+ */
 static void list_services(cJSON *arr)
 {
 	char why[256], dir[PATH_MAX];
@@ -525,7 +529,8 @@ int cmd_list(int argc, char **argv)
 		print_json(root);
 	} else {
 		print_section("workloads", w);
-		print_section("services (the system suite: workload = NAME; natively here)",
+		print_section("services (the system suite: workload = NAME; supported here = natively; "
+			      "runc, crun and qemu cells need the system rootfs)",
 			      cJSON_GetObjectItem(root, "services"));
 		print_section("probes", p);
 		print_section("experiments", e);
