@@ -72,6 +72,35 @@ static int load_views(struct sqlite3 *h)
 	return 0;
 }
 
+/*
+ * The file each open handle reads: a database of an older schema is read
+ * through a copy in memory (bench/store/db-read-upgrade.c), whose handle
+ * has no file name for an error to give.
+ */
+static struct { struct sqlite3 *h; char path[512]; } opened[16];
+
+static void opened_set(struct sqlite3 *h, const char *path, struct sqlite3 *match)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(opened) / sizeof(opened[0]); i++)
+		if (opened[i].h == match) {
+			opened[i].h = h;
+			snprintf(opened[i].path, sizeof(opened[i].path), "%s", path ? path : "");
+			return;
+		}
+}
+
+static const char *opened_path(struct sqlite3 *h)
+{
+	size_t i;
+
+	for (i = 0; h && i < sizeof(opened) / sizeof(opened[0]); i++)
+		if (opened[i].h == h)
+			return opened[i].path;
+	return NULL;
+}
+
 /**
  * analysis_open() - open the results database @path read-only and create
  * the analysis views on it. Returns EXIT_OK, EXIT_USAGE when the database
@@ -90,6 +119,7 @@ int analysis_open(struct analysis *a, const char *path)
 		return EXIT_USAGE;
 	}
 	a->h = db_sqlite(a->db);
+	opened_set(a->h, path, NULL);
 	if (load_views(a->h)) {
 		analysis_close(a);
 		return EXIT_FAILED;
@@ -102,6 +132,8 @@ int analysis_open(struct analysis *a, const char *path)
  */
 void analysis_close(struct analysis *a)
 {
+	if (a->h)
+		opened_set(NULL, NULL, a->h);
 	if (a->db)
 		db_close(a->db);
 	a->db = NULL;
@@ -161,7 +193,10 @@ static unsigned int query_errors;
  */
 void analysis_error_in(const char *fn, struct sqlite3 *h)
 {
-	const char *file = sqlite3_db_filename(h, "main");
+	const char *file = opened_path(h);
+
+	if (!file || !*file)
+		file = sqlite3_db_filename(h, "main");
 
 	query_errors++;
 	pr_err("%s: query failed (%s): %s", file && *file ? file : "database", fn,

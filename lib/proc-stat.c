@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "proc-stat.h"
 
@@ -24,4 +25,25 @@ int proc_stat_parse(const char *line, struct proc_stat *s)
 		return -EINVAL;
 	s->ticks = ut + st + cut + cst;
 	return 0;
+}
+
+/**
+ * proc_ended() - whether process @pid has ended: gone from /proc, or a
+ * zombie (or dead) that its parent has not reaped yet, which kill(pid, 0)
+ * would still find.
+ */
+int proc_ended(pid_t pid)
+{
+	char path[64], line[1024];
+	struct proc_stat s;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 1;
+	ok = fgets(line, sizeof(line), f) && !proc_stat_parse(line, &s);
+	fclose(f);
+	return !ok || s.state == 'Z' || s.state == 'X';
 }

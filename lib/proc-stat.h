@@ -13,6 +13,9 @@ struct proc_stat {
 	unsigned long long ticks;    /* utime + stime + cutime + cstime */
 };
 
+#include <sys/types.h>
+
 int proc_stat_parse(const char *line, struct proc_stat *s);
+int proc_ended(pid_t pid);
 
 #endif

@@ -39,9 +39,13 @@ static void take_started(void *ctx, const struct seed_started *s, const char *li
 	int i;
 
 	(void)line;
-	for (i = 0; i < z->nseen; i++)  /* the seed's pid namespace to ours */
-		if (z->seen_pid[i][0] == s->pid)
+	for (i = 0; i < z->nseen; i++)  /* the seed's pid namespace to ours, used up */
+		if (z->seen_pid[i][0] == s->pid) {
 			ours.pid = z->seen_pid[i][1];
+			z->seen_pid[i][0] = z->seen_pid[z->nseen - 1][0];
+			z->seen_pid[i][1] = z->seen_pid[--z->nseen][1];
+			break;
+		}
 	seed_tally_started(&z->tally, &ours);
 }
 
@@ -143,14 +147,20 @@ static void sample_memory(struct zygote_state *z, int called)
 	seed_tally_memory(&z->tally, called, kids, z->nkids, seed_pss, frames, NULL);
 }
 
-/* The seed's pid of a child to ours, remembered for its "started"; 0 or -errno. */
+/*
+ * The seed's pid of a child to ours, remembered until its "started" record
+ * (take_started() uses it up); 0 or -errno (-EMFILE: too many children
+ * that have not reported yet to tell their pids apart).
+ */
 static int host_pid(struct zygote_state *z, int *pid)
 {
 	pid_t ours = z->host_pid ? z->host_pid(z->host_ctx, *pid) : *pid;
 
 	if (ours < 0)
 		return (int)ours;
-	if (z->host_pid && z->nseen < ZYGOTE_MAX_STARTS) {
+	if (z->host_pid) {
+		if (z->nseen == ZYGOTE_MAX_STARTS)
+			return -EMFILE;
 		z->seen_pid[z->nseen][0] = *pid;
 		z->seen_pid[z->nseen++][1] = ours;
 	}

@@ -28,6 +28,7 @@
 
 #include "clock.h"
 #include "oci-host.h"
+#include "proc-stat.h"
 
 static int seeded(const struct cell *c)
 {
@@ -168,7 +169,9 @@ static int run_detached(struct oci_seed *s, const struct cell *c, const struct o
 	ret = ret ?: reap(pid, 60.0);
 	if (ret) {
 		snprintf(err, errlen, "%s run --detach %s: %s", oc->runtime, s->st.id,
-			 ret > 0 ? "failed (its message is above)" : strerror(-ret));
+			 ret == 127 ? "the runtime could not be executed (exit 127)" :
+			 ret > 0 ? "failed (the runtime's own message is on stderr above)" :
+			 strerror(-ret));
 		return ret > 0 ? -EIO : ret;
 	}
 	s->z.sc.pid = read_pid_file(s->st.pid_file);
@@ -196,22 +199,6 @@ int oci_seed_start(struct oci_cell *oc, const struct cell *c, const struct backe
 	return run_detached(s, c, oc, err, errlen) ?: zygote_seed_ready(&s->z, c, err, errlen);
 }
 
-/* Has @pid ended (gone, or a zombie its new parent has not reaped yet)? */
-static int ended(pid_t pid)
-{
-	char path[64], state = 'Z';
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 1;
-	if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
-		state = 'Z';
-	fclose(f);
-	return state == 'Z';
-}
-
 /* Close the seed's socket, give it 2 s to leave, then remove the container. */
 void oci_seed_end(struct oci_cell *oc)
 {
@@ -224,7 +211,7 @@ void oci_seed_end(struct oci_cell *oc)
 		return;
 	seed = s->z.sc.pid;
 	zygote_seed_stop(&s->z);
-	for (i = 0; seed > 0 && i < 200 && !ended(seed); i++)
+	for (i = 0; seed > 0 && i < 200 && !proc_ended(seed); i++)
 		nanosleep(&pause, NULL);
 	if (s->st.id[0])
 		oci_start_remove(oc, &s->st);

@@ -58,6 +58,7 @@ void seed_tally_started(struct seed_tally *t, const struct seed_started *s)
 
 	if (t->nstarts < SEED_ROWS_MAX_STARTS)
 		t->start_s[t->nstarts++] = (r.fork_ns + r.init_ns + r.first_call_ns) / 1e9;
+	t->reported++;
 	if (t->sink)
 		sink_row(t->sink, &seed_start_table, &r);
 }
@@ -98,6 +99,9 @@ void seed_tally_metrics(struct seed_tally *t)
 	snprintf(name, sizeof(name), "layer_%s_mem_kb", t->layer);
 	if (t->seed_pss_kb >= 0)
 		sink_metric(t->sink, name, (double)t->seed_pss_kb, "kB");
+	else
+		sink_skip(t->sink, "the seed did not report its own PSS once seeded: no layer "
+			  "memory");
 	if (!strcmp(t->layer, "warm"))
 		return;           /* the planner takes a warm start from the calls */
 	snprintf(name, sizeof(name), "layer_%s_start_s", t->layer);
@@ -107,4 +111,11 @@ void seed_tally_metrics(struct seed_tally *t)
 	}
 	qsort(t->start_s, (size_t)t->nstarts, sizeof(double), cmp_double);
 	sink_metric(t->sink, name, t->start_s[t->nstarts / 2], "s");
+	if (t->reported > t->nstarts) {
+		char v[96];
+
+		snprintf(v, sizeof(v), "the median of the first %d of %lld starts", t->nstarts,
+			 t->reported);
+		sink_note(t->sink, "layer_start_s", v);
+	}
 }

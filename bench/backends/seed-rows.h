@@ -25,6 +25,7 @@ struct seed_tally {
 	long long seed_pss_kb;    /* the (first) seed alone, once seeded; -1 unknown */
 	double start_s[SEED_ROWS_MAX_STARTS];   /* fork + init + first call, s */
 	int nstarts;
+	long long reported;       /* every "started" record, beyond start_s too */
 };
 
 /** seed_tally_init() - an empty tally of a cell at @layer writing to @sink. */

@@ -34,7 +34,8 @@ struct zygote_state {
 	struct seed_tally tally;  /* the rows so far, for the layer metrics */
 	zygote_host_pid_fn host_pid;
 	void *host_ctx;
-	pid_t seen_pid[ZYGOTE_MAX_STARTS][2];   /* the seed's pid, ours, per fork */
+	pid_t seen_pid[ZYGOTE_MAX_STARTS][2];   /* the seed's pid, ours: forked, not
+						 * yet reported */
 	int nseen;
 };
 

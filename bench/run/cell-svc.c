@@ -31,6 +31,7 @@
 #include "db.h"
 #include "log.h"
 #include "paths.h"
+#include "proc-stat.h"
 #include "sink.h"
 #include "svc-list.h"
 #include "svc-parse.h"
@@ -326,6 +327,9 @@ static void note_start(struct svc_cell *s)
 		db_cell_note(c->db, c->cell_id, "svc.path", v);
 	}
 	db_cell_note(c->db, c->cell_id, "svc.window", "one load-generator run: fork to exit");
+	if (s->svc->server == SVC_NGINX)   /* a cost of every request: say it, compare shows it */
+		db_cell_note(c->db, c->cell_id, "svc.nginx_access_log",
+			     "on: one unbuffered line per request, as Debian ships nginx");
 	if (requests) {
 		snprintf(v, sizeof(v), "%ld", requests);
 		db_cell_note(c->db, c->cell_id, "svc.requests", v);
@@ -492,7 +496,7 @@ int svc_cell_store(struct svc_cell *s, int64_t inv_id, int measured)
 
 int svc_cell_alive(struct svc_cell *s)
 {
-	if (!s || (!s->local && (!s->ct_server || !kill(s->ct_server, 0))) ||
+	if (!s || (!s->local && (!s->ct_server || !proc_ended(s->ct_server))) ||
 	    (s->local && svc_proc_alive(&s->sp)))
 		return 0;
 	cell_fail(s->ctx, "%s ended during the cell", svc_server_name(s->svc->server));

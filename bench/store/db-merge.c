@@ -118,6 +118,14 @@ static int copy_in(struct merge *m)
 	ret = db_open(&in, m->path, DB_READONLY, m->err, m->errlen);
 	if (ret)
 		return ret;
+	if (!*sqlite3_db_filename(in->h, "main")) {
+		/* an older schema: the reader's handle is an upgraded copy already */
+		m->h = in->h;
+		in->h = NULL;
+		sqlite3_set_authorizer(m->h, NULL, NULL);
+		db_close(in);
+		return 0;
+	}
 	ret = db_copy_to_memory(db_sqlite(in), &m->h, m->path, m->err, m->errlen);
 	db_close(in);
 	return ret ?: db_migrate(m->h, m->path, m->err, m->errlen);
