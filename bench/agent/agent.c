@@ -88,6 +88,20 @@ static void window_sink(struct agent *a, const char *probe, enum probe_window w,
 	s->ctx = a;
 }
 
+int agent_send_line(int fd, const char *text)
+{
+	char line[AGENT_LINE_MAX + 2];
+	int n = snprintf(line, sizeof(line), "%s\n", text);
+
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= sizeof(line)) {        /* cut, but still one line */
+		n = (int)sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	return agent_fd_writer(&fd, line, (size_t)n);
+}
+
 int agent_fd_writer(void *ctx, const char *line, size_t len)
 {
 	int fd = *(int *)ctx;

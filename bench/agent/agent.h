@@ -20,6 +20,8 @@ struct agent;
 /* Where the agent's lines go: 0 or -errno. */
 typedef int (*agent_write_fn)(void *ctx, const char *line, size_t len);
 
+/** agent_send_line() - write @text and a newline to @fd (at most AGENT_LINE_MAX). 0 or -errno. */
+int agent_send_line(int fd, const char *text);
 /** agent_fd_writer() - an agent_write_fn writing to the descriptor *(int *)@ctx. */
 int agent_fd_writer(void *ctx, const char *line, size_t len);
 

@@ -51,14 +51,6 @@ static double uptime_s(void)
 	return up;
 }
 
-static int send_line(int fd, const char *text)
-{
-	char line[AGENT_LINE_MAX + 2];
-	int n = snprintf(line, sizeof(line), "%s\n", text);
-
-	return agent_fd_writer(&fd, line, (size_t)n);
-}
-
 static int ready(int fd, const char *data, int nports)
 {
 	char line[512];
@@ -68,7 +60,7 @@ static int ready(int fd, const char *data, int nports)
 		snprintf(u.release, sizeof(u.release), "unknown");
 	snprintf(line, sizeof(line), "%suptime=%.2f data=%s kernel=%s agent=%s ports=%d",
 		 AGENT_READY_PREFIX, uptime_s(), data, u.release, cvmbench_version, nports);
-	return send_line(fd, line);
+	return agent_send_line(fd, line);
 }
 
 /* The test fault, if the kernel command line asks for one at this request. */
@@ -78,7 +70,7 @@ static int fault_now(struct fault *f, int fd)
 		return 0;
 	if (!strcmp(f->kind, "exit"))
 		exit(3);
-	return send_line(fd, "metric this line is not a row") ?: 1;
+	return agent_send_line(fd, "metric this line is not a row") ?: 1;
 }
 
 struct serve_ctx {
@@ -106,7 +98,7 @@ static int handle(void *ctx, const char *line)
 	}
 	if (!strncmp(line, "spawn ", 6)) {
 		agent_spawn(line, reply, sizeof(reply));
-		return send_line(c->fd, reply);
+		return agent_send_line(c->fd, reply);
 	}
 	if (!strncmp(line, "svc ", 4))
 		return agent_svc(c->fd, line);
@@ -115,10 +107,10 @@ static int handle(void *ctx, const char *line)
 		return agent_seed(c->fd, line);
 	if (!strncmp(line, "kv ", 3)) {
 		agent_kv(line, reply, sizeof(reply));
-		return send_line(c->fd, reply);
+		return agent_send_line(c->fd, reply);
 	}
 	snprintf(reply, sizeof(reply), "error unknown request '%.100s'", line);
-	return send_line(c->fd, reply);
+	return agent_send_line(c->fd, reply);
 }
 
 static void read_fault(struct fault *f)

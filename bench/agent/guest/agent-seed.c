@@ -36,14 +36,6 @@ static void keep_started(void *ctx, const struct seed_started *s, const char *li
 		snprintf(kept[nkept++], sizeof(kept[0]), "%s", line);
 }
 
-static int send_line(int fd, const char *text)
-{
-	char line[AGENT_LINE_MAX + 2];
-	int n = snprintf(line, sizeof(line), "%s\n", text);
-
-	return agent_fd_writer(&fd, line, (size_t)n);
-}
-
 /* seed-start: a new seed (the one before it is stopped), its "seeded" forwarded. */
 static int seed_start(int fd, const char *line)
 {
@@ -57,15 +49,15 @@ static int seed_start(int fd, const char *line)
 	if (agent_seed_parse(line, &s, err, sizeof(err)) ||
 	    seed_client_exec(&seed, s.argv, envp, err, sizeof(err))) {
 		snprintf(reply, sizeof(reply), "error seed %s", err);
-		return send_line(fd, reply);
+		return agent_send_line(fd, reply);
 	}
 	ret = seed_client_reply(&seed, reply, sizeof(reply), SEED_BUILD_MS, keep_started, NULL);
 	if (ret || strncmp(reply, "seeded ", 7)) {
 		snprintf(err, sizeof(err), "error seed %.400s", ret ? strerror(-ret) : reply);
 		seed_client_stop(&seed);
-		return send_line(fd, err);
+		return agent_send_line(fd, err);
 	}
-	return send_line(fd, reply);
+	return agent_send_line(fd, reply);
 }
 
 /* fork I: instance port I as the child's requests and replies. */
@@ -77,11 +69,11 @@ static int seed_fork(int fd, const char *line)
 	if (sscanf(line, "fork %d", &port) != 1 || seed.sock < 0) {
 		snprintf(reply, sizeof(reply), "error fork %d %s", port, seed.sock < 0 ?
 			 "no seed runs in this guest (seed-start first)" : "no port number");
-		return send_line(fd, reply);
+		return agent_send_line(fd, reply);
 	}
 	pfd = agent_port_open(port, "fork", reply, sizeof(reply));
 	if (pfd < 0)
-		return send_line(fd, reply);
+		return agent_send_line(fd, reply);
 	ret = seed_client_fork(&seed, pfd, pfd);
 	close(pfd);
 	if (!ret)
@@ -91,7 +83,7 @@ static int seed_fork(int fd, const char *line)
 			 ret ? strerror(-ret) : rec);
 	else
 		snprintf(reply, sizeof(reply), "forked %d %d", port, pid);
-	return send_line(fd, reply);
+	return agent_send_line(fd, reply);
 }
 
 /* seed-report: the records kept, and what arrives within SEED_DRAIN_MS. */
@@ -104,11 +96,11 @@ static int seed_report(int fd)
 						    keep_started, NULL))
 		;                 /* only "started" records are expected now */
 	for (i = 0; !ret && i < nkept; i++)
-		ret = send_line(fd, kept[i]);
+		ret = agent_send_line(fd, kept[i]);
 	n = nkept;
 	nkept = 0;
 	snprintf(rec, sizeof(rec), "seed-report-end %d", n);
-	return ret ?: send_line(fd, rec);
+	return ret ?: agent_send_line(fd, rec);
 }
 
 /* seed-mem PID ...: each child's memory and parent, then the seed's. */
@@ -124,17 +116,17 @@ static int seed_mem(int fd, const char *line)
 	if (n < 0 || seed.pid <= 0) {
 		snprintf(out, sizeof(out), "error seed-mem %s", n < 0 ?
 			 "expected seed-mem PID ..." : "no seed runs in this guest");
-		return send_line(fd, out);
+		return agent_send_line(fd, out);
 	}
 	for (i = 0; i < n; i++)
 		pids[i] = ipids[i];
 	frames = seed_mem_sample(seed.pid, pids, n, kids, &seed_pss);
 	for (i = 0; !ret && i < n; i++)
 		ret = agent_mem_encode(&kids[i], out, sizeof(out)) < 0 ? -E2BIG :
-			send_line(fd, out);
+			agent_send_line(fd, out);
 	snprintf(out, sizeof(out), "mem-end seed_pid=%d seed_pss_kb=%lld frames=%d",
 		 (int)seed.pid, seed_pss, frames);
-	return ret ?: send_line(fd, out);
+	return ret ?: agent_send_line(fd, out);
 }
 
 int agent_seed(int fd, const char *line)

@@ -44,14 +44,6 @@ void agent_svc_end(void)
 	svc_running = 0;
 }
 
-static int send_line(int fd, const char *text)
-{
-	char line[AGENT_LINE_MAX + 2];
-	int n = snprintf(line, sizeof(line), "%s\n", text);
-
-	return agent_fd_writer(&fd, line, (size_t)n);
-}
-
 static int reply(int fd, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -62,7 +54,7 @@ static int reply(int fd, char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
-	return send_line(fd, buf);
+	return agent_send_line(fd, buf);
 }
 
 static int svc_start(int fd, const char *name, int dur, int conn, int rate, int host)
@@ -105,7 +97,7 @@ static int send_output(int fd, const char *s, size_t n)
 		k = end - i > SVC_WIRE_CHUNK ? SVC_WIRE_CHUNK : end - i;
 		svc_wire_escape(s + i, k, esc);
 		snprintf(line, sizeof(line), "svc out%s %s", i + k < end ? "+" : "", esc);
-		ret = send_line(fd, line);
+		ret = agent_send_line(fd, line);
 		i += k;
 		if (i == end)
 			i++;        /* past the '\n' */
