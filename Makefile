@@ -302,12 +302,15 @@ tests: $(UNIT_BINS)
 
 # The suite but its long tests, then the sanitizer build's share of it (check-asan).
 check: all tests fuzz-if-clang
-	prove --timer --exec '' tests/layering.t $(UNIT_BINS) $(CHECK_TESTS) $(FUZZ_TESTS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) prove --timer --exec '' tests/layering.t $(UNIT_BINS) \
+		$(CHECK_TESTS) $(FUZZ_TESTS)
 	$(MAKE) --no-print-directory check-asan
 
-# The long tests, then the sanitizer build's share of them.
-check-long: all tests asan
+# The long tests, then the fuzz targets for longer, then the sanitizer build's
+# share of the long tests.
+check-long: all tests asan fuzz-if-clang
 	prove --timer --exec '' $(LONG_TESTS)
+	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) prove --timer --exec '' $(FUZZ_TESTS)
 	$(ASAN_ENV) prove --timer --exec '' $(ASAN_WORKLOAD_LONG) \
 		$(addprefix tests/system/,$(ASAN_SYSTEM_LONG))
 
@@ -320,7 +323,11 @@ check-long: all tests asan
 # build-fuzz/ so the normal build is untouched. tests/fuzz/config.t, db.t and
 # svc-parse.t run them in `make check` for FUZZ_SECONDS each, on a seed corpus
 # from configs/, tests/fuzz/db-corpus/ and tests/fixtures/services/ (and SKIP,
-# or fail under CI, when clang with libFuzzer is missing).
+# or fail under CI, when clang with libFuzzer is missing). Every seed and
+# regression input runs first whatever the time; make check then fuzzes a few
+# seconds each (the suite's time), check-long FUZZ_LONG_SECONDS each.
+FUZZ_SECONDS      ?= 3
+FUZZ_LONG_SECONDS ?= 60
 FUZZ_CC    ?= clang
 FUZZ_B     := build-fuzz
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
