@@ -302,7 +302,8 @@ tests: $(UNIT_BINS)
 
 # The suite but its long tests, then the sanitizer build's share of it (check-asan).
 check: all tests fuzz-if-clang
-	FUZZ_SECONDS=$(FUZZ_SECONDS) prove --timer --exec '' tests/layering.t $(UNIT_BINS) \
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_DB_SECONDS=$(FUZZ_DB_SECONDS) \
+		prove --timer --exec '' tests/layering.t $(UNIT_BINS) \
 		$(CHECK_TESTS) $(FUZZ_TESTS)
 	$(MAKE) --no-print-directory check-asan
 
@@ -310,7 +311,8 @@ check: all tests fuzz-if-clang
 # share of the long tests.
 check-long: all tests asan fuzz-if-clang
 	prove --timer --exec '' $(LONG_TESTS)
-	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) prove --timer --exec '' $(FUZZ_TESTS)
+	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_DB_SECONDS=$(FUZZ_LONG_SECONDS) \
+		prove --timer --exec '' $(FUZZ_TESTS)
 	$(ASAN_ENV) prove --timer --exec '' $(ASAN_WORKLOAD_LONG) \
 		$(addprefix tests/system/,$(ASAN_SYSTEM_LONG))
 
@@ -324,9 +326,12 @@ check-long: all tests asan fuzz-if-clang
 # svc-parse.t run them in `make check` for FUZZ_SECONDS each, on a seed corpus
 # from configs/, tests/fuzz/db-corpus/ and tests/fixtures/services/ (and SKIP,
 # or fail under CI, when clang with libFuzzer is missing). Every seed and
-# regression input runs first whatever the time; make check then fuzzes a few
-# seconds each (the suite's time), check-long FUZZ_LONG_SECONDS each.
+# regression input runs first whatever the time; make check then fuzzes the
+# config and output parsers FUZZ_SECONDS each (thousands of inputs a second)
+# and the database readers FUZZ_DB_SECONDS (a seed takes them half a second:
+# the seeds' first pass is most of it), check-long all three FUZZ_LONG_SECONDS.
 FUZZ_SECONDS      ?= 3
+FUZZ_DB_SECONDS   ?= 10
 FUZZ_LONG_SECONDS ?= 60
 FUZZ_CC    ?= clang
 FUZZ_B     := build-fuzz
