@@ -35,23 +35,23 @@ ok $? "the output file is byte-identical to the one written inside the window be
 
 # A slow FIFO: its reader starts after 1 s; the write waits for it, fn_ns does not.
 mkfifo "$d/fifo"
-(sleep 2; cat "$d/fifo" > "$d/fifo.out") & reader=$!
+(sleep 1; cat "$d/fifo" > "$d/fifo.out") & reader=$!
 timeout 60 "$fn" run graph-bfs --data-dir "$d" --size small --seed 3 --threads 2 --json \
 	--output "$d/fifo" > "$d/fifo.json"; rc=$?
 wait $reader
 fifo_ns=$(field fn_ns_first < "$d/fifo.json")
 [ $rc = 0 ] && [ -n "$fifo_ns" ] && [ "$fifo_ns" -lt 500000000 ]
-ok $? "--output to a FIFO read after 2 s: fn time $fifo_ns ns (< 0.5 s)"
+ok $? "--output to a FIFO read after 1 s: fn time $fifo_ns ns (< 0.5 s)"
 cmp -s "$d/fifo.out" "$d/g.out"; ok $? "the FIFO's reader got the same bytes"
 [ "$(bfs | sed -n 's/^digest //p')" = "$(sed -n 's/.*"digest":"\([0-9a-f]*\)".*/\1/p' "$d/fifo.json")" ]
 ok $? "the digest is the same with and without --output"
 
 # serve: the done line's fn_ns leaves the write out too; the file is written.
 rm -f "$d/fifo.out"
-(sleep 2; cat "$d/fifo" > "$d/fifo.out") & reader=$!
+(sleep 1; cat "$d/fifo" > "$d/fifo.out") & reader=$!
 printf 'invoke 1\nquit\n' | timeout 60 "$fn" serve graph-bfs --data-dir "$d" --size small \
 	--seed 3 --threads 2 --output "$d/fifo" > "$d/serve.txt"
 wait $reader
 serve_ns=$(sed -n 's/^done 1 ok=1 fn_ns=\([0-9]*\)$/\1/p' "$d/serve.txt")
 [ -n "$serve_ns" ] && [ "$serve_ns" -lt 500000000 ] && cmp -s "$d/fifo.out" "$d/g.out"
-ok $? "serve --output to a FIFO read after 2 s: done ok=1 fn_ns=$serve_ns (< 0.5 s), same bytes"
+ok $? "serve --output to a FIFO read after 1 s: done ok=1 fn_ns=$serve_ns (< 0.5 s), same bytes"
