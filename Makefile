@@ -7,7 +7,8 @@
 #   make check      the layering test (tests/layering.t), unit, workload and
 #                   system tests through prove (TAP), but the long ones
 #   make check-long the long tests (LONG_TESTS below: real TCG guests, model
-#                   workloads, soaks and sweeps), then their sanitizer share;
+#                   workloads, soaks and sweeps), the fuzz targets for
+#                   FUZZ_LONG_SECONDS each, then their sanitizer share;
 #                   .ci/run runs it after make check
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
