@@ -41,7 +41,7 @@ probes = runc
 INI
 ./cvmbench run "$tmp/k.ini" --db "$db" --data-dir "$tmp/data" 2>"$tmp/kerr" &
 pid=$!
-for i in $(seq 100); do
+for i in $(seq 300); do   # up to 30 s: beside a CPU hog 10 s was once too few
 	[ "$(q "SELECT count(*) FROM runc_start" 2>/dev/null)" -ge 3 ] 2>/dev/null && break
 	sleep 0.1
 done
