@@ -7,7 +7,8 @@
 #   make check      the layering test (tests/layering.t), unit, workload and
 #                   system tests through prove (TAP), but the long ones
 #   make check-long the long tests (LONG_TESTS below: real TCG guests, model
-#                   workloads, soaks and sweeps), then their sanitizer share;
+#                   workloads, soaks and sweeps), the fuzz targets for
+#                   FUZZ_LONG_SECONDS each, then their sanitizer share;
 #                   .ci/run runs it after make check
 #   make asan       the sanitizer build (ASan + UBSan) in build-asan/:
 #                   build-asan/cvmbench, a dynamically linked build-asan/cvmfn
@@ -309,12 +310,17 @@ tests: $(UNIT_BINS)
 
 # The suite but its long tests, then the sanitizer build's share of it (check-asan).
 check: all tests fuzz-if-clang
-	prove --timer --exec '' tests/layering.t $(UNIT_BINS) $(CHECK_TESTS) $(FUZZ_TESTS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_DB_SECONDS=$(FUZZ_DB_SECONDS) \
+		prove --timer --exec '' tests/layering.t $(UNIT_BINS) \
+		$(CHECK_TESTS) $(FUZZ_TESTS)
 	$(MAKE) --no-print-directory check-asan
 
-# The long tests, then the sanitizer build's share of them.
-check-long: all tests asan
+# The long tests, then the fuzz targets for longer, then the sanitizer build's
+# share of the long tests.
+check-long: all tests asan fuzz-if-clang
 	prove --timer --exec '' $(LONG_TESTS)
+	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_DB_SECONDS=$(FUZZ_LONG_SECONDS) \
+		prove --timer --exec '' $(FUZZ_TESTS)
 	$(ASAN_ENV) prove --timer --exec '' $(ASAN_WORKLOAD_LONG) \
 		$(addprefix tests/system/,$(ASAN_SYSTEM_LONG))
 
@@ -327,7 +333,14 @@ check-long: all tests asan
 # build-fuzz/ so the normal build is untouched. tests/fuzz/config.t, db.t and
 # svc-parse.t run them in `make check` for FUZZ_SECONDS each, on a seed corpus
 # from configs/, tests/fuzz/db-corpus/ and tests/fixtures/services/ (and SKIP,
-# or fail under CI, when clang with libFuzzer is missing).
+# or fail under CI, when clang with libFuzzer is missing). Every seed and
+# regression input runs first whatever the time; make check then fuzzes the
+# config and output parsers FUZZ_SECONDS each (thousands of inputs a second)
+# and the database readers FUZZ_DB_SECONDS (a seed takes them half a second:
+# the seeds' first pass is most of it), check-long all three FUZZ_LONG_SECONDS.
+FUZZ_SECONDS      ?= 3
+FUZZ_DB_SECONDS   ?= 10
+FUZZ_LONG_SECONDS ?= 60
 FUZZ_CC    ?= clang
 FUZZ_B     := build-fuzz
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

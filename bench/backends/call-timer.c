@@ -2,8 +2,8 @@
 /*
  * call-timer.c - the watchdog behind call-timer.h. Shared state is atomics
  * only, so arming and disarming are plain memory writes; the one system
- * call on the caller's side is a futex wake when the watchdog had parked
- * (no call for longer than the last timeout). SIGALRM is installed without
+ * call on the caller's side is a futex wake when the watchdog sleeps past
+ * the new call's deadline (after a pause, or a call with a longer timeout). SIGALRM is installed without
  * SA_RESTART so that it ends the read with EINTR; the watchdog repeats it
  * every few milliseconds until the read is left, in case the first one
  * arrived just before the read began.
@@ -24,7 +24,7 @@
 #define REFIRE_NS 5000000LL
 #define PARK_S 1
 
-static _Atomic long long wd_deadline;
+static _Atomic long long wd_deadline, wd_until;
 static _Atomic unsigned long wd_gen, wd_fired;
 static _Atomic int wd_in, wd_parked, wd_ok = -1;
 static pthread_t wd_caller;
@@ -37,13 +37,21 @@ static void sleep_until(long long t)
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-/* Nothing to watch: sleep until a call begins (or a second passes). */
-static void park(unsigned long gen)
+/*
+ * Sleep until @until, or until a call is armed whose deadline is earlier
+ * (call_timer_arm() wakes the watchdog then, and only then: calls that
+ * follow each other have later deadlines and cost no wake-up).
+ */
+static void nap(unsigned long gen, long long until)
 {
-	struct timespec ts = { PARK_S, 0 };
+	long long left = until - clock_now_ns();
+	struct timespec ts = { left / 1000000000LL, left % 1000000000LL };
 
+	if (left <= 0)
+		return;
+	atomic_store(&wd_until, until);
 	atomic_store(&wd_parked, 1);
-	if (!atomic_load(&wd_in) && atomic_load(&wd_gen) == gen)
+	if (atomic_load(&wd_gen) == gen)
 		syscall(SYS_futex, &wd_parked, FUTEX_WAIT_PRIVATE, 1, &ts, NULL, 0);
 	atomic_store(&wd_parked, 0);
 }
@@ -65,9 +73,9 @@ static void *watchdog(void *arg)
 			}
 			sleep_until(now + REFIRE_NS);
 		} else if (d > now) {
-			sleep_until(d);       /* a later call has a later deadline */
+			nap(gen, d);          /* this call's deadline, or an earlier one's */
 		} else {
-			park(gen);
+			nap(gen, now + PARK_S * 1000000000LL);   /* nothing to watch */
 		}
 	}
 	return NULL;
@@ -111,7 +119,8 @@ unsigned long call_timer_arm(long long deadline_ns)
 	atomic_store(&wd_deadline, deadline_ns);
 	gen = atomic_fetch_add(&wd_gen, 1) + 1;
 	atomic_store(&wd_in, 1);
-	if (atomic_exchange(&wd_parked, 0))
+	if (atomic_load(&wd_parked) && deadline_ns < atomic_load(&wd_until) &&
+	    atomic_exchange(&wd_parked, 0))
 		syscall(SYS_futex, &wd_parked, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	return gen;
 }

@@ -164,23 +164,34 @@ static int lists_line(const char *text, const char *word)
 	return 0;
 }
 
-/* "X.Y" of `@path -version` ("QEMU emulator version 10.0.2 (Debian ...)"): 0, or -errno. */
+/*
+ * "X.Y" of `@path -version` ("QEMU emulator version 10.0.2 (Debian ...)"), once
+ * per binary (list asks for each CVM cell): 0, or -errno.
+ */
 static int qemu_version(const char *path, char *ver, size_t len)
 {
-	static char text[1024];
+	static char text[1024], last[4096], last_ver[32];
+	static int last_ret;
 	char *const argv[] = { (char *)path, "-version", NULL };
 	unsigned int major, minor;
 	const char *p;
 	int status = 0;
 
-	if (env_run_capture(argv, text, sizeof(text), QEMU_HELP_TIMEOUT_S, &status) ||
-	    !WIFEXITED(status) || WEXITSTATUS(status))
-		return -EIO;
-	p = strstr(text, "version ");
-	if (!p || sscanf(p, "version %u.%u", &major, &minor) != 2)
-		return -EINVAL;
-	snprintf(ver, len, "%u.%u", major, minor);
-	return 0;
+	if (strcmp(last, path)) {
+		snprintf(last, sizeof(last), "%s", path);
+		last_ret = 0;
+		if (env_run_capture(argv, text, sizeof(text), QEMU_HELP_TIMEOUT_S, &status) ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			last_ret = -EIO;
+		else if (!(p = strstr(text, "version ")) ||
+			 sscanf(p, "version %u.%u", &major, &minor) != 2)
+			last_ret = -EINVAL;
+		else
+			snprintf(last_ver, sizeof(last_ver), "%u.%u", major, minor);
+	}
+	if (!last_ret)
+		snprintf(ver, len, "%s", last_ver);
+	return last_ret;
 }
 
 /* Why @path lacks @object: the version when QEMU tells it, else the listing. */

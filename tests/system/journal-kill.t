@@ -62,7 +62,9 @@ snapshot() {
 	runc list -q 2>/dev/null; crun list -q 2>/dev/null
 }
 
-{
+# kini N: the killed runs' config, N invocations in the first cell (point 3
+# waits for the second cell: a short first one takes it there sooner)
+kini() {
 	echo "[defaults]"
 	echo "workload = hello-world"
 	echo "invocations = 400"
@@ -72,10 +74,13 @@ snapshot() {
 		echo "backend = crun"; echo "mode = cold"; echo "favordynmods = on"
 	fi
 	echo "[experiment kill-a]"
+	echo "invocations = $1"
 	[ -n "$have_idle" ] && echo "idle = haltpoll:77777"
 	echo "[experiment kill-b]"
 	[ -n "$have_idle" ] && echo "idle = haltpoll:88888"
-} > "$tmp/k.ini"
+}
+kini 400 > "$tmp/k.ini"
+kini 5 > "$tmp/k3.ini"
 # favordynmods in cgroup2's options: changed by the run.
 favor() { grep -c ' - cgroup2 .*favordynmods' /proc/self/mountinfo; }
 
@@ -96,9 +101,10 @@ cell2() { [ "$(q "SELECT count(*) FROM cell WHERE experiment = 'kill-b'" 2>/dev/
 
 # kill_at NAME CONDITION...: start the run, kill -9 it once CONDITION holds.
 killed=   # the PID of the last run kill_at killed (after_kill reads it)
+ini=$tmp/k.ini
 kill_at() {
 	local name=$1 run; shift
-	./cvmbench run "$tmp/k.ini" --db "$db" --data-dir "$tmp/data" 2>"$tmp/err" & run=$!
+	./cvmbench run "$ini" --db "$db" --data-dir "$tmp/data" 2>"$tmp/err" & run=$!
 	killed=$run
 	wait_until "$@"; local seen=$?
 	kill -9 $run; wait $run 2>/dev/null
@@ -127,8 +133,10 @@ kill_at "point 1 (first setting)" changed 77777
 after_kill "point 1"
 kill_at "point 2 (mid-cell)" eval 'changed 77777 && rows 5'
 after_kill "point 2"
+ini=$tmp/k3.ini
 kill_at "point 3 (second cell)" eval 'cell2 && changed 88888'
 after_kill "point 3"
+ini=$tmp/k.ini
 is "$(q "SELECT count(*) FROM cell WHERE status = 'running'")" 0 \
 	"no cell of the killed runs is left running"
 

@@ -3,8 +3,11 @@
  * tests/unit/call-timer.c - the call timeout without poll() (call-timer.c
  * under bench/backends/instance.c): a silent instance times out near its deadline,
  * not before and not never; 3000 quick calls with a 20 ms timeout, lasting
- * far longer than 20 ms together, never time out by mistake; a signal of
- * the process (SIGINT) still ends a blocked call as "interrupted".
+ * far longer than 20 ms together, never time out by mistake; a call with a
+ * short timeout right after one with a long timeout times out at its own
+ * deadline (the watchdog slept until the long one's: runc-cleanup.t's
+ * start-timeout after a failed cell waited for the hung runtime); a signal
+ * of the process (SIGINT) still ends a blocked call as "interrupted".
  */
 #include <errno.h>
 #include <signal.h>
@@ -68,12 +71,12 @@ int main(void)
 {
 	struct sigaction sa = { .sa_handler = on_int };
 	struct invoke_result r;
-	struct instance in;
+	struct instance in, in2;
 	long long t0, took;
 	int i, bad = 0, err;
 	pid_t pid, killer;
 
-	tap_plan(6);
+	tap_plan(8);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (start_fake(&in) < 0)
@@ -90,6 +93,20 @@ int main(void)
 	tap_ok(took >= 300000000LL && took < 1500000000LL, "near its deadline: %.3f s for 0.3 s",
 	       took / 1e9);
 	tap_contains(r.error, "no reply in time", "the error says so");
+	/* another instance: a quick call with a 30 s timeout, then a silent one with 0.3 s */
+	if (start_fake(&in2) < 0)
+		return tap_ok(0, "second fake instance"), 1;
+	err = instance_invoke(&in2, 0, 30, &r);
+	usleep(100000);      /* the watchdog has gone to sleep until the 30 s deadline */
+	t0 = clock_now_ns();
+	err = err ? err : instance_invoke(&in2, -1, 0.3, &r);
+	took = clock_now_ns() - t0;
+	tap_ok(err == -ETIMEDOUT, "after a call with a 30 s timeout, a silent one of 0.3 s times out (%d)",
+	       err);
+	tap_ok(took >= 300000000LL && took < 1500000000LL,
+	       "... at its own deadline, not the 30 s one: %.3f s", took / 1e9);
+	kill(in2.pid, SIGKILL);
+	instance_close(&in2, 1.0);
 	/* a SIGINT to the process while blocked: interrupted, not a timeout */
 	pid = getpid();
 	killer = fork();
