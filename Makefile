@@ -85,6 +85,8 @@ LONG_TESTS += tests/system/corunner-vm.t
 LONG_TESTS += tests/system/services-guest.t
 # loadgen = host: nginx in a TCG guest, cvmload on the host through its user-mode NIC
 LONG_TESTS += tests/system/services-host.t
+# services in runc and crun on the system rootfs (corunner-vm.t builds it first here)
+LONG_TESTS += tests/system/services-oci.t
 # minmem's search with real TCG boots (~10 boots of hello-world)
 LONG_TESTS += tests/system/minmem-boot.t
 # a real KVM guest booted where /dev/kvm opens (elsewhere a SKIP at once, with list's reason)

@@ -27,7 +27,8 @@ command -v crun >/dev/null || skip_all $N "crun not installed (Debian package cr
 command -v jq >/dev/null || skip_all $N "jq not installed (Debian package jq)"
 [ -x ./cvmload ] && [ -x ./cvmbench-agent ] ||
 	skip_all $N "./cvmload or ./cvmbench-agent not built (make)"
-# a build of it takes minutes and the network: a skip, also under CI
+# a build of it takes minutes and the network: a skip (in make check-long,
+# corunner-vm.t has built it by then)
 $CVMBENCH rootfs build --check system >/dev/null 2>&1 || {
 	skip_rest $N "the system rootfs is not built in $CVMBENCH_CACHE_DIR (cvmbench rootfs build system)"
 	exit 0
