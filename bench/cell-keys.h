@@ -64,7 +64,8 @@
 	X("cpu-quota", cpu_quota, int, , KEY_INT, 1, 1, 100, NULL, "100", NULL, \
 	  "runc/crun: CPU quota of the runtime's cgroup, % of a period") \
 	X("corunner", corunner, int, , KEY_INT, 1, 0, 256, NULL, "0", NULL, \
-	  "CPU-bound threads running beside the calls (any backend)") \
+	  "CPU-bound threads running beside the calls (any backend; one process, " \
+	  "named cvmbench-corun in ps)") \
 	X("parallel", parallel, int, , KEY_INT, 1, 1, 64, NULL, "1", NULL, \
 	  "cold mode: simultaneous starts per call") \
 	X("seccomp", seccomp, char, [12], KEY_ENUM, 1, 0, 0, "on|off|prepared", "on", NULL, \

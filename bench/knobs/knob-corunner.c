@@ -85,8 +85,12 @@ int corunner_in_vm(const struct cell *c)
 	return !strcmp(c->corunner_in, "vm");
 }
 
+/* The co-runner's process name, as ps and /proc/PID/comm show it. */
+#define CORUNNER_COMM "cvmbench-corun"
+
 static void corunner_child(void)
 {
+	prctl(PR_SET_NAME, CORUNNER_COMM);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGINT, SIG_IGN);
 	corunner_run(&corunner.plan);

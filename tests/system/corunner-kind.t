@@ -79,12 +79,13 @@ wait = block
 warmup = 0
 INI
 }
-# start a run of $1.ini; sets run (its pid) and co (the co-runner's pid)
+# start a run of $1.ini; sets run (its pid) and co (the co-runner's pid: the
+# child named cvmbench-corun, not a child forked to exec an instance)
 start() {
 	$CVMBENCH run "$tmp/$1.ini" --db "$tmp/$1.db" --wait-lock 600 2>"$tmp/$1.err" & run=$!
 	co=
 	for _ in $(seq 600); do
-		co=$(ps -o pid=,comm= --ppid "$run" 2>/dev/null | awk '$2 == "cvmbench" { print $1; exit }')
+		co=$(ps -o pid=,comm= --ppid "$run" 2>/dev/null | awk '$2 == "cvmbench-corun" { print $1; exit }')
 		[ -n "$co" ] && grep -q '^VmRSS' /proc/$co/status 2>/dev/null && break
 		sleep 0.05
 	done

@@ -26,7 +26,7 @@ $CVMBENCH run "$tmp/c.ini" --db "$tmp/r.db" 2>"$tmp/err" & run=$!
 seen=
 for _ in $(seq 200); do
 	seen=$(ps -o pid=,comm=,nlwp=,stat= --ppid "$run" 2>/dev/null |
-		awk '$2 == "cvmbench" && $3 == 3 && $4 ~ /R/ { print $1; exit }')
+		awk '$2 == "cvmbench-corun" && $3 == 3 && $4 ~ /R/ { print $1; exit }')
 	[ -n "$seen" ] && break
 	sleep 0.05
 done
