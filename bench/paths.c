@@ -27,6 +27,15 @@ int exe_dir(char *buf, size_t len)
 	return 0;
 }
 
+int exe_beside(const char *name, char *path, size_t len)
+{
+	char dir[PATH_MAX];
+
+	if (exe_dir(dir, sizeof(dir)) || snprintf(path, len, "%s/%s", dir, name) >= (int)len)
+		return -ENOENT;
+	return access(path, X_OK) ? -errno : 0;
+}
+
 static void beside_exe(const char *env, const char *name, char *buf, size_t len)
 {
 	const char *v = getenv(env);

@@ -15,6 +15,11 @@
 
 /** exe_dir() - the directory of the running cvmbench binary. */
 int exe_dir(char *buf, size_t len);
+/**
+ * exe_beside() - the path of the program @name beside the running cvmbench
+ * into @path: 0 when it is there and executable, else -errno.
+ */
+int exe_beside(const char *name, char *path, size_t len);
 /** find_cvmfn() - $CVMBENCH_CVMFN, else cvmfn next to cvmbench, else "cvmfn". */
 void find_cvmfn(char *buf, size_t len);
 /** find_configs_dir() - $CVMBENCH_CONFIGS, else configs/ next to cvmbench. */

@@ -26,16 +26,6 @@
 #include "oci-host.h"
 #include "paths.h"
 
-/* @name (cvmbench-agent, cvmload) beside the running cvmbench into @path. */
-static int beside_cvmbench(const char *name, char *path, size_t len)
-{
-	char dir[PATH_MAX];
-
-	if (exe_dir(dir, sizeof(dir)) || snprintf(path, len, "%s/%s", dir, name) >= (int)len)
-		return -ENOENT;
-	return access(path, X_OK) ? -errno : 0;
-}
-
 /* Copy cvmbench-agent and cvmload into the cell's /data. */
 static int programs(const struct oci_cell *oc, char *err, size_t errlen)
 {
@@ -45,7 +35,7 @@ static int programs(const struct oci_cell *oc, char *err, size_t errlen)
 	int ret;
 
 	for (i = 0; i < 2; i++) {
-		if (beside_cvmbench(names[i], from, sizeof(from)))
+		if (exe_beside(names[i], from, sizeof(from)))
 			continue;     /* cvmload: only nginx-open needs it (svc_ct_runnable()) */
 		snprintf(to, sizeof(to), "%s/data/%s", oc->rootfs, names[i]);
 		ret = link(from, to) ? file_copy(from, to, 0755) : 0;

@@ -23,12 +23,9 @@
 /* Is @name built beside the running cvmbench (where the backend copies it from)? */
 static int beside_cvmbench(const char *name)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 64];
+	char path[PATH_MAX];
 
-	if (exe_dir(dir, sizeof(dir)))
-		return 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return !access(path, X_OK);
+	return !exe_beside(name, path, sizeof(path));
 }
 
 int svc_ct_runnable(const struct cell *c, const struct svc_info *svc, char *why, size_t len)
