@@ -29,6 +29,8 @@ accel = kvm
 invocations = $INV
 warmup = 0
 probes = latency, vmexit
+; a guest that boots under KVM is ready in seconds
+boot-timeout = 30
 EOF
 # the tool's own verdict for this cell here, before anything is built
 said=$("$CVMBENCH" list --configs "$cfg" 2>/dev/null | sed -n 's/^  kvm\.ini:kvm-warm  *//p')
@@ -44,7 +46,15 @@ q() { sqlite3 "$db" "$@"; }
 p() { q "select value from cell_param where key = '$1'"; }
 
 $CVMBENCH run "$tmp/kvm.ini" --db "$db" --wait-lock 300 >"$tmp/run.out" 2>&1
-is "$? $(q "select status from cell")" "0 ok" "a warm cell of a real guest runs under accel = kvm" ||
+rc=$?
+# /dev/kvm opens but the guest never says a word: a nested KVM that runs toy
+# guests and no Linux (machine A, ../shared/DESIGN.md) - the machine's limit
+if [ "$rc" != 0 ] && grep -q "the guest was not ready within" "$tmp/run.out" &&
+	[ -z "$(sed -n '/--- last console lines ---/,$p' "$tmp/run.out" | sed 1d | grep -v '^cvmbench: ' | tr -d '[:space:]')" ]; then
+	skip_rest $N "under accel = kvm the guest printed nothing on its console within the boot timeout: this machine's KVM opens but boots no Linux guest"
+	exit 0
+fi
+is "$rc $(q "select status from cell")" "0 ok" "a warm cell of a real guest runs under accel = kvm" ||
 	tail -20 "$tmp/run.out" | sed 's/^/# /'
 cpu=$(p qemu.cpu) cwhy=$(p qemu.cpu_reason)
 is "$(p qemu.accel):$([ -n "$cpu" ] && [ -n "$cwhy" ] && echo recorded)" "kvm:recorded" \
