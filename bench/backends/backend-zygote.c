@@ -60,14 +60,8 @@ static int seed_exec(struct zygote_state *z, const struct cell *c,
 		     const struct backend_env *env, char *err, size_t errlen)
 {
 	char store[1024], *argv[28];
-	size_t n = 0;
 
-	cvmfn_argv(env, "seed", c, store, sizeof(store), argv, 24);
-	while (argv[n])
-		n++;
-	argv[n++] = "--layer";
-	argv[n++] = (char *)c->seed_layer;
-	argv[n] = NULL;
+	cvmfn_argv(env, "seed", c, store, sizeof(store), argv, 28);
 	return seed_client_exec(&z->sc, argv, NULL, err, errlen);
 }
 

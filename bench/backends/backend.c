@@ -168,6 +168,10 @@ void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cel
 		argv[n++] = "--digest";
 		argv[n++] = keep(store, storelen, &used, env->digest);
 	}
+	if (!strcmp(cmd, "seed")) {
+		argv[n++] = "--layer";
+		argv[n++] = keep(store, storelen, &used, c->seed_layer);
+	}
 	if (n < maxargs)
 		argv[n] = NULL;
 }

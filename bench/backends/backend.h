@@ -209,7 +209,8 @@ void backend_test_register(const struct backend_ops *be);
 /**
  * cvmfn_argv() - the argv of `cvmfn CMD` for cell @c into @argv (NULL
  * terminated), with strings in @store: @env's cvmfn and data directory, and
- * for `serve` its --digest policy. Shared by every backend.
+ * for `serve` and `seed` its --digest policy, for `seed` the cell's
+ * --layer. Shared by every backend.
  */
 void cvmfn_argv(const struct backend_env *env, const char *cmd, const struct cell *c,
 		char *store, size_t storelen, char **argv, size_t maxargs);

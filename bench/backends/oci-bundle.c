@@ -193,7 +193,7 @@ static cJSON *process(const struct cell *c, const char *digest, int debian,
 	static const char *const env_debian[] = {
 		"PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=/root",
 		DATA_DIR_ENV "=" DATA_IN_CONTAINER };
-	char store[1024], *argv[24];
+	char store[1024], *argv[28];
 	struct backend_env in = { .cvmfn = CVMFN_IN_CONTAINER, .data_dir = DATA_IN_CONTAINER,
 				  .digest = digest };
 	cJSON *p = cJSON_CreateObject(), *args, *user, *rl, *nofile, *penv;
@@ -201,14 +201,10 @@ static cJSON *process(const struct cell *c, const char *digest, int debian,
 	char word[64];
 	int i;
 
-	cvmfn_argv(&in, seed_layer ? "seed" : "serve", c, store, sizeof(store), argv, 22);
+	cvmfn_argv(&in, seed_layer ? "seed" : "serve", c, store, sizeof(store), argv, 28);
 	args = cJSON_AddArrayToObject(p, "args");
 	for (i = 0; !svc && argv[i]; i++)
 		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
-	if (seed_layer) {
-		cJSON_AddItemToArray(args, cJSON_CreateString("--layer"));
-		cJSON_AddItemToArray(args, cJSON_CreateString(seed_layer));
-	}
 	if (svc)
 		svc_args(args);
 	cJSON_AddBoolToObject(p, "terminal", 0);

@@ -61,15 +61,9 @@ static int start_one(struct qemu_seed *s, struct qemu_vm *q, int i, const struct
 				    .scratch_dir = AGENT_GUEST_SCRATCH };
 	char store[1024], *argv[AGENT_SPAWN_MAXARGS + 2], line[AGENT_LINE_MAX], e[256];
 	struct seed_seeded sd;
-	size_t n = 0;
 	int ret;
 
-	cvmfn_argv(&genv, "seed", c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS - 2);
-	while (argv[n])
-		n++;
-	argv[n++] = "--layer";
-	argv[n++] = (char *)c->seed_layer;
-	argv[n] = NULL;
+	cvmfn_argv(&genv, "seed", c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS + 2);
 	ret = agent_seed_encode(argv + 1, line, sizeof(line), e, sizeof(e));
 	if (!ret)
 		ret = vm_send(&q->vm, line);
@@ -107,17 +101,19 @@ static int read_memory(struct qemu_vm *q, struct seed_child_mem *kids, long long
 {
 	char line[AGENT_LINE_MAX];
 	size_t o = (size_t)snprintf(line, sizeof(line), "%s", AGENT_SEED_MEM_REQ);
-	int i, n = 0, ret;
+	int i, n = 0, bad = 0, ret;
 
 	for (i = 0; i < q->nkids; i++)
 		o += (size_t)snprintf(line + o, sizeof(line) - o, " %d", q->kids[i]);
 	ret = vm_send(&q->vm, line);
+	/* to the end line, also past a bad one: no reply's rest is left for the next */
 	while (!ret && !(ret = vm_recv(&q->vm, line, sizeof(line), SEED_REPLY_MS))) {
 		if (!agent_mem_end_decode(line, seed_pid, seed_pss, frames))
-			return n == q->nkids ? 0 : -EPROTO;
+			return n == q->nkids && !bad ? 0 : -EPROTO;
 		if (n == q->nkids || agent_mem_decode(line, &kids[n]))
-			return -EPROTO;
-		n++;
+			bad = 1;
+		else
+			n++;
 	}
 	return ret;
 }
