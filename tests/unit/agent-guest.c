@@ -142,13 +142,11 @@ static void test_seed_request(void)
 	snprintf(c.workload, sizeof(c.workload), "graph-bfs");
 	snprintf(c.wait, sizeof(c.wait), "spin");
 	snprintf(c.size, sizeof(c.size), "test");
+	snprintf(c.seed_layer, sizeof(c.seed_layer), "runtime");
 	c.threads = 1;
-	cvmfn_argv(&env, "seed", &c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS - 2);
+	cvmfn_argv(&env, "seed", &c, store, sizeof(store), argv, AGENT_SPAWN_MAXARGS + 2);
 	while (argv[n])
 		n++;
-	argv[n++] = "--layer";
-	argv[n++] = "runtime";
-	argv[n] = NULL;
 	ret = agent_seed_encode(argv + 1, line, sizeof(line), err, sizeof(err)) ?:
 	      agent_seed_parse(line, &s, err, sizeof(err));
 	for (i = 0; !ret && argv[i]; i++)
